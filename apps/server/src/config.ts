@@ -1,0 +1,47 @@
+/** Configuration: the environment parsed by one Zod schema (DESIGN §2). A bad value stops the start. */
+import { z } from 'zod';
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: optionalText,
+  DATA_DIR: z.string().default('./data'),
+  JWT_SECRET: optionalText.pipe(z.string().min(32).optional()),
+  ADMIN_NICKNAME: optionalText,
+  ADMIN_EMAIL: optionalText,
+  ADMIN_PASSWORD: optionalText,
+  PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  REDIS_URL: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Register and sign-in requests per IP per 15 minutes. */
+  RATE_LIMIT_AUTH: z.coerce.number().int().min(1).default(50),
+  /** Failed sign-ins per account per 15 minutes. */
+  RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(10),
+  /**
+   * Proxies whose X-Forwarded-For is believed, comma-separated addresses, CIDRs or the names loopback,
+   * linklocal, uniquelocal. It decides the client IP of rate limits and access logs: trusting every hop
+   * would let any client choose its own IP and escape the per-IP limit.
+   */
+  TRUST_PROXY: z.string().trim().min(1).default('loopback,linklocal,uniquelocal'),
+  /** Database connections in the pool (PostgreSQL only). */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  WEB_DIST: z.string().optional(),
+});
+export type Config = z.infer<typeof configSchema>;
+
+/**
+ * Parses `env` into a Config. Throws an Error naming every bad variable (DESIGN §2).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Bad configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,90 @@
+/**
+ * The database handle (DESIGN §1): PostgreSQL through `DATABASE_URL`, else an embedded PGlite in
+ * `DATA_DIR`. Both speak the same SQL and run the same migrations.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { type PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+// NUMERIC and BIGINT come back as text: money never passes through a float.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
+
+/** The Drizzle handle every query function takes first (STYLE: midday). */
+export type Db = NodePgDatabase<typeof schema>;
+/** A handle inside a transaction; query functions accept either. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export interface Database {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  /** The raw pg pool (PostgreSQL only), for LISTEN/NOTIFY. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database and applies the committed migrations.
+ * `databaseUrl` undefined means the embedded PGlite in `dataDir` (`memory://` keeps it in memory).
+ */
+export async function openDatabase(opts: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+}): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    pool.on('error', () => {
+      // An idle client lost its connection; the pool replaces it.
+    });
+    const db = drizzlePg(pool, { schema });
+    await migratePg(db, { migrationsFolder });
+    return { db, kind: 'postgres', pool, close: () => pool.end() };
+  }
+  const dir = opts.dataDir === 'memory://' ? undefined : path.resolve(opts.dataDir, 'pglite');
+  if (dir) mkdirSync(dir, { recursive: true });
+  // Keep NUMERIC and BIGINT as text, as on PostgreSQL: money never passes through a float.
+  const parsers = { 1700: (v: string) => v, 20: (v: string) => v };
+  const client = new PGlite(dir, { parsers });
+  await client.waitReady;
+  const lite = drizzlePglite(client, { schema });
+  await migratePglite(lite, { migrationsFolder });
+  return {
+    db: lite as unknown as Db,
+    kind: 'pglite',
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Runs `query` and returns its rows. On the PostgreSQL pool it is a named prepared statement, parsed
+ * and planned once per pooled connection (DESIGN §9); inside a transaction or on PGlite it is a plain
+ * query, so it joins the caller's transaction. `name` must always go with the same SQL text.
+ * Errors are the driver's (SQLSTATE in `code`, or in `cause.code` through Drizzle).
+ */
+export async function queryNamed<R extends Record<string, unknown>>(
+  db: DbOrTx,
+  name: string,
+  query: SQL,
+): Promise<R[]> {
+  const root = db as unknown as { $client?: unknown; dialect: PgDialect };
+  if (root.$client instanceof pg.Pool && !(db instanceof PgTransaction)) {
+    const { sql: text, params } = root.dialect.sqlToQuery(query);
+    const res = await root.$client.query<R>({ name, text, values: params });
+    return res.rows;
+  }
+  const res = await db.execute<R>(query);
+  return res.rows as R[];
+}

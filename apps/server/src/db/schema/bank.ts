@@ -1,0 +1,85 @@
+/** The bank: currencies, balances and the append-only ledger (SPEC §3, DESIGN §4). */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  char,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const money = (name: string) => numeric(name, { precision: 38, scale: 9 });
+
+export const currencies = pgTable(
+  'currencies',
+  {
+    currencyId: integer('currency_id').primaryKey(),
+    ticker: text('ticker').notNull(),
+    name: text('name').notNull(),
+    precision: integer('precision').notNull(),
+    canDeposit: boolean('can_deposit').notNull().default(false),
+    canWithdraw: boolean('can_withdraw').notNull().default(false),
+    canTransfer: boolean('can_transfer').notNull().default(false),
+    canMint: boolean('can_mint').notNull().default(false),
+    canBurn: boolean('can_burn').notNull().default(false),
+    isFrozen: boolean('is_frozen').notNull().default(false),
+    frozenNote: text('frozen_note').notNull().default(''),
+    depositTax: money('deposit_tax').notNull().default('0'),
+    withdrawTax: money('withdraw_tax').notNull().default('0'),
+    transferTax: money('transfer_tax').notNull().default('0'),
+    taxCollector: text('tax_collector').notNull().default(''),
+    imgUrl: text('img_url').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('currencies_ticker_upper').on(sql`upper(${t.ticker})`)],
+);
+
+/** A member's holding of one currency. The CHECK makes a negative balance impossible. */
+export const balances = pgTable(
+  'balances',
+  {
+    userId: char('user_id', { length: 24 }).notNull(),
+    currencyId: integer('currency_id').notNull(),
+    amount: money('amount').notNull().default('0'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.currencyId] }),
+    check('balances_amount_nonnegative', sql`${t.amount} >= 0`),
+    // Without `amount`: a balance update then changes no indexed column, so it is a HOT update (DESIGN §9).
+    index('balances_currency').on(t.currencyId),
+  ],
+);
+
+/**
+ * The ledger: append-only. `senderId` null = issued by the system (or released from escrow when
+ * `escrow`); `recipientId` null = removed from circulation (or put into escrow when `escrow`).
+ */
+export const bankTransactions = pgTable(
+  'bank_transactions',
+  {
+    id: char('id', { length: 24 }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    category: integer('category').notNull(),
+    currencyId: integer('currency_id').notNull(),
+    amount: money('amount').notNull(),
+    executorId: char('executor_id', { length: 24 }),
+    senderId: char('sender_id', { length: 24 }),
+    recipientId: char('recipient_id', { length: 24 }),
+    escrow: boolean('escrow').notNull().default(false),
+    note: text('note').notNull().default(''),
+    reference: text('reference'),
+  },
+  (t) => [
+    check('bank_transactions_amount_positive', sql`${t.amount} > 0`),
+    index('bank_tx_sender').on(t.senderId, t.createdAt),
+    index('bank_tx_recipient').on(t.recipientId, t.createdAt),
+    index('bank_tx_created').on(t.createdAt),
+    index('bank_tx_currency_category').on(t.currencyId, t.category),
+  ],
+);

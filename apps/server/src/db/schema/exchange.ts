@@ -1,0 +1,103 @@
+/** The exchange, the Quantum Hub: pairs, orders and trades (SPEC §3, DESIGN §5). */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  char,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const money = (name: string) => numeric(name, { precision: 38, scale: 9 });
+
+/**
+ * A pair trades `buyCurrency` (the asset) against `sellCurrency` (what it is paid in). Its name is
+ * composed from the currencies when read. A deleted pair keeps its row (`deletedAt`) so members'
+ * order history still points at it.
+ */
+export const exchangePairs = pgTable(
+  'exchange_pairs',
+  {
+    id: char('id', { length: 24 }).primaryKey(),
+    buyCurrency: integer('buy_currency').notNull(),
+    sellCurrency: integer('sell_currency').notNull(),
+    canBuy: boolean('can_buy').notNull().default(true),
+    canSell: boolean('can_sell').notNull().default(true),
+    visible: boolean('visible').notNull().default(true),
+    frozen: boolean('frozen').notNull().default(false),
+    frozenNote: text('frozen_note').notNull().default(''),
+    fee: money('fee').notNull().default('0'),
+    /** The user receiving fees (category 23); null burns them. */
+    feeCollectorId: char('fee_collector_id', { length: 24 }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('exchange_pairs_currencies').on(t.buyCurrency, t.sellCurrency).where(sql`${t.deletedAt} IS NULL`),
+    check('exchange_pairs_fee_fraction', sql`${t.fee} >= 0 AND ${t.fee} <= 1`),
+    check('exchange_pairs_distinct_currencies', sql`${t.buyCurrency} <> ${t.sellCurrency}`),
+  ],
+);
+
+/**
+ * An order. `seq` gives time priority (assigned under the pair's lock, so it is the matching order).
+ * `escrowRemaining` is what escrow still holds for it: sellCurrency for a buy, buyCurrency for a sell;
+ * a cancel or payout releases exactly that.
+ */
+export const exchangeOrders = pgTable(
+  'exchange_orders',
+  {
+    id: char('id', { length: 24 }).primaryKey(),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    pairId: char('pair_id', { length: 24 }).notNull(),
+    userId: char('user_id', { length: 24 }).notNull(),
+    buySide: boolean('buy_side').notNull(),
+    initialAmount: money('initial_amount').notNull(),
+    filledAmount: money('filled_amount').notNull().default('0'),
+    price: money('price').notNull(),
+    state: integer('state').notNull().default(1),
+    escrowRemaining: money('escrow_remaining').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('exchange_orders_book').on(t.pairId, t.buySide, t.price, t.seq).where(sql`${t.state} = 1`),
+    index('exchange_orders_user').on(t.userId, t.seq),
+    check('exchange_orders_amounts', sql`${t.initialAmount} > 0 AND ${t.price} > 0`),
+    check('exchange_orders_filled', sql`${t.filledAmount} >= 0 AND ${t.filledAmount} <= ${t.initialAmount}`),
+    check('exchange_orders_escrow', sql`${t.escrowRemaining} >= 0`),
+  ],
+);
+
+/** One execution between a buy and a sell order, at the resting order's price. */
+export const exchangeTrades = pgTable(
+  'exchange_trades',
+  {
+    id: char('id', { length: 24 }).primaryKey(),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    pairId: char('pair_id', { length: 24 }).notNull(),
+    buyOrderId: char('buy_order_id', { length: 24 }).notNull(),
+    sellOrderId: char('sell_order_id', { length: 24 }).notNull(),
+    /** The taker's side: true when an incoming buy met a resting sell. */
+    takerBuySide: boolean('taker_buy_side').notNull(),
+    price: money('price').notNull(),
+    /** Quantity in buyCurrency. */
+    amount: money('amount').notNull(),
+    /** What the buyer paid the seller, in sellCurrency. */
+    cost: money('cost').notNull(),
+    buyerFee: money('buyer_fee').notNull(),
+    sellerFee: money('seller_fee').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('exchange_trades_pair').on(t.pairId, t.seq),
+    index('exchange_trades_pair_time').on(t.pairId, t.createdAt),
+  ],
+);

@@ -1,0 +1,3 @@
+export * from './bank.ts';
+export * from './exchange.ts';
+export * from './users.ts';

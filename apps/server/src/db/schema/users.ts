@@ -1,0 +1,78 @@
+/** Members, their sessions' token version, and the logs of who did what (SPEC §3). */
+import { sql } from 'drizzle-orm';
+import { boolean, char, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: char('id', { length: 24 }).primaryKey(),
+    nickname: text('nickname').notNull(),
+    email: text('email'),
+    passwordHash: text('password_hash'),
+    role: text('role').notNull().default('user'),
+    primaryWallet: text('primary_wallet'),
+    isActive: boolean('is_active').notNull().default(true),
+    isWalletOnly: boolean('is_wallet_only').notNull().default(false),
+    isEmailVerified: boolean('is_email_verified').notNull().default(false),
+    isAnonymous: boolean('is_anonymous').notNull().default(false),
+    referrerId: char('referrer_id', { length: 24 }),
+    fame: integer('fame').notNull().default(0),
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_nickname_lower').on(sql`lower(${t.nickname})`),
+    uniqueIndex('users_email').on(t.email),
+    index('users_created_at').on(t.createdAt),
+  ],
+);
+
+/** One row per sign-in (SPEC §3 access log; login types 1-4). */
+export const accessLogs = pgTable(
+  'access_logs',
+  {
+    id: char('id', { length: 24 }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    userId: char('user_id', { length: 24 }).notNull(),
+    address: text('address').notNull(),
+    loginType: integer('login_type').notNull(),
+  },
+  (t) => [index('access_logs_user').on(t.userId, t.createdAt)],
+);
+
+/** One row per admin action (SPEC §3 admin log categories). */
+export const adminLogs = pgTable(
+  'admin_logs',
+  {
+    id: char('id', { length: 24 }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    adminId: char('admin_id', { length: 24 }).notNull(),
+    affectedUserId: char('affected_user_id', { length: 24 }),
+    address: text('address').notNull(),
+    category: integer('category').notNull(),
+    action: text('action').notNull(),
+  },
+  (t) => [index('admin_logs_created').on(t.createdAt)],
+);
+
+/** The global alert level (SPEC §3): a single row with id 1. */
+export const alertLevel = pgTable('alert_level', {
+  id: integer('id').primaryKey(),
+  defconLvl: integer('defcon_lvl').notNull().default(0),
+  defconMsg: text('defcon_msg').notNull().default(''),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Idempotency keys of money-moving POSTs (DESIGN §3): the first response, replayed on repeats. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: char('user_id', { length: 24 }).notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    response: text('response'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('idempotency_keys_pk').on(t.userId, t.key)],
+);

@@ -1,0 +1,112 @@
+/**
+ * The event bus between server processes (DESIGN §1): PostgreSQL LISTEN/NOTIFY, so every replica on one
+ * database hears every event, its own included; on the embedded PGlite (one process) an in-process bus.
+ * Events are small JSON objects (a NOTIFY payload holds under 8000 bytes); receivers load what changed.
+ */
+import type pg from 'pg';
+import type { Database } from '../db/client.ts';
+
+/** Publishes and delivers JSON events. Delivery is at most once and asynchronous. */
+export interface EventBus {
+  /** Sends `event` to every subscriber of every process on the database. */
+  publish(event: unknown): Promise<void>;
+  /** Calls `listener` with each event; returns the unsubscribe function. */
+  subscribe(listener: (event: unknown) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The NOTIFY channel of the bus. */
+export const BUS_CHANNEL = 'starlight_events';
+/** A NOTIFY payload must stay under 8000 bytes. */
+export const MAX_EVENT_BYTES = 7900;
+
+class Listeners {
+  private readonly set = new Set<(event: unknown) => void>();
+  add(listener: (event: unknown) => void): () => void {
+    this.set.add(listener);
+    return () => this.set.delete(listener);
+  }
+  emit(event: unknown): void {
+    for (const l of this.set) {
+      try {
+        l(event);
+      } catch {
+        // One failing listener must not starve the others.
+      }
+    }
+  }
+}
+
+/** An in-process bus: what PGlite (a single process) needs. */
+export function memoryEventBus(): EventBus {
+  const listeners = new Listeners();
+  return {
+    publish: async (event) => {
+      const copy: unknown = JSON.parse(JSON.stringify(event));
+      queueMicrotask(() => listeners.emit(copy));
+    },
+    subscribe: (listener) => listeners.add(listener),
+    close: async () => {},
+  };
+}
+
+/**
+ * A bus over PostgreSQL LISTEN/NOTIFY on `pool`: one pooled connection stays checked out to LISTEN and
+ * reconnects after a second when it is lost (events in the gap are missed; clients reload on reconnect).
+ */
+export async function postgresEventBus(pool: pg.Pool, channel = BUS_CHANNEL): Promise<EventBus> {
+  const listeners = new Listeners();
+  let client: pg.PoolClient | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | null = null;
+
+  const onNotification = (msg: pg.Notification) => {
+    if (msg.channel !== channel || msg.payload === undefined) return;
+    try {
+      listeners.emit(JSON.parse(msg.payload));
+    } catch {
+      // Not ours or not JSON: ignore.
+    }
+  };
+  const connect = async (): Promise<void> => {
+    const c = await pool.connect();
+    c.on('notification', onNotification);
+    c.on('error', () => {
+      if (client !== c) return;
+      client = null;
+      c.release(true);
+      if (!closed) retry = setTimeout(reconnect, 1000);
+    });
+    await c.query(`LISTEN ${channel}`);
+    client = c;
+  };
+  const reconnect = () => {
+    retry = null;
+    connect().catch(() => {
+      if (!closed) retry = setTimeout(reconnect, 1000);
+    });
+  };
+  await connect();
+
+  return {
+    publish: async (event) => {
+      const payload = JSON.stringify(event);
+      if (Buffer.byteLength(payload) > MAX_EVENT_BYTES) throw new Error('Event too large for NOTIFY');
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    subscribe: (listener) => listeners.add(listener),
+    close: async () => {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = null;
+      // Destroy rather than return the connection: it is still LISTENing.
+      c?.release(true);
+    },
+  };
+}
+
+/** The bus for a database: LISTEN/NOTIFY on PostgreSQL, in-process on PGlite. */
+export async function createEventBus(database: Database): Promise<EventBus> {
+  return database.kind === 'postgres' && database.pool ? postgresEventBus(database.pool) : memoryEventBus();
+}

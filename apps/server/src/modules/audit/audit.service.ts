@@ -1,0 +1,30 @@
+/** The alert level (SPEC §3 defcon) and admin logging. */
+import { ADMIN_CATEGORY, type DefconResponse } from '@starlight/shared';
+import type { Db } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { findAlertLevel, insertAdminLog, upsertAlertLevel } from './audit.queries.ts';
+
+/** The current alert level: `{defconLvl, defconMsg, message}`. */
+export async function getDefconLevel(db: Db): Promise<DefconResponse> {
+  return { ...(await findAlertLevel(db)), message: 'OK' };
+}
+
+/** Admin: sets the alert level (0 to 5) and its message; writes an admin log row (category 6). */
+export async function setDefconLevel(
+  db: Db,
+  admin: AuthUser,
+  input: { defconLvl: number; defconMsg: string },
+  address: string,
+): Promise<{ message: string }> {
+  await inTransaction(db, async (tx) => {
+    await upsertAlertLevel(tx, input.defconLvl, input.defconMsg);
+    await insertAdminLog(tx, {
+      adminId: admin.id,
+      address,
+      category: ADMIN_CATEGORY.SetDefconLevel,
+      action: `Set defcon level ${input.defconLvl}: ${input.defconMsg}`,
+    });
+  });
+  return { message: `Defcon level set to ${input.defconLvl}` };
+}

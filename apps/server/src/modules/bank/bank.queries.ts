@@ -1,0 +1,246 @@
+/** SQL of the bank module: currencies, ledger reads, stats and the conservation audit. */
+import { type Amount, formatAmount, fromNumeric, type Transaction, toDecimalString } from '@starlight/shared';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
+import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { currencies } from '../../db/schema/index.ts';
+
+export type CurrencyRow = typeof currencies.$inferSelect;
+
+/** Every currency, by id. */
+export function findCurrencies(db: DbOrTx): Promise<CurrencyRow[]> {
+  return db.select().from(currencies).orderBy(asc(currencies.currencyId));
+}
+
+/** One currency or null. */
+export async function findCurrency(db: DbOrTx, currencyId: number): Promise<CurrencyRow | null> {
+  const [row] = await db.select().from(currencies).where(eq(currencies.currencyId, currencyId)).limit(1);
+  return row ?? null;
+}
+
+/** The next free currency id (the server assigns it, DESIGN §3). */
+export async function nextCurrencyId(db: DbOrTx): Promise<number> {
+  const res = await db.execute<{ next: number }>(sql`SELECT coalesce(max(currency_id), 0) + 1 AS next FROM currencies`);
+  return Number(res.rows[0]?.next ?? 1);
+}
+
+/** The currency fields a transfer checks (DESIGN §4). */
+export type TransferCurrency = Pick<
+  CurrencyRow,
+  'currencyId' | 'ticker' | 'precision' | 'canTransfer' | 'isFrozen' | 'frozenNote' | 'transferTax' | 'taxCollector'
+>;
+
+/**
+ * Everything a transfer needs in one round trip (a named prepared statement on the pool): the
+ * currency (null when missing; `transferTax` as numeric text), the recipient by nickname
+ * (case-insensitive, null when missing) and the tax collector's id (null: none, the tax is burned).
+ */
+export async function findTransferContext(
+  db: DbOrTx,
+  currencyId: number,
+  recipientNickname: string,
+): Promise<{
+  currency: TransferCurrency | null;
+  recipient: { id: string; nickname: string; isActive: boolean } | null;
+  collectorId: string | null;
+}> {
+  const [row] = await queryNamed<{
+    currency_id: number | null;
+    ticker: string;
+    precision: number;
+    can_transfer: boolean;
+    is_frozen: boolean;
+    frozen_note: string;
+    transfer_tax: string;
+    tax_collector: string;
+    recipient_id: string | null;
+    recipient_nickname: string | null;
+    recipient_active: boolean | null;
+    collector_id: string | null;
+  }>(
+    db,
+    'bank_transfer_context',
+    sql`
+      SELECT c.currency_id, c.ticker, c.precision, c.can_transfer, c.is_frozen, c.frozen_note,
+             c.transfer_tax, c.tax_collector, r.id AS recipient_id, r.nickname AS recipient_nickname,
+             r.is_active AS recipient_active, tc.id AS collector_id
+      FROM (SELECT 1) one
+      LEFT JOIN currencies c ON c.currency_id = ${currencyId}
+      LEFT JOIN users r ON lower(r.nickname) = lower(${recipientNickname})
+      LEFT JOIN users tc ON c.tax_collector <> '' AND lower(tc.nickname) = lower(c.tax_collector)`,
+  );
+  return {
+    currency:
+      row?.currency_id != null
+        ? {
+            currencyId: Number(row.currency_id),
+            ticker: row.ticker,
+            precision: Number(row.precision),
+            canTransfer: row.can_transfer,
+            isFrozen: row.is_frozen,
+            frozenNote: row.frozen_note,
+            transferTax: String(row.transfer_tax),
+            taxCollector: row.tax_collector,
+          }
+        : null,
+    recipient:
+      row?.recipient_id != null
+        ? { id: row.recipient_id, nickname: String(row.recipient_nickname), isActive: Boolean(row.recipient_active) }
+        : null,
+    collectorId: row?.collector_id ?? null,
+  };
+}
+
+/** Holders of a currency with a positive balance, excluding one user: `{userId, amount}`. */
+export async function findHolders(
+  db: DbOrTx,
+  currencyId: number,
+  excludeUserId: string,
+): Promise<Array<{ userId: string; amount: Amount }>> {
+  const res = await db.execute<{ user_id: string; amount: string }>(sql`
+    SELECT b.user_id, b.amount FROM balances b JOIN users u ON u.id = b.user_id
+    WHERE b.currency_id = ${currencyId} AND b.amount > 0 AND b.user_id <> ${excludeUserId} AND u.is_active
+    ORDER BY b.user_id`);
+  return res.rows.map((r) => ({ userId: r.user_id, amount: fromNumeric(String(r.amount)) }));
+}
+
+export interface TxFilters {
+  /** Restrict to rows where this user is sender or recipient (own history). */
+  ownerId?: string | undefined;
+  /** Own history: the other party's nickname. Admin: any party's nickname. */
+  nickname?: string | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  currencyId?: number | undefined;
+  category?: number | undefined;
+  amountAbove?: Amount | undefined;
+  amountBelow?: Amount | undefined;
+  limit: number;
+  page: number;
+}
+
+/** A page of ledger rows, newest first, with the total count of matches. */
+export async function findTransactions(db: DbOrTx, f: TxFilters): Promise<{ txs: Transaction[]; total: number }> {
+  const where: SQL[] = [sql`true`];
+  if (f.ownerId) where.push(sql`(t.sender_id = ${f.ownerId} OR t.recipient_id = ${f.ownerId})`);
+  if (f.nickname) {
+    const nick = sql`(SELECT id FROM users WHERE lower(nickname) = lower(${f.nickname}))`;
+    where.push(
+      f.ownerId
+        ? sql`(t.sender_id IN ${nick} OR t.recipient_id IN ${nick})`
+        : sql`(t.sender_id IN ${nick} OR t.recipient_id IN ${nick} OR t.executor_id IN ${nick})`,
+    );
+  }
+  if (f.startDate) where.push(sql`t.created_at >= ${new Date(f.startDate).toISOString()}::timestamptz`);
+  if (f.endDate) where.push(sql`t.created_at <= ${endOfDay(f.endDate)}::timestamptz`);
+  if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
+  if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);
+  if (f.amountAbove !== undefined) where.push(sql`t.amount >= ${formatAmount(f.amountAbove)}::numeric`);
+  if (f.amountBelow !== undefined) where.push(sql`t.amount <= ${formatAmount(f.amountBelow)}::numeric`);
+  const cond = sql.join(where, sql` AND `);
+  const [rows, count] = await Promise.all([
+    db.execute<{
+      id: string;
+      created_at: string | Date;
+      category: number;
+      currency_id: number;
+      amount: string;
+      note: string;
+      reference: string | null;
+      executor: string | null;
+      sender: string | null;
+      recipient: string | null;
+    }>(sql`
+      SELECT t.id, t.created_at, t.category, t.currency_id, t.amount, t.note, t.reference,
+             e.nickname AS executor, s.nickname AS sender, r.nickname AS recipient
+      FROM bank_transactions t
+      LEFT JOIN users e ON e.id = t.executor_id
+      LEFT JOIN users s ON s.id = t.sender_id
+      LEFT JOIN users r ON r.id = t.recipient_id
+      WHERE ${cond}
+      ORDER BY t.created_at DESC, t.id DESC
+      LIMIT ${f.limit} OFFSET ${(f.page - 1) * f.limit}`),
+    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM bank_transactions t WHERE ${cond}`),
+  ]);
+  const party = (n: string | null) => (n === null ? null : { nickname: n });
+  return {
+    total: Number(count.rows[0]?.n ?? 0),
+    txs: rows.rows.map((r) => ({
+      _id: r.id,
+      createdAt: new Date(r.created_at).toISOString(),
+      executor: party(r.executor),
+      sender: party(r.sender),
+      recipient: party(r.recipient),
+      balance: { currencyId: r.currency_id, amount: toDecimalString(fromNumeric(String(r.amount))) },
+      category: r.category,
+      note: r.note,
+      reference: r.reference,
+    })),
+  };
+}
+
+/** A date-only end bound covers that whole day. */
+function endOfDay(date: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T23:59:59.999Z` : new Date(date).toISOString();
+}
+
+/** Per currency and category: signed-for-display sum and count of ledger rows in a date range. */
+export async function findCategoryTotals(
+  db: DbOrTx,
+  f: { startDate?: string | undefined; endDate?: string | undefined; currencyId?: number | undefined },
+): Promise<Array<{ currencyId: number; category: number; total: Amount; count: number }>> {
+  const where: SQL[] = [sql`true`];
+  if (f.startDate) where.push(sql`created_at >= ${new Date(f.startDate).toISOString()}::timestamptz`);
+  if (f.endDate) where.push(sql`created_at <= ${endOfDay(f.endDate)}::timestamptz`);
+  if (f.currencyId !== undefined) where.push(sql`currency_id = ${f.currencyId}`);
+  const res = await db.execute<{ currency_id: number; category: number; total: string; n: string }>(sql`
+    SELECT currency_id, category, sum(amount) AS total, count(*) AS n
+    FROM bank_transactions WHERE ${sql.join(where, sql` AND `)}
+    GROUP BY currency_id, category ORDER BY currency_id, category`);
+  return res.rows.map((r) => ({
+    currencyId: Number(r.currency_id),
+    category: Number(r.category),
+    total: fromNumeric(String(r.total)),
+    count: Number(r.n),
+  }));
+}
+
+/** DESIGN §4 conservation inputs per currency, all from one statement. */
+export async function findConservation(db: DbOrTx): Promise<
+  Array<{
+    currencyId: number;
+    ticker: string;
+    balances: Amount;
+    negative: number;
+    issued: Amount;
+    removed: Amount;
+    escrow: Amount;
+  }>
+> {
+  const res = await db.execute<{
+    currency_id: number;
+    ticker: string;
+    balances: string;
+    negative: string;
+    issued: string;
+    removed: string;
+    escrow: string;
+  }>(sql`
+    SELECT c.currency_id, c.ticker,
+      coalesce((SELECT sum(amount) FROM balances b WHERE b.currency_id = c.currency_id), 0) AS balances,
+      (SELECT count(*) FROM balances b WHERE b.currency_id = c.currency_id AND b.amount < 0) AS negative,
+      coalesce(sum(t.amount) FILTER (WHERE t.sender_id IS NULL AND NOT t.escrow), 0) AS issued,
+      coalesce(sum(t.amount) FILTER (WHERE t.recipient_id IS NULL AND NOT t.escrow), 0) AS removed,
+      coalesce(sum(t.amount) FILTER (WHERE t.recipient_id IS NULL AND t.escrow), 0)
+        - coalesce(sum(t.amount) FILTER (WHERE t.sender_id IS NULL AND t.escrow), 0) AS escrow
+    FROM currencies c LEFT JOIN bank_transactions t ON t.currency_id = c.currency_id
+    GROUP BY c.currency_id, c.ticker ORDER BY c.currency_id`);
+  return res.rows.map((r) => ({
+    currencyId: Number(r.currency_id),
+    ticker: r.ticker,
+    balances: fromNumeric(String(r.balances)),
+    negative: Number(r.negative),
+    issued: fromNumeric(String(r.issued)),
+    removed: fromNumeric(String(r.removed)),
+    escrow: fromNumeric(String(r.escrow)),
+  }));
+}

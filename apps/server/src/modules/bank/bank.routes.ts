@@ -1,0 +1,147 @@
+/** Routes of /api/bank (SPEC §7 Bank). Thin: schema, access, one service call. */
+import {
+  allTransactionsRequest,
+  auditResponse,
+  createCurrencyRequest,
+  currenciesResponse,
+  currencyResponse,
+  currencyStatsRequest,
+  currencyStatsResponse,
+  distributeCurrencyRequest,
+  distributeCurrencyResponse,
+  errorResponse,
+  messageResponse,
+  mintRequest,
+  modifyCurrencyRequest,
+  p2pTransferRequest,
+  p2pTransferResponse,
+  transactionsRequest,
+  transactionsResponse,
+} from '@starlight/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import * as bank from './bank.service.ts';
+import { withIdempotency } from './idempotency.ts';
+
+function idempotencyKey(req: FastifyRequest): string | undefined {
+  const v = req.headers['idempotency-key'];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const tags = ['bank'];
+  const errors = { '4xx': errorResponse };
+  /** Runs a money-moving request under its Idempotency-Key, in one transaction. */
+  const idempotent = <T>(req: FastifyRequest, work: Parameters<typeof withIdempotency<T>>[2]) =>
+    withIdempotency(
+      db,
+      { userId: requireAuth(req).id, key: idempotencyKey(req), route: req.routeOptions.url ?? req.url, body: req.body },
+      work,
+    );
+
+  app.get(
+    '/currencies',
+    { config: { access: 'public' }, schema: { tags, response: { 200: currenciesResponse } } },
+    async () => {
+      const currencies = await bank.listCurrencies(db);
+      return { currencies, message: `Got ${currencies.length} currencies` };
+    },
+  );
+
+  app.post(
+    '/createCurrency',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: createCurrencyRequest, response: { 200: currencyResponse, ...errors } },
+    },
+    async (req) => {
+      const currency = await bank.createCurrency(db, requireAuth(req), req.body, req.ip);
+      return { currency, message: `Currency ${currency.ticker} created` };
+    },
+  );
+
+  app.post(
+    '/modifyCurrency',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: modifyCurrencyRequest, response: { 200: currencyResponse, ...errors } },
+    },
+    async (req) => {
+      const currency = await bank.modifyCurrency(db, requireAuth(req), req.body, req.ip);
+      return { currency, message: `Currency ${currency.ticker} modified` };
+    },
+  );
+
+  app.post(
+    '/p2pTransfer',
+    {
+      config: { access: 'member' },
+      schema: { tags, body: p2pTransferRequest, response: { 200: p2pTransferResponse, ...errors } },
+    },
+    // Without an Idempotency-Key the transfer needs no transaction of its own: the money moves in
+    // one atomic statement (DESIGN §4), which saves the BEGIN and COMMIT round trips (DESIGN §9).
+    (req) =>
+      idempotencyKey(req) === undefined
+        ? bank.p2pTransfer(db, requireAuth(req), req.body)
+        : idempotent(req, (tx) => bank.p2pTransfer(tx, requireAuth(req), req.body)),
+  );
+
+  app.post(
+    '/mint',
+    { config: { access: 'admin' }, schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } } },
+    (req) => idempotent(req, (tx) => bank.mintOrBurn(tx, requireAuth(req), 'mint', req.body, req.ip)),
+  );
+
+  app.post(
+    '/burn',
+    { config: { access: 'admin' }, schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } } },
+    (req) => idempotent(req, (tx) => bank.mintOrBurn(tx, requireAuth(req), 'burn', req.body, req.ip)),
+  );
+
+  app.post(
+    '/distributeCurrency',
+    {
+      config: { access: 'member' },
+      schema: { tags, body: distributeCurrencyRequest, response: { 200: distributeCurrencyResponse, ...errors } },
+    },
+    (req) => idempotent(req, (tx) => bank.distributeCurrency(tx, requireAuth(req), req.body)),
+  );
+
+  app.post(
+    '/transactions',
+    {
+      config: { access: 'member' },
+      schema: { tags, body: transactionsRequest, response: { 200: transactionsResponse, ...errors } },
+    },
+    (req) => bank.listTransactions(db, requireAuth(req).id, req.body),
+  );
+
+  app.post(
+    '/alltransactions',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: allTransactionsRequest, response: { 200: transactionsResponse, ...errors } },
+    },
+    (req) => bank.listTransactions(db, undefined, req.body),
+  );
+
+  app.post(
+    '/currencyStats',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: currencyStatsRequest, response: { 200: currencyStatsResponse, ...errors } },
+    },
+    async (req) => {
+      const currencyStats = await bank.currencyStats(db, req.body);
+      return { currencyStats, message: `Got ${currencyStats.length} currency stats` };
+    },
+  );
+
+  app.get(
+    '/audit',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: auditResponse, ...errors } } },
+    () => bank.audit(db),
+  );
+};

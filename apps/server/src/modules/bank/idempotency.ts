@@ -1,0 +1,55 @@
+/**
+ * Idempotency keys for money-moving POSTs (DESIGN §3). The key row is written in the operation's own
+ * transaction: a concurrent repeat waits on the unique index, then replays the stored response; a
+ * failed first attempt rolls its key back, so a retry runs again. Same key, other body: 409.
+ */
+import { createHash } from 'node:crypto';
+import { AppError } from '@starlight/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { idempotencyKeys } from '../../db/schema/index.ts';
+import { inTransaction } from '../../db/transaction.ts';
+
+function requestHash(route: string, body: unknown): string {
+  const text = JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  return createHash('sha256').update(route).update('\n').update(text).digest('hex');
+}
+
+/**
+ * Runs `work` in one transaction under `key` (the Idempotency-Key header, or undefined for none).
+ * Returns the first response for a repeat of the same request. Throws CONFLICT for a reused key
+ * with another body, VALIDATION for a malformed key.
+ */
+export async function withIdempotency<T>(
+  db: Db,
+  opts: { userId: string; key: string | undefined; route: string; body: unknown },
+  work: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const { key, userId } = opts;
+  if (key === undefined) return inTransaction(db, work);
+  if (key.length < 1 || key.length > 255) {
+    throw new AppError('VALIDATION', '"Idempotency-Key" contains an invalid value');
+  }
+  const hash = requestHash(opts.route, opts.body);
+  return inTransaction(db, async (tx) => {
+    const inserted = await tx.execute(sql`
+      INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES (${userId}, ${key}, ${hash})
+      ON CONFLICT DO NOTHING RETURNING 1`);
+    if (inserted.rows.length === 0) {
+      const [row] = await tx
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+      if (!row || row.requestHash !== hash || row.response === null) {
+        throw new AppError('CONFLICT', 'This Idempotency-Key was used for another request');
+      }
+      return JSON.parse(row.response) as T;
+    }
+    const result = await work(tx);
+    await tx
+      .update(idempotencyKeys)
+      .set({ response: JSON.stringify(result) })
+      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+    return result;
+  });
+}

@@ -1,0 +1,533 @@
+/** SQL of the exchange module: pairs, orders, trades, the book's depth and candles (DESIGN §5). */
+import { type Amount, type CandleInterval, formatAmount, fromNumeric } from '@starlight/shared';
+import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
+import { exchangeOrders, exchangePairs } from '../../db/schema/index.ts';
+import { newObjectId } from '../../lib/ids.ts';
+
+/** Namespace of the exchange's advisory locks (the first key of the two-key form). */
+const PAIR_LOCK_NAMESPACE = 0x5eac;
+
+/**
+ * Takes the pair's transaction-scoped advisory lock (DESIGN §5): every change to a pair's orders runs
+ * under it, so matching, cancels and payouts on one pair happen one at a time on every replica.
+ */
+export async function lockPair(tx: DbOrTx, pairId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${PAIR_LOCK_NAMESPACE}, hashtext(${pairId}))`);
+}
+
+/** A pair with what the exchange needs of its currencies and the fee collector's nickname. */
+export interface PairRow {
+  id: string;
+  buyCurrency: number;
+  sellCurrency: number;
+  canBuy: boolean;
+  canSell: boolean;
+  visible: boolean;
+  frozen: boolean;
+  frozenNote: string;
+  fee: Amount;
+  feeCollectorId: string | null;
+  feeCollector: string;
+  createdAt: Date;
+  buyName: string;
+  buyTicker: string;
+  buyPrecision: number;
+  buyFrozen: boolean;
+  buyFrozenNote: string;
+  sellName: string;
+  sellTicker: string;
+  sellPrecision: number;
+  sellFrozen: boolean;
+  sellFrozenNote: string;
+}
+
+type PairSqlRow = {
+  id: string;
+  buy_currency: number;
+  sell_currency: number;
+  can_buy: boolean;
+  can_sell: boolean;
+  visible: boolean;
+  frozen: boolean;
+  frozen_note: string;
+  fee: string;
+  fee_collector_id: string | null;
+  fee_collector: string | null;
+  created_at: string | Date;
+  buy_name: string;
+  buy_ticker: string;
+  buy_precision: number;
+  buy_frozen: boolean;
+  buy_frozen_note: string;
+  sell_name: string;
+  sell_ticker: string;
+  sell_precision: number;
+  sell_frozen: boolean;
+  sell_frozen_note: string;
+};
+
+function selectPairs(where: SQL): SQL {
+  return sql`
+    SELECT p.id, p.buy_currency, p.sell_currency, p.can_buy, p.can_sell, p.visible, p.frozen, p.frozen_note,
+           p.fee, p.fee_collector_id, u.nickname AS fee_collector, p.created_at,
+           bc.name AS buy_name, bc.ticker AS buy_ticker, bc.precision AS buy_precision,
+           bc.is_frozen AS buy_frozen, bc.frozen_note AS buy_frozen_note,
+           sc.name AS sell_name, sc.ticker AS sell_ticker, sc.precision AS sell_precision,
+           sc.is_frozen AS sell_frozen, sc.frozen_note AS sell_frozen_note
+    FROM exchange_pairs p
+    JOIN currencies bc ON bc.currency_id = p.buy_currency
+    JOIN currencies sc ON sc.currency_id = p.sell_currency
+    LEFT JOIN users u ON u.id = p.fee_collector_id
+    WHERE p.deleted_at IS NULL AND ${where}
+    ORDER BY p.created_at, p.id`;
+}
+
+function toPairRow(r: PairSqlRow): PairRow {
+  return {
+    id: r.id,
+    buyCurrency: Number(r.buy_currency),
+    sellCurrency: Number(r.sell_currency),
+    canBuy: r.can_buy,
+    canSell: r.can_sell,
+    visible: r.visible,
+    frozen: r.frozen,
+    frozenNote: r.frozen_note,
+    fee: fromNumeric(String(r.fee)),
+    feeCollectorId: r.fee_collector_id,
+    feeCollector: r.fee_collector ?? '',
+    createdAt: new Date(r.created_at),
+    buyName: r.buy_name,
+    buyTicker: r.buy_ticker,
+    buyPrecision: Number(r.buy_precision),
+    buyFrozen: r.buy_frozen,
+    buyFrozenNote: r.buy_frozen_note,
+    sellName: r.sell_name,
+    sellTicker: r.sell_ticker,
+    sellPrecision: Number(r.sell_precision),
+    sellFrozen: r.sell_frozen,
+    sellFrozenNote: r.sell_frozen_note,
+  };
+}
+
+/** One pair that is not deleted, or null. */
+export async function findPair(db: DbOrTx, pairId: string): Promise<PairRow | null> {
+  const res = await db.execute<PairSqlRow>(selectPairs(sql`p.id = ${pairId}`));
+  const row = res.rows[0];
+  return row ? toPairRow(row) : null;
+}
+
+/** Every pair that is not deleted, oldest first; hidden ones only when `includeHidden`. */
+export async function findPairs(db: DbOrTx, includeHidden: boolean): Promise<PairRow[]> {
+  const res = await db.execute<PairSqlRow>(selectPairs(includeHidden ? sql`true` : sql`p.visible`));
+  return res.rows.map(toPairRow);
+}
+
+/** True when a live pair already trades `buyCurrency` against `sellCurrency`. */
+export async function pairExists(db: DbOrTx, buyCurrency: number, sellCurrency: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: exchangePairs.id })
+    .from(exchangePairs)
+    .where(
+      and(
+        eq(exchangePairs.buyCurrency, buyCurrency),
+        eq(exchangePairs.sellCurrency, sellCurrency),
+        isNull(exchangePairs.deletedAt),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The columns a pair is created or modified with. */
+export interface PairFields {
+  canBuy?: boolean;
+  canSell?: boolean;
+  visible?: boolean;
+  frozen?: boolean;
+  frozenNote?: string;
+  fee?: Amount;
+  feeCollectorId?: string | null;
+}
+
+function pairColumns(f: PairFields): Partial<typeof exchangePairs.$inferInsert> {
+  const out: Partial<typeof exchangePairs.$inferInsert> = {};
+  if (f.canBuy !== undefined) out.canBuy = f.canBuy;
+  if (f.canSell !== undefined) out.canSell = f.canSell;
+  if (f.visible !== undefined) out.visible = f.visible;
+  if (f.frozen !== undefined) out.frozen = f.frozen;
+  if (f.frozenNote !== undefined) out.frozenNote = f.frozenNote;
+  if (f.fee !== undefined) out.fee = formatAmount(f.fee);
+  if (f.feeCollectorId !== undefined) out.feeCollectorId = f.feeCollectorId;
+  return out;
+}
+
+/** Inserts a pair and returns its id. */
+export async function insertPair(
+  db: DbOrTx,
+  row: PairFields & { buyCurrency: number; sellCurrency: number },
+): Promise<string> {
+  const id = newObjectId();
+  await db
+    .insert(exchangePairs)
+    .values({ ...pairColumns(row), id, buyCurrency: row.buyCurrency, sellCurrency: row.sellCurrency });
+  return id;
+}
+
+/** Changes the given columns of a live pair. */
+export async function updatePair(db: DbOrTx, pairId: string, fields: PairFields): Promise<void> {
+  await db
+    .update(exchangePairs)
+    .set({ ...pairColumns(fields), updatedAt: new Date() })
+    .where(and(eq(exchangePairs.id, pairId), isNull(exchangePairs.deletedAt)));
+}
+
+/** Marks a pair deleted (its row stays for the order history). */
+export async function markPairDeleted(db: DbOrTx, pairId: string): Promise<void> {
+  await db
+    .update(exchangePairs)
+    .set({ deletedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(exchangePairs.id, pairId), isNull(exchangePairs.deletedAt)));
+}
+
+/** An order as the service sees it; amounts are Amounts. */
+export interface OrderRow {
+  id: string;
+  seq: number;
+  pairId: string;
+  userId: string;
+  buySide: boolean;
+  initialAmount: Amount;
+  filledAmount: Amount;
+  price: Amount;
+  state: number;
+  escrowRemaining: Amount;
+  createdAt: Date;
+}
+
+function toOrderRow(r: typeof exchangeOrders.$inferSelect): OrderRow {
+  return {
+    id: r.id,
+    seq: Number(r.seq),
+    pairId: r.pairId,
+    userId: r.userId,
+    buySide: r.buySide,
+    initialAmount: fromNumeric(r.initialAmount),
+    filledAmount: fromNumeric(r.filledAmount),
+    price: fromNumeric(r.price),
+    state: r.state,
+    escrowRemaining: fromNumeric(r.escrowRemaining),
+    createdAt: r.createdAt,
+  };
+}
+
+/** Inserts a Placed order with nothing filled; returns it with its `seq` (time priority). */
+export async function insertOrder(
+  db: DbOrTx,
+  row: { pairId: string; userId: string; buySide: boolean; initialAmount: Amount; price: Amount; escrow: Amount },
+): Promise<OrderRow> {
+  const [inserted] = await db
+    .insert(exchangeOrders)
+    .values({
+      id: newObjectId(),
+      pairId: row.pairId,
+      userId: row.userId,
+      buySide: row.buySide,
+      initialAmount: formatAmount(row.initialAmount),
+      price: formatAmount(row.price),
+      escrowRemaining: formatAmount(row.escrow),
+    })
+    .returning();
+  if (!inserted) throw new Error('insert returned no row');
+  return toOrderRow(inserted);
+}
+
+/** One order (any pair, any state), or null. */
+export async function findOrder(db: DbOrTx, orderId: string): Promise<OrderRow | null> {
+  const [row] = await db.select().from(exchangeOrders).where(eq(exchangeOrders.id, orderId)).limit(1);
+  return row ? toOrderRow(row) : null;
+}
+
+/**
+ * The open orders of a pair on one side that an incoming order at `limitPrice` crosses, in priority
+ * order, only as many as it takes to cover `quantity` (a running sum stops the scan).
+ */
+export async function findCrossingOrders(
+  db: DbOrTx,
+  pairId: string,
+  restingBuySide: boolean,
+  limitPrice: Amount,
+  quantity: Amount,
+): Promise<OrderRow[]> {
+  const priceCond = restingBuySide
+    ? sql`price >= ${formatAmount(limitPrice)}::numeric`
+    : sql`price <= ${formatAmount(limitPrice)}::numeric`;
+  const order = restingBuySide ? sql`price DESC, seq ASC` : sql`price ASC, seq ASC`;
+  const res = await db.execute<OrderSqlRow>(sql`
+    SELECT id, seq, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining,
+           created_at
+    FROM (
+      SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY ${order}) AS running
+      FROM exchange_orders
+      WHERE pair_id = ${pairId} AND state = 1 AND buy_side = ${restingBuySide} AND ${priceCond}
+    ) o
+    WHERE running - (initial_amount - filled_amount) < ${formatAmount(quantity)}::numeric
+    ORDER BY ${order}`);
+  return res.rows.map((r) => ({
+    id: r.id,
+    seq: Number(r.seq),
+    pairId: r.pair_id,
+    userId: r.user_id,
+    buySide: r.buy_side,
+    initialAmount: fromNumeric(String(r.initial_amount)),
+    filledAmount: fromNumeric(String(r.filled_amount)),
+    price: fromNumeric(String(r.price)),
+    state: Number(r.state),
+    escrowRemaining: fromNumeric(String(r.escrow_remaining)),
+    createdAt: new Date(r.created_at),
+  }));
+}
+
+type OrderSqlRow = {
+  id: string;
+  seq: string | number;
+  pair_id: string;
+  user_id: string;
+  buy_side: boolean;
+  initial_amount: string;
+  filled_amount: string;
+  price: string;
+  state: number;
+  escrow_remaining: string;
+  created_at: string | Date;
+};
+
+/** Sets filled amount, escrow and state of several orders in one statement. */
+export async function updateOrders(
+  db: DbOrTx,
+  updates: ReadonlyArray<{ id: string; filledAmount: Amount; escrowRemaining: Amount; state: number }>,
+): Promise<void> {
+  if (updates.length === 0) return;
+  await db.execute(sql`
+    UPDATE exchange_orders o
+    SET filled_amount = v.filled, escrow_remaining = v.escrow, state = v.state, updated_at = now()
+    FROM unnest(
+      ${pgArray(updates.map((u) => u.id))}::text[],
+      ${pgArray(updates.map((u) => formatAmount(u.filledAmount)))}::numeric[],
+      ${pgArray(updates.map((u) => formatAmount(u.escrowRemaining)))}::numeric[],
+      ${pgArray(updates.map((u) => u.state))}::int[]
+    ) AS v(id, filled, escrow, state)
+    WHERE o.id = v.id`);
+}
+
+/** Every open order of a pair (both sides), oldest first: what deleting a pair must cancel. */
+export async function findOpenOrdersOfPair(db: DbOrTx, pairId: string): Promise<OrderRow[]> {
+  const rows = await db
+    .select()
+    .from(exchangeOrders)
+    .where(and(eq(exchangeOrders.pairId, pairId), eq(exchangeOrders.state, 1)))
+    .orderBy(exchangeOrders.seq);
+  return rows.map(toOrderRow);
+}
+
+/** The open book of a pair: buys best (highest) price first, sells lowest first, then by time; `limit` a side. */
+export async function findBook(
+  db: DbOrTx,
+  pairId: string,
+  limit: number,
+): Promise<{ buys: OrderRow[]; sells: OrderRow[] }> {
+  const side = (buySide: boolean) =>
+    db
+      .select()
+      .from(exchangeOrders)
+      .where(and(eq(exchangeOrders.pairId, pairId), eq(exchangeOrders.state, 1), eq(exchangeOrders.buySide, buySide)))
+      .orderBy(buySide ? desc(exchangeOrders.price) : exchangeOrders.price, exchangeOrders.seq)
+      .limit(limit);
+  const [buys, sells] = await Promise.all([side(true), side(false)]);
+  return { buys: buys.map(toOrderRow), sells: sells.map(toOrderRow) };
+}
+
+/** A member's orders, newest first, optionally of one pair; at most `limit`. */
+export async function findUserOrders(
+  db: DbOrTx,
+  userId: string,
+  pairId: string | undefined,
+  limit: number,
+): Promise<OrderRow[]> {
+  const where = pairId
+    ? and(eq(exchangeOrders.userId, userId), eq(exchangeOrders.pairId, pairId))
+    : eq(exchangeOrders.userId, userId);
+  const rows = await db.select().from(exchangeOrders).where(where).orderBy(desc(exchangeOrders.seq)).limit(limit);
+  return rows.map(toOrderRow);
+}
+
+/** A trade to record. */
+export interface NewTrade {
+  pairId: string;
+  buyOrderId: string;
+  sellOrderId: string;
+  takerBuySide: boolean;
+  price: Amount;
+  amount: Amount;
+  cost: Amount;
+  buyerFee: Amount;
+  sellerFee: Amount;
+}
+
+/** A recorded trade. */
+export interface TradeRow {
+  id: string;
+  seq: number;
+  pairId: string;
+  takerBuySide: boolean;
+  price: Amount;
+  amount: Amount;
+  createdAt: Date;
+}
+
+type TradeSqlRow = {
+  id: string;
+  seq: string | number;
+  pair_id: string;
+  taker_buy_side: boolean;
+  price: string;
+  amount: string;
+  created_at: string | Date;
+};
+
+function toTradeRow(r: TradeSqlRow): TradeRow {
+  return {
+    id: r.id,
+    seq: Number(r.seq),
+    pairId: r.pair_id,
+    takerBuySide: r.taker_buy_side,
+    price: fromNumeric(String(r.price)),
+    amount: fromNumeric(String(r.amount)),
+    createdAt: new Date(r.created_at),
+  };
+}
+
+/** Records trades in one statement, in the given order (their `seq` follows it); returns them. */
+export async function insertTrades(db: DbOrTx, trades: readonly NewTrade[]): Promise<TradeRow[]> {
+  if (trades.length === 0) return [];
+  const col = (f: (t: NewTrade) => string | boolean) => pgArray(trades.map(f));
+  const res = await db.execute<TradeSqlRow>(sql`
+    INSERT INTO exchange_trades
+      (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee)
+    SELECT id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee
+    FROM unnest(
+      ${col(() => newObjectId())}::text[],
+      ${col((t) => t.pairId)}::text[],
+      ${col((t) => t.buyOrderId)}::text[],
+      ${col((t) => t.sellOrderId)}::text[],
+      ${col((t) => t.takerBuySide)}::bool[],
+      ${col((t) => formatAmount(t.price))}::numeric[],
+      ${col((t) => formatAmount(t.amount))}::numeric[],
+      ${col((t) => formatAmount(t.cost))}::numeric[],
+      ${col((t) => formatAmount(t.buyerFee))}::numeric[],
+      ${col((t) => formatAmount(t.sellerFee))}::numeric[]
+    ) WITH ORDINALITY AS v(id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost,
+                           buyer_fee, seller_fee, n)
+    ORDER BY n
+    RETURNING id, seq, pair_id, taker_buy_side, price, amount, created_at`);
+  return res.rows.map(toTradeRow).sort((a, b) => a.seq - b.seq);
+}
+
+/** The latest trades of a pair, newest first; only those after `afterSeq` when given. */
+export async function findTrades(db: DbOrTx, pairId: string, limit: number, afterSeq?: number): Promise<TradeRow[]> {
+  const after = afterSeq === undefined ? sql`true` : sql`seq > ${afterSeq}`;
+  const res = await db.execute<TradeSqlRow>(sql`
+    SELECT id, seq, pair_id, taker_buy_side, price, amount, created_at FROM exchange_trades
+    WHERE pair_id = ${pairId} AND ${after}
+    ORDER BY seq DESC LIMIT ${limit}`);
+  return res.rows.map(toTradeRow);
+}
+
+/** The highest trade `seq` of a pair (0 when none). */
+export async function findLastTradeSeq(db: DbOrTx, pairId: string): Promise<number> {
+  const res = await db.execute<{ seq: string | null }>(
+    sql`SELECT max(seq) AS seq FROM exchange_trades WHERE pair_id = ${pairId}`,
+  );
+  return Number(res.rows[0]?.seq ?? 0);
+}
+
+/** The open quantity of a pair per price level, best first, `levels` a side. */
+export async function findDepth(
+  db: DbOrTx,
+  pairId: string,
+  levels: number,
+): Promise<{ buys: DepthRow[]; sells: DepthRow[] }> {
+  const side = async (buySide: boolean) => {
+    const res = await db.execute<{ price: string; amount: string; orders: string }>(sql`
+      SELECT price, sum(initial_amount - filled_amount) AS amount, count(*) AS orders
+      FROM exchange_orders WHERE pair_id = ${pairId} AND state = 1 AND buy_side = ${buySide}
+      GROUP BY price ORDER BY price ${buySide ? sql`DESC` : sql`ASC`} LIMIT ${levels}`);
+    return res.rows.map((r) => ({
+      price: fromNumeric(String(r.price)),
+      amount: fromNumeric(String(r.amount)),
+      orders: Number(r.orders),
+    }));
+  };
+  const [buys, sells] = await Promise.all([side(true), side(false)]);
+  return { buys, sells };
+}
+
+/** One price level of the book. */
+export interface DepthRow {
+  price: Amount;
+  amount: Amount;
+  orders: number;
+}
+
+const INTERVALS: Record<CandleInterval, string> = {
+  '1m': '1 minute',
+  '5m': '5 minutes',
+  '15m': '15 minutes',
+  '1h': '1 hour',
+  '4h': '4 hours',
+  '1d': '1 day',
+};
+
+/** One OHLC bucket. */
+export interface CandleRow {
+  time: Date;
+  open: Amount;
+  high: Amount;
+  low: Amount;
+  close: Amount;
+  volume: Amount;
+}
+
+/** The last `limit` buckets of `interval` that hold trades, oldest first (buckets aligned to the epoch, UTC). */
+export async function findCandles(
+  db: DbOrTx,
+  pairId: string,
+  interval: CandleInterval,
+  limit: number,
+): Promise<CandleRow[]> {
+  const width = INTERVALS[interval];
+  const res = await db.execute<{
+    bucket: string | Date;
+    open: string;
+    high: string;
+    low: string;
+    close: string;
+    volume: string;
+  }>(sql`
+    SELECT * FROM (
+      SELECT date_bin(${width}::interval, created_at, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS bucket,
+             (array_agg(price ORDER BY seq))[1] AS open, max(price) AS high, min(price) AS low,
+             (array_agg(price ORDER BY seq DESC))[1] AS close, sum(amount) AS volume
+      FROM exchange_trades WHERE pair_id = ${pairId}
+      GROUP BY bucket ORDER BY bucket DESC LIMIT ${limit}
+    ) c ORDER BY bucket ASC`);
+  return res.rows.map((r) => ({
+    time: new Date(r.bucket),
+    open: fromNumeric(String(r.open)),
+    high: fromNumeric(String(r.high)),
+    low: fromNumeric(String(r.low)),
+    close: fromNumeric(String(r.close)),
+    volume: fromNumeric(String(r.volume)),
+  }));
+}

@@ -1,0 +1,690 @@
+/**
+ * The exchange, the Quantum Hub (SPEC §3, §4, §7 Exchange, §8; DESIGN §5): pairs, orders, matching,
+ * cancels, payouts and the public market data. Every movement of money goes through the ledger, in the
+ * caller's transaction; every change to a pair's orders runs under the pair's advisory lock.
+ *
+ * Escrow (DESIGN §4, §5): an order's funds leave the member into escrow held for the order
+ * (category 20, ledger rows flagged `escrow`, reference = order id) and only leave escrow as trade
+ * proceeds and price improvement (22), refunds on cancel (21) or a payout (22, then burned as 11).
+ * `escrowRemaining` on the order always equals what the ledger holds in escrow for it.
+ */
+import {
+  ADMIN_CATEGORY,
+  type Amount,
+  AppError,
+  type Candle,
+  type CandleInterval,
+  type DeletePairResponse,
+  type Depth,
+  fitsPrecision,
+  formatAmount,
+  type GetOrdersResponse,
+  ORDER_STATE,
+  type Order,
+  type OrderResponse,
+  type Pair,
+  type PairResponse,
+  type PairsResponse,
+  type PlaceOrderResponse,
+  type Trade,
+  TX_CATEGORY,
+  toDecimalString,
+  type UserOrdersResponse,
+} from '@starlight/shared';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { insertAdminLog } from '../audit/audit.queries.ts';
+import { findCurrency } from '../bank/bank.queries.ts';
+import { type Entry, postEntries } from '../ledger/ledger.ts';
+import { findUserByNickname } from '../users/users.queries.ts';
+import {
+  type CandleRow,
+  type DepthRow,
+  findBook,
+  findCandles,
+  findCrossingOrders,
+  findDepth,
+  findOpenOrdersOfPair,
+  findOrder,
+  findPair,
+  findPairs,
+  findTrades,
+  findUserOrders,
+  insertOrder,
+  insertPair,
+  insertTrades,
+  lockPair,
+  markPairDeleted,
+  type OrderRow,
+  type PairFields,
+  type PairRow,
+  pairExists,
+  type TradeRow,
+  updateOrders,
+  updatePair,
+} from './exchange.queries.ts';
+import { type BookOrder, buyEscrowFor, fillCost, type MarketRules, matchOrder, unitStep } from './matching-engine.ts';
+
+/** How many open orders a side of `getOrders` lists, and how many own orders `getUserOrders` lists. */
+export const BOOK_LIMIT = 500;
+export const USER_ORDERS_LIMIT = 500;
+
+/**
+ * What a request changed, for the live feed: the pairs whose book or trades moved and the members whose
+ * orders or balances moved. Collected in the transaction, published after it commits.
+ */
+export class ExchangeChanges {
+  readonly pairs = new Set<string>();
+  readonly users = new Set<string>();
+  touchPair(pairId: string): void {
+    this.pairs.add(pairId);
+  }
+  touchUser(userId: string | null): void {
+    if (userId) this.users.add(userId);
+  }
+  get isEmpty(): boolean {
+    return this.pairs.size === 0 && this.users.size === 0;
+  }
+}
+
+/** The caller of a public route: null for a visitor. */
+export type Viewer = AuthUser | null;
+
+const isAdmin = (viewer: Viewer) => viewer?.role === 'admin';
+
+/** DESIGN §5: `"<buy currency name> → <sell currency name>"`. */
+export function pairName(buyName: string, sellName: string): string {
+  return `${buyName} → ${sellName}`;
+}
+
+/** SPEC §3 pair on the wire. */
+export function toPairDto(p: PairRow): Pair {
+  return {
+    _id: p.id,
+    name: pairName(p.buyName, p.sellName),
+    buyCurrency: p.buyCurrency,
+    sellCurrency: p.sellCurrency,
+    canBuy: p.canBuy,
+    canSell: p.canSell,
+    visible: p.visible,
+    frozen: p.frozen,
+    frozenNote: p.frozenNote,
+    fee: toDecimalString(p.fee),
+    feeCollector: p.feeCollector,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
+/** SPEC §3 order on the wire (never its owner). */
+export function toOrderDto(o: OrderRow): Order {
+  return {
+    _id: o.id,
+    pair: o.pairId,
+    buySide: o.buySide,
+    initialAmount: toDecimalString(o.initialAmount),
+    filledAmount: toDecimalString(o.filledAmount),
+    price: toDecimalString(o.price),
+    state: o.state,
+    createdAt: o.createdAt.toISOString(),
+  };
+}
+
+/** A trade on the wire. */
+export function toTradeDto(t: TradeRow): Trade {
+  return {
+    _id: t.id,
+    pair: t.pairId,
+    price: toDecimalString(t.price),
+    amount: toDecimalString(t.amount),
+    buySide: t.takerBuySide,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+
+function toDepthDto(d: { buys: DepthRow[]; sells: DepthRow[] }): Depth {
+  const level = (l: DepthRow) => ({
+    price: toDecimalString(l.price),
+    amount: toDecimalString(l.amount),
+    orders: l.orders,
+  });
+  return { buys: d.buys.map(level), sells: d.sells.map(level) };
+}
+
+function toCandleDto(c: CandleRow): Candle {
+  return {
+    time: c.time.toISOString(),
+    open: toDecimalString(c.open),
+    high: toDecimalString(c.high),
+    low: toDecimalString(c.low),
+    close: toDecimalString(c.close),
+    volume: toDecimalString(c.volume),
+  };
+}
+
+/** A live pair the viewer may see (hidden ones only for admins), or NOT_FOUND `Pair not found`. */
+export async function requireViewablePair(db: DbOrTx, pairId: string, viewer: Viewer): Promise<PairRow> {
+  const pair = await findPair(db, pairId);
+  if (!pair || (!pair.visible && !isAdmin(viewer))) throw new AppError('NOT_FOUND', 'Pair not found');
+  return pair;
+}
+
+/** Resolves a fee collector nickname to a user id; '' means none (fees burned). VALIDATION when unknown. */
+async function collectorId(db: DbOrTx, nickname: string | undefined): Promise<string | null | undefined> {
+  if (nickname === undefined) return undefined;
+  if (nickname === '') return null;
+  const user = await findUserByNickname(db, nickname);
+  if (!user) throw new AppError('VALIDATION', '"feeCollector" contains an invalid value');
+  return user.id;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return (e.cause?.code ?? e.code) === '23505';
+}
+
+/** The pair flags a request may set. */
+export interface PairInput {
+  canBuy?: boolean | undefined;
+  canSell?: boolean | undefined;
+  visible?: boolean | undefined;
+  frozen?: boolean | undefined;
+  frozenNote?: string | undefined;
+  /** Fraction 0..1 as an Amount-scaled number. */
+  fee?: Amount | undefined;
+  feeCollector?: string | undefined;
+}
+
+async function pairFields(db: DbOrTx, input: PairInput): Promise<PairFields> {
+  const fields: PairFields = {};
+  if (input.canBuy !== undefined) fields.canBuy = input.canBuy;
+  if (input.canSell !== undefined) fields.canSell = input.canSell;
+  if (input.visible !== undefined) fields.visible = input.visible;
+  if (input.frozen !== undefined) fields.frozen = input.frozen;
+  if (input.frozenNote !== undefined) fields.frozenNote = input.frozenNote;
+  if (input.fee !== undefined) fields.fee = input.fee;
+  const collector = await collectorId(db, input.feeCollector);
+  if (collector !== undefined) fields.feeCollectorId = collector;
+  return fields;
+}
+
+/**
+ * Admin: creates a pair trading `buyCurrency` against `sellCurrency` (SPEC §7 createPair, DESIGN §5).
+ * The name is composed from the currencies; `visible` defaults to true, `fee` to 0, no collector burns
+ * fees. Writes an admin log row (category 20). Answers `{pair, message}`.
+ * Throws NOT_FOUND (currency), VALIDATION (same currency twice, unknown collector), CONFLICT (exists).
+ */
+export async function createPair(
+  db: Db,
+  admin: AuthUser,
+  input: PairInput & { buyCurrency: number; sellCurrency: number; canBuy: boolean; canSell: boolean },
+  address: string,
+): Promise<PairResponse> {
+  if (input.buyCurrency === input.sellCurrency) {
+    throw new AppError('VALIDATION', '"sellCurrency" contains an invalid value');
+  }
+  try {
+    return await inTransaction(db, async (tx) => {
+      const [buy, sell] = await Promise.all([
+        findCurrency(tx, input.buyCurrency),
+        findCurrency(tx, input.sellCurrency),
+      ]);
+      if (!buy || !sell) throw new AppError('NOT_FOUND', 'Currency not found');
+      if (await pairExists(tx, buy.currencyId, sell.currencyId)) {
+        throw new AppError('CONFLICT', 'This pair already exists');
+      }
+      const fields = await pairFields(tx, input);
+      const id = await insertPair(tx, { ...fields, buyCurrency: buy.currencyId, sellCurrency: sell.currencyId });
+      const pair = await findPair(tx, id);
+      if (!pair) throw new Error('pair vanished');
+      const name = pairName(buy.name, sell.name);
+      await insertAdminLog(tx, {
+        adminId: admin.id,
+        address,
+        category: ADMIN_CATEGORY.CexTradePairCreated,
+        action: `Created trade pair ${name} (${id})`,
+      });
+      return { pair: toPairDto(pair), message: `Pair ${name} created` };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'This pair already exists');
+    throw err;
+  }
+}
+
+/**
+ * Admin: changes a pair's flags, fee or collector (SPEC §7 modifyPair); currencies never change, the
+ * name follows them. Writes an admin log row (category 21). Answers `{pair, message: 'Pair modified'}`.
+ * Throws NOT_FOUND (pair), VALIDATION (unknown collector).
+ */
+export async function modifyPair(
+  db: Db,
+  admin: AuthUser,
+  input: PairInput & { pairId: string },
+  address: string,
+): Promise<PairResponse> {
+  return inTransaction(db, async (tx) => {
+    await lockPair(tx, input.pairId);
+    const before = await findPair(tx, input.pairId);
+    if (!before) throw new AppError('NOT_FOUND', 'Pair not found');
+    const fields = await pairFields(tx, input);
+    await updatePair(tx, before.id, fields);
+    const pair = await findPair(tx, before.id);
+    if (!pair) throw new Error('pair vanished');
+    await insertAdminLog(tx, {
+      adminId: admin.id,
+      address,
+      category: ADMIN_CATEGORY.CexTradePairModified,
+      action: `Modified trade pair ${pairName(pair.buyName, pair.sellName)}: ${Object.keys(fields).join(', ') || 'no changes'}`,
+    });
+    return { pair: toPairDto(pair), message: 'Pair modified' };
+  });
+}
+
+/** Ledger rows returning each order's remaining escrow to its owner (category 21), and the order updates. */
+function refundOpenOrders(pair: PairRow, orders: readonly OrderRow[], executorId: string, note: string) {
+  const entries: Entry[] = [];
+  for (const o of orders) {
+    if (o.escrowRemaining <= 0n) continue;
+    entries.push({
+      category: TX_CATEGORY.CexOrderCancelled,
+      currencyId: o.buySide ? pair.sellCurrency : pair.buyCurrency,
+      amount: o.escrowRemaining,
+      executorId,
+      senderId: null,
+      recipientId: o.userId,
+      escrow: true,
+      note,
+      reference: o.id,
+    });
+  }
+  const updates = orders.map((o) => ({
+    id: o.id,
+    filledAmount: o.filledAmount,
+    escrowRemaining: 0n as Amount,
+    state: ORDER_STATE.Cancelled,
+  }));
+  return { entries, updates };
+}
+
+/**
+ * Admin: deletes a pair (SPEC §7 deletePair). Its open orders are cancelled first and their escrow
+ * refunded (category 21); the pair disappears from every list but its orders stay in members' history.
+ * Writes an admin log row (category 22). Answers `{cancelledOrders, message}`. Throws NOT_FOUND.
+ */
+export async function deletePair(
+  db: Db,
+  admin: AuthUser,
+  pairId: string,
+  address: string,
+  changes: ExchangeChanges,
+): Promise<DeletePairResponse> {
+  return inTransaction(db, async (tx) => {
+    await lockPair(tx, pairId);
+    const pair = await findPair(tx, pairId);
+    if (!pair) throw new AppError('NOT_FOUND', 'Pair not found');
+    const open = await findOpenOrdersOfPair(tx, pair.id);
+    const { entries, updates } = refundOpenOrders(pair, open, admin.id, 'Order cancelled: pair deleted');
+    await postEntries(tx, entries);
+    await updateOrders(tx, updates);
+    await markPairDeleted(tx, pair.id);
+    const name = pairName(pair.buyName, pair.sellName);
+    await insertAdminLog(tx, {
+      adminId: admin.id,
+      address,
+      category: ADMIN_CATEGORY.CexTradePairDeleted,
+      action: `Deleted trade pair ${name} (${pair.id}); cancelled ${open.length} open orders`,
+    });
+    changes.touchPair(pair.id);
+    for (const o of open) changes.touchUser(o.userId);
+    return { cancelledOrders: open.length, message: `Pair deleted (${open.length} open orders cancelled)` };
+  });
+}
+
+/** SPEC §7 getPairs (public): visible pairs, and hidden ones for an admin. Message `Got N pair(s)`. */
+export async function listPairs(db: Db, viewer: Viewer): Promise<PairsResponse> {
+  const pairs = (await findPairs(db, isAdmin(viewer))).map(toPairDto);
+  return { pairs, message: `Got ${pairs.length} pair(s)` };
+}
+
+/** Refuses an order the pair's state or currencies forbid (DESIGN §5); CONFLICT with the reason. */
+function requireOpenForTrading(pair: PairRow, buySide: boolean): void {
+  if (pair.frozen) throw new AppError('CONFLICT', pair.frozenNote || 'This pair is frozen');
+  if (buySide && !pair.canBuy) throw new AppError('CONFLICT', 'Buying is disabled on this pair');
+  if (!buySide && !pair.canSell) throw new AppError('CONFLICT', 'Selling is disabled on this pair');
+  if (pair.buyFrozen) throw new AppError('CONFLICT', pair.buyFrozenNote || `${pair.buyTicker} is frozen`);
+  if (pair.sellFrozen) throw new AppError('CONFLICT', pair.sellFrozenNote || `${pair.sellTicker} is frozen`);
+}
+
+function toBookOrder(o: OrderRow): BookOrder {
+  return {
+    id: o.id,
+    ownerId: o.userId,
+    buySide: o.buySide,
+    price: o.price,
+    remaining: (o.initialAmount - o.filledAmount) as Amount,
+    escrow: o.escrowRemaining,
+    seq: o.seq,
+  };
+}
+
+/**
+ * A member places an order (SPEC §7 placeOrder, DESIGN §5), in the caller's transaction `tx`:
+ * takes the pair's lock, escrows the funds (category 20; a buy escrows initialAmount x price rounded up
+ * to sellCurrency's precision, a sell its initialAmount), matches at once by price-time priority at the
+ * resting orders' prices, and posts each fill: the quantity and the cost as category 22 rows out of the
+ * two escrows, the buyer's price improvement back to the buyer (22), each side's fee on its proceeds to
+ * the collector or burned (23). Answers `{order, trades, tx:{note}, message}` with SPEC §8's message
+ * (`Placed a buy order of …` / `Placed a Sell Order of …`).
+ * Throws NOT_FOUND (pair, or hidden to a member), CONFLICT (frozen pair: its `frozenNote`; disabled side;
+ * frozen currency; `Insufficient funds`), VALIDATION (amount or price beyond the currencies' precision,
+ * an order worth less than one unit of sellCurrency's precision).
+ */
+export async function placeOrder(
+  tx: Tx,
+  member: AuthUser,
+  input: { pair: string; buySide: boolean; initialAmount: Amount; price: Amount },
+  changes: ExchangeChanges,
+): Promise<PlaceOrderResponse> {
+  await lockPair(tx, input.pair);
+  const pair = await requireViewablePair(tx, input.pair, member);
+  requireOpenForTrading(pair, input.buySide);
+  const { initialAmount, price, buySide } = input;
+  if (!fitsPrecision(initialAmount, pair.buyPrecision)) {
+    throw new AppError('VALIDATION', '"initialAmount" contains an invalid value');
+  }
+  if (!fitsPrecision(price, pair.sellPrecision)) throw new AppError('VALIDATION', '"price" contains an invalid value');
+  if (fillCost(initialAmount, price, pair.sellPrecision) === 0n) {
+    throw new AppError(
+      'VALIDATION',
+      `The order is worth less than ${formatAmount(unitStep(pair.sellPrecision), pair.sellPrecision)} ${pair.sellTicker}`,
+    );
+  }
+  const fmtBuy = (a: Amount) => `${formatAmount(a, pair.buyPrecision)} ${pair.buyTicker}`;
+  const fmtSell = (a: Amount) => `${formatAmount(a, pair.sellPrecision)} ${pair.sellTicker}`;
+
+  const escrow = buySide ? buyEscrowFor(initialAmount, price, pair.sellPrecision) : initialAmount;
+  const placed = await insertOrder(tx, { pairId: pair.id, userId: member.id, buySide, initialAmount, price, escrow });
+  const orderText = `${buySide ? 'buy' : 'sell'} order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`;
+  await postEntries(tx, [
+    {
+      category: TX_CATEGORY.CexOrderSubmitted,
+      currencyId: buySide ? pair.sellCurrency : pair.buyCurrency,
+      amount: escrow,
+      executorId: member.id,
+      senderId: member.id,
+      recipientId: null,
+      escrow: true,
+      note: `Escrow for ${orderText}`,
+      reference: placed.id,
+    },
+  ]);
+
+  const resting = await findCrossingOrders(tx, pair.id, !buySide, price, initialAmount);
+  const book = buySide ? { buys: [], sells: resting.map(toBookOrder) } : { buys: resting.map(toBookOrder), sells: [] };
+  const rules: MarketRules = { buyPrecision: pair.buyPrecision, sellPrecision: pair.sellPrecision, fee: pair.fee };
+  const result = matchOrder(book, toBookOrder(placed), rules);
+
+  const initialOf = new Map(resting.map((o) => [o.id, o.initialAmount]));
+  const state = (remaining: Amount) => (remaining === 0n ? ORDER_STATE.Filled : ORDER_STATE.Placed);
+  const taker = result.taker;
+  const takerFilled = (initialAmount - taker.remaining) as Amount;
+  if (result.fills.length > 0) {
+    await updateOrders(tx, [
+      ...result.makers.map((m) => ({
+        id: m.id,
+        filledAmount: ((initialOf.get(m.id) ?? 0n) - m.remaining) as Amount,
+        escrowRemaining: m.escrow,
+        state: state(m.remaining),
+      })),
+      { id: placed.id, filledAmount: takerFilled, escrowRemaining: taker.escrow, state: state(taker.remaining) },
+    ]);
+  }
+
+  const entries: Entry[] = [];
+  const add = (e: Omit<Entry, 'executorId'>) => {
+    if (e.amount > 0n) entries.push({ ...e, executorId: member.id });
+  };
+  for (const f of result.fills) {
+    const what = `${fmtBuy(f.quantity)} at ${fmtSell(f.price)}`;
+    add({
+      category: TX_CATEGORY.CexTradeExecuted,
+      currencyId: pair.sellCurrency,
+      amount: f.cost,
+      senderId: null,
+      recipientId: f.sellerId,
+      escrow: true,
+      note: `Sold ${what}`,
+      reference: f.buyOrderId,
+    });
+    add({
+      category: TX_CATEGORY.CexTradeExecuted,
+      currencyId: pair.buyCurrency,
+      amount: f.quantity,
+      senderId: null,
+      recipientId: f.buyerId,
+      escrow: true,
+      note: `Bought ${what}`,
+      reference: f.sellOrderId,
+    });
+    add({
+      category: TX_CATEGORY.CexTradeExecuted,
+      currencyId: pair.sellCurrency,
+      amount: f.buyerRefund,
+      senderId: null,
+      recipientId: f.buyerId,
+      escrow: true,
+      note: 'Escrow returned: price improvement',
+      reference: f.buyOrderId,
+    });
+    add({
+      category: TX_CATEGORY.CexFeesPaid,
+      currencyId: pair.buyCurrency,
+      amount: f.buyerFee,
+      senderId: f.buyerId,
+      recipientId: pair.feeCollectorId,
+      note: `Exchange fee on ${what}`,
+      reference: f.buyOrderId,
+    });
+    add({
+      category: TX_CATEGORY.CexFeesPaid,
+      currencyId: pair.sellCurrency,
+      amount: f.sellerFee,
+      senderId: f.sellerId,
+      recipientId: pair.feeCollectorId,
+      note: `Exchange fee on ${what}`,
+      reference: f.sellOrderId,
+    });
+    changes.touchUser(f.buyerId);
+    changes.touchUser(f.sellerId);
+  }
+  await postEntries(tx, entries);
+  const trades = await insertTrades(
+    tx,
+    result.fills.map((f) => ({
+      pairId: pair.id,
+      buyOrderId: f.buyOrderId,
+      sellOrderId: f.sellOrderId,
+      takerBuySide: buySide,
+      price: f.price,
+      amount: f.quantity,
+      cost: f.cost,
+      buyerFee: f.buyerFee,
+      sellerFee: f.sellerFee,
+    })),
+  );
+
+  changes.touchPair(pair.id);
+  changes.touchUser(member.id);
+  if (trades.length > 0) changes.touchUser(pair.feeCollectorId);
+
+  const order = toOrderDto({
+    ...placed,
+    filledAmount: takerFilled,
+    escrowRemaining: taker.escrow,
+    state: state(taker.remaining),
+  });
+  const head = buySide
+    ? `Placed a buy order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`
+    : `Placed a Sell Order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`;
+  const note = takerFilled > 0n ? `${head}; ${fmtBuy(takerFilled)} filled at once` : head;
+  return { order, trades: trades.map(toTradeDto), tx: { note }, message: note };
+}
+
+/** Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again. */
+async function lockOwnOrder(tx: Tx, caller: AuthUser, orderId: string, adminOnly: boolean): Promise<OrderRow> {
+  const first = await findOrder(tx, orderId);
+  const mayAct = first && (caller.role === 'admin' || (!adminOnly && first.userId === caller.id));
+  if (!first || !mayAct) throw new AppError('NOT_FOUND', 'Order not found');
+  await lockPair(tx, first.pairId);
+  const order = await findOrder(tx, orderId);
+  if (!order) throw new AppError('NOT_FOUND', 'Order not found');
+  if (order.state !== ORDER_STATE.Placed) throw new AppError('CONFLICT', 'Order is not open');
+  return order;
+}
+
+async function requireOrderPair(tx: Tx, order: OrderRow): Promise<PairRow> {
+  // Deleting a pair cancels its open orders under the same lock, so an open order's pair is live.
+  const pair = await findPair(tx, order.pairId);
+  if (!pair) throw new Error(`open order ${order.id} on a deleted pair`);
+  return pair;
+}
+
+/**
+ * Cancels an open order (SPEC §7 cancelOrder): its owner or an admin; another member's order answers
+ * NOT_FOUND. Returns the unfilled escrow to the owner (category 21) under the pair's lock, so concurrent
+ * cancels refund once. Answers `{order, message}`: `Sell order cancelled` / `Buy order cancelled` (SPEC §8).
+ * Throws NOT_FOUND, CONFLICT `Order is not open`.
+ */
+export async function cancelOrder(
+  tx: Tx,
+  caller: AuthUser,
+  orderId: string,
+  changes: ExchangeChanges,
+): Promise<OrderResponse> {
+  const order = await lockOwnOrder(tx, caller, orderId, false);
+  const pair = await requireOrderPair(tx, order);
+  const { entries, updates } = refundOpenOrders(pair, [order], caller.id, 'Order cancelled: escrow returned');
+  await postEntries(tx, entries);
+  await updateOrders(tx, updates);
+  changes.touchPair(pair.id);
+  changes.touchUser(order.userId);
+  return {
+    order: toOrderDto({ ...order, state: ORDER_STATE.Cancelled, escrowRemaining: 0n as Amount }),
+    message: order.buySide ? 'Buy order cancelled' : 'Sell order cancelled',
+  };
+}
+
+/**
+ * Admin: pays out the rest of a sell order that was settled outside the platform (SPEC §7 payoutOrder,
+ * DESIGN §5): the escrowed remainder leaves escrow to the seller (category 22) and is burned from them
+ * (category 11), the order becomes Filled, and an admin log row (Manual Burn) records it.
+ * Answers `{order, message: 'Sell order paid out'}`. Throws NOT_FOUND, CONFLICT (a buy order, not open).
+ */
+export async function payoutOrder(
+  tx: Tx,
+  admin: AuthUser,
+  orderId: string,
+  address: string,
+  changes: ExchangeChanges,
+): Promise<OrderResponse> {
+  const order = await lockOwnOrder(tx, admin, orderId, true);
+  if (order.buySide) throw new AppError('CONFLICT', 'Only sell orders can be paid out');
+  const pair = await requireOrderPair(tx, order);
+  const rest = order.escrowRemaining;
+  const text = `${formatAmount(rest, pair.buyPrecision)} ${pair.buyTicker}`;
+  if (rest > 0n) {
+    const common = { currencyId: pair.buyCurrency, amount: rest, executorId: admin.id, reference: order.id };
+    await postEntries(tx, [
+      {
+        ...common,
+        category: TX_CATEGORY.CexTradeExecuted,
+        senderId: null,
+        recipientId: order.userId,
+        escrow: true,
+        note: 'Sell order paid out: settled outside the platform',
+      },
+      {
+        ...common,
+        category: TX_CATEGORY.Burn,
+        senderId: order.userId,
+        recipientId: null,
+        note: 'Sell order paid out: escrow burned',
+      },
+    ]);
+  }
+  await updateOrders(tx, [
+    { id: order.id, filledAmount: order.initialAmount, escrowRemaining: 0n as Amount, state: ORDER_STATE.Filled },
+  ]);
+  await insertAdminLog(tx, {
+    adminId: admin.id,
+    affectedUserId: order.userId,
+    address,
+    category: ADMIN_CATEGORY.ManualBurn,
+    action: `Paid out sell order ${order.id} on ${pairName(pair.buyName, pair.sellName)}: burned ${text} from escrow`,
+  });
+  changes.touchPair(pair.id);
+  changes.touchUser(order.userId);
+  return {
+    order: toOrderDto({
+      ...order,
+      filledAmount: order.initialAmount,
+      escrowRemaining: 0n as Amount,
+      state: ORDER_STATE.Filled,
+    }),
+    message: 'Sell order paid out',
+  };
+}
+
+/** The open orders of a pair as the wire shows them, best price first. */
+export async function loadBook(db: DbOrTx, pairId: string): Promise<{ buys: Order[]; sells: Order[] }> {
+  const book = await findBook(db, pairId, BOOK_LIMIT);
+  return { buys: book.buys.map(toOrderDto), sells: book.sells.map(toOrderDto) };
+}
+
+/**
+ * SPEC §7 getOrders (public): a pair's open orders without owners, buys highest price first, sells
+ * lowest first, each side at most 500. Message `Got N Orders`. Throws NOT_FOUND.
+ */
+export async function listBook(db: Db, viewer: Viewer, pairId: string): Promise<GetOrdersResponse> {
+  await requireViewablePair(db, pairId, viewer);
+  const orders = await loadBook(db, pairId);
+  return { orders, message: `Got ${orders.buys.length + orders.sells.length} Orders` };
+}
+
+/** A member's orders on the wire, newest first, at most 500. */
+export async function loadUserOrders(db: DbOrTx, userId: string, pairId?: string): Promise<Order[]> {
+  return (await findUserOrders(db, userId, pairId, USER_ORDERS_LIMIT)).map(toOrderDto);
+}
+
+/** SPEC §7 getUserOrders (member): own orders of every state, newest first. Message `Got N Orders`. */
+export async function listUserOrders(db: Db, member: AuthUser, pairId?: string): Promise<UserOrdersResponse> {
+  const orders = await loadUserOrders(db, member.id, pairId);
+  return { orders, message: `Got ${orders.length} Orders` };
+}
+
+/** Recent trades of a pair (public, ours), newest first; `limit` default 50. Throws NOT_FOUND. */
+export async function listTrades(db: Db, viewer: Viewer, pairId: string, limit = 50) {
+  await requireViewablePair(db, pairId, viewer);
+  const trades = (await findTrades(db, pairId, limit)).map(toTradeDto);
+  return { trades, message: `Got ${trades.length} trades` };
+}
+
+/** OHLC candles of a pair (public, ours), oldest first; `limit` buckets, default 200. Throws NOT_FOUND. */
+export async function listCandles(db: Db, viewer: Viewer, pairId: string, interval: CandleInterval, limit = 200) {
+  await requireViewablePair(db, pairId, viewer);
+  const candles = (await findCandles(db, pairId, interval, limit)).map(toCandleDto);
+  return { candles, message: `Got ${candles.length} candles` };
+}
+
+/** The book's open quantity per price level, best first (public, ours). */
+export async function loadDepth(db: DbOrTx, pairId: string, levels = 50): Promise<Depth> {
+  return toDepthDto(await findDepth(db, pairId, levels));
+}
+
+/** Order-book depth of a pair (public, ours); `levels` a side, default 50. Throws NOT_FOUND. */
+export async function depthOf(db: Db, viewer: Viewer, pairId: string, levels = 50) {
+  await requireViewablePair(db, pairId, viewer);
+  const depth = await loadDepth(db, pairId, levels);
+  return { depth, message: `Got ${depth.buys.length + depth.sells.length} price levels` };
+}

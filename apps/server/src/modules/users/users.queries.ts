@@ -1,0 +1,105 @@
+/** SQL of the users module: accounts, their balances and the access log. */
+import { fromNumeric, toDecimalString, type User as UserDto } from '@starlight/shared';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { accessLogs, balances, users } from '../../db/schema/index.ts';
+import { newObjectId } from '../../lib/ids.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Finds an account by nickname (case-insensitive) or null. */
+export async function findUserByNickname(db: DbOrTx, nickname: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(sql`lower(${users.nickname}) = lower(${nickname})`).limit(1);
+  return row ?? null;
+}
+
+/** Finds an account by its lowercased e-mail or null. */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return row ?? null;
+}
+
+/** Finds an account by id or null. */
+export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Inserts a new account and returns it. */
+export async function insertUser(
+  db: DbOrTx,
+  values: Omit<typeof users.$inferInsert, 'id'> & { id?: string },
+): Promise<UserRow> {
+  const [row] = await db
+    .insert(users)
+    .values({ id: newObjectId(), ...values })
+    .returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** Updates an account's fields and `updatedAt`; returns the new row. */
+export async function updateUser(
+  db: DbOrTx,
+  id: string,
+  values: Partial<typeof users.$inferInsert>,
+): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Ends every session of an account (DESIGN §8 token version). */
+export async function bumpTokenVersion(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+    .where(eq(users.id, id));
+}
+
+/** Writes an access log row (SPEC §3: login type 1-4, IP). */
+export async function insertAccessLog(db: DbOrTx, userId: string, address: string, loginType: number): Promise<void> {
+  await db.insert(accessLogs).values({ id: newObjectId(), userId, address, loginType });
+}
+
+/** The account as the wire sees it (DESIGN §3 `User`), with its non-zero balances. */
+export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | null> {
+  const row = await findUserById(db, id);
+  if (!row) return null;
+  const [bals, referrer] = await Promise.all([
+    db
+      .select({ currencyId: balances.currencyId, amount: balances.amount })
+      .from(balances)
+      .where(and(eq(balances.userId, id), sql`${balances.amount} > 0`))
+      .orderBy(asc(balances.currencyId)),
+    row.referrerId ? findUserById(db, row.referrerId) : Promise.resolve(null),
+  ]);
+  return toUserDto(row, bals, referrer?.nickname ?? null);
+}
+
+/** Maps a row to DESIGN §3 `User`; never the password hash. */
+export function toUserDto(
+  row: Omit<UserRow, 'passwordHash' | 'referrerId' | 'tokenVersion'>,
+  bals: ReadonlyArray<{ currencyId: number; amount: string }>,
+  referrerNickname: string | null,
+): UserDto {
+  return {
+    _id: row.id,
+    nickname: row.nickname,
+    email: row.email,
+    role: row.role,
+    primaryWallet: row.primaryWallet,
+    isActive: row.isActive,
+    isWalletOnly: row.isWalletOnly,
+    isEmailVerified: row.isEmailVerified,
+    isAnonymous: row.isAnonymous,
+    referrer: referrerNickname,
+    fame: row.fame,
+    balances: bals.map((b) => ({ currencyId: b.currencyId, amount: toDecimalString(fromNumeric(String(b.amount))) })),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,64 @@
+/** Routes of /api/user (SPEC §7 User). Thin: schema, access, one service call. */
+import {
+  authResponse,
+  errorResponse,
+  loginRequest,
+  meResponse,
+  messageResponse,
+  registerRequest,
+  updateProfileRequest,
+  updateProfileResponse,
+} from '@starlight/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../plugins/auth.ts';
+import * as users from './users.service.ts';
+
+export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRateLimit: number }> = async (
+  app,
+  { deps, authRateLimit },
+) => {
+  const limited = { rateLimit: { max: authRateLimit, timeWindow: '15 minutes' } };
+  const tags = ['user'];
+
+  app.post(
+    '/register',
+    {
+      config: { access: 'public', ...limited },
+      schema: { tags, body: registerRequest, response: { 200: authResponse, '4xx': errorResponse } },
+    },
+    (req) => users.register(deps, req.body, req.ip),
+  );
+
+  app.post(
+    '/login',
+    {
+      config: { access: 'public', ...limited },
+      schema: { tags, body: loginRequest, response: { 200: authResponse, '4xx': errorResponse } },
+    },
+    (req) => users.login(deps, req.body, req.ip),
+  );
+
+  app.get(
+    '/me',
+    { config: { access: 'member' }, schema: { tags, response: { 200: meResponse, '4xx': errorResponse } } },
+    async (req) => ({ user: await users.me(deps.db, requireAuth(req).id), message: 'OK' }),
+  );
+
+  app.post(
+    '/logout',
+    { config: { access: 'member' }, schema: { tags, response: { 200: messageResponse, '4xx': errorResponse } } },
+    (req) => users.logout(deps.db, requireAuth(req).id),
+  );
+
+  app.post(
+    '/updateProfile',
+    {
+      config: { access: 'member' },
+      schema: { tags, body: updateProfileRequest, response: { 200: updateProfileResponse, '4xx': errorResponse } },
+    },
+    async (req) => ({
+      user: await users.updateProfile(deps.db, requireAuth(req).id, req.body),
+      message: 'Your account has been updated',
+    }),
+  );
+};

@@ -1,0 +1,120 @@
+/** Accounts (SPEC §2 register/login, §5, §6; DESIGN §8): sign-up, sign-in, sessions, profile. */
+import { hash, verify } from '@node-rs/argon2';
+import { AppError, type AuthResponse, MESSAGES, type User as UserDto } from '@starlight/shared';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import type { FailureCounter } from '../../lib/failure-counter.ts';
+import {
+  bumpTokenVersion,
+  findUserByEmail,
+  findUserByNickname,
+  insertAccessLog,
+  insertUser,
+  loadUserDto,
+  type UserRow,
+  updateUser,
+} from './users.queries.ts';
+
+/** A hash to verify against when the account does not exist, so both answers take as long. */
+let dummyHash: Promise<string> | undefined;
+
+/** SPEC §3 access log login types. */
+export const LOGIN_TYPE = { Email: 1, Wallet: 2 } as const;
+
+/** Hashes a password with argon2id, @node-rs/argon2's default algorithm (DESIGN §8). */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export interface UsersDeps {
+  db: Db;
+  app: FastifyInstance;
+  failures: FailureCounter;
+  maxLoginFailures: number;
+}
+
+async function session(deps: UsersDeps, row: UserRow, message: string): Promise<AuthResponse> {
+  const { token } = await deps.app.signSession(row);
+  const user = await loadUserDto(deps.db, row.id);
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return { user, token, message };
+}
+
+/**
+ * Registers an account (SPEC §2 Register) and signs it in: `{user, token, message}`.
+ * Throws CONFLICT when the nickname or e-mail is taken, VALIDATION for an unknown referrer.
+ */
+export async function register(
+  deps: UsersDeps,
+  input: { nickname: string; email: string; password: string; referrer?: string | undefined },
+  address: string,
+): Promise<AuthResponse> {
+  if (await findUserByNickname(deps.db, input.nickname)) throw new AppError('CONFLICT', 'Nickname already taken');
+  if (await findUserByEmail(deps.db, input.email)) throw new AppError('CONFLICT', 'Email already registered');
+  let referrerId: string | null = null;
+  if (input.referrer) {
+    const referrer = await findUserByNickname(deps.db, input.referrer);
+    if (!referrer) throw new AppError('VALIDATION', '"referrer" contains an invalid value');
+    referrerId = referrer.id;
+  }
+  const passwordHash = await hashPassword(input.password);
+  let row: UserRow;
+  try {
+    row = await insertUser(deps.db, { nickname: input.nickname, email: input.email, passwordHash, referrerId });
+  } catch (err) {
+    // Two registrations racing for one nickname: the unique index decides.
+    if ((err as { cause?: { code?: string }; code?: string }).cause?.code === '23505') {
+      throw new AppError('CONFLICT', 'Nickname or email already taken');
+    }
+    throw err;
+  }
+  await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
+  return session(deps, row, `Welcome to Starlight, ${row.nickname}`);
+}
+
+/**
+ * Signs in by nickname or e-mail (SPEC §7 login). Unknown account and wrong password both answer
+ * 401 `Incorrect password`; an inactive account 403; too many failures for the account 429.
+ */
+export async function login(
+  deps: UsersDeps,
+  input: { nickOrEmail: string; password: string },
+  address: string,
+): Promise<AuthResponse> {
+  const name = input.nickOrEmail.trim().toLowerCase();
+  const row = name.includes('@') ? await findUserByEmail(deps.db, name) : await findUserByNickname(deps.db, name);
+  // Failures count per account (DESIGN §8), whichever of nickname or e-mail was typed.
+  const key = row ? `user:${row.id}` : `name:${name}`;
+  if ((await deps.failures.count(key)) >= deps.maxLoginFailures) {
+    throw new AppError('RATE_LIMITED', 'Too many failed sign-ins, please try again in 15 minutes');
+  }
+  dummyHash ??= hashPassword('Not-a-real-password-1!');
+  const ok = await verify(row?.passwordHash ?? (await dummyHash), input.password).catch(() => false);
+  if (!row?.passwordHash || !ok) {
+    await deps.failures.record(key);
+    throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
+  }
+  if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
+  await deps.failures.reset(key);
+  await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
+  return session(deps, row, `Welcome back, ${row.nickname}`);
+}
+
+/** Ends every session of the account on the server (DESIGN §3 logout). */
+export async function logout(db: Db, userId: string): Promise<{ message: string }> {
+  await bumpTokenVersion(db, userId);
+  return { message: MESSAGES.loggedOut };
+}
+
+/** The signed-in account with fresh balances. Throws NOT_FOUND if it vanished. */
+export async function me(db: Db, userId: string): Promise<UserDto> {
+  const user = await loadUserDto(db, userId);
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return user;
+}
+
+/** SPEC §2 Settings: the Private checkbox (isAnonymous). Returns the updated user. */
+export async function updateProfile(db: Db, userId: string, input: { isAnonymous: boolean }): Promise<UserDto> {
+  await updateUser(db, userId, { isAnonymous: input.isAnonymous });
+  return me(db, userId);
+}

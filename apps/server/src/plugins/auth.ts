@@ -1,0 +1,102 @@
+/**
+ * Authentication (DESIGN §8): HS256 JWTs of 24 hours carrying the user id, role and token version.
+ * Every request to a non-public route loads the account, so a bumped version (logout, password or
+ * role change) or a deactivation ends older sessions at once. Roles are enforced here, per route.
+ */
+import { AppError, MESSAGES } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { type Db, queryNamed } from '../db/client.ts';
+import type { Access } from '../http/access.ts';
+
+/** The signed-in account as the services see it. */
+export interface AuthUser {
+  id: string;
+  nickname: string;
+  role: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set for signed-in callers; null on public routes without a valid token. */
+    auth: AuthUser | null;
+  }
+  interface FastifyInstance {
+    /** Signs a session token for a user: `{token, expiresAt}` (24 hours, SPEC §9). */
+    signSession(user: { id: string; role: string; tokenVersion: number }): Promise<{ token: string; expiresAt: Date }>;
+  }
+}
+
+/** SPEC §9: sessions last 24 hours. */
+export const SESSION_SECONDS = 24 * 60 * 60;
+
+interface AuthOptions {
+  db: Db;
+  jwtSecret: string;
+}
+
+/** Returns the signed-in user of a request or throws 401 `Not authorized`. For services behind member routes. */
+export function requireAuth(request: FastifyRequest): AuthUser {
+  if (!request.auth) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+  return request.auth;
+}
+
+export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => {
+  const key = new TextEncoder().encode(opts.jwtSecret);
+
+  app.decorate('signSession', async (user: { id: string; role: string; tokenVersion: number }) => {
+    const expiresAt = new Date(Date.now() + SESSION_SECONDS * 1000);
+    const token = await new SignJWT({ role: user.role, tv: user.tokenVersion })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(key);
+    return { token, expiresAt };
+  });
+  app.decorateRequest('auth', null);
+
+  async function authenticate(request: FastifyRequest): Promise<AuthUser> {
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    if (!token) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    let sub: string;
+    let tv: unknown;
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+      sub = String(payload.sub);
+      tv = payload.tv;
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw new AppError('UNAUTHORIZED', MESSAGES.tokenExpired);
+      throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    }
+    // A named prepared statement: this runs on every signed-in request (DESIGN §9).
+    const [row] = await queryNamed<{
+      id: string;
+      nickname: string;
+      role: string;
+      is_active: boolean;
+      token_version: number;
+    }>(opts.db, 'auth_session', sql`SELECT id, nickname, role, is_active, token_version FROM users WHERE id = ${sub}`);
+    if (!row || row.token_version !== tv) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    if (!row.is_active) throw new AppError('FORBIDDEN', 'Your account is disabled');
+    return { id: row.id, nickname: row.nickname, role: row.role };
+  }
+
+  app.addHook('onRequest', async (request) => {
+    const access: Access | undefined = request.routeOptions.config?.access;
+    if (!access) return;
+    if (access === 'public') {
+      if (request.headers.authorization) request.auth = await authenticate(request).catch(() => null);
+      return;
+    }
+    const user = await authenticate(request);
+    if (access === 'admin' && user.role !== 'admin') throw new AppError('FORBIDDEN', 'Forbidden');
+    if (access === 'creator' && user.role !== 'creator' && user.role !== 'admin') {
+      throw new AppError('FORBIDDEN', 'Forbidden');
+    }
+    request.auth = user;
+  });
+});

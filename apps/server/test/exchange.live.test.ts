@@ -1,0 +1,244 @@
+/**
+ * The live feed at /api/ws (DESIGN §1, §5): two server processes on one database keep one book and
+ * both push the same events (LISTEN/NOTIFY); the socket protocol; the in-process bus on PGlite.
+ */
+import type { GetOrdersResponse, Order, Trade, WsServerMessage } from '@starlight/shared';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltApp } from '../src/app.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createMarket, expectBookConsistent, fundedMember, ordersOf, place } from './exchange.helpers.ts';
+import { balanceOf, expectLedgerBalanced, loginAdmin, type Member, makeApp, registerMember } from './helpers.ts';
+import { TEST_ADMIN, TEST_JWT_SECRET } from './test-db.ts';
+
+/** A WebSocket client that records every message and can wait for one. */
+class LiveSocket {
+  readonly messages: WsServerMessage[] = [];
+  private waiters: Array<() => void> = [];
+  private readonly ws: WebSocket;
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.addEventListener('message', (ev) => {
+      this.messages.push(JSON.parse(String(ev.data)) as WsServerMessage);
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  static async open(app: FastifyInstance, headers?: Record<string, string>): Promise<LiveSocket> {
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    const url = `ws://127.0.0.1:${address.port}/api/ws`;
+    const ws = headers ? new WebSocket(url, { headers } as unknown as string[]) : new WebSocket(url);
+    const socket = new LiveSocket(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.addEventListener('open', () => resolve());
+      ws.addEventListener('error', () => reject(new Error('websocket failed')));
+    });
+    return socket;
+  }
+
+  send(message: unknown): void {
+    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** Waits until `test` holds for the messages received so far (checked on every new message). */
+  async until<T>(test: (messages: WsServerMessage[]) => T | undefined | false, ms = 10_000): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = test(this.messages);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out; got ${JSON.stringify(this.messages.map((m) => m.type))}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The message of `type` last received, if any. */
+  last<K extends WsServerMessage['type']>(type: K): Extract<WsServerMessage, { type: K }> | undefined {
+    return this.messages.filter((m): m is Extract<WsServerMessage, { type: K }> => m.type === type).at(-1);
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+const tradesIn = (messages: WsServerMessage[], pair: string): Set<string> =>
+  new Set(messages.flatMap((m) => (m.type === 'trades' && m.pair === pair ? m.trades.map((t) => t._id) : [])));
+
+describe('two server processes on one database', () => {
+  let a: BuiltApp;
+  let b: BuiltApp;
+  let admin: Member;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([makeApp(), makeApp()]);
+    await Promise.all([a.app.listen({ port: 0, host: '127.0.0.1' }), b.app.listen({ port: 0, host: '127.0.0.1' })]);
+    admin = await loginAdmin(a.app);
+  });
+  afterAll(async () => {
+    await Promise.all([a.app.close(), b.app.close()]);
+  });
+
+  it('keep one book for crossing orders sent to both, and both push the same events', async () => {
+    const m = await createMarket(a.app, admin);
+    const alice = await fundedMember(a.app, admin, { [m.base.currencyId]: '500', [m.quote.currencyId]: '5000' });
+    const bob = await fundedMember(a.app, admin, { [m.base.currencyId]: '500', [m.quote.currencyId]: '5000' });
+
+    // A visitor watches the pair on A; Bob watches it on B and is signed in there.
+    const visitorOnA = await LiveSocket.open(a.app);
+    visitorOnA.send({ type: 'subscribe', pair: m.pair._id });
+    const bobOnB = await LiveSocket.open(b.app);
+    bobOnB.send({ type: 'auth', token: bob.token });
+    bobOnB.send({ type: 'subscribe', pair: m.pair._id });
+    await visitorOnA.until((ms) => ms.some((x) => x.type === 'book'));
+    await bobOnB.until((ms) => ms.some((x) => x.type === 'book') && ms.some((x) => x.type === 'orders'));
+    expect(bobOnB.last('auth')?.user).toEqual({ _id: bob.id, nickname: bob.nickname, role: 'user' });
+
+    const orders = Array.from({ length: 30 }, (_, i) => ({
+      server: i % 2 === 0 ? a : b,
+      who: i % 3 === 0 ? alice : bob,
+      buySide: i % 2 === 1,
+      qty: String(1 + (i % 5)),
+      price: String(10 + (i % 4) - (i % 2 === 1 ? 0 : 1)),
+    }));
+    const results = await Promise.all(
+      orders.map((o) => place(o.server.app, o.who, m.pair._id, o.buySide, o.qty, o.price)),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(30).fill(200));
+    const tradeIds = new Set(results.flatMap((r) => r.json<{ trades: Trade[] }>().trades.map((t) => t._id)));
+    expect(tradeIds.size).toBeGreaterThan(0);
+
+    // One book: both servers answer the same, and it agrees with the ledger.
+    await expectBookConsistent(a, m.pair._id, m.quote.precision);
+    const bookA = await a.app.inject({ method: 'POST', url: '/api/cex/getOrders', payload: { pair: m.pair._id } });
+    const bookB = await b.app.inject({ method: 'POST', url: '/api/cex/getOrders', payload: { pair: m.pair._id } });
+    expect(bookA.json<GetOrdersResponse>().orders).toEqual(bookB.json<GetOrdersResponse>().orders);
+    await expectLedgerBalanced(a.app, admin);
+
+    // Both sockets hear every trade, whichever server took the order.
+    const sameIds = (seen: Set<string>) => [...tradeIds].every((id) => seen.has(id));
+    await visitorOnA.until((ms) => sameIds(tradesIn(ms, m.pair._id)));
+    await bobOnB.until((ms) => sameIds(tradesIn(ms, m.pair._id)));
+    // Their last book is the final book.
+    const finalBook = bookA.json<GetOrdersResponse>().orders;
+    await visitorOnA.until((ms) => {
+      const last = ms.filter((x) => x.type === 'book').at(-1);
+      return last?.type === 'book' && JSON.stringify(last.orders) === JSON.stringify(finalBook);
+    });
+    await bobOnB.until((ms) => {
+      const last = ms.filter((x) => x.type === 'book').at(-1);
+      return last?.type === 'book' && JSON.stringify(last.orders) === JSON.stringify(finalBook);
+    });
+    // Bob's own orders and balances reach him on B, including what Alice's orders on A did to them.
+    const bobOrders = await ordersOf(a.app, bob);
+    await bobOnB.until((ms) => {
+      const last = ms.filter((x) => x.type === 'orders').at(-1);
+      return last?.type === 'orders' && JSON.stringify(last.orders) === JSON.stringify(bobOrders);
+    });
+    const bobQuote = await balanceOf(a.app, bob, m.quote.currencyId);
+    await bobOnB.until((ms) => {
+      const last = ms.filter((x) => x.type === 'balances').at(-1);
+      return (
+        last?.type === 'balances' && last.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount === bobQuote
+      );
+    });
+    // The visitor never sees anyone's orders or balances.
+    expect(visitorOnA.messages.some((x) => x.type === 'orders' || x.type === 'balances')).toBe(false);
+    visitorOnA.close();
+    bobOnB.close();
+  });
+
+  it('speaks the socket protocol: ping, bad messages, bad tokens, hidden pairs, header auth', async () => {
+    const hidden = await createMarket(a.app, admin, { visible: false });
+    const s = await LiveSocket.open(a.app);
+    s.send({ type: 'ping' });
+    await s.until((ms) => ms.some((x) => x.type === 'pong'));
+    s.send('not json');
+    await s.until((ms) => ms.some((x) => x.type === 'error' && x.message === 'Invalid message'));
+    s.send({ type: 'subscribe', pair: 'short' });
+    s.send({ type: 'auth', token: 'garbage' });
+    await s.until((ms) => ms.some((x) => x.type === 'error' && x.message === 'Not authorized'));
+    s.send({ type: 'subscribe', pair: hidden.pair._id });
+    await s.until((ms) => ms.some((x) => x.type === 'error' && x.message === 'Pair not found'));
+    // An admin may watch a hidden pair.
+    s.send({ type: 'auth', token: admin.token });
+    s.send({ type: 'subscribe', pair: hidden.pair._id });
+    await s.until((ms) => ms.some((x) => x.type === 'book' && x.pair === hidden.pair._id));
+    s.close();
+
+    // A non-browser client may sign in with the Authorization header of the upgrade request.
+    const member = await registerMember(a.app);
+    const h = await LiveSocket.open(b.app, { authorization: `Bearer ${member.token}` });
+    await h.until((ms) => ms.some((x) => x.type === 'auth'));
+    await h.until((ms) => ms.some((x) => x.type === 'orders'));
+    expect(h.last('orders')?.orders).toEqual([]);
+    h.close();
+  });
+
+  it('pushes a member’s cancel to their sockets on the other server', async () => {
+    const m = await createMarket(a.app, admin);
+    const member = await fundedMember(a.app, admin, { [m.quote.currencyId]: '10' });
+    const s = await LiveSocket.open(b.app);
+    s.send({ type: 'auth', token: member.token });
+    await s.until((ms) => ms.some((x) => x.type === 'orders'));
+    const placed = await place(a.app, member, m.pair._id, true, '2', '3');
+    const orderId = placed.json<{ order: Order }>().order._id;
+    await s.until((ms) => s.last('orders')?.orders.some((o) => o._id === orderId && o.state === 1) && ms.length > 0);
+    await a.app.inject({
+      method: 'POST',
+      url: '/api/cex/cancelOrder',
+      headers: { authorization: `Bearer ${member.token}` },
+      payload: { orderId },
+    });
+    await s.until(() => s.last('orders')?.orders.some((o) => o._id === orderId && o.state === 2));
+    await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount === '10');
+    s.close();
+  });
+});
+
+describe('on the embedded PGlite database', () => {
+  let built: BuiltApp;
+  beforeAll(async () => {
+    built = await buildApp(
+      loadConfig({
+        DATA_DIR: 'memory://',
+        LOG_LEVEL: 'silent',
+        JWT_SECRET: TEST_JWT_SECRET,
+        ADMIN_NICKNAME: TEST_ADMIN.nickname,
+        ADMIN_EMAIL: TEST_ADMIN.email,
+        ADMIN_PASSWORD: TEST_ADMIN.password,
+      }),
+    );
+    await built.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => built.app.close());
+
+  it('matches orders and pushes the trades through the in-process bus', async () => {
+    expect(built.database.kind).toBe('pglite');
+    const { app } = built;
+    const admin = await loginAdmin(app);
+    const m = await createMarket(app, admin);
+    const seller = await fundedMember(app, admin, { [m.base.currencyId]: '10' });
+    const buyer = await fundedMember(app, admin, { [m.quote.currencyId]: '100' });
+    const s = await LiveSocket.open(app);
+    s.send({ type: 'subscribe', pair: m.pair._id });
+    await s.until((ms) => ms.some((x) => x.type === 'trades'));
+    expect((await place(app, seller, m.pair._id, false, '4', '2.5')).statusCode).toBe(200);
+    const res = await place(app, buyer, m.pair._id, true, '3', '3');
+    expect(res.statusCode).toBe(200);
+    const tradeId = res.json<{ trades: Trade[] }>().trades[0]?._id ?? '';
+    await s.until((ms) => tradesIn(ms, m.pair._id).has(tradeId));
+    await s.until(() => s.last('book')?.depth.sells[0]?.amount === '1');
+    expect(await balanceOf(app, buyer, m.quote.currencyId)).toBe('92.5');
+    await expectBookConsistent(built, m.pair._id, m.quote.precision);
+    await expectLedgerBalanced(app, admin);
+    s.close();
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * Creates an empty test database, migrates and seeds it once before any test file runs.
+ * Fails loudly, naming what to install, when PostgreSQL cannot be reached (DESIGN §2: never skip).
+ */
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { ADMIN_URL, TEST_ADMIN, TEST_DB_NAME, TEST_JWT_SECRET, testDatabaseUrl } from './test-db.ts';
+
+export default async function setup(): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(
+      `PostgreSQL is not reachable at ${ADMIN_URL} (${(err as Error).message}). ` +
+        'Start it (pg_ctlcluster 15 main start), install it (apt-get install -y postgresql), or set TEST_DATABASE_URL.',
+    );
+  }
+  await client.query(`DROP DATABASE IF EXISTS ${TEST_DB_NAME} WITH (FORCE)`);
+  await client.query(`CREATE DATABASE ${TEST_DB_NAME}`);
+  await client.end();
+  const config = loadConfig({
+    DATABASE_URL: testDatabaseUrl(),
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    ADMIN_NICKNAME: TEST_ADMIN.nickname,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+  });
+  const { app } = await buildApp(config);
+  await app.close();
+}

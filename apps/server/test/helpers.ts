@@ -1,0 +1,134 @@
+/**
+ * Test helpers: the whole app built on the test PostgreSQL, freshly made members, and the money
+ * checks every money test ends with (conservation and no negative balance).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AuditResponse, AuthResponse } from '@starlight/shared';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { expect } from 'vitest';
+import { type BuiltApp, buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { TEST_ADMIN, TEST_JWT_SECRET, testDatabaseUrl } from './test-db.ts';
+
+export const PASSWORD = 'Str0ng!Passw0rd';
+
+/** A test config on the test database; `overrides` for rate-limit tests and the like. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATABASE_URL: testDatabaseUrl(),
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    ADMIN_NICKNAME: TEST_ADMIN.nickname,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    RATE_LIMIT_AUTH: '100000',
+    RATE_LIMIT_LOGIN_FAILURES: '100000',
+    ...overrides,
+  });
+}
+
+/** Builds the app on the test database. Close it in afterAll. */
+export async function makeApp(overrides: Record<string, string> = {}): Promise<BuiltApp> {
+  return buildApp(testConfig(overrides));
+}
+
+/** A unique alphanumeric nickname (SPEC §5: 3 to 32). */
+export function uniqueNick(prefix = 'm'): string {
+  return `${prefix}${randomBytes(6).toString('hex')}`.slice(0, 32);
+}
+
+export interface Member {
+  id: string;
+  nickname: string;
+  email: string;
+  token: string;
+}
+
+/** Registers a new member through the API. */
+export async function registerMember(app: FastifyInstance, prefix = 'm'): Promise<Member> {
+  const nickname = uniqueNick(prefix);
+  const email = `${nickname}@example.test`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/user/register',
+    payload: { nickname, email, password: PASSWORD },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<AuthResponse>();
+  return { id: body.user._id, nickname, email, token: body.token };
+}
+
+/** Signs in as the seeded admin. */
+export async function loginAdmin(app: FastifyInstance): Promise<Member> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/user/login',
+    payload: { nickOrEmail: TEST_ADMIN.nickname, password: TEST_ADMIN.password },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<AuthResponse>();
+  return { id: body.user._id, nickname: body.user.nickname, email: TEST_ADMIN.email, token: body.token };
+}
+
+/** Gives a member another role directly in the database and signs them in again. */
+export async function withRole(built: BuiltApp, member: Member, role: 'admin' | 'creator' | 'user'): Promise<Member> {
+  const { sql } = await import('drizzle-orm');
+  await built.database.db.execute(sql`UPDATE users SET role = ${role} WHERE id = ${member.id}`);
+  const res = await built.app.inject({
+    method: 'POST',
+    url: '/api/user/login',
+    payload: { nickOrEmail: member.nickname, password: PASSWORD },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { ...member, token: res.json<AuthResponse>().token };
+}
+
+/** An injected request with a bearer token. */
+export function call(
+  app: FastifyInstance,
+  token: string | undefined,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const opts: InjectOptions = {
+    method,
+    url,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  };
+  if (payload !== undefined) opts.payload = payload as InjectOptions['payload'];
+  return app.inject(opts);
+}
+
+/** Mints `amount` of a currency to a member as the admin; expects success. */
+export async function mint(app: FastifyInstance, admin: Member, to: string, currencyId: number, amount: string) {
+  const res = await call(app, admin.token, 'POST', '/api/bank/mint', {
+    recipientNickName: to,
+    currencyId,
+    amount,
+    note: 'test mint',
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** A member's balance of one currency as a decimal string ("0" when none). */
+export async function balanceOf(app: FastifyInstance, member: Member, currencyId: number): Promise<string> {
+  const res = await call(app, member.token, 'GET', '/api/user/me');
+  expect(res.statusCode, res.body).toBe(200);
+  const b = res.json<{ user: { balances: Array<{ currencyId: number; amount: string }> } }>().user.balances;
+  return b.find((x) => x.currencyId === currencyId)?.amount ?? '0';
+}
+
+/** Asserts DESIGN §4 conservation per currency and that no balance is negative, through the audit route. */
+export async function expectLedgerBalanced(app: FastifyInstance, admin: Member): Promise<AuditResponse> {
+  const res = await call(app, admin.token, 'GET', '/api/bank/audit');
+  expect(res.statusCode, res.body).toBe(200);
+  const audit = res.json<AuditResponse>();
+  for (const c of audit.currencies) {
+    expect(c.difference, `currency ${c.ticker} conservation`).toBe('0');
+    expect(c.negativeBalances, `currency ${c.ticker} negative balances`).toBe(0);
+  }
+  expect(audit.ok).toBe(true);
+  return audit;
+}

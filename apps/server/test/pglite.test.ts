@@ -1,0 +1,177 @@
+/**
+ * The embedded database (DESIGN §1): with no DATABASE_URL the server runs on PGlite with the same
+ * migrations. A smoke flow of the bank must pass there as on PostgreSQL.
+ */
+import type { Currency, TransactionsResponse } from '@starlight/shared';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltApp, buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/client.ts';
+import {
+  balanceOf,
+  call,
+  expectLedgerBalanced,
+  loginAdmin,
+  type Member,
+  mint,
+  registerMember,
+  uniqueNick,
+} from './helpers.ts';
+import { TEST_ADMIN, TEST_JWT_SECRET } from './test-db.ts';
+
+let built: BuiltApp;
+let app: FastifyInstance;
+let admin: Member;
+
+beforeAll(async () => {
+  const database = await openDatabase({ dataDir: 'memory://' });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    ADMIN_NICKNAME: TEST_ADMIN.nickname,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    RATE_LIMIT_AUTH: '100000',
+  });
+  expect(config.DATABASE_URL).toBeUndefined();
+  built = await buildApp(config, { database });
+  app = built.app;
+  admin = await loginAdmin(app);
+});
+afterAll(() => app.close());
+
+describe('the embedded database (PGlite)', () => {
+  it('is the database in use, migrated and seeded', async () => {
+    expect(built.database.kind).toBe('pglite');
+    const health = await call(app, undefined, 'GET', '/api/health');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const res = await call(app, undefined, 'GET', '/api/bank/currencies');
+    expect(res.statusCode).toBe(200);
+    const tickers = res.json<{ currencies: Currency[] }>().currencies.map((c) => c.ticker);
+    expect(tickers).toEqual(['SD', 'SN', 'CR']);
+  });
+
+  it('runs the bank: mint, taxed transfer, refusals, histories and the audit', async () => {
+    const a = await registerMember(app, 'lite');
+    const b = await registerMember(app, 'lite');
+    await mint(app, admin, a.nickname, 1, '100');
+
+    const sent = await call(app, a.token, 'POST', '/api/bank/p2pTransfer', {
+      recipientNickName: b.nickname,
+      currencyId: 1,
+      amount: '12.34',
+      note: 'on PGlite',
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().message).toBe(`Sent 12.22 SD to ${b.nickname} (tax 0.12 SD)`);
+    expect(await balanceOf(app, a, 1)).toBe('87.66');
+    expect(await balanceOf(app, b, 1)).toBe('12.22');
+
+    // Refusals map to the same statuses as on PostgreSQL (the CHECK constraint becomes a 409).
+    const broke = await call(app, b.token, 'POST', '/api/bank/p2pTransfer', {
+      recipientNickName: a.nickname,
+      currencyId: 1,
+      amount: '500',
+    });
+    expect(broke.statusCode).toBe(409);
+    expect(broke.json()).toEqual({ message: 'Insufficient funds' });
+    const none = await call(app, b.token, 'POST', '/api/bank/p2pTransfer', {
+      recipientNickName: a.nickname,
+      currencyId: 2,
+      amount: '1',
+    });
+    expect(none.statusCode).toBe(409);
+    const ghost = await call(app, a.token, 'POST', '/api/bank/p2pTransfer', {
+      recipientNickName: uniqueNick('ghost'),
+      currencyId: 1,
+      amount: '1',
+    });
+    expect(ghost.statusCode).toBe(404);
+
+    const ha = await call(app, a.token, 'POST', '/api/bank/transactions', { paging: { limit: 10, page: 1 } });
+    expect(ha.statusCode).toBe(200);
+    const rows = ha.json<TransactionsResponse>();
+    expect(rows.total).toBe(3);
+    expect(rows.txs.map((t) => [t.category, t.balance.amount, t.recipient?.nickname ?? null])).toEqual([
+      [4, '0.12', 'admin'],
+      [3, '12.22', b.nickname],
+      [10, '100', a.nickname],
+    ]);
+    const hb = await call(app, b.token, 'POST', '/api/bank/transactions', { paging: { limit: 10, page: 1 } });
+    expect(hb.json<TransactionsResponse>().txs.map((t) => t.note)).toEqual(['on PGlite']);
+    const all = await call(app, admin.token, 'POST', '/api/bank/alltransactions', {
+      paging: { limit: 10, page: 1 },
+      nickname: b.nickname,
+    });
+    expect(all.json<TransactionsResponse>().total).toBe(1);
+
+    const audit = await expectLedgerBalanced(app, admin);
+    expect(audit.currencies.find((c) => c.currencyId === 1)).toMatchObject({ issued: '100', balances: '100' });
+  });
+
+  it('serializes concurrent transfers: exactly what the balance covers goes through', async () => {
+    const a = await registerMember(app, 'lite');
+    const b = await registerMember(app, 'lite');
+    await mint(app, admin, a.nickname, 2, '100');
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        call(app, a.token, 'POST', '/api/bank/p2pTransfer', {
+          recipientNickName: b.nickname,
+          currencyId: 2,
+          amount: '10',
+        }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(10);
+    expect(codes.filter((c) => c === 409)).toHaveLength(20);
+    expect(await balanceOf(app, a, 2)).toBe('0');
+    expect(await balanceOf(app, b, 2)).toBe('100');
+    await expectLedgerBalanced(app, admin);
+  });
+
+  it('creates currencies, distributes and replays idempotent requests', async () => {
+    const created = await call(app, admin.token, 'POST', '/api/bank/createCurrency', {
+      ticker: 'LITE',
+      name: 'Lite Coin',
+      precision: 0,
+      canDeposit: false,
+      canWithdraw: false,
+      canTransfer: true,
+      canMint: true,
+      canBurn: true,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const lite = created.json<{ currency: Currency }>().currency;
+    expect(lite.currencyId).toBe(4);
+
+    const sender = await registerMember(app, 'lite');
+    const x = await registerMember(app, 'lite');
+    const y = await registerMember(app, 'lite');
+    await mint(app, admin, sender.nickname, 2, '10');
+    await mint(app, admin, x.nickname, lite.currencyId, '1');
+    await mint(app, admin, y.nickname, lite.currencyId, '3');
+    const dist = await call(app, sender.token, 'POST', '/api/bank/distributeCurrency', {
+      currencyId: 2,
+      amount: '10',
+      targetCurrencyId: lite.currencyId,
+    });
+    expect(dist.statusCode, dist.body).toBe(200);
+    // 10 x 1/4 = 2.5 -> 2; 10 x 3/4 = 7.5 -> 7; 1 stays.
+    expect(await balanceOf(app, x, 2)).toBe('2');
+    expect(await balanceOf(app, y, 2)).toBe('7');
+    expect(await balanceOf(app, sender, 2)).toBe('1');
+
+    const key = { 'idempotency-key': 'pglite-once' };
+    const body = { recipientNickName: x.nickname, currencyId: 2, amount: '1' };
+    const first = await call(app, sender.token, 'POST', '/api/bank/p2pTransfer', body, key);
+    const again = await call(app, sender.token, 'POST', '/api/bank/p2pTransfer', body, key);
+    expect([first.statusCode, again.statusCode]).toEqual([200, 200]);
+    expect(again.body).toBe(first.body);
+    expect(await balanceOf(app, sender, 2)).toBe('0');
+    expect(await balanceOf(app, x, 2)).toBe('3');
+    await expectLedgerBalanced(app, admin);
+  });
+});

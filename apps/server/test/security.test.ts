@@ -1,0 +1,224 @@
+import type { TransactionsResponse } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltApp } from '../src/app.ts';
+import { type DeclaredRoute, declaredRoutes } from '../src/http/access.ts';
+import {
+  call,
+  expectLedgerBalanced,
+  loginAdmin,
+  type Member,
+  makeApp,
+  mint,
+  registerMember,
+  withRole,
+} from './helpers.ts';
+
+let built: BuiltApp;
+let app: FastifyInstance;
+let admin: Member;
+let member: Member;
+let creator: Member;
+let routes: DeclaredRoute[];
+
+beforeAll(async () => {
+  built = await makeApp();
+  app = built.app;
+  admin = await loginAdmin(app);
+  member = await registerMember(app, 'sec');
+  creator = await withRole(built, await registerMember(app, 'creator'), 'creator');
+  routes = [...declaredRoutes];
+});
+afterAll(() => app.close());
+
+/** A concrete path for a route: `:params` become a well-formed object id. */
+function pathOf(route: DeclaredRoute): string {
+  return route.url.replace(/:[^/]+/g, 'a'.repeat(24));
+}
+
+function hit(route: DeclaredRoute, token: string | undefined, payload?: unknown) {
+  const method = route.method as 'GET' | 'POST';
+  return call(app, token, method, pathOf(route), method === 'GET' ? undefined : (payload ?? {}));
+}
+
+const BAD_TOKENS = ['garbage', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl'];
+
+describe('the route table', () => {
+  it('declares access for every /api route, including the money routes', () => {
+    const table = routes.map((r) => `${r.method} ${r.url} ${r.access}`);
+    expect(table).toEqual(
+      expect.arrayContaining([
+        'GET /api/bank/currencies public',
+        'POST /api/user/register public',
+        'POST /api/user/login public',
+        'GET /api/user/me member',
+        'POST /api/bank/p2pTransfer member',
+        'POST /api/bank/transactions member',
+        'POST /api/bank/distributeCurrency member',
+        'POST /api/bank/mint admin',
+        'POST /api/bank/burn admin',
+        'POST /api/bank/createCurrency admin',
+        'POST /api/bank/modifyCurrency admin',
+        'POST /api/bank/alltransactions admin',
+        'POST /api/bank/currencyStats admin',
+        'GET /api/bank/audit admin',
+      ]),
+    );
+    expect(routes.every((r) => r.url.startsWith('/api/'))).toBe(true);
+  });
+});
+
+describe('admin routes', () => {
+  it('answer 401 without a token or with a bad one, 403 to members and creators', async () => {
+    const adminRoutes = routes.filter((r) => r.access === 'admin');
+    expect(adminRoutes.length).toBeGreaterThanOrEqual(7);
+    for (const route of adminRoutes) {
+      const label = `${route.method} ${route.url}`;
+      const none = await hit(route, undefined);
+      expect(none.statusCode, label).toBe(401);
+      expect(none.json().message, label).toBe('Not authorized');
+      for (const bad of BAD_TOKENS) {
+        const res = await hit(route, bad);
+        expect(res.statusCode, label).toBe(401);
+        expect(res.json().message, label).toBe('Not authorized');
+      }
+      expect((await hit(route, member.token)).statusCode, `${label} as member`).toBe(403);
+      expect((await hit(route, creator.token)).statusCode, `${label} as creator`).toBe(403);
+    }
+  });
+
+  it('stop accepting a demoted admin at once', async () => {
+    const promoted = await withRole(built, await registerMember(app, 'demoted'), 'admin');
+    expect((await call(app, promoted.token, 'GET', '/api/bank/audit')).statusCode).toBe(200);
+    await built.database.db.execute(sql`UPDATE users SET role = 'user' WHERE id = ${promoted.id}`);
+    expect((await call(app, promoted.token, 'GET', '/api/bank/audit')).statusCode).toBe(403);
+  });
+});
+
+describe('member and creator routes', () => {
+  it('answer 401 without a token or with a bad one', async () => {
+    const signedIn = routes.filter((r) => r.access === 'member' || r.access === 'creator');
+    expect(signedIn.length).toBeGreaterThanOrEqual(5);
+    for (const route of signedIn) {
+      const label = `${route.method} ${route.url}`;
+      expect((await hit(route, undefined)).statusCode, label).toBe(401);
+      for (const bad of BAD_TOKENS) expect((await hit(route, bad)).statusCode, label).toBe(401);
+    }
+  });
+
+  it('creator routes refuse plain members with 403', async () => {
+    for (const route of routes.filter((r) => r.access === 'creator')) {
+      expect((await hit(route, member.token)).statusCode, `${route.method} ${route.url}`).toBe(403);
+    }
+  });
+
+  it('public routes never ask for a token', async () => {
+    for (const route of routes.filter((r) => r.access === 'public')) {
+      const res = await hit(route, undefined);
+      expect([401, 403], `${route.method} ${route.url}`).not.toContain(res.statusCode);
+    }
+  });
+});
+
+describe('request bodies', () => {
+  it('refuse unknown fields on every POST with a body schema', async () => {
+    const withBody = routes.filter((r) => r.method === 'POST' && r.hasBody);
+    expect(withBody.length).toBeGreaterThanOrEqual(10);
+    for (const route of withBody) {
+      const token = route.access === 'public' ? undefined : admin.token;
+      const res = await hit(route, token, { unexpectedField: 1 });
+      const label = `${route.method} ${route.url}`;
+      expect(res.statusCode, label).toBe(400);
+      expect(res.json().errors, label).toContainEqual({
+        field: 'unexpectedField',
+        message: '"unexpectedField" is not allowed',
+      });
+    }
+  });
+
+  it('answer unknown /api paths with a JSON 404', async () => {
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await call(app, member.token, method, '/api/bank/nothingHere', method === 'POST' ? {} : undefined);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'Not found' });
+    }
+  });
+
+  it('refuse a body that is not JSON with 400', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/bank/p2pTransfer',
+      headers: { authorization: `Bearer ${member.token}`, 'content-type': 'application/json' },
+      payload: '{"recipientNickName":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toEqual(expect.any(String));
+  });
+});
+
+describe('transaction histories', () => {
+  it('never show a member the rows of others, whatever the filters', async () => {
+    const a = await registerMember(app, 'pa');
+    const b = await registerMember(app, 'pb');
+    const snoop = await registerMember(app, 'snoop');
+    await mint(app, admin, a.nickname, 2, '10');
+    await mint(app, admin, snoop.nickname, 2, '1');
+    expect(
+      (
+        await call(app, a.token, 'POST', '/api/bank/p2pTransfer', {
+          recipientNickName: b.nickname,
+          currencyId: 2,
+          amount: '4',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const theirs = await call(app, admin.token, 'POST', '/api/bank/alltransactions', {
+      paging: { limit: 50, page: 1 },
+      nickname: a.nickname,
+    });
+    const theirIds = new Set(theirs.json<TransactionsResponse>().txs.map((t) => t._id));
+    expect(theirIds.size).toBe(2);
+
+    const filters: Array<Record<string, unknown>> = [
+      {},
+      { nickname: a.nickname },
+      { nickname: b.nickname },
+      { nickname: a.nickname, currencyId: 2, category: 3 },
+      { nickname: 'admin', category: 10 },
+    ];
+    for (const f of filters) {
+      const res = await call(app, snoop.token, 'POST', '/api/bank/transactions', {
+        paging: { limit: 50, page: 1 },
+        ...f,
+      });
+      expect(res.statusCode).toBe(200);
+      const body = res.json<TransactionsResponse>();
+      expect(
+        body.txs.filter((t) => theirIds.has(t._id)),
+        JSON.stringify(f),
+      ).toEqual([]);
+      for (const t of body.txs) {
+        expect([t.sender?.nickname, t.recipient?.nickname]).toContain(snoop.nickname);
+      }
+    }
+    const own = await call(app, snoop.token, 'POST', '/api/bank/transactions', {
+      paging: { limit: 50, page: 1 },
+      nickname: a.nickname,
+    });
+    expect(own.json<TransactionsResponse>().total).toBe(0);
+    // The transfer's parties do see it.
+    const forB = await call(app, b.token, 'POST', '/api/bank/transactions', {
+      paging: { limit: 50, page: 1 },
+      nickname: a.nickname,
+    });
+    expect(forB.json<TransactionsResponse>().total).toBe(1);
+    await expectLedgerBalanced(app, admin);
+  });
+
+  it('never leak password hashes or tokens in user payloads', async () => {
+    const res = await call(app, member.token, 'GET', '/api/user/me');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toMatch(/password|argon2|tokenVersion|apiKey/i);
+  });
+});

@@ -1,0 +1,30 @@
+/** SPEC §4 paging: previous (to 1 from 2, decrements above 2, nothing on 1), next, the page and total. */
+import { Button, Group, Text } from '@mantine/core';
+import { nextPage, pageCount, previousPage } from '@starlight/shared';
+
+export function Paging({
+  page,
+  limit,
+  total,
+  onPage,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  onPage: (page: number) => void;
+}) {
+  const pages = pageCount(total, limit);
+  return (
+    <Group justify="space-between" gap="xs">
+      <Button size="xs" variant="default" disabled={page <= 1} onClick={() => onPage(previousPage(page))}>
+        Previous
+      </Button>
+      <Text size="sm" c="dimmed">
+        Page {page} of {pages} · {total} in all
+      </Text>
+      <Button size="xs" variant="default" disabled={page >= pages} onClick={() => onPage(nextPage(page))}>
+        Next
+      </Button>
+    </Group>
+  );
+}

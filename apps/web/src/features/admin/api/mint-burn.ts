@@ -1,0 +1,24 @@
+/**
+ * POST /api/bank/mint and /api/bank/burn (admin): `{recipientNickName, currencyId, amount, note}` ->
+ * `{message}`. Money moves, so each submission carries an Idempotency-Key (DESIGN §3).
+ */
+import type { MintRequest } from '@starlight/shared';
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
+
+export type SupplyAction = 'mint' | 'burn';
+
+export function mintOrBurn(
+  action: SupplyAction,
+  body: MintRequest,
+  idempotencyKey: string,
+): Promise<{ message: string }> {
+  return api<{ message: string }>('POST', action === 'mint' ? '/bank/mint' : '/bank/burn', body, { idempotencyKey });
+}
+
+export function useMintOrBurn(action: SupplyAction) {
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: { body: MintRequest; idempotencyKey: string }) =>
+      mintOrBurn(action, body, idempotencyKey),
+  });
+}

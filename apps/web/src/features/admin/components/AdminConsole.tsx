@@ -1,0 +1,115 @@
+/**
+ * SPEC §2 Admin Console: the tabs in SPEC's order, Currency first and default. The active tab is the
+ * `tab` search param of /dashboard (DESIGN §1: UI state in the URL). Currency and Tnx Logs are built;
+ * the others show a coming-soon panel. The tab list scrolls sideways on a phone.
+ */
+import { Card, Group, ScrollArea, Tabs, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconShieldLock } from '@tabler/icons-react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
+import type { z } from 'zod';
+import type { dashboardSearch } from '../../../app/router.tsx';
+import { CexControlPanel } from '../../exchange/components/CexControlPanel.tsx';
+import classes from './admin.module.css';
+import { ComingSoonPanel } from './ComingSoonPanel.tsx';
+import { CurrencyTab } from './CurrencyTab.tsx';
+import { TnxLogsTab } from './TnxLogsTab.tsx';
+
+/** The tabs: URL value and SPEC label. */
+export const ADMIN_TABS = [
+  { value: 'currency', label: 'Currency' },
+  { value: 'tnx', label: 'Tnx Logs' },
+  { value: 'user-logs', label: 'User Logs' },
+  { value: 'access-logs', label: 'Access Logs' },
+  { value: 'admin-logs', label: 'Admin Logs' },
+  { value: 'user-control', label: 'User Control' },
+  { value: 'guild-control', label: 'Guild Control' },
+  { value: 'defcon', label: 'Defcon Level' },
+  { value: 'checkout-control', label: 'Checkout Control' },
+  { value: 'checkout-logs', label: 'Checkout Logs' },
+  { value: 'forge-control', label: 'Forge Control' },
+  { value: 'forge-logs', label: 'Forge Process Logs' },
+  { value: 'cex-control', label: 'Cex Control' },
+] as const;
+
+type DashboardSearch = z.infer<typeof dashboardSearch>;
+
+const DEFAULT_TAB = 'currency';
+const route = getRouteApi('/dashboard');
+
+function TabPanelContent({ value, label }: { value: string; label: string }) {
+  switch (value) {
+    case 'currency':
+      return <CurrencyTab />;
+    case 'tnx':
+      return <TnxLogsTab />;
+    case 'cex-control':
+      return <CexControlPanel />;
+    default:
+      return <ComingSoonPanel title={label} />;
+  }
+}
+
+export default function AdminConsole() {
+  const { tab } = route.useSearch();
+  const navigate = route.useNavigate();
+  const isPhone = useMediaQuery('(max-width: 48em)');
+  const active = ADMIN_TABS.some((t) => t.value === tab) ? (tab as string) : DEFAULT_TAB;
+
+  // On a phone the list scrolls sideways: keep the active tab in view (a deep link may open any tab).
+  const listRef = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the active tab changes, to scroll it into view
+  useEffect(() => {
+    if (!isPhone) return;
+    listRef.current
+      ?.querySelector<HTMLElement>('[data-active]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [isPhone, active]);
+
+  const list = (
+    <Tabs.List ref={listRef} aria-label="Admin Console sections" style={isPhone ? { flexWrap: 'nowrap' } : undefined}>
+      {ADMIN_TABS.map((t) => (
+        <Tabs.Tab key={t.value} value={t.value} style={{ whiteSpace: 'nowrap' }} data-testid={`admin-tab-${t.value}`}>
+          {t.label}
+        </Tabs.Tab>
+      ))}
+    </Tabs.List>
+  );
+
+  return (
+    <Card
+      withBorder={!isPhone}
+      radius="md"
+      p={isPhone ? 0 : 'lg'}
+      bg={isPhone ? 'transparent' : undefined}
+      className={classes.contrast}
+      data-testid="admin-console"
+    >
+      <Group gap="xs" mb="md">
+        <IconShieldLock size={24} color="var(--mantine-color-grape-4)" aria-hidden />
+        <Title order={2}>Admin Console</Title>
+      </Group>
+      <Tabs
+        value={active}
+        onChange={(value) => {
+          if (value) void navigate({ to: '/dashboard', search: (prev: DashboardSearch) => ({ ...prev, tab: value }) });
+        }}
+        keepMounted={false}
+      >
+        {isPhone ? (
+          <ScrollArea type="auto" scrollbarSize={6} offsetScrollbars="x">
+            {list}
+          </ScrollArea>
+        ) : (
+          list
+        )}
+        {ADMIN_TABS.map((t) => (
+          <Tabs.Panel key={t.value} value={t.value} pt="md">
+            {t.value === active && <TabPanelContent value={t.value} label={t.label} />}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+    </Card>
+  );
+}

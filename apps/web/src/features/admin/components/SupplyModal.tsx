@@ -1,0 +1,167 @@
+/**
+ * SPEC §2 Admin Console, Currency: the Mint Currency and Burn Currency dialogs (POST /api/bank/mint,
+ * /burn): recipient nickname, currency, amount, note (4 to 255). Each submission carries an
+ * Idempotency-Key; resubmitting the same body after a failure reuses it.
+ */
+import { Alert, Button, Group, Modal, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { fitsPrecision, mintRequest, parseAmount } from '@starlight/shared';
+import { useState } from 'react';
+import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useCurrencies } from '../../bank/api/currencies.ts';
+import { type SupplyAction, useMintOrBurn } from '../api/mint-burn.ts';
+import { useIdempotencyKey } from '../hooks/use-idempotency-key.ts';
+import { useRefreshBankData } from '../hooks/use-refresh-bank-data.ts';
+import { errorMessage, fieldErrors } from '../utils/errors.ts';
+import classes from './admin.module.css';
+
+interface Values extends Record<string, unknown> {
+  recipientNickName: string;
+  currencyId: string;
+  amount: string;
+  note: string;
+}
+
+const EMPTY: Values = { recipientNickName: '', currencyId: '', amount: '', note: '' };
+
+const toRequest = (v: Values) =>
+  dropEmpty({
+    recipientNickName: v.recipientNickName.trim(),
+    currencyId: v.currencyId === '' ? undefined : Number(v.currencyId),
+    amount: v.amount.trim(),
+    note: v.note.trim(),
+  });
+
+const TEXT: Record<SupplyAction, { title: string; submit: string; recipient: string; color: string }> = {
+  mint: { title: 'Mint Currency', submit: 'Mint', recipient: 'Recipient nickname', color: 'indigo' },
+  burn: { title: 'Burn Currency', submit: 'Burn', recipient: 'Burn from nickname', color: 'red' },
+};
+
+export function SupplyModal({
+  action,
+  opened,
+  onClose,
+}: {
+  action: SupplyAction;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const text = TEXT[action];
+  const currencies = useCurrencies();
+  const mutation = useMintOrBurn(action);
+  const refresh = useRefreshBankData();
+  const idempotency = useIdempotencyKey();
+  const [failure, setFailure] = useState<string | null>(null);
+  const allowed = (currencies.data ?? []).filter((c) => (action === 'mint' ? c.canMint : c.canBurn));
+
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: EMPTY,
+    validate: (values) => {
+      const errors = schemaValidate<Values>(mintRequest, toRequest)(values);
+      if (values.amount.trim() === '') errors.amount = '"amount" is required';
+      // The currency's precision is the server's rule too; say it before the round trip.
+      const currency = currencies.byId.get(Number(values.currencyId));
+      const parsed = parseAmount(values.amount.trim());
+      if (!errors.amount && currency && parsed !== null && !fitsPrecision(parsed, currency.precision)) {
+        errors.amount = `${currency.ticker} allows at most ${currency.precision} decimals`;
+      }
+      return errors;
+    },
+  });
+  const currency = currencies.byId.get(Number(form.values.currencyId));
+
+  const close = () => {
+    form.reset();
+    setFailure(null);
+    idempotency.reset();
+    mutation.reset();
+    onClose();
+  };
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    const body = toRequest(values) as Parameters<typeof mutation.mutateAsync>[0]['body'];
+    try {
+      const res = await mutation.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) });
+      toastSuccess(res.message);
+      await refresh();
+      close();
+    } catch (err) {
+      form.setErrors(fieldErrors(err));
+      setFailure(errorMessage(err));
+      toastError(errorMessage(err));
+    }
+  });
+
+  const options = [
+    { value: '', label: currencies.isLoading ? 'Loading currencies…' : 'Choose a currency' },
+    ...allowed.map((c) => ({ value: String(c.currencyId), label: `${c.ticker} · ${c.name}` })),
+  ];
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={text.title}
+      className={classes.contrast}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form onSubmit={submit} noValidate data-testid={`${action}-form`}>
+        <Stack gap="sm">
+          <TextInput
+            label={text.recipient}
+            required
+            autoComplete="off"
+            data-autofocus
+            data-testid={`${action}-recipient`}
+            {...form.getInputProps('recipientNickName')}
+          />
+          <NativeSelect
+            label="Currency"
+            description={action === 'mint' ? 'Currencies that can be minted' : 'Currencies that can be burned'}
+            required
+            data={options}
+            data-testid={`${action}-currency`}
+            {...form.getInputProps('currencyId')}
+          />
+          <TextInput
+            label="Amount"
+            description={currency ? `At least 0.01, up to ${currency.precision} decimals` : 'At least 0.01'}
+            required
+            inputMode="decimal"
+            autoComplete="off"
+            rightSection={currency?.ticker}
+            rightSectionWidth={currency ? 64 : undefined}
+            data-testid={`${action}-amount`}
+            {...form.getInputProps('amount')}
+          />
+          <Textarea
+            label="Note"
+            description="4 to 255 characters, kept in the ledger and the admin log"
+            required
+            autosize
+            minRows={2}
+            maxLength={255}
+            data-testid={`${action}-note`}
+            {...form.getInputProps('note')}
+          />
+          {failure && (
+            <Alert color="red" variant="light" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" color={text.color} loading={mutation.isPending} data-testid={`${action}-submit`}>
+              {text.submit}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,268 @@
+/**
+ * SPEC §2 Admin Console, Tnx Logs: every member's ledger rows (POST /api/bank/alltransactions).
+ * Filters: record limit (10, 20, 50; default 10), nickname, start/end date, currency, category, amount
+ * above/below (free text); Search goes back to page 1; paging top and bottom (SPEC §4, on error back one
+ * page). Columns Date (UTC, en-GB), Executor, Sender, Recipient, Amount, Currency, Category, Note.
+ */
+import {
+  Alert,
+  Button,
+  Card,
+  NativeSelect,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import {
+  allTransactionsRequest,
+  formatDate,
+  pageAfterError,
+  type Transaction,
+  type TransactionsRequest,
+  TX_CATEGORY_LABELS,
+  type TxCategory,
+} from '@starlight/shared';
+import { IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { formatMoney } from '../../../components/Money.tsx';
+import { Paging } from '../../../components/Paging.tsx';
+import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
+import { useCurrencies } from '../../bank/api/currencies.ts';
+import { useTransactions } from '../../bank/api/transactions.ts';
+import { useErrorToast } from '../hooks/use-error-toast.ts';
+import { toWireDate } from '../utils/date-range.ts';
+import { errorMessage } from '../utils/errors.ts';
+import { DateFilterInput } from './DateFilterInput.tsx';
+
+/** SPEC §5 / §9: log filter limit options, default 10. */
+const LIMITS = ['10', '20', '50'];
+const COLUMNS = ['Date (UTC)', 'Executor', 'Sender', 'Recipient', 'Amount', 'Currency', 'Category', 'Note'];
+
+interface Filters extends Record<string, unknown> {
+  nickname: string;
+  startDate: string | null;
+  endDate: string | null;
+  currencyId: string;
+  category: string;
+  amountAbove: string;
+  amountBelow: string;
+}
+
+type FilterBody = Omit<TransactionsRequest, 'paging'>;
+
+const EMPTY: Filters = {
+  nickname: '',
+  startDate: null,
+  endDate: null,
+  currencyId: '',
+  category: '',
+  amountAbove: '',
+  amountBelow: '',
+};
+
+/** SPEC §5: empty filters are dropped; amounts are sent as typed (free text, the server validates). */
+function toFilterBody(v: Filters): FilterBody {
+  return dropEmpty({
+    nickname: v.nickname.trim(),
+    startDate: toWireDate(v.startDate),
+    endDate: toWireDate(v.endDate),
+    currencyId: v.currencyId === '' ? undefined : Number(v.currencyId),
+    category: v.category === '' ? undefined : Number(v.category),
+    amountAbove: v.amountAbove.trim(),
+    amountBelow: v.amountBelow.trim(),
+  }) as FilterBody;
+}
+
+const party = (p: Transaction['sender']) => p?.nickname ?? 'System';
+
+export function TnxLogsTab() {
+  const currencies = useCurrencies();
+  const [limit, setLimit] = useState(10);
+  const [page, setPage] = useState(1);
+  const [filters, setFilters] = useState<FilterBody>({});
+  const body: TransactionsRequest = { paging: { limit, page }, ...filters };
+  const txs = useTransactions('all', body);
+  useErrorToast(txs.error, txs.errorUpdatedAt, () => setPage(pageAfterError));
+
+  const form = useForm<Filters>({
+    mode: 'controlled',
+    initialValues: EMPTY,
+    validate: schemaValidate<Filters>(allTransactionsRequest, (v) => ({
+      paging: { limit, page: 1 },
+      ...toFilterBody(v),
+    })),
+  });
+
+  const search = form.onSubmit((values) => {
+    const next = toFilterBody(values);
+    if (page === 1 && JSON.stringify(next) === JSON.stringify(filters)) void txs.refetch();
+    setFilters(next);
+    setPage(1);
+  });
+
+  const rows = txs.data?.txs ?? [];
+  const total = txs.data?.total ?? 0;
+  const paging = <Paging page={page} limit={limit} total={total} onPage={setPage} />;
+
+  return (
+    <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="tnx-logs-title">
+      <Stack gap="md">
+        <Title order={3} id="tnx-logs-title">
+          Tnx Logs
+        </Title>
+        <form onSubmit={search} noValidate data-testid="tnx-filters">
+          <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" style={{ alignItems: 'start' }}>
+            <NativeSelect
+              label="Record limit"
+              data={LIMITS}
+              value={String(limit)}
+              onChange={(e) => {
+                setLimit(Number(e.currentTarget.value));
+                setPage(1);
+              }}
+              data-testid="tnx-limit"
+            />
+            <TextInput
+              label="Nickname"
+              autoComplete="off"
+              data-testid="tnx-nickname"
+              {...form.getInputProps('nickname')}
+            />
+            <DateFilterInput
+              label="Start date"
+              testId="tnx-start"
+              value={form.values.startDate}
+              onChange={(v) => form.setFieldValue('startDate', v)}
+              error={form.errors.startDate}
+            />
+            <DateFilterInput
+              label="End date"
+              testId="tnx-end"
+              value={form.values.endDate}
+              onChange={(v) => form.setFieldValue('endDate', v)}
+              error={form.errors.endDate}
+            />
+            <NativeSelect
+              label="Currency"
+              data={[
+                { value: '', label: 'All' },
+                ...(currencies.data ?? []).map((c) => ({ value: String(c.currencyId), label: c.ticker })),
+              ]}
+              data-testid="tnx-currency"
+              {...form.getInputProps('currencyId')}
+            />
+            <NativeSelect
+              label="Category"
+              data={[
+                { value: '', label: 'All' },
+                ...Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label })),
+              ]}
+              data-testid="tnx-category"
+              {...form.getInputProps('category')}
+            />
+            <TextInput
+              label="Amount above"
+              inputMode="decimal"
+              autoComplete="off"
+              data-testid="tnx-amount-above"
+              {...form.getInputProps('amountAbove')}
+            />
+            <TextInput
+              label="Amount below"
+              inputMode="decimal"
+              autoComplete="off"
+              data-testid="tnx-amount-below"
+              {...form.getInputProps('amountBelow')}
+            />
+          </SimpleGrid>
+          <Button
+            type="submit"
+            mt="sm"
+            leftSection={<IconSearch size={16} />}
+            loading={txs.isFetching}
+            data-testid="tnx-search"
+          >
+            Search
+          </Button>
+        </form>
+        {paging}
+        {txs.isError && (
+          <Alert color="red" variant="light" role="alert">
+            {errorMessage(txs.error)}
+          </Alert>
+        )}
+        <Table.ScrollContainer
+          minWidth={980}
+          type="native"
+          tabIndex={0}
+          role="region"
+          aria-label="Transactions"
+          data-testid="tnx-scroll"
+        >
+          <Table
+            striped
+            highlightOnHover
+            verticalSpacing="xs"
+            data-testid="tnx-table"
+            style={{ opacity: txs.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
+          >
+            <Table.Thead>
+              <Table.Tr>
+                {COLUMNS.map((c) => (
+                  <Table.Th key={c} ta={c === 'Amount' ? 'right' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                    {c}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {txs.isPending ? (
+                [0, 1, 2, 3, 4].map((i) => (
+                  <Table.Tr key={i}>
+                    <Table.Td colSpan={COLUMNS.length}>
+                      <Skeleton height={18} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))
+              ) : rows.length === 0 ? (
+                <Table.Tr>
+                  <Table.Td colSpan={COLUMNS.length}>
+                    <Text c="dimmed" ta="center" py="md" data-testid="tnx-empty">
+                      No Transactions
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ) : (
+                rows.map((tx) => {
+                  const currency = currencies.byId.get(tx.balance.currencyId);
+                  return (
+                    <Table.Tr key={tx._id} data-testid="tnx-row">
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(tx.createdAt, true)}</Table.Td>
+                      <Table.Td>{party(tx.executor)}</Table.Td>
+                      <Table.Td>{party(tx.sender)}</Table.Td>
+                      <Table.Td>{party(tx.recipient)}</Table.Td>
+                      <Table.Td ta="right" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+                        {formatMoney(tx.balance.amount, currency)}
+                      </Table.Td>
+                      <Table.Td>{currency?.ticker ?? tx.balance.currencyId}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        {TX_CATEGORY_LABELS[tx.category as TxCategory] ?? tx.category}
+                      </Table.Td>
+                      <Table.Td style={{ minWidth: 160, wordBreak: 'break-word' }}>{tx.note}</Table.Td>
+                    </Table.Tr>
+                  );
+                })
+              )}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {paging}
+      </Stack>
+    </Card>
+  );
+}

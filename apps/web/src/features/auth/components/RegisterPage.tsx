@@ -1,0 +1,109 @@
+/**
+ * SPEC §2 register: nickname, e-mail, password, confirmation, optional referrer (filled from
+ * /register/{nickname}). Live match hints, inline schema messages, the button disabled with
+ * 'Complete all fields' until all are filled, empty fields dropped.
+ */
+import { Anchor, Button, Card, Center, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { registerRequest } from '@starlight/shared';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { ApiError } from '../../../lib/api.ts';
+import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useSession } from '../../../lib/session.ts';
+import { registerAccount } from '../api/auth.ts';
+
+interface Values extends Record<string, unknown> {
+  nickname: string;
+  email: string;
+  password: string;
+  confirmation: string;
+  referrer: string;
+}
+
+const toRequest = ({ confirmation: _c, ...v }: Values) => dropEmpty(v);
+
+export function RegisterPage({ referrer = '' }: { referrer?: string }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: { nickname: '', email: '', password: '', confirmation: '', referrer },
+    validate: schemaValidate<Values>(registerRequest, toRequest),
+    validateInputOnBlur: true,
+  });
+  const v = form.values;
+  const complete = [v.nickname, v.email, v.password, v.confirmation].every((x) => x.trim() !== '');
+  const mismatch = v.confirmation !== '' && v.password !== v.confirmation;
+  const matchHint =
+    v.confirmation === '' ? undefined : mismatch ? (
+      <Text size="xs" c="red" role="status">
+        Passwords do not match
+      </Text>
+    ) : (
+      <Text size="xs" c="teal" role="status">
+        Passwords match
+      </Text>
+    );
+
+  const submit = form.onSubmit(async (values) => {
+    if (values.password !== values.confirmation) {
+      toastError('Passwords do not match');
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await registerAccount(toRequest(values) as Parameters<typeof registerAccount>[0]);
+      useSession.getState().signIn(res.user, res.token);
+      toastSuccess(res.message);
+      await navigate({ to: '/dashboard' });
+    } catch (err) {
+      if (err instanceof ApiError) {
+        for (const e of err.errors) if (e.field) form.setFieldError(e.field, e.message);
+        toastError(err.message);
+      } else toastError(String(err));
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  return (
+    <Center mih="70vh">
+      <Card withBorder radius="md" p="xl" w="100%" maw={460}>
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Title order={2}>Create your account</Title>
+            <TextInput label="Nickname" autoComplete="username" required {...form.getInputProps('nickname')} />
+            <TextInput label="E-mail" type="email" autoComplete="email" required {...form.getInputProps('email')} />
+            <PasswordInput
+              label="Password"
+              description="8 to 32 characters with a lowercase and an uppercase letter, a digit and a symbol"
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label="Confirm password"
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('confirmation')}
+              error={mismatch ? ' ' : undefined}
+            />
+            {matchHint}
+            <TextInput label="Referrer (optional)" {...form.getInputProps('referrer')} />
+            <Button type="submit" loading={busy} disabled={!complete || mismatch}>
+              {complete ? 'Register' : 'Complete all fields'}
+            </Button>
+            <Text size="sm" c="dimmed">
+              Already a member?{' '}
+              <Anchor component={Link} to="/login">
+                Sign in
+              </Anchor>
+            </Text>
+          </Stack>
+        </form>
+      </Card>
+    </Center>
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * SPEC §2 Holdings, Currency tab 'My Tokens': refresh, Distribute Currency and help popups, the
+ * currencies with a balance above 0 that allow transfer, withdraw or deposit, each with Transfer.
+ */
+import {
+  ActionIcon,
+  Avatar,
+  Button,
+  Card,
+  Group,
+  List,
+  Loader,
+  Modal,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { Currency } from '@starlight/shared';
+import { IconHelp, IconRefresh, IconSend, IconShare } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Money } from '../../../components/Money.tsx';
+import { useSession } from '../../../lib/session.ts';
+import { useMe } from '../../auth/api/auth.ts';
+import { useCurrencies } from '../api/currencies.ts';
+import { DistributeModal } from './DistributeModal.tsx';
+import { TransferModal } from './TransferModal.tsx';
+
+export interface Holding {
+  currency: Currency;
+  amount: string;
+}
+
+/** SPEC §2: balances above 0 in currencies that allow transfer, withdraw or deposit. */
+export function useHoldings() {
+  const me = useMe();
+  const user = useSession((s) => s.user);
+  const currencies = useCurrencies();
+  const balances = (me.data ?? user)?.balances ?? [];
+  const holdings: Holding[] = [];
+  for (const b of balances) {
+    const currency = currencies.byId.get(b.currencyId);
+    if (!currency || b.amount === '0') continue;
+    if (currency.canTransfer || currency.canWithdraw || currency.canDeposit)
+      holdings.push({ currency, amount: b.amount });
+  }
+  const refresh = async () => {
+    await Promise.all([currencies.refresh(), me.refetch()]);
+  };
+  return { holdings, currencies, me, refresh };
+}
+
+export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => void }) {
+  const { holdings, currencies, me, refresh } = useHoldings();
+  const [transferFor, setTransferFor] = useState<number | null>(null);
+  const [distributeOpened, distribute] = useDisclosure(false);
+  const [helpOpened, help] = useDisclosure(false);
+  const loading = currencies.isLoading || me.isLoading;
+  const noCurrencies = !currencies.isLoading && (currencies.data ?? []).length === 0;
+
+  return (
+    <Card withBorder radius="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={3} size="h4">
+          My Tokens
+        </Title>
+        <Group gap={4}>
+          <Tooltip label="Refresh">
+            <ActionIcon variant="subtle" aria-label="Refresh tokens" onClick={refresh} loading={me.isFetching}>
+              <IconRefresh size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Distribute Currency">
+            <ActionIcon variant="subtle" aria-label="Distribute Currency" onClick={distribute.open}>
+              <IconShare size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Help">
+            <ActionIcon variant="subtle" aria-label="Help about tokens" onClick={help.open}>
+              <IconHelp size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      {loading ? (
+        <Loader size="sm" />
+      ) : noCurrencies ? (
+        <Text c="dimmed">No currencies loaded, please refresh page.</Text>
+      ) : holdings.length === 0 ? (
+        <Text c="dimmed">You have no tokens.</Text>
+      ) : (
+        <Stack gap="xs">
+          {holdings.map(({ currency, amount }) => (
+            <Group
+              key={currency.currencyId}
+              justify="space-between"
+              wrap="nowrap"
+              p="xs"
+              style={{ borderRadius: 8, background: 'var(--mantine-color-dark-6)' }}
+              data-testid={`token-${currency.ticker}`}
+            >
+              <Group gap="sm" wrap="nowrap" style={{ cursor: onOpenLogs ? 'pointer' : undefined }}>
+                <Avatar src={currency.imgUrl || null} radius="xl" color="yellow" size="md">
+                  {currency.ticker.slice(0, 2)}
+                </Avatar>
+                <div>
+                  {onOpenLogs ? (
+                    <Button variant="transparent" p={0} h="auto" onClick={() => onOpenLogs(currency.currencyId)}>
+                      {currency.name}
+                    </Button>
+                  ) : (
+                    <Text fw={600}>{currency.name}</Text>
+                  )}
+                  <Text size="lg" fw={700} data-testid={`balance-${currency.ticker}`}>
+                    <Money amount={amount} currency={currency} />
+                  </Text>
+                </div>
+              </Group>
+              {currency.canTransfer && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconSend size={14} />}
+                  onClick={() => setTransferFor(currency.currencyId)}
+                  aria-label={`Transfer ${currency.ticker}`}
+                >
+                  Transfer
+                </Button>
+              )}
+            </Group>
+          ))}
+        </Stack>
+      )}
+      <TransferModal
+        key={transferFor ?? 'none'}
+        opened={transferFor !== null}
+        onClose={() => setTransferFor(null)}
+        {...(transferFor !== null ? { currencyId: transferFor } : {})}
+      />
+      <DistributeModal opened={distributeOpened} onClose={distribute.close} />
+      <Modal opened={helpOpened} onClose={help.close} title="About your tokens" centered>
+        <List spacing="xs" size="sm">
+          <List.Item>Your tokens are the currencies you hold a balance of.</List.Item>
+          <List.Item>
+            Transfer sends tokens to another member by nickname. Some currencies charge a transfer tax, shown before you
+            send; you pay the amount you enter and the recipient receives it less the tax.
+          </List.Item>
+          <List.Item>
+            Distribute Currency shares an amount among the holders of a currency, in proportion to their holdings.
+          </List.Item>
+          <List.Item>Every movement appears in your User Logs.</List.Item>
+        </List>
+      </Modal>
+    </Card>
+  );
+}

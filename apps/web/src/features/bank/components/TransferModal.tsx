@@ -1,0 +1,99 @@
+/**
+ * SPEC §2 Transfer popup: recipient nickname, a currency that allows transfer, amount, note. Shows the
+ * currency's tax before sending; the toast carries the server's message.
+ */
+import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { fromNumeric, mulFraction, p2pTransferRequest, parseAmount, toDecimalString } from '@starlight/shared';
+import { formatMoney } from '../../../components/Money.tsx';
+import { ApiError } from '../../../lib/api.ts';
+import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { fractionToPercent } from '../../../lib/percent.ts';
+import { useCurrencies } from '../api/currencies.ts';
+import { useP2pTransfer } from '../api/transfers.ts';
+
+interface Values extends Record<string, unknown> {
+  recipientNickName: string;
+  currencyId: string;
+  amount: string;
+  note: string;
+}
+
+const toRequest = (v: Values) => dropEmpty({ ...v, currencyId: v.currencyId === '' ? '' : Number(v.currencyId) });
+
+export function TransferModal({
+  opened,
+  onClose,
+  currencyId,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  currencyId?: number;
+}) {
+  const { data: currencies = [], byId } = useCurrencies();
+  const transfer = useP2pTransfer();
+  const transferable = currencies.filter((c) => c.canTransfer);
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: { recipientNickName: '', currencyId: currencyId ? String(currencyId) : '', amount: '', note: '' },
+    validate: schemaValidate<Values>(p2pTransferRequest, toRequest),
+  });
+  const currency = byId.get(Number(form.values.currencyId));
+  const parsed = parseAmount(form.values.amount.trim());
+  const tax =
+    currency && parsed !== null ? mulFraction(parsed, fromNumeric(currency.transferTax), currency.precision) : null;
+
+  const fmt = (v: bigint) => `${formatMoney(toDecimalString(v), currency)} ${currency?.ticker ?? ''}`;
+
+  const close = () => {
+    form.reset();
+    onClose();
+  };
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const res = await transfer.mutateAsync(toRequest(values) as Parameters<typeof transfer.mutateAsync>[0]);
+      toastSuccess(res.message);
+      close();
+    } catch (err) {
+      toastError(err instanceof ApiError ? err.message : String(err));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={close} title="Transfer" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label="Recipient nickname" required data-autofocus {...form.getInputProps('recipientNickName')} />
+          <Select
+            label="Currency"
+            required
+            placeholder="Choose a currency"
+            data={transferable.map((c) => ({ value: String(c.currencyId), label: `${c.name} (${c.ticker})` }))}
+            {...form.getInputProps('currencyId')}
+          />
+          <TextInput label="Amount" inputMode="decimal" required {...form.getInputProps('amount')} />
+          <Textarea label="Note (optional)" maxLength={255} autosize minRows={2} {...form.getInputProps('note')} />
+          {currency && tax !== null && parsed !== null && (
+            <Alert variant="light" color={tax > 0n ? 'yellow' : 'blue'} p="xs">
+              <Text size="sm">
+                {tax > 0n
+                  ? `Transfer tax ${fractionToPercent(currency.transferTax)}%: ${fmt(tax)}. The recipient receives ${fmt(parsed - tax)}.`
+                  : `No transfer tax on ${currency.ticker}.`}
+              </Text>
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={transfer.isPending}>
+              Send
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * /analytics: per trading pair, the closing price and the traded volume over time (getCandles, hourly
+ * or daily buckets), with the latest price, the change over the window and the total volume. Public.
+ */
+import { CompositeChart } from '@mantine/charts';
+import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { type Candle, fromNumeric, type Pair, sumAmounts, toDecimalString } from '@starlight/shared';
+import { useEffect, useState } from 'react';
+import { formatMoney } from '../../../components/Money.tsx';
+import { useCandles } from '../api/market.ts';
+import { usePairs } from '../api/pairs.ts';
+import { usePairView } from '../hooks/use-pair-view.ts';
+import { errorText } from '../utils/messages.ts';
+import { chartNumber } from '../utils/order-preview.ts';
+
+type Interval = '1h' | '1d';
+
+const compactFormat = new Intl.NumberFormat('en-GB', { notation: 'compact', maximumFractionDigits: 2 });
+const compact = (n: number) => compactFormat.format(n);
+
+const LIMITS: Record<Interval, number> = { '1h': 168, '1d': 90 };
+
+function bucketLabel(iso: string, interval: Interval): string {
+  const d = new Date(iso);
+  return interval === '1d'
+    ? d.toLocaleDateString('en-GB', { day: '2-digit', month: 'short' })
+    : d.toLocaleString('en-GB', { day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' });
+}
+
+/** Percent change from the first open to the last close, one decimal; display only. */
+function changeOf(candles: Candle[]): number | null {
+  const first = candles[0];
+  const last = candles[candles.length - 1];
+  if (!first || !last) return null;
+  const open = fromNumeric(first.open);
+  if (open === 0n) return null;
+  const permille = ((fromNumeric(last.close) - open) * 1000n) / open;
+  return Number(permille) / 10;
+}
+
+function PairAnalytics({ pair, interval }: { pair: Pair; interval: Interval }) {
+  const view = usePairView(pair);
+  const candles = useCandles(pair._id, interval, LIMITS[interval]);
+  const data = candles.data ?? [];
+  if (!view) return null;
+  const last = data[data.length - 1];
+  const change = changeOf(data);
+  const volume = toDecimalString(sumAmounts(data.map((k) => fromNumeric(k.volume))));
+  const points = data.map((k) => ({
+    time: bucketLabel(k.time, interval),
+    Price: chartNumber(k.close),
+    Volume: chartNumber(k.volume),
+  }));
+  return (
+    <Card withBorder radius="md" component="section" aria-label={`${pair.name} analytics`}>
+      <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
+        <div>
+          <Title order={2} size="h4">
+            {pair.name}
+          </Title>
+          <Text size="xs" c="dimmed">
+            {view.sellTicker} per {view.buyTicker}
+          </Text>
+        </div>
+        {last && (
+          <Stack gap={0} align="flex-end">
+            <Text fw={700} size="lg" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              {formatMoney(last.close, view.sell)} {view.sellTicker}
+            </Text>
+            {change !== null && (
+              <Badge color={change >= 0 ? 'teal' : 'red'} variant="light">
+                {change >= 0 ? '+' : ''}
+                {change.toFixed(1)}%
+              </Badge>
+            )}
+          </Stack>
+        )}
+      </Group>
+      {candles.isError ? (
+        <Text c="red.4">{errorText(candles.error)}</Text>
+      ) : points.length === 0 ? (
+        <Text c="dimmed">{candles.isLoading ? 'Loading…' : 'No trades in this period'}</Text>
+      ) : (
+        <>
+          <CompositeChart
+            h={240}
+            data={points}
+            dataKey="time"
+            withRightYAxis
+            withLegend
+            curveType="monotone"
+            withDots={points.length < 3}
+            maxBarWidth={24}
+            valueFormatter={compact}
+            series={[
+              { name: 'Volume', type: 'bar', color: 'indigo.4', yAxisId: 'right', label: `Volume (${view.buyTicker})` },
+              { name: 'Price', type: 'area', color: 'teal.4', label: `Close (${view.sellTicker})` },
+            ]}
+          />
+          <Text size="sm" c="dimmed" mt="xs">
+            Volume in this period: {formatMoney(volume, view.buy)} {view.buyTicker}
+          </Text>
+        </>
+      )}
+    </Card>
+  );
+}
+
+export function AnalyticsPage() {
+  const pairs = usePairs();
+  const [interval, setInterval] = useState<Interval>('1h');
+  useEffect(() => {
+    document.title = 'Analytics · Starlight';
+  }, []);
+  const list = pairs.data ?? [];
+  return (
+    <Stack gap="md" p={{ base: 0, sm: 'xs' }}>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <div>
+          <Title order={1} size="h2">
+            Analytics
+          </Title>
+          <Text c="dimmed" size="sm">
+            Price and volume of every trading pair on the Quantum Hub.
+          </Text>
+        </div>
+        <SegmentedControl
+          aria-label="Bucket size"
+          value={interval}
+          onChange={(v) => setInterval(v === '1d' ? '1d' : '1h')}
+          data={[
+            { value: '1h', label: 'Hourly' },
+            { value: '1d', label: 'Daily' },
+          ]}
+        />
+      </Group>
+      {pairs.isError && <Text c="red.4">{errorText(pairs.error)}</Text>}
+      {pairs.isLoading ? (
+        <Text c="dimmed">Loading…</Text>
+      ) : list.length === 0 ? (
+        <Card withBorder radius="md">
+          <Text c="dimmed">No trading pairs yet</Text>
+        </Card>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          {list.map((p) => (
+            <PairAnalytics key={p._id} pair={p} interval={interval} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * The live feed of the Quantum Hub (DESIGN §5): one WebSocket on `/api/ws` that signs in with the
+ * session token and watches one pair. Pushed books, trades, own orders and balances go straight into
+ * the query cache, so every list on the page updates without polling. A dropped socket reconnects with
+ * exponential backoff (1 s .. 30 s) and the exchange queries are refetched, since pushes may have been
+ * missed meanwhile. SPEC §4: 'Not authorized' and 'Token expired' end the session.
+ */
+import { type Trade, type User, type WsClientMessage, wsServerMessage } from '@starlight/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { toastError } from '../../../lib/notify.ts';
+import { useSession } from '../../../lib/session.ts';
+import { exchangeKeys } from '../api/keys.ts';
+
+export type LiveStatus = 'connecting' | 'live' | 'offline';
+
+const LOGOUT_MESSAGES = ['Not authorized', 'Token expired', 'Authorization error', 'Unauthorized'];
+const MAX_BACKOFF_MS = 30_000;
+const TRADES_KEPT = 200;
+
+function socketUrl(): string {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${window.location.host}/api/ws`;
+}
+
+/** Merges pushed trades into the cached list, keyed by `_id` (a trade may arrive twice), newest first. */
+export function mergeTrades(current: Trade[] | undefined, incoming: Trade[]): Trade[] {
+  const byId = new Map<string, Trade>();
+  for (const t of [...incoming, ...(current ?? [])]) if (!byId.has(t._id)) byId.set(t._id, t);
+  return [...byId.values()]
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    .slice(0, TRADES_KEPT);
+}
+
+/** Connects while mounted; `pair` is the pair to watch (null: none). Returns the connection status. */
+export function useExchangeSocket(pair: string | null): LiveStatus {
+  const client = useQueryClient();
+  const token = useSession((s) => s.token);
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  const socketRef = useRef<WebSocket | null>(null);
+  const pairRef = useRef<string | null>(pair);
+  const subscribedRef = useRef<string | null>(null);
+
+  const send = (message: WsClientMessage) => {
+    const ws = socketRef.current;
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  };
+
+  // Keeps the socket's subscription equal to the pair on screen.
+  const syncSubscription = () => {
+    const want = pairRef.current;
+    const ws = socketRef.current;
+    if (!ws || ws.readyState !== WebSocket.OPEN || subscribedRef.current === want) return;
+    if (subscribedRef.current) send({ type: 'unsubscribe', pair: subscribedRef.current });
+    if (want) send({ type: 'subscribe', pair: want });
+    subscribedRef.current = want;
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one connection per session token
+  useEffect(() => {
+    let stopped = false;
+    let attempt = 0;
+    let everOpened = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const handle = (raw: string) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(raw);
+      } catch {
+        return;
+      }
+      const parsed = wsServerMessage.safeParse(data);
+      if (!parsed.success) return;
+      const msg = parsed.data;
+      switch (msg.type) {
+        case 'book':
+          client.setQueryData(exchangeKeys.book(msg.pair), msg.orders);
+          client.setQueryData(exchangeKeys.depth(msg.pair), msg.depth);
+          return;
+        case 'trades':
+          client.setQueryData<Trade[]>(exchangeKeys.trades(msg.pair), (cur) => mergeTrades(cur, msg.trades));
+          // New trades change the latest candle: refetch the pair's charts.
+          void client.invalidateQueries({ queryKey: ['exchange', 'candles', msg.pair] });
+          return;
+        case 'orders':
+          client.setQueryData(exchangeKeys.myOrders(token), msg.orders);
+          return;
+        case 'balances': {
+          client.setQueryData<User>(['me', token], (me) => (me ? { ...me, balances: msg.balances } : me));
+          const { user, setUser } = useSession.getState();
+          if (user) setUser({ ...user, balances: msg.balances });
+          return;
+        }
+        case 'error':
+          if (LOGOUT_MESSAGES.some((m) => msg.message.includes(m))) {
+            useSession.getState().clear();
+            return;
+          }
+          toastError(msg.message);
+          return;
+        case 'auth':
+        case 'pong':
+          return;
+        default: {
+          const exhaustive: never = msg;
+          return exhaustive;
+        }
+      }
+    };
+
+    const connect = () => {
+      setStatus('connecting');
+      const ws = new WebSocket(socketUrl());
+      socketRef.current = ws;
+      subscribedRef.current = null;
+      ws.onopen = () => {
+        attempt = 0;
+        setStatus('live');
+        if (token) ws.send(JSON.stringify({ type: 'auth', token } satisfies WsClientMessage));
+        syncSubscription();
+        // After a drop, pushes may have been missed: refetch what the page shows.
+        if (everOpened) {
+          void client.invalidateQueries({ queryKey: exchangeKeys.all });
+          void client.invalidateQueries({ queryKey: ['me'] });
+        }
+        everOpened = true;
+      };
+      ws.onmessage = (event) => {
+        if (typeof event.data === 'string') handle(event.data);
+      };
+      ws.onclose = () => {
+        if (socketRef.current === ws) socketRef.current = null;
+        if (stopped) return;
+        setStatus('offline');
+        const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt);
+        attempt++;
+        timer = setTimeout(connect, delay);
+      };
+    };
+
+    connect();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      const ws = socketRef.current;
+      socketRef.current = null;
+      subscribedRef.current = null;
+      if (ws) {
+        ws.onclose = null;
+        ws.onmessage = null;
+        ws.close();
+      }
+    };
+  }, [token]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the helpers read refs
+  useEffect(() => {
+    pairRef.current = pair;
+    syncSubscription();
+  }, [pair]);
+
+  return status;
+}

@@ -1,0 +1,96 @@
+/**
+ * SPEC §2 user area (/userbank): tabs Profile, Bank of Starlight, User Logs, Forge on desktop; on a
+ * phone the mobile user console (Assets, Transfers, Account).
+ */
+import { Loader, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { ComingSoon } from '../../../components/ComingSoon.tsx';
+import { useRequireSession } from '../../../lib/use-require-session.ts';
+import { GameItems } from '../../bank/components/GameItems.tsx';
+import { MyTokens } from '../../bank/components/MyTokens.tsx';
+import { TransactionLog } from '../../bank/components/TransactionLog.tsx';
+import { MobileConsole } from './MobileConsole.tsx';
+import { MyInfo } from './MyInfo.tsx';
+
+const route = getRouteApi('/userbank');
+
+function UserLogs() {
+  const [sub, setSub] = useState('user');
+  return (
+    <Stack>
+      <SegmentedControl
+        value={sub}
+        onChange={setSub}
+        data={[
+          { value: 'user', label: 'User Logs' },
+          { value: 'checkout', label: 'Checkout Logs' },
+          { value: 'forge', label: 'Forge Logs' },
+        ]}
+        w="fit-content"
+      />
+      {sub === 'user' && <TransactionLog />}
+      {sub === 'checkout' && <Text c="dimmed">Checkout logs are coming soon with the Credits store.</Text>}
+      {sub === 'forge' && <Text c="dimmed">Forge logs are coming soon with the forge.</Text>}
+    </Stack>
+  );
+}
+
+function Holdings() {
+  return (
+    <Tabs defaultValue="currency" keepMounted={false}>
+      <Tabs.List mb="sm">
+        <Tabs.Tab value="currency">Currency</Tabs.Tab>
+        <Tabs.Tab value="items">Game Items</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="currency">
+        <MyTokens />
+      </Tabs.Panel>
+      <Tabs.Panel value="items">
+        <GameItems />
+      </Tabs.Panel>
+    </Tabs>
+  );
+}
+
+export function UserBankPage() {
+  const user = useRequireSession();
+  const isPhone = useMediaQuery('(max-width: 48em)');
+  const { tab = 'profile' } = route.useSearch();
+  const navigate = useNavigate();
+  if (!user) return <Loader m="xl" />;
+  if (isPhone) return <MobileConsole user={user} />;
+  return (
+    <Stack maw={1100} mx="auto">
+      <Title order={2}>My account</Title>
+      <Tabs
+        value={tab}
+        onChange={(v) => navigate({ to: '/userbank', search: { tab: (v ?? 'profile') as typeof tab } })}
+        keepMounted={false}
+      >
+        <Tabs.List mb="md">
+          <Tabs.Tab value="profile">Profile</Tabs.Tab>
+          <Tabs.Tab value="bank">Bank of Starlight</Tabs.Tab>
+          <Tabs.Tab value="logs">User Logs</Tabs.Tab>
+          <Tabs.Tab value="forge">Forge</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="profile">
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <MyInfo user={user} />
+            <Holdings />
+          </SimpleGrid>
+        </Tabs.Panel>
+        <Tabs.Panel value="bank">
+          <Holdings />
+        </Tabs.Panel>
+        <Tabs.Panel value="logs">
+          <UserLogs />
+        </Tabs.Panel>
+        <Tabs.Panel value="forge">
+          <ComingSoon title="Forge" />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

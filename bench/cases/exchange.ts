@@ -1,0 +1,138 @@
+/**
+ * The exchange benchmark (DESIGN §9, issue 3): orders placed (and matched when they cross) per second
+ * through POST /api/cex/placeOrder. About half the orders cross a resting one at the same price, so
+ * the rate covers placing, escrow and matching. Once spread over several pairs (each pair's book is
+ * its own lock), once on one hot pair (every order queues on the same book).
+ */
+import type { RawRequest } from 'autocannon';
+import { mapLimit } from '../lib/api.ts';
+import { type BenchContext, measure, type Suite, throughputFigures } from '../lib/context.ts';
+import { psql } from '../lib/postgres.ts';
+
+const MEMBER_PASSWORD = 'Bench-trader-9!';
+/** New currencies the pairs are made of: every pair between two of them (4 currencies, 6 pairs). */
+const TICKERS = ['XBA', 'XBB', 'XBC', 'XBD'];
+/** Minted to every trader in every currency: far more than a run's orders can escrow. */
+const FUNDING = '1000000';
+
+interface Trader {
+  nickname: string;
+  token: string;
+}
+
+interface Market {
+  traders: Trader[];
+  /** Pair ids; the first is the hot pair. */
+  pairs: string[];
+}
+
+/** Creates the currencies and the pairs, registers `count` traders and funds them in every currency. */
+async function setUpMarket(ctx: BenchContext, count: number): Promise<Market> {
+  const started = Date.now();
+  const currencyIds: number[] = [];
+  for (const ticker of TICKERS) {
+    const res = await ctx.api.post<{ currency: { currencyId: number } }>(
+      '/api/bank/createCurrency',
+      {
+        ticker,
+        name: `Bench ${ticker}`,
+        precision: 2,
+        canDeposit: false,
+        canWithdraw: false,
+        canTransfer: true,
+        canMint: true,
+        canBurn: true,
+      },
+      ctx.adminToken,
+    );
+    currencyIds.push(res.currency.currencyId);
+  }
+  const pairs: string[] = [];
+  for (const [i, buyCurrency] of currencyIds.entries()) {
+    for (const sellCurrency of currencyIds.slice(i + 1)) {
+      const res = await ctx.api.post<{ pair: { _id: string } }>(
+        '/api/cex/createPair',
+        { buyCurrency, sellCurrency, canBuy: true, canSell: true, fee: '0.001' },
+        ctx.adminToken,
+      );
+      pairs.push(res.pair._id);
+    }
+  }
+  const traders = await mapLimit(
+    Array.from({ length: count }, (_, i) => `trader${String(i).padStart(4, '0')}`),
+    8,
+    async (nickname) => {
+      const res = await ctx.api.post<{ token: string }>('/api/user/register', {
+        nickname,
+        email: `${nickname}@bench.example.com`,
+        password: MEMBER_PASSWORD,
+      });
+      return { nickname, token: res.token };
+    },
+  );
+  const mints = traders.flatMap((t) => currencyIds.map((currencyId) => ({ nickname: t.nickname, currencyId })));
+  await mapLimit(mints, 16, ({ nickname, currencyId }) =>
+    ctx.api.post(
+      '/api/bank/mint',
+      { recipientNickName: nickname, currencyId, amount: FUNDING, note: 'bench' },
+      ctx.adminToken,
+    ),
+  );
+  ctx.log(
+    `exchange: ${pairs.length} pairs, ${count} traders registered and funded in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { traders, pairs };
+}
+
+/**
+ * Request `n` of an order run over `pairs`: pair n mod P; on each pair the orders alternate sell and
+ * buy of 1.00 at 1.00, so a buy crosses the sell resting before it (or rests and is crossed by the
+ * next sell when it overtakes it): about half the orders match. Trader n mod T, so the two sides of a
+ * trade belong to different traders.
+ */
+function orderRequest(market: Market, pairs: readonly string[]): (n: number) => RawRequest {
+  return (n) => {
+    const trader = market.traders[n % market.traders.length] as Trader;
+    const pair = pairs[n % pairs.length] as string;
+    const buySide = Math.floor(n / pairs.length) % 2 === 1;
+    return {
+      method: 'POST',
+      path: '/api/cex/placeOrder',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${trader.token}` },
+      body: JSON.stringify({ pair, buySide, initialAmount: '1.00', price: '1.00' }),
+    };
+  };
+}
+
+/** Trades recorded in the server's database. */
+async function tradeCount(ctx: BenchContext): Promise<number> {
+  return Number(await psql(ctx.pg, ctx.database, 'SELECT count(*) FROM exchange_trades'));
+}
+
+const CASES = [
+  { name: 'orders_spread', hot: false },
+  { name: 'orders_hot_pair', hot: true },
+];
+
+export const exchangeSuite: Suite = {
+  name: 'exchange',
+  cases: CASES.map((c) => c.name),
+  async run(ctx, selected, report) {
+    const market = await setUpMarket(ctx, Number(process.env.BENCH_TRADERS || 64));
+    for (const c of CASES) {
+      if (!selected(c.name)) continue;
+      const pairs = c.hot ? market.pairs.slice(0, 1) : market.pairs;
+      ctx.log(`exchange: ${c.name} over ${pairs.length} pair(s)...`);
+      const before = await tradeCount(ctx);
+      const measured = await measure(ctx, orderRequest(market, pairs));
+      const trades = (await tradeCount(ctx)) - before;
+      report({
+        ...throughputFigures(ctx, c.name, 'orders_per_s', measured),
+        // Trades made by the warm-up and the measured run together, per 2xx order of both.
+        trades_per_order: Math.round((trades / Math.max(1, measured.okWithWarmup)) * 1000) / 1000,
+        pairs: pairs.length,
+        traders: market.traders.length,
+      });
+    }
+  },
+};

@@ -1,0 +1,111 @@
+/**
+ * The ledger benchmark (DESIGN §9, issue 2 section 7): member-to-member transfers through the HTTP API,
+ * many distinct senders, once in an untaxed currency (SN) and once in a taxed one (SD: 1% to the
+ * collector, whose balance row every transfer then credits: a hot row).
+ */
+import type { RawRequest } from 'autocannon';
+import { mapLimit } from '../lib/api.ts';
+import { type BenchContext, measure, type Suite, throughputFigures } from '../lib/context.ts';
+import { psql } from '../lib/postgres.ts';
+
+/** Seeded currencies (apps/server/src/db/seed.ts). */
+const SD = 1; // 1% transfer tax to the admin
+const SN = 2; // untaxed
+
+/** SPEC §3 category of a member-to-member transfer row. */
+const CATEGORY_TRANSFER = 3;
+
+const MEMBER_PASSWORD = 'Bench-member-9!';
+
+interface Member {
+  nickname: string;
+  token: string;
+}
+
+/** Registers `count` members (argon2 makes this the slow part: a few at a time) and funds them. */
+async function setUpMembers(ctx: BenchContext, count: number): Promise<Member[]> {
+  const started = Date.now();
+  const members = await mapLimit(
+    Array.from({ length: count }, (_, i) => `bench${String(i).padStart(4, '0')}`),
+    8,
+    async (nickname) => {
+      const res = await ctx.api.post<{ token: string }>('/api/user/register', {
+        nickname,
+        email: `${nickname}@bench.example.com`,
+        password: MEMBER_PASSWORD,
+      });
+      return { nickname, token: res.token };
+    },
+  );
+  const mints = members.flatMap((m) => [SD, SN].map((currencyId) => ({ nickname: m.nickname, currencyId })));
+  await mapLimit(mints, 16, ({ nickname, currencyId }) =>
+    ctx.api.post(
+      '/api/bank/mint',
+      { recipientNickName: nickname, currencyId, amount: '1000', note: 'bench' },
+      ctx.adminToken,
+    ),
+  );
+  ctx.log(`ledger: ${count} members registered and funded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return members;
+}
+
+/**
+ * Request `n` of a transfer run: sender n mod N, recipient about half the ring away (shifted every
+ * round), so requests in flight together touch distinct balance rows, as independent members would.
+ */
+function transferRequest(members: readonly Member[], currencyId: number, amount: string): (n: number) => RawRequest {
+  const count = members.length;
+  const half = Math.floor(count / 2);
+  const spread = Math.max(1, Math.floor(count / 4));
+  return (n) => {
+    const s = n % count;
+    const r = (s + half + (Math.floor(n / count) % spread)) % count;
+    const sender = members[s] as Member;
+    const recipient = members[r] as Member;
+    return {
+      method: 'POST',
+      path: '/api/bank/p2pTransfer',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${sender.token}` },
+      body: JSON.stringify({ recipientNickName: recipient.nickname, currencyId, amount, note: '' }),
+    };
+  };
+}
+
+const CASES = [
+  { name: 'transfer_untaxed', currencyId: SN, amount: '0.01' },
+  // 1% of 1.00 is 0.01, SD's smallest unit: every transfer pays a tax to the collector.
+  { name: 'transfer_taxed', currencyId: SD, amount: '1.00' },
+];
+
+/** Transfer rows of `currencyId` in the server's ledger. */
+async function transferRows(ctx: BenchContext, currencyId: number): Promise<number> {
+  const n = await psql(
+    ctx.pg,
+    ctx.database,
+    `SELECT count(*) FROM bank_transactions WHERE currency_id = ${currencyId} AND category = ${CATEGORY_TRANSFER}`,
+  );
+  return Number(n);
+}
+
+export const ledgerSuite: Suite = {
+  name: 'ledger',
+  cases: CASES.map((c) => c.name),
+  async run(ctx, selected, report) {
+    const members = await setUpMembers(ctx, Number(process.env.BENCH_MEMBERS || 200));
+    for (const c of CASES) {
+      if (!selected(c.name)) continue;
+      ctx.log(`ledger: ${c.name}...`);
+      const before = await transferRows(ctx, c.currencyId);
+      const measured = await measure(ctx, transferRequest(members, c.currencyId, c.amount));
+      const written = (await transferRows(ctx, c.currencyId)) - before;
+      // Every 200 answer is one transfer row; only requests cut off in flight may add rows unseen.
+      const rowsMatch = written >= measured.okWithWarmup && written <= measured.okWithWarmup + measured.cutOff;
+      if (!rowsMatch) ctx.log(`ledger: ${written} transfer rows for ${measured.okWithWarmup} answers 200`);
+      report({
+        ...throughputFigures(ctx, c.name, 'transfers_per_s', measured),
+        ledger_rows_match: rowsMatch,
+        members: members.length,
+      });
+    }
+  },
+};

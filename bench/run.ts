@@ -1,0 +1,125 @@
+/**
+ * `make bench` (DESIGN §9): starts the server on a fresh PostgreSQL database, measures pgbench TPC-B
+ * on the same PostgreSQL, then runs each suite's HTTP cases and prints one JSON line of figures per
+ * case (kept under bench/results/). Usage: `node bench/run.ts [suite or case ...]`, e.g.
+ * `node bench/run.ts ledger` or `node bench/run.ts transfer_untaxed` (default: everything).
+ *
+ * Settings (environment): BENCH_CONNECTIONS (32), BENCH_DURATION (10 s), BENCH_WARMUP (2 s),
+ * BENCH_PGBENCH_SCALE (the client count), BENCH_MEMBERS (200), BENCH_DB_POOL_SIZE and
+ * BENCH_LOG_LEVEL (the server's DB_POOL_SIZE and LOG_LEVEL; default: its own default, and warn),
+ * BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
+ * BENCH_PG_HOST / BENCH_PG_PORT / BENCH_PG_USER (127.0.0.1, 5432, postgres; a host starting with `/` is
+ * a Unix socket directory, used by the server and pgbench alike).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exchangeSuite } from './cases/exchange.ts';
+import { ledgerSuite } from './cases/ledger.ts';
+import { api } from './lib/api.ts';
+import type { BenchContext, Suite } from './lib/context.ts';
+import { runPgbench } from './lib/pgbench.ts';
+import { databaseUrl, pgTarget, psql, recreateDatabase } from './lib/postgres.ts';
+import { type Figures, record } from './lib/results.ts';
+import { type ServerHandle, startServer } from './lib/server.ts';
+
+/** Every suite, in the order they run. A new benchmark adds itself here. */
+const SUITES: Suite[] = [ledgerSuite, exchangeSuite];
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const resultsDir = path.join(here, 'results');
+
+const SERVER_DB = 'starlight_bench';
+const PGBENCH_DB = 'starlight_pgbench';
+const ADMIN = 'admin';
+const ADMIN_PASSWORD = 'Bench-admin-9!';
+
+const intEnv = (name: string, fallback: number) => {
+  const v = process.env[name];
+  const n = v === undefined || v === '' ? fallback : Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, not ${v}`);
+  return n;
+};
+
+const log = (message: string) => console.error(`[bench] ${message}`);
+
+async function main(): Promise<number> {
+  const wanted = process.argv.slice(2);
+  const known = SUITES.flatMap((s) => [s.name, ...s.cases]);
+  const unknown = wanted.filter((w) => !known.includes(w));
+  if (unknown.length > 0) throw new Error(`Unknown suite or case ${unknown.join(', ')} (have ${known.join(', ')})`);
+  const picks = (suite: Suite) => (caseName: string) =>
+    wanted.length === 0 || wanted.includes(suite.name) || wanted.includes(caseName);
+  const suites = SUITES.filter((s) => s.cases.some(picks(s)));
+  const settings = {
+    connections: intEnv('BENCH_CONNECTIONS', 32),
+    durationS: intEnv('BENCH_DURATION', 10),
+    warmupS: intEnv('BENCH_WARMUP', 2),
+  };
+  const scale = Math.max(intEnv('BENCH_PGBENCH_SCALE', settings.connections), settings.connections);
+  const pg = pgTarget();
+  const serverEnv: Record<string, string> = { LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' };
+  if (process.env.BENCH_DB_POOL_SIZE) serverEnv.DB_POOL_SIZE = process.env.BENCH_DB_POOL_SIZE;
+
+  const started = Date.now();
+  log(`database ${SERVER_DB}: recreating, starting the server`);
+  await recreateDatabase(pg, SERVER_DB);
+  let server: ServerHandle | undefined;
+  let failed = false;
+  try {
+    server = await startServer({
+      root,
+      databaseUrl: databaseUrl(pg, SERVER_DB),
+      adminNickname: ADMIN,
+      adminPassword: ADMIN_PASSWORD,
+      env: serverEnv,
+      nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    });
+    const client = api(server.url);
+    const { token: adminToken } = await client.post<{ token: string }>('/api/user/login', {
+      nickOrEmail: ADMIN,
+      password: ADMIN_PASSWORD,
+    });
+
+    log(`pgbench: TPC-B, scale ${scale}, ${settings.connections} clients, ${settings.durationS} s`);
+    const pgbench = await runPgbench(pg, {
+      database: PGBENCH_DB,
+      scale,
+      clients: settings.connections,
+      threads: 2,
+      durationS: settings.durationS,
+    });
+    log(`pgbench: ${pgbench.tps.toFixed(1)} tps, ${pgbench.latencyMs} ms average, cpu ${JSON.stringify(pgbench.cpu)}`);
+    await psql(pg, 'postgres', `DROP DATABASE IF EXISTS ${PGBENCH_DB} WITH (FORCE)`);
+
+    const ctx: BenchContext = {
+      settings,
+      server,
+      api: client,
+      adminNickname: ADMIN,
+      adminToken,
+      pgbenchTps: pgbench.tps,
+      pgbenchCpu: pgbench.cpu,
+      pg,
+      database: SERVER_DB,
+      log,
+    };
+    const report = (figures: Figures) => {
+      record(resultsDir, figures);
+      if (figures.audit_ok === false || figures.ledger_rows_match === false) failed = true;
+    };
+    for (const suite of suites) await suite.run(ctx, picks(suite), report);
+  } finally {
+    await server?.stop();
+  }
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s${failed ? ': a consistency check FAILED' : ''}`);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,27 @@
+/** Shared constants and helpers of the browser tests. */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const ADMIN = { nickname: 'admin', password: 'Admin-Passw0rd!' };
+export const PASSWORD = 'Str0ng!Passw0rd';
+
+/** A unique alphanumeric nickname (SPEC §5). */
+export function uniqueNick(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(0, 20);
+}
+
+/** Marks the disclaimer as accepted so it does not cover the page (its own test checks it). */
+export async function acceptDisclaimerUpFront(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    localStorage.setItem('disclaimer', JSON.stringify({ version: 'v0.0.1', nextShow: Date.now() + 86_400_000 }));
+  });
+}
+
+/** Fails on serious or critical accessibility violations (axe). */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}

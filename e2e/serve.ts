@@ -1,0 +1,24 @@
+/**
+ * The server the browser tests run against: a fresh `starlight_e2e` database on the test PostgreSQL,
+ * then Starlight itself (serving the built web app) on E2E_PORT.
+ */
+import pg from 'pg';
+
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const client = new pg.Client({ connectionString: adminUrl });
+try {
+  await client.connect();
+} catch (err) {
+  console.error(
+    `PostgreSQL is not reachable at ${adminUrl}: ${(err as Error).message}. Start it (pg_ctlcluster 15 main start) or set TEST_DATABASE_URL.`,
+  );
+  process.exit(1);
+}
+await client.query('DROP DATABASE IF EXISTS starlight_e2e WITH (FORCE)');
+await client.query('CREATE DATABASE starlight_e2e');
+await client.end();
+
+const url = new URL(adminUrl);
+url.pathname = '/starlight_e2e';
+process.env.DATABASE_URL = url.toString();
+await import('../apps/server/src/server.ts');

@@ -1,0 +1,10 @@
+/** The contract between server and web (DESIGN §1): schemas, tables, money and format helpers. No I/O. */
+export * from './errors.ts';
+export * from './format.ts';
+export * from './money.ts';
+export * from './schemas/audit.ts';
+export * from './schemas/bank.ts';
+export * from './schemas/common.ts';
+export * from './schemas/exchange.ts';
+export * from './schemas/user.ts';
+export * from './tables.ts';

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import {
+  abbreviateAmount,
+  amount,
+  decimalsOf,
+  fitsPrecision,
+  floorToPrecision,
+  formatAmount,
+  fromNumeric,
+  MIN_AMOUNT,
+  mulAmounts,
+  mulFraction,
+  parseAmount,
+  SCALE,
+  sumAmounts,
+  toDecimalString,
+  UNIT,
+} from './money.ts';
+
+/** A decimal text with `decimals` places, all of them used: 0 -> "7", 3 -> "7.001". */
+function textWithDecimals(decimals: number): string {
+  return decimals === 0 ? '7' : `7.${'0'.repeat(decimals - 1)}1`;
+}
+
+describe('parseAmount', () => {
+  it('reads decimal strings and JSON numbers into 10^-9 units', () => {
+    expect(parseAmount('12.5')).toBe(12_500_000_000n);
+    expect(parseAmount(12.5)).toBe(12_500_000_000n);
+    expect(parseAmount('0')).toBe(0n);
+    expect(parseAmount(0)).toBe(0n);
+    expect(parseAmount('0.01')).toBe(MIN_AMOUNT);
+    expect(parseAmount('0.000000001')).toBe(1n);
+    expect(parseAmount(1e-7)).toBe(100n);
+    expect(parseAmount('  3 ')).toBe(3n * UNIT);
+    expect(parseAmount('1000000000000000')).toBe(10n ** 15n * UNIT);
+    // Trailing zeros beyond nine places carry no value.
+    expect(parseAmount('1.1000000000')).toBe(1_100_000_000n);
+  });
+
+  it.each(Array.from({ length: 10 }, (_, p) => p))('reads an amount with %i decimals exactly', (p) => {
+    const text = textWithDecimals(p);
+    const units = parseAmount(text);
+    expect(units).toBe(7n * UNIT + (p === 0 ? 0n : 10n ** BigInt(SCALE - p)));
+    expect(parseAmount(Number(text))).toBe(units);
+  });
+
+  it.each([
+    ['a negative string', '-1'],
+    ['a negative number', -1],
+    ['a negative fraction', -0.01],
+    ['ten decimals', '0.0000000001'],
+    ['ten decimals as a number', 1e-10],
+    ['eleven decimals', '1.00000000001'],
+    ['an exponent string', '1e5'],
+    ['an upper-case exponent string', '1E2'],
+    ['a number that prints as an exponent', 1e21],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['the text NaN', 'NaN'],
+    ['an empty string', ''],
+    ['a bare dot', '.'],
+    ['a trailing dot', '12.'],
+    ['a leading dot', '.5'],
+    ['a plus sign', '+1'],
+    ['hexadecimal', '0x10'],
+    ['a comma', '1,5'],
+    ['a float with binary noise', 0.1 + 0.2],
+  ])('refuses %s', (_label, input) => {
+    expect(parseAmount(input)).toBeNull();
+  });
+});
+
+describe('precision', () => {
+  it.each(Array.from({ length: 10 }, (_, p) => p))(
+    'an amount with %i decimals fits precision p and above only',
+    (p) => {
+      const a = parseAmount(textWithDecimals(p));
+      if (a === null) throw new Error('parse failed');
+      expect(decimalsOf(a)).toBe(p);
+      for (let q = 0; q <= 9; q++) expect(fitsPrecision(a, q)).toBe(q >= p);
+    },
+  );
+
+  it('counts only the decimals really used', () => {
+    expect(decimalsOf(amount(12_500_000_000n))).toBe(1);
+    expect(decimalsOf(amount(3n * UNIT))).toBe(0);
+    expect(decimalsOf(amount(1n))).toBe(9);
+  });
+});
+
+describe('formatAmount', () => {
+  it.each([
+    [0, '1234'],
+    [1, '1234.5'],
+    [2, '1234.56'],
+    [3, '1234.567'],
+    [4, '1234.5678'],
+    [5, '1234.56789'],
+    [6, '1234.567891'],
+    [7, '1234.5678912'],
+    [8, '1234.56789123'],
+    [9, '1234.567891234'],
+  ])('at precision %i shows exactly that many decimals, truncated', (p, expected) => {
+    expect(formatAmount(amount(1_234_567_891_234n), p)).toBe(expected);
+  });
+
+  it('pads with zeros to the precision', () => {
+    expect(formatAmount(amount(12_500_000_000n), 2)).toBe('12.50');
+    expect(formatAmount(amount(0n), 2)).toBe('0.00');
+    expect(formatAmount(amount(0n), 0)).toBe('0');
+    expect(formatAmount(amount(5n * UNIT))).toBe('5.000000000');
+  });
+
+  it('formats negative amounts (signed stats) with a leading minus', () => {
+    expect(formatAmount(-12_500_000_000n, 2)).toBe('-12.50');
+  });
+
+  it.each(Array.from({ length: 10 }, (_, p) => p))('round-trips a precision-%i amount through text', (p) => {
+    const text = textWithDecimals(p);
+    const a = parseAmount(text);
+    if (a === null) throw new Error('parse failed');
+    expect(formatAmount(a, p)).toBe(text);
+    expect(parseAmount(formatAmount(a, p))).toBe(a);
+  });
+});
+
+describe('toDecimalString and fromNumeric', () => {
+  it('shows the fewest decimals that keep the value', () => {
+    expect(toDecimalString(12_500_000_000n)).toBe('12.5');
+    expect(toDecimalString(3n * UNIT)).toBe('3');
+    expect(toDecimalString(1n)).toBe('0.000000001');
+    expect(toDecimalString(0n)).toBe('0');
+    expect(toDecimalString(-1_500_000_000n)).toBe('-1.5');
+  });
+
+  it('reads PostgreSQL NUMERIC text, signed', () => {
+    expect(fromNumeric('12.500000000')).toBe(12_500_000_000n);
+    expect(fromNumeric('-0.010000000')).toBe(-10_000_000n);
+    expect(fromNumeric('0')).toBe(0n);
+    expect(() => fromNumeric('abc')).toThrow();
+  });
+});
+
+describe('floorToPrecision and mulFraction', () => {
+  it('rounds down to the precision', () => {
+    expect(floorToPrecision(1_239_999_999n, 2)).toBe(1_230_000_000n);
+    expect(floorToPrecision(1_999_999_999n, 0)).toBe(UNIT);
+    expect(floorToPrecision(1n, 9)).toBe(1n);
+  });
+
+  it('takes a fraction of an amount and rounds the result down', () => {
+    const onePercent = parseAmount('0.01') ?? 0n;
+    // 1% of 50 = 0.50 exactly.
+    expect(mulFraction(50n * UNIT, onePercent, 2)).toBe(500_000_000n);
+    // 1% of 12.34 = 0.1234 -> 0.12 at precision 2.
+    expect(mulFraction(parseAmount('12.34') ?? 0n, onePercent, 2)).toBe(120_000_000n);
+    // 1% of 0.99 = 0.0099 -> 0 at precision 2: small transfers pay no tax.
+    expect(mulFraction(parseAmount('0.99') ?? 0n, onePercent, 2)).toBe(0n);
+    // 5% of 0.99 at precision 9 keeps every digit.
+    expect(mulFraction(parseAmount('0.99') ?? 0n, parseAmount('0.05') ?? 0n, 9)).toBe(49_500_000n);
+    // 33.3% of 10 at precision 0 = 3.33 -> 3.
+    expect(mulFraction(10n * UNIT, parseAmount('0.333') ?? 0n, 0)).toBe(3n * UNIT);
+    // A fraction of 0 or 1.
+    expect(mulFraction(10n * UNIT, 0n, 2)).toBe(0n);
+    expect(mulFraction(10n * UNIT, UNIT, 2)).toBe(10n * UNIT);
+  });
+
+  it('multiplies quantity by price, rounding down', () => {
+    expect(mulAmounts(parseAmount('1.5') ?? 0n, parseAmount('2.25') ?? 0n, 9)).toBe(3_375_000_000n);
+    expect(mulAmounts(parseAmount('1.5') ?? 0n, parseAmount('2.25') ?? 0n, 2)).toBe(3_370_000_000n);
+  });
+
+  it('sums amounts', () => {
+    expect(sumAmounts([1n, 2n, 3n * UNIT])).toBe(3_000_000_003n);
+    expect(sumAmounts([])).toBe(0n);
+  });
+});
+
+describe('abbreviateAmount (SPEC §2 Quantum Hub)', () => {
+  it.each([
+    ['999999.99', '999999.99'],
+    ['1000000', '1.00M'],
+    ['1234567', '1.23M'],
+    ['999999999', '999.99M'],
+    ['1000000000', '1.00B'],
+    ['123456789000', '123.45B'],
+    ['1000000000000', '1.00T'],
+    ['1000000000000000', '1.00Q'],
+    ['2500000000000000000', '2500.00Q'],
+  ])('%s -> %s', (text, expected) => {
+    expect(abbreviateAmount(parseAmount(text) ?? -1n)).toBe(expected);
+  });
+
+  it('keeps the sign and formats small values at the precision', () => {
+    expect(abbreviateAmount(-(10n ** 6n) * UNIT)).toBe('-1.00M');
+    expect(abbreviateAmount(12_500_000_000n, 0)).toBe('12');
+    expect(abbreviateAmount(12_500_000_000n)).toBe('12.50');
+  });
+});

@@ -1,0 +1,203 @@
+/** Request and response schemas of the bank routes (SPEC §7 Bank, DESIGN §3, §4). */
+import { z } from 'zod';
+import {
+  amountFilter,
+  amountInput,
+  category,
+  currencyId,
+  currencyName,
+  decimalString,
+  fraction,
+  isoDate,
+  nickname,
+  note,
+  paging,
+  precision,
+  ticker,
+  url,
+} from './common.ts';
+import { user } from './user.ts';
+
+/** SPEC §3 Currency; taxes are fraction strings ("0.05"). */
+export const currency = z.object({
+  currencyId: z.number().int(),
+  ticker: z.string(),
+  name: z.string(),
+  precision: z.number().int(),
+  canDeposit: z.boolean(),
+  canWithdraw: z.boolean(),
+  canTransfer: z.boolean(),
+  canMint: z.boolean(),
+  canBurn: z.boolean(),
+  isFrozen: z.boolean(),
+  frozenNote: z.string(),
+  depositTax: decimalString,
+  withdrawTax: decimalString,
+  transferTax: decimalString,
+  taxCollector: z.string(),
+  imgUrl: z.string(),
+});
+export type Currency = z.infer<typeof currency>;
+
+export const currenciesResponse = z.object({ currencies: z.array(currency), message: z.string() });
+
+const currencyFields = {
+  ticker,
+  name: currencyName,
+  precision,
+  canDeposit: z.boolean(),
+  canWithdraw: z.boolean(),
+  canTransfer: z.boolean(),
+  canMint: z.boolean(),
+  canBurn: z.boolean(),
+  isFrozen: z.boolean(),
+  frozenNote: note,
+  depositTax: fraction,
+  withdrawTax: fraction,
+  transferTax: fraction,
+  taxCollector: z.union([nickname, z.literal('')]),
+  imgUrl: z.union([url, z.literal('')]),
+};
+
+/** `createCurrency`: every field but currencyId; optional ones default (DESIGN §3). */
+export const createCurrencyRequest = z.strictObject({
+  ticker: currencyFields.ticker,
+  name: currencyFields.name,
+  precision: currencyFields.precision,
+  canDeposit: currencyFields.canDeposit,
+  canWithdraw: currencyFields.canWithdraw,
+  canTransfer: currencyFields.canTransfer,
+  canMint: currencyFields.canMint,
+  canBurn: currencyFields.canBurn,
+  isFrozen: currencyFields.isFrozen.optional(),
+  frozenNote: currencyFields.frozenNote.optional(),
+  depositTax: currencyFields.depositTax.optional(),
+  withdrawTax: currencyFields.withdrawTax.optional(),
+  transferTax: currencyFields.transferTax.optional(),
+  taxCollector: currencyFields.taxCollector.optional(),
+  imgUrl: currencyFields.imgUrl.optional(),
+});
+export type CreateCurrencyRequest = z.input<typeof createCurrencyRequest>;
+
+/** `modifyCurrency`: currencyId and any subset of the others except ticker. */
+export const modifyCurrencyRequest = z.strictObject({
+  currencyId,
+  name: currencyFields.name.optional(),
+  precision: currencyFields.precision.optional(),
+  canDeposit: currencyFields.canDeposit.optional(),
+  canWithdraw: currencyFields.canWithdraw.optional(),
+  canTransfer: currencyFields.canTransfer.optional(),
+  canMint: currencyFields.canMint.optional(),
+  canBurn: currencyFields.canBurn.optional(),
+  isFrozen: currencyFields.isFrozen.optional(),
+  frozenNote: currencyFields.frozenNote.optional(),
+  depositTax: currencyFields.depositTax.optional(),
+  withdrawTax: currencyFields.withdrawTax.optional(),
+  transferTax: currencyFields.transferTax.optional(),
+  taxCollector: currencyFields.taxCollector.optional(),
+  imgUrl: currencyFields.imgUrl.optional(),
+});
+export type ModifyCurrencyRequest = z.input<typeof modifyCurrencyRequest>;
+
+export const currencyResponse = z.object({ currency, message: z.string() });
+
+/** SPEC §7 p2pTransfer: note optional. */
+export const p2pTransferRequest = z.strictObject({
+  recipientNickName: nickname,
+  currencyId,
+  amount: amountInput,
+  note: note.optional(),
+});
+export type P2pTransferRequest = z.input<typeof p2pTransferRequest>;
+export const p2pTransferResponse = z.object({ senderUser: user, message: z.string() });
+
+/** SPEC §5 Mint: note required, 4 to 255. Burn takes the same body. */
+export const mintRequest = z.strictObject({
+  recipientNickName: nickname,
+  currencyId,
+  amount: amountInput,
+  note: z.string().min(4).max(255),
+});
+export type MintRequest = z.input<typeof mintRequest>;
+
+export const distributeCurrencyRequest = z.strictObject({
+  currencyId,
+  amount: amountInput,
+  targetCurrencyId: currencyId,
+  note: note.optional(),
+});
+export type DistributeCurrencyRequest = z.input<typeof distributeCurrencyRequest>;
+export const distributeCurrencyResponse = z.object({
+  senderUser: user,
+  recipients: z.number().int(),
+  distributed: decimalString,
+  message: z.string(),
+});
+
+const party = z.object({ nickname: z.string() }).nullable();
+
+/** SPEC §3 bank transaction (DESIGN §3: executor, sender, recipient each {nickname} or null). */
+export const transaction = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  executor: party,
+  sender: party,
+  recipient: party,
+  balance: z.object({ currencyId: z.number().int(), amount: decimalString }),
+  category: z.number().int(),
+  note: z.string(),
+  reference: z.string().nullable(),
+});
+export type Transaction = z.infer<typeof transaction>;
+
+const txFilters = {
+  paging,
+  startDate: isoDate.optional(),
+  endDate: isoDate.optional(),
+  currencyId: currencyId.optional(),
+  amountAbove: amountFilter.optional(),
+  amountBelow: amountFilter.optional(),
+  category: category.optional(),
+};
+
+/** Own transactions: `nickname` narrows to the other party. */
+export const transactionsRequest = z.strictObject({ ...txFilters, nickname: nickname.optional() });
+export type TransactionsRequest = z.input<typeof transactionsRequest>;
+/** Admin Tnx Logs: every filter of SPEC §2 (nickname = any party). */
+export const allTransactionsRequest = transactionsRequest;
+export const transactionsResponse = z.object({
+  txs: z.array(transaction),
+  total: z.number().int(),
+  message: z.string(),
+});
+export type TransactionsResponse = z.infer<typeof transactionsResponse>;
+
+export const currencyStatsRequest = z.strictObject({
+  startDate: isoDate.optional(),
+  endDate: isoDate.optional(),
+  currencyId: currencyId.optional(),
+});
+export type CurrencyStatsRequest = z.input<typeof currencyStatsRequest>;
+export const currencyStatsEntry = z.object({
+  _id: z.number().int(),
+  categories: z.array(z.object({ category: z.number().int(), total: decimalString, count: z.number().int() })),
+  totals: decimalString,
+  circulating: decimalString,
+});
+export type CurrencyStatsEntry = z.infer<typeof currencyStatsEntry>;
+export const currencyStatsResponse = z.object({ currencyStats: z.array(currencyStatsEntry), message: z.string() });
+
+/** DESIGN §4 conservation check, per currency. */
+export const auditEntry = z.object({
+  currencyId: z.number().int(),
+  ticker: z.string(),
+  balances: decimalString,
+  escrow: decimalString,
+  issued: decimalString,
+  removed: decimalString,
+  difference: decimalString,
+  negativeBalances: z.number().int(),
+  ok: z.boolean(),
+});
+export const auditResponse = z.object({ ok: z.boolean(), currencies: z.array(auditEntry), message: z.string() });
+export type AuditResponse = z.infer<typeof auditResponse>;

@@ -1,0 +1,159 @@
+/**
+ * Field rules of SPEC §5 as Zod schemas, and the message form of DESIGN §3:
+ * `"{label}" is required`, `"{label}" is not allowed`, `"{label}" contains an invalid value`,
+ * or the rule's own text (`Password not strong enough`).
+ */
+import { z } from 'zod';
+import { type Amount, MAX_AMOUNT, MIN_AMOUNT, parseAmount, UNIT } from '../money.ts';
+
+export const IS_REQUIRED = 'is required';
+export const IS_NOT_ALLOWED = 'is not allowed';
+export const IS_INVALID = 'contains an invalid value';
+
+// Every default message becomes one of the three templates; issueMessage() adds the label.
+z.config({
+  customError: (iss) => {
+    if (iss.code === 'unrecognized_keys') return IS_NOT_ALLOWED;
+    if (iss.code === 'invalid_type' && iss.input === undefined) return IS_REQUIRED;
+    return IS_INVALID;
+  },
+});
+
+/** A Zod issue as it comes out of a failed parse. */
+export type Issue = z.core.$ZodIssue;
+
+/** The user-facing message of one issue, in SPEC §5's form. */
+export function issueMessage(issue: Issue): string {
+  const label = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const key = [...issue.path.map(String), issue.keys[0] ?? ''].join('.');
+    return `"${key}" ${IS_NOT_ALLOWED}`;
+  }
+  if (issue.message === IS_REQUIRED || issue.message === IS_INVALID || issue.message === IS_NOT_ALLOWED) {
+    return `"${label || 'value'}" ${issue.message}`;
+  }
+  return issue.message;
+}
+
+/** Every issue of a failed parse as `{field, message}`; the first one is the response `message`. */
+export function issueList(issues: readonly Issue[]): Array<{ field: string; message: string }> {
+  return issues.map((i) => {
+    const path = i.code === 'unrecognized_keys' ? [...i.path, i.keys[0] ?? ''] : i.path;
+    return { field: path.map(String).join('.'), message: issueMessage(i) };
+  });
+}
+
+const alnum = /^[a-zA-Z0-9]+$/;
+
+/** SPEC §5 note: text up to 255, may be empty. */
+export const note = z.string().max(255);
+/** SPEC §5 name: 3 to 127 characters. */
+export const name = z.string().min(3).max(127);
+/** SPEC §5 description: 12 to 511 characters. */
+export const description = z.string().min(12).max(511);
+/** SPEC §5 object id: alphanumeric, exactly 24 (DESIGN §3: lowercase hex). */
+export const objectId = z.string().length(24).regex(alnum);
+/** SPEC §5 nickname: alphanumeric, 3 to 32. */
+export const nickname = z.string().min(3).max(32).regex(alnum);
+/** SPEC §5 email: up to 255, valid format, lowercased. */
+export const email = z
+  .string()
+  .max(255)
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.email());
+/** SPEC §5 password: 8 to 32, no whitespace, lowercase, uppercase, digit and symbol. */
+export const strongPassword = z
+  .string({ error: (iss) => (iss.input === undefined ? IS_REQUIRED : IS_INVALID) })
+  .refine(
+    (v) =>
+      v.length >= 8 &&
+      v.length <= 32 &&
+      !/\s/.test(v) &&
+      /[a-z]/.test(v) &&
+      /[A-Z]/.test(v) &&
+      /\d/.test(v) &&
+      /[^a-zA-Z0-9\s]/.test(v),
+    { error: 'Password not strong enough' },
+  );
+/** SPEC §5 role: text 1 to 10. */
+export const role = z.string().min(1).max(10);
+/** SPEC §5 wallet address: 10 to 50, lowercased. */
+export const walletAddress = z
+  .string()
+  .min(10)
+  .max(50)
+  .transform((v) => v.toLowerCase());
+/**
+ * SPEC §5 currencyId: integer; a form's select may send it as digits ("2"). Not z.coerce: that turns a
+ * missing id into NaN ("contains an invalid value" instead of "is required") and null, "" or true into 0/1.
+ */
+export const currencyId = z.preprocess(
+  (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
+  z.number().int(),
+);
+/** SPEC §5 precision: integer 0 to 9. */
+export const precision = z.number().int().min(0).max(9);
+/** SPEC §5 ticker: alphanumeric 2 to 7. */
+export const ticker = z.string().min(2).max(7).regex(alnum);
+/** SPEC §5 currency name: 3 to 31. */
+export const currencyName = z.string().min(3).max(31);
+/** SPEC §5 reference: up to 255. */
+export const reference = z.string().max(255);
+/** SPEC §5 transaction category and state filter: integer at least 1. */
+export const category = z.number().int().min(1);
+/** SPEC §5 URL: a valid URI. */
+export const url = z.url();
+/** ISO 8601 date-time on the wire. */
+export const isoDate = z.iso.datetime({ offset: true }).or(z.iso.date());
+
+/** A decimal string on the wire (DESIGN §3: amounts in responses are always strings). */
+export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+/**
+ * SPEC §5 amount: a JSON number or decimal string, at least 0.01, parsed to an Amount (10^-9 units).
+ * The currency's precision is checked by the service, which knows the currency.
+ */
+export const amountInput = z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
+  const a = parseAmount(v);
+  if (a === null || a < MIN_AMOUNT || a > MAX_AMOUNT) {
+    ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
+    return z.NEVER;
+  }
+  return a;
+});
+
+/** A filter amount: any non-negative decimal (amountAbove / amountBelow). */
+export const amountFilter = z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
+  const a = parseAmount(v);
+  if (a === null || a > MAX_AMOUNT) {
+    ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
+    return z.NEVER;
+  }
+  return a;
+});
+
+/** SPEC §5 percent/tax/fee: number 0 to 1, parsed to an Amount-scaled fraction (0.05 -> 50_000_000n). */
+export const fraction = z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
+  const a = parseAmount(v);
+  if (a === null || a > UNIT) {
+    ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
+    return z.NEVER;
+  }
+  return a;
+});
+
+/** SPEC §5 paging: limit integer 5 to 50, page integer at least 1. */
+export const paging = z.strictObject({
+  limit: z.number().int().min(5).max(50),
+  page: z.number().int().min(1),
+});
+export type Paging = z.infer<typeof paging>;
+
+/** Every response carries a message (DESIGN §3). */
+export const messageResponse = z.object({ message: z.string() });
+
+/** The error body: message plus every field error. */
+export const errorResponse = z.object({
+  message: z.string(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});

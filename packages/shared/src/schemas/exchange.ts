@@ -1,0 +1,208 @@
+/**
+ * Request and response schemas of the exchange, the Quantum Hub (SPEC §3 exchange entities, §7 Exchange;
+ * DESIGN §3 wire shapes, §5), and the messages of the live feed at `/api/ws`.
+ * Amounts and prices are decimal strings on the wire; `price` is sellCurrency per one unit of buyCurrency,
+ * `initialAmount`, `filledAmount` and trade `amount` are in buyCurrency.
+ */
+import { z } from 'zod';
+import { amountInput, currencyId, decimalString, fraction, name, nickname, note, objectId } from './common.ts';
+
+/** SPEC §3 exchange pair. `name` is `"<buy currency name> → <sell currency name>"` (DESIGN §5). */
+export const pair = z.object({
+  _id: z.string(),
+  name: z.string(),
+  buyCurrency: z.number().int(),
+  sellCurrency: z.number().int(),
+  canBuy: z.boolean(),
+  canSell: z.boolean(),
+  visible: z.boolean(),
+  frozen: z.boolean(),
+  frozenNote: z.string(),
+  /** Fraction 0..1 of each side's proceeds, as a decimal string ("0.002"). */
+  fee: decimalString,
+  /** Nickname of the fee collector; '' when fees are burned. */
+  feeCollector: z.string(),
+  createdAt: z.string(),
+});
+export type Pair = z.infer<typeof pair>;
+
+/** SPEC §3 exchange order (DESIGN §3). `state`: 1 Placed, 2 Cancelled, 3 Filled. Never the owner. */
+export const order = z.object({
+  _id: z.string(),
+  pair: z.string(),
+  buySide: z.boolean(),
+  initialAmount: decimalString,
+  filledAmount: decimalString,
+  price: decimalString,
+  state: z.number().int(),
+  createdAt: z.string(),
+});
+export type Order = z.infer<typeof order>;
+
+/** One execution. `buySide` is the taker's side: true when an incoming buy lifted a resting sell. */
+export const trade = z.object({
+  _id: z.string(),
+  pair: z.string(),
+  price: decimalString,
+  amount: decimalString,
+  buySide: z.boolean(),
+  createdAt: z.string(),
+});
+export type Trade = z.infer<typeof trade>;
+
+const collector = z.union([nickname, z.literal('')]);
+
+/**
+ * `createPair` (admin). SPEC's `name` is accepted but the server composes the name from the currencies
+ * (DESIGN §5). `visible` defaults to true, `frozen` to false, `fee` to 0, `feeCollector` to '' (burn).
+ */
+export const createPairRequest = z.strictObject({
+  name: name.optional(),
+  buyCurrency: currencyId,
+  sellCurrency: currencyId,
+  canBuy: z.boolean(),
+  canSell: z.boolean(),
+  visible: z.boolean().optional(),
+  frozen: z.boolean().optional(),
+  frozenNote: note.optional(),
+  fee: fraction.optional(),
+  feeCollector: collector.optional(),
+});
+export type CreatePairRequest = z.input<typeof createPairRequest>;
+
+/** `modifyPair` (admin): `pairId` and any subset of the flags; the currencies never change. */
+export const modifyPairRequest = z.strictObject({
+  pairId: objectId,
+  name: name.optional(),
+  canBuy: z.boolean().optional(),
+  canSell: z.boolean().optional(),
+  visible: z.boolean().optional(),
+  frozen: z.boolean().optional(),
+  frozenNote: note.optional(),
+  fee: fraction.optional(),
+  feeCollector: collector.optional(),
+});
+export type ModifyPairRequest = z.input<typeof modifyPairRequest>;
+
+export const pairResponse = z.object({ pair, message: z.string() });
+export type PairResponse = z.infer<typeof pairResponse>;
+
+/** `deletePair` (admin): open orders are cancelled and refunded first. */
+export const deletePairRequest = z.strictObject({ pairId: objectId });
+export const deletePairResponse = z.object({ cancelledOrders: z.number().int(), message: z.string() });
+export type DeletePairResponse = z.infer<typeof deletePairResponse>;
+
+/** `getPairs` (public): visible pairs; an admin also sees hidden ones. Message `Got N pair(s)`. */
+export const pairsResponse = z.object({ pairs: z.array(pair), message: z.string() });
+export type PairsResponse = z.infer<typeof pairsResponse>;
+
+/** SPEC §5 order placement: pair, buySide, initialAmount, price (amounts: number or decimal string). */
+export const placeOrderRequest = z.strictObject({
+  pair: objectId,
+  buySide: z.boolean(),
+  initialAmount: amountInput,
+  price: amountInput,
+});
+export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
+/** DESIGN §3: `{order, tx:{note}, message}`; `trades` lists the executions the order made at once. */
+export const placeOrderResponse = z.object({
+  order,
+  trades: z.array(trade),
+  tx: z.object({ note: z.string() }),
+  message: z.string(),
+});
+export type PlaceOrderResponse = z.infer<typeof placeOrderResponse>;
+
+/** `cancelOrder` (owner or admin) and `payoutOrder` (admin, sell orders). */
+export const orderIdRequest = z.strictObject({ orderId: objectId });
+export const orderResponse = z.object({ order, message: z.string() });
+export type OrderResponse = z.infer<typeof orderResponse>;
+
+/** `getOrders` (public): the open orders of a pair, best price first, without owners. */
+export const getOrdersRequest = z.strictObject({ pair: objectId });
+export const bookOrders = z.object({ buys: z.array(order), sells: z.array(order) });
+export const getOrdersResponse = z.object({ orders: bookOrders, message: z.string() });
+export type GetOrdersResponse = z.infer<typeof getOrdersResponse>;
+
+/** `getUserOrders` (member, GET): own orders, newest first; `?pair=` narrows to one pair. */
+export const getUserOrdersQuery = z.strictObject({ pair: objectId.optional() });
+export const userOrdersResponse = z.object({ orders: z.array(order), message: z.string() });
+export type UserOrdersResponse = z.infer<typeof userOrdersResponse>;
+
+/** `getTrades` (public, ours): the latest trades of a pair, newest first. `limit` 1..200, default 50. */
+export const getTradesRequest = z.strictObject({ pair: objectId, limit: z.number().int().min(1).max(200).optional() });
+export const tradesResponse = z.object({ trades: z.array(trade), message: z.string() });
+export type TradesResponse = z.infer<typeof tradesResponse>;
+
+/** Candle widths of `getCandles`. */
+export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
+
+/** `getCandles` (public, ours): OHLC buckets with trades, oldest first. `limit` 1..1000, default 200. */
+export const getCandlesRequest = z.strictObject({
+  pair: objectId,
+  interval: z.enum(CANDLE_INTERVALS),
+  limit: z.number().int().min(1).max(1000).optional(),
+});
+/** One bucket: `time` is its start (ISO 8601 UTC); `volume` in buyCurrency. */
+export const candle = z.object({
+  time: z.string(),
+  open: decimalString,
+  high: decimalString,
+  low: decimalString,
+  close: decimalString,
+  volume: decimalString,
+});
+export type Candle = z.infer<typeof candle>;
+export const candlesResponse = z.object({ candles: z.array(candle), message: z.string() });
+export type CandlesResponse = z.infer<typeof candlesResponse>;
+
+/** `getDepth` (public, ours): open quantity per price level, best first. `levels` 1..500, default 50. */
+export const getDepthRequest = z.strictObject({ pair: objectId, levels: z.number().int().min(1).max(500).optional() });
+export const depthLevel = z.object({ price: decimalString, amount: decimalString, orders: z.number().int() });
+export type DepthLevel = z.infer<typeof depthLevel>;
+export const depth = z.object({ buys: z.array(depthLevel), sells: z.array(depthLevel) });
+export type Depth = z.infer<typeof depth>;
+export const depthResponse = z.object({ depth, message: z.string() });
+export type DepthResponse = z.infer<typeof depthResponse>;
+
+/**
+ * Messages a client sends on `/api/ws` (JSON text frames):
+ * `auth` signs the socket in with the session JWT (own orders and balances follow);
+ * `subscribe` / `unsubscribe` a pair's book and trades; `ping` answers `pong`.
+ */
+export const wsClientMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('auth'), token: z.string().min(1).max(4096) }),
+  z.strictObject({ type: z.literal('subscribe'), pair: objectId }),
+  z.strictObject({ type: z.literal('unsubscribe'), pair: objectId }),
+  z.strictObject({ type: z.literal('ping') }),
+]);
+export type WsClientMessage = z.infer<typeof wsClientMessage>;
+
+/**
+ * Messages the server pushes on `/api/ws`:
+ * - `auth`: the socket is signed in as `user`;
+ * - `book`: a subscribed pair's whole open book (`orders`, as getOrders) and `depth` (as getDepth);
+ * - `trades`: a subscribed pair's trades, newest first (the snapshot on subscribe, then only new ones;
+ *   a client may see a trade twice around its subscription and should key them by `_id`);
+ * - `orders`: the member's own orders, as getUserOrders (the whole list, on every change);
+ * - `balances`: the member's non-zero balances;
+ * - `error`: a refused message (`Not authorized`, `Token expired`, `Pair not found`, `Invalid message`);
+ * - `pong`: the answer to `ping`.
+ */
+export const wsServerMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('auth'),
+    user: z.object({ _id: z.string(), nickname: z.string(), role: z.string() }),
+  }),
+  z.object({ type: z.literal('book'), pair: z.string(), orders: bookOrders, depth }),
+  z.object({ type: z.literal('trades'), pair: z.string(), trades: z.array(trade) }),
+  z.object({ type: z.literal('orders'), orders: z.array(order) }),
+  z.object({
+    type: z.literal('balances'),
+    balances: z.array(z.object({ currencyId: z.number().int(), amount: decimalString })),
+  }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+  z.object({ type: z.literal('pong') }),
+]);
+export type WsServerMessage = z.infer<typeof wsServerMessage>;

@@ -1,0 +1,133 @@
+/** The category, state and role tables of SPEC §3 and §4, with their labels. */
+
+/** Bank transaction categories (SPEC §3). */
+export const TX_CATEGORY = {
+  Deposit: 1,
+  Withdrawal: 2,
+  Transfer: 3,
+  Tax: 4,
+  Mint: 10,
+  Burn: 11,
+  CheckoutMint: 12,
+  ForgeMint: 13,
+  ForgeBurn: 14,
+  CexOrderSubmitted: 20,
+  CexOrderCancelled: 21,
+  CexTradeExecuted: 22,
+  CexFeesPaid: 23,
+  OpenedAlphaSynthChips: 33,
+} as const;
+export type TxCategory = (typeof TX_CATEGORY)[keyof typeof TX_CATEGORY];
+
+export const TX_CATEGORY_LABELS: Record<TxCategory, string> = {
+  1: 'Deposit',
+  2: 'Withdrawal',
+  3: 'Transfer',
+  4: 'Tax',
+  10: 'Mint',
+  11: 'Burn',
+  12: 'Checkout Mint',
+  13: 'Forge Mint',
+  14: 'Forge Burn',
+  20: 'CEX Order Submitted',
+  21: 'CEX Order Cancelled',
+  22: 'CEX Trade Executed',
+  23: 'CEX Fees Paid',
+  33: 'Opened Alpha Synth Chips',
+};
+
+/** Categories whose currency-stats totals count negative (DESIGN §4). */
+export const NEGATIVE_STAT_CATEGORIES: readonly number[] = [11, 14, 33];
+/** SPEC §3: circulating adds these categories... */
+export const CIRCULATING_ADD: readonly number[] = [1, 10, 11, 12, 13, 14, 33];
+/** ...and subtracts these. */
+export const CIRCULATING_SUBTRACT: readonly number[] = [2, 4, 23];
+
+/** Access log login types (SPEC §3). */
+export const LOGIN_TYPE_LABELS: Record<number, string> = {
+  1: 'Email Login',
+  2: 'Wallet Login',
+  3: 'Creator App Login by Email',
+  4: 'Creator App Login by Wallet',
+};
+
+/** Admin action categories (SPEC §3). */
+export const ADMIN_CATEGORY = {
+  AdministrateUser: 1,
+  CreateCurrency: 2,
+  ModifyCurrency: 3,
+  ManualMint: 4,
+  ManualBurn: 5,
+  SetDefconLevel: 6,
+  CreateCheckoutPackage: 7,
+  DeleteCheckoutPackage: 8,
+  PublishCheckoutPackage: 9,
+  ChangedCheckoutPackageActiveState: 10,
+  CreateForgeRecipe: 11,
+  DeleteForgeRecipe: 12,
+  PublishForgeRecipe: 13,
+  ChangedForgeRecipeActiveState: 14,
+  ModifyForgeRecipe: 15,
+  CexTradePairCreated: 20,
+  CexTradePairModified: 21,
+  CexTradePairDeleted: 22,
+} as const;
+export type AdminCategory = (typeof ADMIN_CATEGORY)[keyof typeof ADMIN_CATEGORY];
+
+export const ADMIN_CATEGORY_LABELS: Record<AdminCategory, string> = {
+  1: 'Administrate User',
+  2: 'Create Currency',
+  3: 'Modify Currency',
+  4: 'Manual Mint',
+  5: 'Manual Burn',
+  6: 'Set Defcon Level',
+  7: 'Create Checkout Package',
+  8: 'Delete Checkout Package',
+  9: 'Publish Checkout Package',
+  10: 'Changed Checkout Package Active State',
+  11: 'Create Forge Recipe',
+  12: 'Delete Forge Recipe',
+  13: 'Publish Forge Recipe',
+  14: 'Changed Forge Recipe Active State',
+  15: 'Modify Forge Recipe',
+  20: 'CEX Trade Pair Created',
+  21: 'CEX Trade Pair Modified',
+  22: 'CEX Trade Pair Deleted',
+};
+
+/** Roles (SPEC §3, §6). */
+export const ROLES = ['admin', 'user', 'creator'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Exchange order states (SPEC §4, DESIGN §5). */
+export const ORDER_STATE = { Placed: 1, Cancelled: 2, Filled: 3 } as const;
+export type OrderState = (typeof ORDER_STATE)[keyof typeof ORDER_STATE];
+export const ORDER_STATE_LABELS: Record<OrderState, string> = { 1: 'Placed', 2: 'Cancelled', 3: 'Filled' };
+
+/** Forge process states (SPEC §4). */
+export const FORGE_STATE_LABELS: Record<number, string> = { 1: 'Started', 3: 'Completed', 4: 'Cancelled' };
+
+/** Checkout states and providers (SPEC §4). */
+export const CHECKOUT_STATE_LABELS: Record<number, string> = {
+  1: 'Created',
+  3: 'Pending',
+  5: 'Delayed',
+  6: 'Resolved',
+  8: 'Cancelled',
+  9: 'Completed',
+};
+export const CHECKOUT_PROVIDER_LABELS: Record<number, string> = { 1: 'Crypto', 2: 'Card' };
+
+/** Citizenship ranks by holdings of the main token, SD (SPEC §6). */
+export const CITIZEN_RANKS: ReadonlyArray<{ name: string; min: number }> = [
+  { name: 'Citizen', min: 0 },
+  { name: 'Ethereal', min: 1000 },
+  { name: 'Extraterrestrial', min: 10000 },
+  { name: 'Stellar', min: 50000 },
+  { name: 'Celestial', min: 100000 },
+];
+
+/** The main token whose holdings give the citizen rank. */
+export const MAIN_CURRENCY_ID = 1;
+/** SPEC §9: the package currency, Credits. */
+export const CREDITS_CURRENCY_ID = 3;

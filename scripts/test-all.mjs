@@ -1,0 +1,67 @@
+// `make test`: typecheck, lint, unit + integration (Vitest, PostgreSQL), browser (Playwright, Chromium).
+// Ends with one line `N passed, N failed` totalling every suite; exits non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const results = { passed: 0, failed: 0 };
+const gateFailures = [];
+mkdirSync('.cache', { recursive: true });
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return res.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+if (!run('typecheck', 'npm', ['run', '--silent', 'typecheck'])) gateFailures.push('typecheck');
+if (!run('lint', 'npx', ['biome', 'check', '.'])) gateFailures.push('lint');
+
+// Unit and integration tests.
+rmSync('.cache/vitest.json', { force: true });
+const vitestOk = run('unit + integration', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  '--outputFile.json=.cache/vitest.json',
+]);
+const vitest = readJson('.cache/vitest.json');
+if (vitest) {
+  results.passed += vitest.numPassedTests ?? 0;
+  results.failed += (vitest.numFailedTests ?? 0) + (vitest.numTodoTests ?? 0) + (vitest.numPendingTests ?? 0);
+}
+if (!vitestOk) gateFailures.push('vitest');
+if (!vitest) results.failed += 1;
+
+// Browser tests against the built app.
+if (!run('web build', 'npm', ['run', '--silent', 'build', '--workspace', '@starlight/web']))
+  gateFailures.push('web build');
+rmSync('.cache/playwright.json', { force: true });
+const e2eOk = run(
+  'browser',
+  'npx',
+  ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'],
+  {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: '.cache/playwright.json',
+  },
+);
+const pw = existsSync('.cache/playwright.json') ? readJson('.cache/playwright.json') : null;
+if (pw?.stats) {
+  results.passed += pw.stats.expected ?? 0;
+  results.failed += (pw.stats.unexpected ?? 0) + (pw.stats.flaky ?? 0) + (pw.stats.skipped ?? 0);
+} else {
+  results.failed += 1;
+}
+if (!e2eOk) gateFailures.push('playwright');
+
+if (gateFailures.length > 0) console.log(`\nFailed: ${gateFailures.join(', ')}`);
+console.log(`\n${results.passed} passed, ${results.failed} failed`);
+process.exit(gateFailures.length === 0 && results.failed === 0 ? 0 : 1);
