@@ -14,7 +14,7 @@ test('register: hints, inline messages, then the dashboard', async ({ page }) =>
   await expect(page.getByText('"nickname" contains an invalid value')).toBeVisible();
   await page.getByLabel('Nickname').fill(nick);
   await page.getByLabel('E-mail').fill(`${nick}@example.test`);
-  await page.getByLabel('Password', { exact: true }).fill('weakpass');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('weakpass');
   await page.getByLabel('Confirm password').fill('weakpas');
   await expect(page.getByText('Passwords do not match')).toBeVisible();
   await page.getByLabel('Confirm password').fill('weakpass');
@@ -22,7 +22,7 @@ test('register: hints, inline messages, then the dashboard', async ({ page }) =>
   await expect(page.getByText('Password not strong enough')).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -39,7 +39,7 @@ test('the referral link fills the referrer', async ({ page }) => {
 test('a wrong password is toasted and nothing else happens', async ({ page }) => {
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill('nobody-here');
-  await page.getByLabel('Password', { exact: true }).fill('Wrong-Passw0rd!');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Wrong-Passw0rd!');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Incorrect password' })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
@@ -48,7 +48,7 @@ test('a wrong password is toasted and nothing else happens', async ({ page }) =>
 test('toasts close by themselves after five seconds', async ({ page }) => {
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill('nobody-here');
-  await page.getByLabel('Password', { exact: true }).fill('Wrong-Passw0rd!');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Wrong-Passw0rd!');
   await page.getByRole('button', { name: 'Sign in' }).click();
   const toast = page.getByRole('alert').filter({ hasText: 'Incorrect password' });
   await expect(toast).toBeVisible();
@@ -65,7 +65,7 @@ test('without a session the dashboard sends you to /login; logout ends the sessi
   });
   expect(res.ok()).toBe(true);
   await page.getByLabel('Nickname or e-mail').fill(nick);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${nick}` })).toBeVisible();
   await page.getByRole('button', { name: 'Logout' }).click();

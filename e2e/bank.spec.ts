@@ -21,7 +21,7 @@ async function registerInUi(page: Page, nick: string): Promise<void> {
   await page.goto('/register');
   await page.getByLabel('Nickname').fill(nick);
   await page.getByLabel('E-mail').fill(`${nick}@example.test`);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${nick}` })).toBeVisible();
@@ -48,7 +48,7 @@ test('register, receive minted SD, send it with tax, see both histories', async 
   const admin = await newPage(browser, isMobile);
   await admin.goto('/login');
   await admin.getByLabel('Nickname or e-mail').fill(ADMIN.nickname);
-  await admin.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await admin.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
   await admin.getByRole('button', { name: 'Sign in' }).click();
   await admin.getByRole('button', { name: 'Admin' }).click();
   await admin.getByTestId('open-mint').click();

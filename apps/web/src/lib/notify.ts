@@ -2,7 +2,7 @@
 import { notifications } from '@mantine/notifications';
 
 export function toastSuccess(message: string): void {
-  notifications.show({ color: 'teal', message, autoClose: 5000, closeButtonProps: { 'aria-label': 'Close' } });
+  notifications.show({ color: 'teal', message, autoClose: 5000 });
 }
 
 export function toastError(message: string): void {
@@ -11,6 +11,5 @@ export function toastError(message: string): void {
     title: 'Error',
     message,
     autoClose: 5000,
-    closeButtonProps: { 'aria-label': 'Close' },
   });
 }

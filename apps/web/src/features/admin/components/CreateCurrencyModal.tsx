@@ -53,7 +53,6 @@ export function CreateCurrencyModal({ opened, onClose }: { opened: boolean; onCl
       size="lg"
       fullScreen={isPhone}
       className={classes.contrast}
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <form onSubmit={submit} noValidate data-testid="create-currency-form">
         <Stack gap="md">

@@ -88,7 +88,6 @@ export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onCl
       size="lg"
       fullScreen={isPhone}
       className={classes.contrast}
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <form onSubmit={submit} noValidate data-testid="modify-currency-form">
         <Stack gap="md">

@@ -101,13 +101,7 @@ export function SupplyModal({
   ];
 
   return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      title={text.title}
-      className={classes.contrast}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened={opened} onClose={close} title={text.title} className={classes.contrast}>
       <form onSubmit={submit} noValidate data-testid={`${action}-form`}>
         <Stack gap="sm">
           <TextInput

@@ -5,7 +5,7 @@
  */
 import { type CreateCurrencyRequest, type Currency, type ModifyCurrencyRequest, parseAmount } from '@starlight/shared';
 import { dropEmpty } from '../../../lib/form.ts';
-import { fractionToPercent, percentToFraction } from './percent.ts';
+import { fractionToPercent, percentToFraction } from '../../../lib/percent.ts';
 
 export const FLAG_FIELDS = ['canDeposit', 'canWithdraw', 'canTransfer', 'canMint', 'canBurn', 'isFrozen'] as const;
 export type FlagField = (typeof FLAG_FIELDS)[number];

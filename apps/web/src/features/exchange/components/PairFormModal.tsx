@@ -7,10 +7,9 @@ import { Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, TextIn
 import type { CreatePairRequest, ModifyPairRequest, Pair } from '@starlight/shared';
 import { useState } from 'react';
 import { toastError } from '../../../lib/notify.ts';
-import { fractionToPercent } from '../../../lib/percent.ts';
+import { fractionToPercent, percentToFraction } from '../../../lib/percent.ts';
 import { useCurrencies } from '../../bank/api/currencies.ts';
 import { usePairMutations } from '../api/pairs.ts';
-import { percentToFraction } from '../utils/fee-percent.ts';
 import { errorText, toastServerMessage } from '../utils/messages.ts';
 
 interface Values {
