@@ -2,6 +2,7 @@
 // Ends with one line `N passed, N failed` totalling every suite; exits non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const results = { passed: 0, failed: 0 };
 const gateFailures = [];
@@ -44,16 +45,18 @@ if (!vitest) results.failed += 1;
 // Browser tests against the built app.
 if (!run('web build', 'npm', ['run', '--silent', 'build', '--workspace', '@starlight/web']))
   gateFailures.push('web build');
-rmSync('.cache/playwright.json', { force: true });
+// Absolute: Playwright resolves a relative output name against the config's directory.
+const playwrightJson = resolve('.cache/playwright.json');
+rmSync(playwrightJson, { force: true });
 const e2eOk = run(
   'browser',
   'npx',
   ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'],
   {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: '.cache/playwright.json',
+    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
   },
 );
-const pw = existsSync('.cache/playwright.json') ? readJson('.cache/playwright.json') : null;
+const pw = existsSync(playwrightJson) ? readJson(playwrightJson) : null;
 if (pw?.stats) {
   results.passed += pw.stats.expected ?? 0;
   results.failed += (pw.stats.unexpected ?? 0) + (pw.stats.flaky ?? 0) + (pw.stats.skipped ?? 0);
