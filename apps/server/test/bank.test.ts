@@ -4,6 +4,8 @@ import type {
   CreateCurrencyRequest,
   Currency,
   CurrencyStatsEntry,
+  SupplyHistoryResponse,
+  SupplyPoint,
   Transaction,
   TransactionsResponse,
   User,
@@ -12,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
+import { createMarket, placeOk } from './exchange.helpers.ts';
 import {
   balanceOf,
   call,
@@ -1051,6 +1054,134 @@ describe('POST /api/bank/distributeCurrency', () => {
     expect(await balanceOf(app, sender, 2)).toBe('5');
     expect(await balanceOf(app, h, 2)).toBe('0');
     await expectLedgerBalanced(app, admin);
+  });
+});
+
+/** supplyHistory as anyone (the route is public); expects success. */
+async function supplyHistory(body: Record<string, unknown>): Promise<SupplyPoint[]> {
+  const res = await call(app, undefined, 'POST', '/api/bank/supplyHistory', body);
+  expect(res.statusCode, res.body).toBe(200);
+  const { points, message } = res.json<SupplyHistoryResponse>();
+  expect(message).toMatch(new RegExp(`^Got ${points.length} [A-Z0-9]+ supply points$`));
+  return points;
+}
+
+/** The audit's row of one currency. */
+async function auditOf(currencyId: number): Promise<AuditResponse['currencies'][number] | undefined> {
+  return (await expectLedgerBalanced(app, admin)).currencies.find((c) => c.currencyId === currencyId);
+}
+
+const HOUR_MS = 3600 * 1000;
+
+describe('POST /api/bank/supplyHistory', () => {
+  it('ends with the audit supply and the all-time circulating, after mint, burn and a taxed transfer', async () => {
+    const collector = await registerMember(app, 'shc');
+    const coin = await newCurrency({ transferTax: '0.1', taxCollector: collector.nickname });
+    const a = await registerMember(app, 'sha');
+    const b = await registerMember(app, 'shb');
+    await mint(app, admin, a.nickname, coin.currencyId, '100');
+    await mint(app, admin, b.nickname, coin.currencyId, '50.25');
+    expect((await burn(a.nickname, coin.currencyId, '20')).statusCode).toBe(200);
+    // 10 sent: 9 reach b, the 1 of tax goes to the collector (still held, but not circulating).
+    expect((await transfer(a, b.nickname, coin.currencyId, '10')).statusCode).toBe(200);
+
+    const before = Date.now();
+    const points = await supplyHistory({ currencyId: coin.currencyId, interval: '1h', limit: 3 });
+    const after = Date.now();
+    expect(points).toHaveLength(3);
+    const times = points.map((p) => Date.parse(p.time));
+    expect(times[1]! - times[0]!).toBe(HOUR_MS);
+    expect(times[2]! - times[1]!).toBe(HOUR_MS);
+    // The last bucket is the current hour, starting on the hour (UTC).
+    expect(times[2]).toBeGreaterThanOrEqual(Math.floor(before / HOUR_MS) * HOUR_MS);
+    expect(times[2]).toBeLessThanOrEqual(Math.floor(after / HOUR_MS) * HOUR_MS);
+    // The currency is minutes old: two hours ago it had nothing.
+    expect(points[0]).toEqual({ time: points[0]!.time, supply: '0', circulating: '0' });
+    // Minted 150.25, burned 20: 130.25 exist; circulating also leaves out the 1 of tax.
+    expect(points[2]).toMatchObject({ supply: '130.25', circulating: '129.25' });
+
+    const audit = await auditOf(coin.currencyId);
+    expect(audit).toMatchObject({ issued: '150.25', removed: '20', balances: '130.25', escrow: '0' });
+    const held = [
+      await balanceOf(app, a, coin.currencyId),
+      await balanceOf(app, b, coin.currencyId),
+      await balanceOf(app, collector, coin.currencyId),
+    ];
+    expect(held).toEqual(['70', '59.25', '1']);
+
+    const stats = await call(app, admin.token, 'POST', '/api/bank/currencyStats', { currencyId: coin.currencyId });
+    expect(stats.json<{ currencyStats: CurrencyStatsEntry[] }>().currencyStats[0]?.circulating).toBe('129.25');
+  });
+
+  it('places each movement in its bucket and carries the totals forward over quiet days', async () => {
+    const coin = await newCurrency();
+    const a = await registerMember(app, 'shd');
+    const b = await registerMember(app, 'shd');
+    await mint(app, admin, a.nickname, coin.currencyId, '100');
+    await mint(app, admin, b.nickname, coin.currencyId, '50');
+    // Move the two mints into the past (the API always writes "now"): a's three days ago, b's yesterday.
+    const back = async (member: Member, hours: number) =>
+      built.database.db.execute(sql`
+        UPDATE bank_transactions SET created_at = now() - make_interval(hours => ${hours})
+        WHERE currency_id = ${coin.currencyId} AND recipient_id = ${member.id}`);
+    await back(a, 72);
+    await back(b, 24);
+    expect((await burn(a.nickname, coin.currencyId, '20')).statusCode).toBe(200);
+
+    const daily = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 5 });
+    expect(daily.map((p) => [p.supply, p.circulating])).toEqual([
+      ['0', '0'],
+      ['100', '100'],
+      ['100', '100'],
+      ['150', '150'],
+      ['130', '130'],
+    ]);
+    expect(Date.parse(daily[4]!.time) - Date.parse(daily[0]!.time)).toBe(4 * 24 * HOUR_MS);
+    expect(daily[4]!.time).toMatch(/T00:00:00\.000Z$/);
+    // A short window still counts everything before it: its first bucket starts from the full history.
+    const short = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 2 });
+    expect(short.map((p) => p.supply)).toEqual(['150', '130']);
+    expect(short.map((p) => p.time)).toEqual(daily.slice(3).map((p) => p.time));
+    // Without a limit: 200 buckets, the same last point.
+    const full = await supplyHistory({ currencyId: coin.currencyId, interval: '1h' });
+    expect(full).toHaveLength(200);
+    expect(full[199]).toMatchObject({ supply: '130', circulating: '130' });
+    expect(full[0]).toMatchObject({ supply: '0', circulating: '0' });
+  });
+
+  it('keeps money held in escrow by an open order in the supply', async () => {
+    const { pair, base } = await createMarket(app, admin);
+    const seller = await registerMember(app, 'she');
+    await mint(app, admin, seller.nickname, base.currencyId, '40');
+    await placeOk(app, seller, pair._id, false, '15', '2');
+    expect(await balanceOf(app, seller, base.currencyId)).toBe('25');
+
+    const points = await supplyHistory({ currencyId: base.currencyId, interval: '1h', limit: 1 });
+    expect(points).toEqual([{ time: expect.any(String), supply: '40', circulating: '40' }]);
+    expect(await auditOf(base.currencyId)).toMatchObject({ balances: '25', escrow: '15', issued: '40', removed: '0' });
+  });
+
+  it('answers 404 for an unknown currency and 400 for a bad interval or limit', async () => {
+    const unknown = await call(app, undefined, 'POST', '/api/bank/supplyHistory', {
+      currencyId: 99999,
+      interval: '1h',
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('Currency not found');
+
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ currencyId: 1, interval: '5m' }, '"interval" contains an invalid value'],
+      [{ currencyId: 1 }, '"interval" is required'],
+      [{ currencyId: 1, interval: '1d', limit: 0 }, '"limit" contains an invalid value'],
+      [{ currencyId: 1, interval: '1d', limit: 367 }, '"limit" contains an invalid value'],
+      [{ currencyId: 1, interval: '1d', limit: 2.5 }, '"limit" contains an invalid value'],
+      [{ interval: '1d' }, '"currencyId" is required'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await call(app, undefined, 'POST', '/api/bank/supplyHistory', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message, JSON.stringify(body)).toBe(message);
+    }
   });
 });
 

@@ -69,20 +69,22 @@ export async function openDatabase(opts: {
 }
 
 /**
- * Runs `query` and returns its rows. On the PostgreSQL pool it is a named prepared statement, parsed
- * and planned once per pooled connection (DESIGN §9); inside a transaction or on PGlite it is a plain
- * query, so it joins the caller's transaction. `name` must always go with the same SQL text.
- * Errors are the driver's (SQLSTATE in `code`, or in `cause.code` through Drizzle).
+ * Runs `query` and returns its rows. On PostgreSQL it is a named prepared statement, parsed and planned
+ * once per pooled connection (DESIGN §9), on the pool or inside a transaction (on the transaction's own
+ * connection, so it joins it); on PGlite it is a plain query. `name` must always go with the same SQL
+ * text. Errors are the driver's (SQLSTATE in `code`, or in `cause.code` through Drizzle).
  */
 export async function queryNamed<R extends Record<string, unknown>>(
   db: DbOrTx,
   name: string,
   query: SQL,
 ): Promise<R[]> {
-  const root = db as unknown as { $client?: unknown; dialect: PgDialect };
-  if (root.$client instanceof pg.Pool && !(db instanceof PgTransaction)) {
-    const { sql: text, params } = root.dialect.sqlToQuery(query);
-    const res = await root.$client.query<R>({ name, text, values: params });
+  const handle = db as unknown as { $client?: unknown; session?: { client?: unknown }; dialect: PgDialect };
+  // A transaction runs on one checked-out client (Drizzle keeps it on the transaction's session).
+  const client = db instanceof PgTransaction ? handle.session?.client : handle.$client;
+  if (client instanceof pg.Pool || client instanceof pg.Client) {
+    const { sql: text, params } = handle.dialect.sqlToQuery(query);
+    const res = await client.query<R>({ name, text, values: params });
     return res.rows;
   }
   const res = await db.execute<R>(query);

@@ -187,6 +187,29 @@ export const currencyStatsEntry = z.object({
 export type CurrencyStatsEntry = z.infer<typeof currencyStatsEntry>;
 export const currencyStatsResponse = z.object({ currencyStats: z.array(currencyStatsEntry), message: z.string() });
 
+/** Bucket widths of `supplyHistory`. */
+export const SUPPLY_INTERVALS = ['1h', '1d'] as const;
+export type SupplyInterval = (typeof SUPPLY_INTERVALS)[number];
+
+/**
+ * `supplyHistory` (public, ours): a currency's supply and circulating at the end of each of the last
+ * `limit` buckets, the current one included. `limit` 1..366, default 200 (as getCandles).
+ */
+export const supplyHistoryRequest = z.strictObject({
+  currencyId,
+  interval: z.enum(SUPPLY_INTERVALS),
+  limit: z.number().int().min(1).max(366).optional(),
+});
+export type SupplyHistoryRequest = z.input<typeof supplyHistoryRequest>;
+/**
+ * One bucket: `time` is its start (ISO 8601 UTC); `supply` (issued - removed, DESIGN §4) and
+ * `circulating` (SPEC §3) count every ledger row before the bucket's end.
+ */
+export const supplyPoint = z.object({ time: z.string(), supply: decimalString, circulating: decimalString });
+export type SupplyPoint = z.infer<typeof supplyPoint>;
+export const supplyHistoryResponse = z.object({ points: z.array(supplyPoint), message: z.string() });
+export type SupplyHistoryResponse = z.infer<typeof supplyHistoryResponse>;
+
 /** DESIGN §4 conservation check, per currency. */
 export const auditEntry = z.object({
   currencyId: z.number().int(),

@@ -14,7 +14,8 @@ export const IS_INVALID = 'contains an invalid value';
 z.config({
   customError: (iss) => {
     if (iss.code === 'unrecognized_keys') return IS_NOT_ALLOWED;
-    if (iss.code === 'invalid_type' && iss.input === undefined) return IS_REQUIRED;
+    // A missing field, whatever its rule (a type, an enum, a preprocessed value), is "required".
+    if (iss.input === undefined) return IS_REQUIRED;
     return IS_INVALID;
   },
 });

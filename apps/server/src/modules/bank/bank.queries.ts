@@ -1,7 +1,15 @@
 /** SQL of the bank module: currencies, ledger reads, stats and the conservation audit. */
-import { type Amount, formatAmount, fromNumeric, type Transaction, toDecimalString } from '@starlight/shared';
+import {
+  type Amount,
+  formatAmount,
+  fromNumeric,
+  type SupplyInterval,
+  type Transaction,
+  toDecimalString,
+} from '@starlight/shared';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
 import { currencies } from '../../db/schema/index.ts';
 
 export type CurrencyRow = typeof currencies.$inferSelect;
@@ -242,5 +250,66 @@ export async function findConservation(db: DbOrTx): Promise<
     issued: fromNumeric(String(r.issued)),
     removed: fromNumeric(String(r.removed)),
     escrow: fromNumeric(String(r.escrow)),
+  }));
+}
+
+// Days as 24 hours: a calendar '1 day' would follow the session's time zone across DST in generate_series.
+const SUPPLY_WIDTHS: Record<SupplyInterval, string> = { '1h': '1 hour', '1d': '24 hours' };
+
+/** One bucket of a currency's history: the running totals at the bucket's end. */
+export interface SupplyRow {
+  /** The bucket's start (buckets aligned to the epoch, UTC). */
+  time: Date;
+  supply: Amount;
+  circulating: Amount;
+}
+
+/**
+ * The last `limit` buckets of `interval`, oldest first, ending with the one holding now; every bucket
+ * has a row (no gaps). Each row sums the currency's ledger from the beginning of time to the bucket's
+ * end: `supply` = issued - removed as `findConservation` counts them (escrow rows excluded), and
+ * `circulating` = the signed totals of the `add` categories minus those of the `subtract` categories,
+ * `negative` categories signed negative, as `currencyStats` computes it (SPEC §3). Rows before the
+ * first bucket are folded into it, so one pass over the currency's rows gives the whole series.
+ */
+export async function findSupplyHistory(
+  db: DbOrTx,
+  currencyId: number,
+  interval: SupplyInterval,
+  limit: number,
+  rule: { add: readonly number[]; subtract: readonly number[]; negative: readonly number[] },
+): Promise<SupplyRow[]> {
+  const width = sql`${SUPPLY_WIDTHS[interval]}::interval`;
+  const epoch = sql`TIMESTAMPTZ '1970-01-01 00:00:00+00'`;
+  const add = sql`${pgArray([...rule.add])}::int[]`;
+  const subtract = sql`${pgArray([...rule.subtract])}::int[]`;
+  const negative = sql`${pgArray([...rule.negative])}::int[]`;
+  const res = await db.execute<{ bucket: string | Date; supply: string; circulating: string }>(sql`
+    WITH bounds AS (
+      SELECT date_bin(${width}, now(), ${epoch}) AS last
+    ), buckets AS (
+      SELECT generate_series(last - ${limit - 1}::int * ${width}, last, ${width}) AS bucket FROM bounds
+    ), signed AS (
+      SELECT t.created_at, t.category, t.amount, t.sender_id, t.recipient_id, t.escrow,
+             CASE WHEN t.category = ANY(${negative}) THEN -t.amount ELSE t.amount END AS stat
+      FROM bank_transactions t, bounds
+      WHERE t.currency_id = ${currencyId} AND t.created_at < bounds.last + ${width}
+    ), moves AS (
+      SELECT greatest(date_bin(${width}, created_at, ${epoch}), (SELECT min(bucket) FROM buckets)) AS bucket,
+             coalesce(sum(amount) FILTER (WHERE sender_id IS NULL AND NOT escrow), 0)
+               - coalesce(sum(amount) FILTER (WHERE recipient_id IS NULL AND NOT escrow), 0) AS supply,
+             coalesce(sum(stat) FILTER (WHERE category = ANY(${add})), 0)
+               - coalesce(sum(stat) FILTER (WHERE category = ANY(${subtract})), 0) AS circulating
+      FROM signed GROUP BY 1
+    )
+    SELECT b.bucket,
+           sum(coalesce(m.supply, 0)) OVER (ORDER BY b.bucket) AS supply,
+           sum(coalesce(m.circulating, 0)) OVER (ORDER BY b.bucket) AS circulating
+    FROM buckets b LEFT JOIN moves m ON m.bucket = b.bucket
+    ORDER BY b.bucket`);
+  return res.rows.map((r) => ({
+    time: new Date(r.bucket),
+    supply: fromNumeric(String(r.supply)),
+    circulating: fromNumeric(String(r.circulating)),
   }));
 }

@@ -15,6 +15,8 @@ import {
   modifyCurrencyRequest,
   p2pTransferRequest,
   p2pTransferResponse,
+  supplyHistoryRequest,
+  supplyHistoryResponse,
   transactionsRequest,
   transactionsResponse,
 } from '@starlight/shared';
@@ -137,6 +139,15 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       const currencyStats = await bank.currencyStats(db, req.body);
       return { currencyStats, message: `Got ${currencyStats.length} currency stats` };
     },
+  );
+
+  app.post(
+    '/supplyHistory',
+    {
+      config: { access: 'public' },
+      schema: { tags, body: supplyHistoryRequest, response: { 200: supplyHistoryResponse, ...errors } },
+    },
+    (req) => bank.supplyHistory(db, req.body),
   );
 
   app.get(

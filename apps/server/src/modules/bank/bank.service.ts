@@ -17,6 +17,8 @@ import {
   mulFraction,
   NEGATIVE_STAT_CATEGORIES,
   type Paging,
+  type SupplyHistoryResponse,
+  type SupplyInterval,
   type TransactionsResponse,
   TX_CATEGORY,
   toDecimalString,
@@ -38,6 +40,7 @@ import {
   findCurrencies,
   findCurrency,
   findHolders,
+  findSupplyHistory,
   findTransactions,
   findTransferContext,
   nextCurrencyId,
@@ -386,6 +389,33 @@ export async function currencyStats(
     totals: toDecimalString(sum),
     circulating: toDecimalString(circ),
   }));
+}
+
+/**
+ * A currency's supply and circulating over time (public, ours; the /analytics page): one point per
+ * bucket of `interval` ('1h' or '1d', aligned to the epoch, UTC) for the last `limit` buckets, oldest
+ * first, the bucket holding now last; default 200. Each point's `time` is the bucket's start, and its
+ * amounts are decimal strings in currency units counting every ledger row before the bucket's end:
+ * `supply` = issued - removed (DESIGN §4: equals balances + escrow, as the audit checks) and
+ * `circulating` per SPEC §3, the same rule as `currencyStats` over all time. A bucket before any
+ * activity shows 0. Throws NOT_FOUND for an unknown currency.
+ */
+export async function supplyHistory(
+  db: Db,
+  q: { currencyId: number; interval: SupplyInterval; limit?: number | undefined },
+): Promise<SupplyHistoryResponse> {
+  const currency = await requireCurrency(db, q.currencyId);
+  const rows = await findSupplyHistory(db, currency.currencyId, q.interval, q.limit ?? 200, {
+    add: CIRCULATING_ADD,
+    subtract: CIRCULATING_SUBTRACT,
+    negative: NEGATIVE_STAT_CATEGORIES,
+  });
+  const points = rows.map((r) => ({
+    time: r.time.toISOString(),
+    supply: toDecimalString(r.supply),
+    circulating: toDecimalString(r.circulating),
+  }));
+  return { points, message: `Got ${points.length} ${currency.ticker} supply points` };
 }
 
 /**

@@ -2,7 +2,8 @@
  * The exchange's live feed (DESIGN §5): after a request commits, the pairs and members it changed go
  * on the event bus; every server process (this one included) then loads the fresh book, the new trades,
  * and the members' orders and balances, and pushes them to its own sockets at `/api/ws`.
- * Bursts are coalesced: one load per pair and per member every `FLUSH_MS`.
+ * Bursts are coalesced twice: one event per `PUBLISH_MS` on the sending side, and one load per pair and
+ * per member every `FLUSH_MS` on the receiving side.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -37,28 +38,58 @@ function isChangeEvent(e: unknown): e is ChangeEvent {
   return x?.kind === 'exchange' && Array.isArray(x.pairs) && Array.isArray(x.users);
 }
 
+/** How long published changes wait to be merged with others into one NOTIFY (milliseconds). */
+const PUBLISH_MS = 10;
+
 /**
- * Publishes what a committed request changed. Never throws: the request succeeded whatever happens to
- * the feed (clients reload on their next action); failures are logged.
+ * Publishes what committed requests changed, merged: one bus event (one NOTIFY) per `PUBLISH_MS` for
+ * every request in that window, rather than one per request (DESIGN §9). Never throws: the requests
+ * succeeded whatever happens to the feed (clients reload on their next action); failures are logged.
  */
-export async function publishChanges(bus: EventBus, changes: ExchangeChanges, log: FastifyBaseLogger): Promise<void> {
-  if (changes.isEmpty) return;
-  const ids = [
-    ...[...changes.pairs].map((id) => ['p', id] as const),
-    ...[...changes.users].map((id) => ['u', id] as const),
-  ];
-  try {
-    for (let i = 0; i < ids.length; i += IDS_PER_EVENT) {
-      const chunk = ids.slice(i, i + IDS_PER_EVENT);
-      const event: ChangeEvent = {
-        kind: 'exchange',
-        pairs: chunk.filter(([k]) => k === 'p').map(([, id]) => id),
-        users: chunk.filter(([k]) => k === 'u').map(([, id]) => id),
-      };
-      await bus.publish(event);
+export class ChangePublisher {
+  private readonly pairs = new Set<string>();
+  private readonly users = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+
+  private readonly bus: EventBus;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(bus: EventBus, log: FastifyBaseLogger) {
+    this.bus = bus;
+    this.log = log;
+  }
+
+  /** Queues `changes` for the next event. */
+  add(changes: ExchangeChanges): void {
+    if (changes.isEmpty) return;
+    for (const p of changes.pairs) this.pairs.add(p);
+    for (const u of changes.users) this.users.add(u);
+    this.timer ??= setTimeout(() => void this.flush(), PUBLISH_MS);
+  }
+
+  /** Publishes what is queued now, in chunks that keep each NOTIFY payload small. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const ids = [
+      ...[...this.pairs].map((id) => ['p', id] as const),
+      ...[...this.users].map((id) => ['u', id] as const),
+    ];
+    this.pairs.clear();
+    this.users.clear();
+    try {
+      for (let i = 0; i < ids.length; i += IDS_PER_EVENT) {
+        const chunk = ids.slice(i, i + IDS_PER_EVENT);
+        const event: ChangeEvent = {
+          kind: 'exchange',
+          pairs: chunk.filter(([k]) => k === 'p').map(([, id]) => id),
+          users: chunk.filter(([k]) => k === 'u').map(([, id]) => id),
+        };
+        await this.bus.publish(event);
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'could not publish exchange changes');
     }
-  } catch (err) {
-    log.warn({ err }, 'could not publish exchange changes');
   }
 }
 

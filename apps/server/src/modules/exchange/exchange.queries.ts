@@ -1,7 +1,7 @@
 /** SQL of the exchange module: pairs, orders, trades, the book's depth and candles (DESIGN §5). */
 import { type Amount, type CandleInterval, formatAmount, fromNumeric } from '@starlight/shared';
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { exchangeOrders, exchangePairs } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
@@ -222,86 +222,110 @@ function toOrderRow(r: typeof exchangeOrders.$inferSelect): OrderRow {
   };
 }
 
-/** Inserts a Placed order with nothing filled; returns it with its `seq` (time priority). */
-export async function insertOrder(
-  db: DbOrTx,
-  row: { pairId: string; userId: string; buySide: boolean; initialAmount: Amount; price: Amount; escrow: Amount },
-): Promise<OrderRow> {
-  const [inserted] = await db
-    .insert(exchangeOrders)
-    .values({
-      id: newObjectId(),
-      pairId: row.pairId,
-      userId: row.userId,
-      buySide: row.buySide,
-      initialAmount: formatAmount(row.initialAmount),
-      price: formatAmount(row.price),
-      escrowRemaining: formatAmount(row.escrow),
-    })
-    .returning();
-  if (!inserted) throw new Error('insert returned no row');
-  return toOrderRow(inserted);
-}
-
 /** One order (any pair, any state), or null. */
 export async function findOrder(db: DbOrTx, orderId: string): Promise<OrderRow | null> {
   const [row] = await db.select().from(exchangeOrders).where(eq(exchangeOrders.id, orderId)).limit(1);
   return row ? toOrderRow(row) : null;
 }
 
-/**
- * The open orders of a pair on one side that an incoming order at `limitPrice` crosses, in priority
- * order, only as many as it takes to cover `quantity` (a running sum stops the scan).
- */
-export async function findCrossingOrders(
-  db: DbOrTx,
-  pairId: string,
-  restingBuySide: boolean,
-  limitPrice: Amount,
-  quantity: Amount,
-): Promise<OrderRow[]> {
-  const priceCond = restingBuySide
-    ? sql`price >= ${formatAmount(limitPrice)}::numeric`
-    : sql`price <= ${formatAmount(limitPrice)}::numeric`;
-  const order = restingBuySide ? sql`price DESC, seq ASC` : sql`price ASC, seq ASC`;
-  const res = await db.execute<OrderSqlRow>(sql`
-    SELECT id, seq, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining,
-           created_at
-    FROM (
-      SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY ${order}) AS running
-      FROM exchange_orders
-      WHERE pair_id = ${pairId} AND state = 1 AND buy_side = ${restingBuySide} AND ${priceCond}
-    ) o
-    WHERE running - (initial_amount - filled_amount) < ${formatAmount(quantity)}::numeric
-    ORDER BY ${order}`);
-  return res.rows.map((r) => ({
-    id: r.id,
-    seq: Number(r.seq),
-    pairId: r.pair_id,
-    userId: r.user_id,
-    buySide: r.buy_side,
-    initialAmount: fromNumeric(String(r.initial_amount)),
-    filledAmount: fromNumeric(String(r.filled_amount)),
-    price: fromNumeric(String(r.price)),
-    state: Number(r.state),
-    escrowRemaining: fromNumeric(String(r.escrow_remaining)),
-    createdAt: new Date(r.created_at),
-  }));
+/** What placing an order reads under the pair's lock (see `findOrderContext`). */
+export interface OrderContext {
+  pair: PairRow;
+  /** The member's balance of the currency the order escrows (null: no balance row), locked. */
+  balance: Amount | null;
+  /** The resting orders the incoming one crosses, in priority order, as many as cover its quantity. */
+  crossing: OrderRow[];
 }
 
-type OrderSqlRow = {
-  id: string;
-  seq: string | number;
-  pair_id: string;
-  user_id: string;
-  buy_side: boolean;
-  initial_amount: string;
-  filled_amount: string;
-  price: string;
-  state: number;
-  escrow_remaining: string;
-  created_at: string | Date;
+/** The side-dependent parts of `findOrderContext`: fixed SQL per side, so each is one prepared statement. */
+const CONTEXT_SIDES = {
+  buy: {
+    escrowCurrency: sql.raw('p.sell_currency'),
+    priceCond: sql.raw('o.price <= '),
+    order: sql.raw('price ASC, seq ASC'),
+  },
+  sell: {
+    escrowCurrency: sql.raw('p.buy_currency'),
+    priceCond: sql.raw('o.price >= '),
+    order: sql.raw('price DESC, seq ASC'),
+  },
 };
+
+/**
+ * One statement, run right after the pair's lock so it sees every order committed before (DESIGN §5):
+ * the live pair; the resting orders of the other side that `limitPrice` crosses, in price-time priority,
+ * only as many as it take to cover `quantity` (a running sum stops the scan); and the member's balance of
+ * the currency a `buySide` order escrows. It locks, in the global order of DESIGN §4 (user id, then
+ * currency id), every existing balance row the order can touch: the member's, the crossed orders'
+ * owners' and the fee collector's, in both currencies of the pair. So the funds checked stay there until
+ * the order's posting, and the posting waits for no one. Null when the pair does not exist or is deleted.
+ */
+export async function findOrderContext(
+  tx: DbOrTx,
+  q: { pairId: string; userId: string; buySide: boolean; limitPrice: Amount; quantity: Amount },
+): Promise<OrderContext | null> {
+  const side = q.buySide ? CONTEXT_SIDES.buy : CONTEXT_SIDES.sell;
+  const [row] = await queryNamed<
+    PairSqlRow & { balance: string | null; crossing: Array<Record<string, string | number>> | null }
+  >(
+    tx,
+    q.buySide ? 'exchange_order_context_buy' : 'exchange_order_context_sell',
+    sql`
+    WITH p AS MATERIALIZED (
+      SELECT p.id, p.buy_currency, p.sell_currency, p.can_buy, p.can_sell, p.visible, p.frozen, p.frozen_note,
+             p.fee, p.fee_collector_id, u.nickname AS fee_collector, p.created_at,
+             bc.name AS buy_name, bc.ticker AS buy_ticker, bc.precision AS buy_precision,
+             bc.is_frozen AS buy_frozen, bc.frozen_note AS buy_frozen_note,
+             sc.name AS sell_name, sc.ticker AS sell_ticker, sc.precision AS sell_precision,
+             sc.is_frozen AS sell_frozen, sc.frozen_note AS sell_frozen_note
+      FROM exchange_pairs p
+      JOIN currencies bc ON bc.currency_id = p.buy_currency
+      JOIN currencies sc ON sc.currency_id = p.sell_currency
+      LEFT JOIN users u ON u.id = p.fee_collector_id
+      WHERE p.deleted_at IS NULL AND p.id = ${q.pairId}),
+    crossing AS MATERIALIZED (
+      SELECT * FROM (
+        SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY ${side.order}) AS running
+        FROM exchange_orders o
+        WHERE o.pair_id = ${q.pairId} AND o.state = 1 AND o.buy_side = ${!q.buySide}
+          AND ${side.priceCond}${formatAmount(q.limitPrice)}::numeric) o
+      WHERE o.running - (o.initial_amount - o.filled_amount) < ${formatAmount(q.quantity)}::numeric),
+    locked AS MATERIALIZED (
+      SELECT b.user_id, b.currency_id, b.amount FROM balances b
+      WHERE b.currency_id IN (SELECT buy_currency FROM p UNION ALL SELECT sell_currency FROM p)
+        AND b.user_id IN (SELECT ${q.userId}::text UNION ALL SELECT user_id FROM crossing
+                          UNION ALL SELECT fee_collector_id FROM p)
+      ORDER BY b.user_id, b.currency_id
+      FOR UPDATE)
+    SELECT p.*,
+      (SELECT max(l.amount) FILTER (WHERE l.user_id = ${q.userId} AND l.currency_id = ${side.escrowCurrency})
+         FROM locked l) AS balance,
+      (SELECT json_agg(json_build_object(
+                'id', o.id, 'seq', o.seq::text, 'userId', o.user_id, 'initialAmount', o.initial_amount::text,
+                'filledAmount', o.filled_amount::text, 'price', o.price::text, 'state', o.state,
+                'escrowRemaining', o.escrow_remaining::text, 'createdAt', o.created_at) ORDER BY ${side.order})
+         FROM crossing o) AS crossing
+    FROM p`,
+  );
+  if (!row) return null;
+  return {
+    pair: toPairRow(row),
+    balance: row.balance === null ? null : fromNumeric(String(row.balance)),
+    crossing: (row.crossing ?? []).map((o) => ({
+      id: String(o.id),
+      seq: Number(o.seq),
+      pairId: q.pairId,
+      userId: String(o.userId),
+      buySide: !q.buySide,
+      initialAmount: fromNumeric(String(o.initialAmount)),
+      filledAmount: fromNumeric(String(o.filledAmount)),
+      price: fromNumeric(String(o.price)),
+      state: Number(o.state),
+      escrowRemaining: fromNumeric(String(o.escrowRemaining)),
+      createdAt: new Date(String(o.createdAt)),
+    })),
+  };
+}
 
 /** Sets filled amount, escrow and state of several orders in one statement. */
 export async function updateOrders(
@@ -319,6 +343,98 @@ export async function updateOrders(
       ${pgArray(updates.map((u) => u.state))}::int[]
     ) AS v(id, filled, escrow, state)
     WHERE o.id = v.id`);
+}
+
+/** The new order as placing leaves it (already matched), and what the match changed. */
+export interface PlacedOrderWrites {
+  order: {
+    id: string;
+    pairId: string;
+    userId: string;
+    buySide: boolean;
+    initialAmount: Amount;
+    filledAmount: Amount;
+    price: Amount;
+    state: number;
+    escrowRemaining: Amount;
+  };
+  makers: ReadonlyArray<{ id: string; filledAmount: Amount; escrowRemaining: Amount; state: number }>;
+  trades: readonly NewTrade[];
+}
+
+/**
+ * The exchange's part of placing an order, as CTEs for `postEntriesAlong` (the ledger posts the money in
+ * the same statement): the order row (its `seq`, time priority, assigned under the pair's lock), the
+ * resting orders' new fills and escrow, and the trades in fill order. `parsePlacedOrder` reads the row.
+ */
+export function placedOrderWrites(w: PlacedOrderWrites): { ctes: SQL; columns: SQL } {
+  const o = w.order;
+  const mk = (f: (m: PlacedOrderWrites['makers'][number]) => string | number) => pgArray(w.makers.map(f));
+  const tr = (f: (t: NewTrade) => string) => pgArray(w.trades.map(f));
+  return {
+    ctes: sql`
+    placed AS (
+      INSERT INTO exchange_orders
+        (id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining)
+      VALUES (${o.id}, ${o.pairId}, ${o.userId}, ${o.buySide}, ${formatAmount(o.initialAmount)}::numeric,
+              ${formatAmount(o.filledAmount)}::numeric, ${formatAmount(o.price)}::numeric, ${o.state}::int,
+              ${formatAmount(o.escrowRemaining)}::numeric)
+      RETURNING seq, created_at),
+    makers AS (
+      UPDATE exchange_orders m
+      SET filled_amount = v.filled, escrow_remaining = v.escrow, state = v.state, updated_at = now()
+      FROM unnest(${mk((m) => m.id)}::text[], ${mk((m) => formatAmount(m.filledAmount))}::numeric[],
+                  ${mk((m) => formatAmount(m.escrowRemaining))}::numeric[], ${mk((m) => m.state)}::int[])
+           AS v(id, filled, escrow, state)
+      WHERE m.id = v.id
+      RETURNING 1),
+    trades AS (
+      INSERT INTO exchange_trades
+        (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee)
+      SELECT id, ${o.pairId}, buy_order_id, sell_order_id, ${o.buySide}, price, amount, cost, buyer_fee, seller_fee
+      FROM unnest(
+        ${tr(() => newObjectId())}::text[],
+        ${tr((t) => t.buyOrderId)}::text[],
+        ${tr((t) => t.sellOrderId)}::text[],
+        ${tr((t) => formatAmount(t.price))}::numeric[],
+        ${tr((t) => formatAmount(t.amount))}::numeric[],
+        ${tr((t) => formatAmount(t.cost))}::numeric[],
+        ${tr((t) => formatAmount(t.buyerFee))}::numeric[],
+        ${tr((t) => formatAmount(t.sellerFee))}::numeric[]
+      ) WITH ORDINALITY AS v(id, buy_order_id, sell_order_id, price, amount, cost, buyer_fee, seller_fee, n)
+      ORDER BY n
+      RETURNING id, seq, price, amount, created_at)`,
+    columns: sql`
+      (SELECT seq::text FROM placed) AS placed_seq, (SELECT created_at FROM placed) AS placed_at,
+      (SELECT count(*) FROM makers)::int AS makers_updated,
+      (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'price', price::text, 'amount', amount::text,
+                                         'createdAt', created_at) ORDER BY seq) FROM trades) AS trades`,
+  };
+}
+
+/** The row `postEntriesAlong` returns for `placedOrderWrites`. */
+export type PlacedOrderResult = {
+  placed_seq: string;
+  placed_at: string | Date;
+  makers_updated: number;
+  trades: Array<Record<string, string>> | null;
+};
+
+/** The placed order (with its `seq` and time) and its recorded trades, oldest first. */
+export function parsePlacedOrder(w: PlacedOrderWrites, r: PlacedOrderResult): { order: OrderRow; trades: TradeRow[] } {
+  if (Number(r.makers_updated) !== w.makers.length) throw new Error('a resting order changed under the pair lock');
+  return {
+    order: { ...w.order, seq: Number(r.placed_seq), createdAt: new Date(r.placed_at) },
+    trades: (r.trades ?? []).map((t) => ({
+      id: String(t.id),
+      seq: Number(t.seq),
+      pairId: w.order.pairId,
+      takerBuySide: w.order.buySide,
+      price: fromNumeric(String(t.price)),
+      amount: fromNumeric(String(t.amount)),
+      createdAt: new Date(String(t.createdAt)),
+    })),
+  };
 }
 
 /** Every open order of a pair (both sides), oldest first: what deleting a pair must cancel. */
@@ -364,10 +480,8 @@ export async function findUserOrders(
 
 /** A trade to record. */
 export interface NewTrade {
-  pairId: string;
   buyOrderId: string;
   sellOrderId: string;
-  takerBuySide: boolean;
   price: Amount;
   amount: Amount;
   cost: Amount;
@@ -406,32 +520,6 @@ function toTradeRow(r: TradeSqlRow): TradeRow {
     amount: fromNumeric(String(r.amount)),
     createdAt: new Date(r.created_at),
   };
-}
-
-/** Records trades in one statement, in the given order (their `seq` follows it); returns them. */
-export async function insertTrades(db: DbOrTx, trades: readonly NewTrade[]): Promise<TradeRow[]> {
-  if (trades.length === 0) return [];
-  const col = (f: (t: NewTrade) => string | boolean) => pgArray(trades.map(f));
-  const res = await db.execute<TradeSqlRow>(sql`
-    INSERT INTO exchange_trades
-      (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee)
-    SELECT id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee
-    FROM unnest(
-      ${col(() => newObjectId())}::text[],
-      ${col((t) => t.pairId)}::text[],
-      ${col((t) => t.buyOrderId)}::text[],
-      ${col((t) => t.sellOrderId)}::text[],
-      ${col((t) => t.takerBuySide)}::bool[],
-      ${col((t) => formatAmount(t.price))}::numeric[],
-      ${col((t) => formatAmount(t.amount))}::numeric[],
-      ${col((t) => formatAmount(t.cost))}::numeric[],
-      ${col((t) => formatAmount(t.buyerFee))}::numeric[],
-      ${col((t) => formatAmount(t.sellerFee))}::numeric[]
-    ) WITH ORDINALITY AS v(id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost,
-                           buyer_fee, seller_fee, n)
-    ORDER BY n
-    RETURNING id, seq, pair_id, taker_buy_side, price, amount, created_at`);
-  return res.rows.map(toTradeRow).sort((a, b) => a.seq - b.seq);
 }
 
 /** The latest trades of a pair, newest first; only those after `afterSeq` when given. */

@@ -31,7 +31,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { withIdempotency } from '../bank/idempotency.ts';
-import { publishChanges, startExchangeLive } from './exchange.live.ts';
+import { ChangePublisher, startExchangeLive } from './exchange.live.ts';
 import * as exchange from './exchange.service.ts';
 
 function idempotencyKey(req: FastifyRequest): string | undefined {
@@ -43,13 +43,17 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   const tags = ['exchange'];
   const errors = { '4xx': errorResponse };
   const stopLive = startExchangeLive(app, db);
-  app.addHook('onClose', async () => stopLive());
+  const publisher = new ChangePublisher(app.live.bus, app.log);
+  app.addHook('onClose', async () => {
+    await publisher.flush();
+    stopLive();
+  });
 
   /** Runs `work` with a change set, then publishes the changes to the live feed. */
   const withChanges = async <T>(work: (changes: exchange.ExchangeChanges) => Promise<T>): Promise<T> => {
     const changes = new exchange.ExchangeChanges();
     const result = await work(changes);
-    await publishChanges(app.live.bus, changes, app.log);
+    publisher.add(changes);
     return result;
   };
   /** A money-moving request: one transaction under the Idempotency-Key, then the live feed. */

@@ -33,33 +33,36 @@ import {
 } from '@starlight/shared';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { newObjectId } from '../../lib/ids.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
 import { findCurrency } from '../bank/bank.queries.ts';
-import { type Entry, postEntries } from '../ledger/ledger.ts';
+import { type Entry, postEntries, postEntriesAlong } from '../ledger/ledger.ts';
 import { findUserByNickname } from '../users/users.queries.ts';
 import {
   type CandleRow,
   type DepthRow,
   findBook,
   findCandles,
-  findCrossingOrders,
   findDepth,
   findOpenOrdersOfPair,
   findOrder,
+  findOrderContext,
   findPair,
   findPairs,
   findTrades,
   findUserOrders,
-  insertOrder,
   insertPair,
-  insertTrades,
   lockPair,
   markPairDeleted,
   type OrderRow,
   type PairFields,
   type PairRow,
+  type PlacedOrderResult,
+  type PlacedOrderWrites,
   pairExists,
+  parsePlacedOrder,
+  placedOrderWrites,
   type TradeRow,
   updateOrders,
   updatePair,
@@ -386,10 +389,19 @@ export async function placeOrder(
   input: { pair: string; buySide: boolean; initialAmount: Amount; price: Amount },
   changes: ExchangeChanges,
 ): Promise<PlaceOrderResponse> {
-  await lockPair(tx, input.pair);
-  const pair = await requireViewablePair(tx, input.pair, member);
-  requireOpenForTrading(pair, input.buySide);
   const { initialAmount, price, buySide } = input;
+  // Three round trips under the lock (DESIGN §9): the lock, one read, one write (money and orders together).
+  await lockPair(tx, input.pair);
+  const context = await findOrderContext(tx, {
+    pairId: input.pair,
+    userId: member.id,
+    buySide,
+    limitPrice: price,
+    quantity: initialAmount,
+  });
+  if (!context || (!context.pair.visible && !isAdmin(member))) throw new AppError('NOT_FOUND', 'Pair not found');
+  const { pair, crossing } = context;
+  requireOpenForTrading(pair, buySide);
   if (!fitsPrecision(initialAmount, pair.buyPrecision)) {
     throw new AppError('VALIDATION', '"initialAmount" contains an invalid value');
   }
@@ -400,13 +412,35 @@ export async function placeOrder(
       `The order is worth less than ${formatAmount(unitStep(pair.sellPrecision), pair.sellPrecision)} ${pair.sellTicker}`,
     );
   }
+  const escrow = buySide ? buyEscrowFor(initialAmount, price, pair.sellPrecision) : initialAmount;
+  // The balance row is locked: the escrow stays covered until the posting below debits it.
+  if (context.balance === null || context.balance < escrow) throw new AppError('CONFLICT', 'Insufficient funds');
+
   const fmtBuy = (a: Amount) => `${formatAmount(a, pair.buyPrecision)} ${pair.buyTicker}`;
   const fmtSell = (a: Amount) => `${formatAmount(a, pair.sellPrecision)} ${pair.sellTicker}`;
+  const orderId = newObjectId();
+  const incoming: BookOrder = {
+    id: orderId,
+    ownerId: member.id,
+    buySide,
+    price,
+    remaining: initialAmount,
+    escrow,
+    seq: Number.MAX_SAFE_INTEGER,
+  };
+  const book = buySide
+    ? { buys: [], sells: crossing.map(toBookOrder) }
+    : { buys: crossing.map(toBookOrder), sells: [] };
+  const rules: MarketRules = { buyPrecision: pair.buyPrecision, sellPrecision: pair.sellPrecision, fee: pair.fee };
+  const result = matchOrder(book, incoming, rules);
 
-  const escrow = buySide ? buyEscrowFor(initialAmount, price, pair.sellPrecision) : initialAmount;
-  const placed = await insertOrder(tx, { pairId: pair.id, userId: member.id, buySide, initialAmount, price, escrow });
+  const initialOf = new Map(crossing.map((o) => [o.id, o.initialAmount]));
+  const state = (remaining: Amount) => (remaining === 0n ? ORDER_STATE.Filled : ORDER_STATE.Placed);
+  const taker = result.taker;
+  const takerFilled = (initialAmount - taker.remaining) as Amount;
   const orderText = `${buySide ? 'buy' : 'sell'} order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`;
-  await postEntries(tx, [
+
+  const entries: Entry[] = [
     {
       category: TX_CATEGORY.CexOrderSubmitted,
       currencyId: buySide ? pair.sellCurrency : pair.buyCurrency,
@@ -416,32 +450,9 @@ export async function placeOrder(
       recipientId: null,
       escrow: true,
       note: `Escrow for ${orderText}`,
-      reference: placed.id,
+      reference: orderId,
     },
-  ]);
-
-  const resting = await findCrossingOrders(tx, pair.id, !buySide, price, initialAmount);
-  const book = buySide ? { buys: [], sells: resting.map(toBookOrder) } : { buys: resting.map(toBookOrder), sells: [] };
-  const rules: MarketRules = { buyPrecision: pair.buyPrecision, sellPrecision: pair.sellPrecision, fee: pair.fee };
-  const result = matchOrder(book, toBookOrder(placed), rules);
-
-  const initialOf = new Map(resting.map((o) => [o.id, o.initialAmount]));
-  const state = (remaining: Amount) => (remaining === 0n ? ORDER_STATE.Filled : ORDER_STATE.Placed);
-  const taker = result.taker;
-  const takerFilled = (initialAmount - taker.remaining) as Amount;
-  if (result.fills.length > 0) {
-    await updateOrders(tx, [
-      ...result.makers.map((m) => ({
-        id: m.id,
-        filledAmount: ((initialOf.get(m.id) ?? 0n) - m.remaining) as Amount,
-        escrowRemaining: m.escrow,
-        state: state(m.remaining),
-      })),
-      { id: placed.id, filledAmount: takerFilled, escrowRemaining: taker.escrow, state: state(taker.remaining) },
-    ]);
-  }
-
-  const entries: Entry[] = [];
+  ];
   const add = (e: Omit<Entry, 'executorId'>) => {
     if (e.amount > 0n) entries.push({ ...e, executorId: member.id });
   };
@@ -498,37 +509,47 @@ export async function placeOrder(
     changes.touchUser(f.buyerId);
     changes.touchUser(f.sellerId);
   }
-  await postEntries(tx, entries);
-  const trades = await insertTrades(
-    tx,
-    result.fills.map((f) => ({
+
+  const writes: PlacedOrderWrites = {
+    order: {
+      id: orderId,
       pairId: pair.id,
+      userId: member.id,
+      buySide,
+      initialAmount,
+      filledAmount: takerFilled,
+      price,
+      state: state(taker.remaining),
+      escrowRemaining: taker.escrow,
+    },
+    makers: result.makers.map((m) => ({
+      id: m.id,
+      filledAmount: ((initialOf.get(m.id) ?? 0n) - m.remaining) as Amount,
+      escrowRemaining: m.escrow,
+      state: state(m.remaining),
+    })),
+    trades: result.fills.map((f) => ({
       buyOrderId: f.buyOrderId,
       sellOrderId: f.sellOrderId,
-      takerBuySide: buySide,
       price: f.price,
       amount: f.quantity,
       cost: f.cost,
       buyerFee: f.buyerFee,
       sellerFee: f.sellerFee,
     })),
-  );
+  };
+  const row = await postEntriesAlong<PlacedOrderResult>(tx, 'exchange_place_order', entries, placedOrderWrites(writes));
+  const placed = parsePlacedOrder(writes, row);
 
   changes.touchPair(pair.id);
   changes.touchUser(member.id);
-  if (trades.length > 0) changes.touchUser(pair.feeCollectorId);
+  if (placed.trades.length > 0) changes.touchUser(pair.feeCollectorId);
 
-  const order = toOrderDto({
-    ...placed,
-    filledAmount: takerFilled,
-    escrowRemaining: taker.escrow,
-    state: state(taker.remaining),
-  });
   const head = buySide
     ? `Placed a buy order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`
     : `Placed a Sell Order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`;
   const note = takerFilled > 0n ? `${head}; ${fmtBuy(takerFilled)} filled at once` : head;
-  return { order, trades: trades.map(toTradeDto), tx: { note }, message: note };
+  return { order: toOrderDto(placed.order), trades: placed.trades.map(toTradeDto), tx: { note }, message: note };
 }
 
 /** Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again. */

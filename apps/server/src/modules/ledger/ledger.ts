@@ -4,7 +4,7 @@
  */
 import { type Amount, AppError, formatAmount, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { type DbOrTx, queryNamed, type Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -132,6 +132,30 @@ export async function postEntries(tx: DbOrTx, entries: readonly Entry[]): Promis
   );
   for (const r of row.changed ?? []) result.set(`${r.u}:${r.c}`, fromNumeric(r.a));
   return result;
+}
+
+/**
+ * Posts `entries` and runs the caller's own writes in the same single statement: one round trip for a
+ * whole business operation (the exchange's order, fills and trades with their money, DESIGN §5 and §9).
+ * `along.ctes` continues the WITH list after the ledger's CTEs (`name AS (...)`, comma-separated) and
+ * `along.columns` adds columns to the statement's one row, which is returned. Balance changes are netted
+ * per (user, currency) before they apply, so a caller whose entries debit and credit one balance must
+ * check that the debit alone was covered (the exchange locks and reads that balance first).
+ * Only inside a transaction: on `Insufficient funds` (AppError CONFLICT) the caller's writes of this
+ * statement are undone with the transaction. `name` names a prepared statement: same name, same SQL.
+ */
+export async function postEntriesAlong<R extends Record<string, unknown>>(
+  tx: Tx,
+  name: string,
+  entries: readonly Entry[],
+  along: { ctes: SQL; columns: SQL },
+): Promise<R> {
+  return runPosting<R & { ok: boolean }>(
+    tx,
+    name,
+    sql`${postingCtes(entries)}, ${along.ctes}
+      SELECT (SELECT ok FROM ok) AS ok, ${along.columns}`,
+  );
 }
 
 /** An account as `postTransfer` reads it back: the `users` columns the wire's `User` shows. */

@@ -1,31 +1,27 @@
 /**
- * /analytics: per trading pair, the closing price and the traded volume over time (getCandles, hourly
- * or daily buckets), with the latest price, the change over the window and the total volume. Public.
+ * /analytics (SPEC §2), public: per currency, the supply and circulating amount over time from the ledger
+ * (CurrencySupplyCard, supplyHistory); per trading pair, the closing price and the traded volume over time
+ * (getCandles), with the latest price, the change over the window and the total volume. One Hourly /
+ * Daily switch drives every chart.
  */
 import { CompositeChart } from '@mantine/charts';
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type Candle, fromNumeric, type Pair, sumAmounts, toDecimalString } from '@starlight/shared';
 import { useEffect, useState } from 'react';
+import { abbreviateNumber, bucketLabel, type ChartInterval } from '../../../components/chart-format.ts';
 import { formatMoney } from '../../../components/Money.tsx';
+import { useCurrencies } from '../../bank/api/currencies.ts';
+import { CurrencySupplyCard } from '../../bank/components/CurrencySupplyCard.tsx';
 import { useCandles } from '../api/market.ts';
 import { usePairs } from '../api/pairs.ts';
 import { usePairView } from '../hooks/use-pair-view.ts';
 import { errorText } from '../utils/messages.ts';
 import { chartNumber } from '../utils/order-preview.ts';
 
-type Interval = '1h' | '1d';
+type Interval = ChartInterval;
 
-const compactFormat = new Intl.NumberFormat('en-GB', { notation: 'compact', maximumFractionDigits: 2 });
-const compact = (n: number) => compactFormat.format(n);
-
+/** Buckets per chart: a week of hours or three months of days. */
 const LIMITS: Record<Interval, number> = { '1h': 168, '1d': 90 };
-
-function bucketLabel(iso: string, interval: Interval): string {
-  const d = new Date(iso);
-  return interval === '1d'
-    ? d.toLocaleDateString('en-GB', { day: '2-digit', month: 'short' })
-    : d.toLocaleString('en-GB', { day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' });
-}
 
 /** Percent change from the first open to the last close, one decimal; display only. */
 function changeOf(candles: Candle[]): number | null {
@@ -55,7 +51,7 @@ function PairAnalytics({ pair, interval }: { pair: Pair; interval: Interval }) {
     <Card withBorder radius="md" component="section" aria-label={`${pair.name} analytics`}>
       <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
         <div>
-          <Title order={2} size="h4">
+          <Title order={3} size="h4">
             {pair.name}
           </Title>
           <Text size="xs" c="dimmed">
@@ -91,7 +87,8 @@ function PairAnalytics({ pair, interval }: { pair: Pair; interval: Interval }) {
             curveType="monotone"
             withDots={points.length < 3}
             maxBarWidth={24}
-            valueFormatter={compact}
+            valueFormatter={abbreviateNumber}
+            xAxisProps={{ minTickGap: 24 }}
             series={[
               { name: 'Volume', type: 'bar', color: 'indigo.4', yAxisId: 'right', label: `Volume (${view.buyTicker})` },
               { name: 'Price', type: 'area', color: 'teal.4', label: `Close (${view.sellTicker})` },
@@ -106,34 +103,40 @@ function PairAnalytics({ pair, interval }: { pair: Pair; interval: Interval }) {
   );
 }
 
-export function AnalyticsPage() {
+function CurrenciesSection({ interval }: { interval: Interval }) {
+  const currencies = useCurrencies();
+  const list = currencies.data ?? [];
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="analytics-currencies">
+      <Title order={2} size="h3" id="analytics-currencies">
+        Currencies
+      </Title>
+      {currencies.isError && <Text c="red.4">{errorText(currencies.error)}</Text>}
+      {currencies.isLoading ? (
+        <Text c="dimmed">Loading…</Text>
+      ) : list.length === 0 ? (
+        <Card withBorder radius="md">
+          <Text c="dimmed">No currencies yet</Text>
+        </Card>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          {list.map((c) => (
+            <CurrencySupplyCard key={c.currencyId} currency={c} interval={interval} limit={LIMITS[interval]} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
+
+function PairsSection({ interval }: { interval: Interval }) {
   const pairs = usePairs();
-  const [interval, setInterval] = useState<Interval>('1h');
-  useEffect(() => {
-    document.title = 'Analytics · Starlight';
-  }, []);
   const list = pairs.data ?? [];
   return (
-    <Stack gap="md" p={{ base: 0, sm: 'xs' }}>
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <div>
-          <Title order={1} size="h2">
-            Analytics
-          </Title>
-          <Text c="dimmed" size="sm">
-            Price and volume of every trading pair on the Quantum Hub.
-          </Text>
-        </div>
-        <SegmentedControl
-          aria-label="Bucket size"
-          value={interval}
-          onChange={(v) => setInterval(v === '1d' ? '1d' : '1h')}
-          data={[
-            { value: '1h', label: 'Hourly' },
-            { value: '1d', label: 'Daily' },
-          ]}
-        />
-      </Group>
+    <Stack gap="sm" component="section" aria-labelledby="analytics-pairs">
+      <Title order={2} size="h3" id="analytics-pairs">
+        Trading pairs
+      </Title>
       {pairs.isError && <Text c="red.4">{errorText(pairs.error)}</Text>}
       {pairs.isLoading ? (
         <Text c="dimmed">Loading…</Text>
@@ -148,6 +151,39 @@ export function AnalyticsPage() {
           ))}
         </SimpleGrid>
       )}
+    </Stack>
+  );
+}
+
+export function AnalyticsPage() {
+  const [interval, setInterval] = useState<Interval>('1h');
+  useEffect(() => {
+    document.title = 'Analytics · Starlight';
+  }, []);
+  return (
+    <Stack gap="lg" p={{ base: 0, sm: 'xs' }}>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <div>
+          <Title order={1} size="h2">
+            Analytics
+          </Title>
+          <Text c="dimmed" size="sm">
+            Supply and circulating amount of every currency, from the ledger; price and volume of every trading pair on
+            the Quantum Hub.
+          </Text>
+        </div>
+        <SegmentedControl
+          aria-label="Bucket size"
+          value={interval}
+          onChange={(v) => setInterval(v === '1d' ? '1d' : '1h')}
+          data={[
+            { value: '1h', label: 'Hourly' },
+            { value: '1d', label: 'Daily' },
+          ]}
+        />
+      </Group>
+      <CurrenciesSection interval={interval} />
+      <PairsSection interval={interval} />
     </Stack>
   );
 }

@@ -1,0 +1,111 @@
+/**
+ * /analytics, one currency: its supply (issued - removed, DESIGN §4) and circulating amount (SPEC §3)
+ * over time from the ledger (supplyHistory, hourly or daily buckets), with the latest of each.
+ */
+import { AreaChart } from '@mantine/charts';
+import { Card, Group, Stack, Text, Title } from '@mantine/core';
+import { abbreviateAmount, type Currency, fromNumeric, type SupplyPoint, UNIT } from '@starlight/shared';
+import { abbreviateNumber, bucketLabel, type ChartInterval } from '../../../components/chart-format.ts';
+import { formatMoney } from '../../../components/Money.tsx';
+import { useSupplyHistory } from '../api/supply-history.ts';
+
+const ABBREVIATE_FROM = 1_000_000n * UNIT;
+
+/** Decimal string -> number for the chart only (display; never used for money math). */
+function chartNumber(text: string): number {
+  return Number(text);
+}
+
+/** The latest figure at the currency's precision, abbreviated (M, B, T, Q) from a million; full on hover. */
+function Figure({ label, amount, currency }: { label: string; amount: string; currency: Currency }) {
+  const a = fromNumeric(amount);
+  const full = formatMoney(amount, currency);
+  const big = (a < 0n ? -a : a) >= ABBREVIATE_FROM;
+  return (
+    <Stack gap={0} align="flex-end">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text
+        fw={700}
+        size="lg"
+        title={big ? `${full} ${currency.ticker}` : undefined}
+        style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+      >
+        {big ? abbreviateAmount(a, currency.precision) : full} {currency.ticker}
+      </Text>
+    </Stack>
+  );
+}
+
+/**
+ * The buckets worth drawing: from the last empty one before the first movement on. A young currency
+ * then fills the chart instead of sitting at the right edge of weeks of zeros.
+ */
+function fromFirstActivity(points: SupplyPoint[]): SupplyPoint[] {
+  const first = points.findIndex((p) => p.supply !== '0' || p.circulating !== '0');
+  return first === -1 ? [] : points.slice(Math.max(first - 1, 0));
+}
+
+export function CurrencySupplyCard({
+  currency,
+  interval,
+  limit,
+}: {
+  currency: Currency;
+  interval: ChartInterval;
+  limit: number;
+}) {
+  const history = useSupplyHistory(currency.currencyId, interval, limit);
+  const data = fromFirstActivity(history.data ?? []);
+  const last = data[data.length - 1];
+  const hasSupply = data.length > 0;
+  const points = data.map((p) => ({
+    time: bucketLabel(p.time, interval),
+    Supply: chartNumber(p.supply),
+    Circulating: chartNumber(p.circulating),
+  }));
+  return (
+    <Card withBorder radius="md" component="section" aria-label={`${currency.name} supply`}>
+      <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
+        <div>
+          <Title order={3} size="h4">
+            {currency.name}
+          </Title>
+          <Text size="xs" c="dimmed">
+            {currency.ticker}
+          </Text>
+        </div>
+        {last && hasSupply && (
+          <Group gap="lg" align="flex-start">
+            <Figure label="Supply" amount={last.supply} currency={currency} />
+            <Figure label="Circulating" amount={last.circulating} currency={currency} />
+          </Group>
+        )}
+      </Group>
+      {history.isError ? (
+        <Text c="red.4">{history.error.message}</Text>
+      ) : history.isLoading ? (
+        <Text c="dimmed">Loading…</Text>
+      ) : !hasSupply ? (
+        <Text c="dimmed">No supply yet</Text>
+      ) : (
+        <AreaChart
+          h={240}
+          data={points}
+          dataKey="time"
+          withLegend
+          curveType="linear"
+          withDots={points.length < 3}
+          fillOpacity={0.25}
+          valueFormatter={abbreviateNumber}
+          xAxisProps={{ minTickGap: 24 }}
+          series={[
+            { name: 'Supply', color: 'indigo.4', label: `Supply (${currency.ticker})` },
+            { name: 'Circulating', color: 'teal.4', label: `Circulating (${currency.ticker})`, strokeDasharray: '6 4' },
+          ]}
+        />
+      )}
+    </Card>
+  );
+}
