@@ -228,48 +228,53 @@ export async function findOrder(db: DbOrTx, orderId: string): Promise<OrderRow |
   return row ? toOrderRow(row) : null;
 }
 
-/** What placing an order reads under the pair's lock (see `findOrderContext`). */
+/** What placing a batch of orders reads under the pair's lock (see `findOrderContext`). */
 export interface OrderContext {
   pair: PairRow;
-  /** The member's balance of the currency the order escrows (null: no balance row), locked. */
-  balance: Amount | null;
-  /** The resting orders the incoming one crosses, in priority order, as many as cover its quantity. */
+  /** Every balance row the batch can touch, locked: Amount by `${userId}:${currencyId}`. */
+  balances: Map<string, Amount>;
+  /** The resting orders the batch can reach, both sides, each side in priority order. */
   crossing: OrderRow[];
 }
 
-/** The side-dependent parts of `findOrderContext`: fixed SQL per side, so each is one prepared statement. */
-const CONTEXT_SIDES = {
-  buy: {
-    escrowCurrency: sql.raw('p.sell_currency'),
-    priceCond: sql.raw('o.price <= '),
-    order: sql.raw('price ASC, seq ASC'),
-  },
-  sell: {
-    escrowCurrency: sql.raw('p.buy_currency'),
-    priceCond: sql.raw('o.price >= '),
-    order: sql.raw('price DESC, seq ASC'),
-  },
-};
+/** How far a batch's orders of one side can reach into the other side of the book. */
+export interface SideReach {
+  /** The best limit among the side's orders: the highest buy price, or the lowest sell price. */
+  limit: Amount;
+  /** The side's total quantity: the batch cannot consume more than this of the other side. */
+  quantity: Amount;
+}
+
+/** A reach that selects nothing (no order of that side in the batch). */
+const NO_REACH = { limit: '0', quantity: '0' };
 
 /**
  * One statement, run right after the pair's lock so it sees every order committed before (DESIGN §5):
- * the live pair; the resting orders of the other side that `limitPrice` crosses, in price-time priority,
- * only as many as it take to cover `quantity` (a running sum stops the scan); and the member's balance of
- * the currency a `buySide` order escrows. It locks, in the global order of DESIGN §4 (user id, then
- * currency id), every existing balance row the order can touch: the member's, the crossed orders'
- * owners' and the fee collector's, in both currencies of the pair. So the funds checked stay there until
- * the order's posting, and the posting waits for no one. Null when the pair does not exist or is deleted.
+ * the live pair; the resting orders the batch can trade with (for its buys, the sells at or under
+ * `buys.limit` in price-time priority, only as many as cover `buys.quantity`; for its sells, the buys at
+ * or over `sells.limit` likewise); and every existing balance row the batch can touch, locked in the
+ * global order of DESIGN §4 (user id, then currency id): those of `userIds`, of the reached orders'
+ * owners and of the fee collector, in both currencies of the pair. So the funds checked stay there
+ * until the batch's posting, which then waits for no one. Null when the pair does not exist or is deleted.
+ * Whatever sequence of these orders is matched, it only consumes a prefix of each side of the book in
+ * priority order, and never more than the other side's total quantity: so this is all it can reach.
  */
 export async function findOrderContext(
   tx: DbOrTx,
-  q: { pairId: string; userId: string; buySide: boolean; limitPrice: Amount; quantity: Amount },
+  q: { pairId: string; userIds: readonly string[]; buys: SideReach | null; sells: SideReach | null },
 ): Promise<OrderContext | null> {
-  const side = q.buySide ? CONTEXT_SIDES.buy : CONTEXT_SIDES.sell;
+  const reach = (r: SideReach | null) =>
+    r ? { limit: formatAmount(r.limit), quantity: formatAmount(r.quantity) } : NO_REACH;
+  const buys = reach(q.buys);
+  const sells = reach(q.sells);
   const [row] = await queryNamed<
-    PairSqlRow & { balance: string | null; crossing: Array<Record<string, string | number>> | null }
+    PairSqlRow & {
+      balances: Array<{ u: string; c: number; a: string }> | null;
+      crossing: Array<Record<string, string | number | boolean>> | null;
+    }
   >(
     tx,
-    q.buySide ? 'exchange_order_context_buy' : 'exchange_order_context_sell',
+    'exchange_order_context',
     sql`
     WITH p AS MATERIALIZED (
       SELECT p.id, p.buy_currency, p.sell_currency, p.can_buy, p.can_sell, p.visible, p.frozen, p.frozen_note,
@@ -285,38 +290,43 @@ export async function findOrderContext(
       WHERE p.deleted_at IS NULL AND p.id = ${q.pairId}),
     crossing AS MATERIALIZED (
       SELECT * FROM (
-        SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY ${side.order}) AS running
-        FROM exchange_orders o
-        WHERE o.pair_id = ${q.pairId} AND o.state = 1 AND o.buy_side = ${!q.buySide}
-          AND ${side.priceCond}${formatAmount(q.limitPrice)}::numeric) o
-      WHERE o.running - (o.initial_amount - o.filled_amount) < ${formatAmount(q.quantity)}::numeric),
+        SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY price ASC, seq ASC) AS running
+        FROM exchange_orders
+        WHERE pair_id = ${q.pairId} AND state = 1 AND NOT buy_side AND price <= ${buys.limit}::numeric) s
+      WHERE s.running - (s.initial_amount - s.filled_amount) < ${buys.quantity}::numeric
+      UNION ALL
+      SELECT * FROM (
+        SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY price DESC, seq ASC) AS running
+        FROM exchange_orders
+        WHERE pair_id = ${q.pairId} AND state = 1 AND buy_side AND price >= ${sells.limit}::numeric) b
+      WHERE b.running - (b.initial_amount - b.filled_amount) < ${sells.quantity}::numeric),
     locked AS MATERIALIZED (
       SELECT b.user_id, b.currency_id, b.amount FROM balances b
       WHERE b.currency_id IN (SELECT buy_currency FROM p UNION ALL SELECT sell_currency FROM p)
-        AND b.user_id IN (SELECT ${q.userId}::text UNION ALL SELECT user_id FROM crossing
+        AND b.user_id IN (SELECT unnest(${pgArray(q.userIds)}::text[]) UNION ALL SELECT user_id FROM crossing
                           UNION ALL SELECT fee_collector_id FROM p)
       ORDER BY b.user_id, b.currency_id
       FOR UPDATE)
     SELECT p.*,
-      (SELECT max(l.amount) FILTER (WHERE l.user_id = ${q.userId} AND l.currency_id = ${side.escrowCurrency})
-         FROM locked l) AS balance,
+      (SELECT json_agg(json_build_object('u', l.user_id, 'c', l.currency_id, 'a', l.amount::text)) FROM locked l)
+        AS balances,
       (SELECT json_agg(json_build_object(
-                'id', o.id, 'seq', o.seq::text, 'userId', o.user_id, 'initialAmount', o.initial_amount::text,
-                'filledAmount', o.filled_amount::text, 'price', o.price::text, 'state', o.state,
-                'escrowRemaining', o.escrow_remaining::text, 'createdAt', o.created_at) ORDER BY ${side.order})
-         FROM crossing o) AS crossing
+                'id', o.id, 'seq', o.seq::text, 'userId', o.user_id, 'buySide', o.buy_side,
+                'initialAmount', o.initial_amount::text, 'filledAmount', o.filled_amount::text,
+                'price', o.price::text, 'state', o.state, 'escrowRemaining', o.escrow_remaining::text,
+                'createdAt', o.created_at)) FROM crossing o) AS crossing
     FROM p`,
   );
   if (!row) return null;
   return {
     pair: toPairRow(row),
-    balance: row.balance === null ? null : fromNumeric(String(row.balance)),
+    balances: new Map((row.balances ?? []).map((b) => [`${b.u}:${Number(b.c)}`, fromNumeric(String(b.a))])),
     crossing: (row.crossing ?? []).map((o) => ({
       id: String(o.id),
       seq: Number(o.seq),
       pairId: q.pairId,
       userId: String(o.userId),
-      buySide: !q.buySide,
+      buySide: o.buySide === true,
       initialAmount: fromNumeric(String(o.initialAmount)),
       filledAmount: fromNumeric(String(o.filledAmount)),
       price: fromNumeric(String(o.price)),
@@ -345,96 +355,107 @@ export async function updateOrders(
     WHERE o.id = v.id`);
 }
 
-/** The new order as placing leaves it (already matched), and what the match changed. */
+/** A new order as its batch leaves it (already matched). */
+export interface NewOrder {
+  id: string;
+  userId: string;
+  buySide: boolean;
+  initialAmount: Amount;
+  filledAmount: Amount;
+  price: Amount;
+  state: number;
+  escrowRemaining: Amount;
+}
+
+/** What placing a batch of orders writes besides the money (see `placedOrderWrites`). */
 export interface PlacedOrderWrites {
-  order: {
-    id: string;
-    pairId: string;
-    userId: string;
-    buySide: boolean;
-    initialAmount: Amount;
-    filledAmount: Amount;
-    price: Amount;
-    state: number;
-    escrowRemaining: Amount;
-  };
+  pairId: string;
+  /** The new orders in arrival order (their `seq`, time priority, follows it). */
+  orders: readonly NewOrder[];
+  /** Resting orders whose fill, escrow or state changed. */
   makers: ReadonlyArray<{ id: string; filledAmount: Amount; escrowRemaining: Amount; state: number }>;
-  trades: readonly NewTrade[];
+  /** The trades in execution order (their `seq` follows it). */
+  trades: ReadonlyArray<NewTrade & { id: string; takerBuySide: boolean }>;
 }
 
 /**
- * The exchange's part of placing an order, as CTEs for `postEntriesAlong` (the ledger posts the money in
- * the same statement): the order row (its `seq`, time priority, assigned under the pair's lock), the
- * resting orders' new fills and escrow, and the trades in fill order. `parsePlacedOrder` reads the row.
+ * The exchange's part of placing a batch of orders, as CTEs for `postEntriesAlong` (the ledger posts the
+ * money in the same statement): the new orders (their `seq` assigned under the pair's lock), the resting
+ * orders' new fills and escrow, and the trades. `parsePlacedOrders` reads the statement's row.
  */
 export function placedOrderWrites(w: PlacedOrderWrites): { ctes: SQL; columns: SQL } {
-  const o = w.order;
+  const od = (f: (o: NewOrder) => string | number | boolean) => pgArray(w.orders.map(f));
   const mk = (f: (m: PlacedOrderWrites['makers'][number]) => string | number) => pgArray(w.makers.map(f));
-  const tr = (f: (t: NewTrade) => string) => pgArray(w.trades.map(f));
+  const tr = (f: (t: PlacedOrderWrites['trades'][number]) => string | boolean) => pgArray(w.trades.map(f));
   return {
     ctes: sql`
     placed AS (
       INSERT INTO exchange_orders
         (id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining)
-      VALUES (${o.id}, ${o.pairId}, ${o.userId}, ${o.buySide}, ${formatAmount(o.initialAmount)}::numeric,
-              ${formatAmount(o.filledAmount)}::numeric, ${formatAmount(o.price)}::numeric, ${o.state}::int,
-              ${formatAmount(o.escrowRemaining)}::numeric)
-      RETURNING seq, created_at),
+      SELECT id, ${w.pairId}, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining
+      FROM unnest(
+        ${od((o) => o.id)}::text[],
+        ${od((o) => o.userId)}::text[],
+        ${od((o) => o.buySide)}::bool[],
+        ${od((o) => formatAmount(o.initialAmount))}::numeric[],
+        ${od((o) => formatAmount(o.filledAmount))}::numeric[],
+        ${od((o) => formatAmount(o.price))}::numeric[],
+        ${od((o) => o.state)}::int[],
+        ${od((o) => formatAmount(o.escrowRemaining))}::numeric[]
+      ) WITH ORDINALITY AS v(id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining, n)
+      ORDER BY n
+      RETURNING id, seq, created_at),
     makers AS (
       UPDATE exchange_orders m
       SET filled_amount = v.filled, escrow_remaining = v.escrow, state = v.state, updated_at = now()
       FROM unnest(${mk((m) => m.id)}::text[], ${mk((m) => formatAmount(m.filledAmount))}::numeric[],
                   ${mk((m) => formatAmount(m.escrowRemaining))}::numeric[], ${mk((m) => m.state)}::int[])
            AS v(id, filled, escrow, state)
-      WHERE m.id = v.id
+      WHERE m.id = v.id AND m.state = 1
       RETURNING 1),
     trades AS (
       INSERT INTO exchange_trades
         (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee)
-      SELECT id, ${o.pairId}, buy_order_id, sell_order_id, ${o.buySide}, price, amount, cost, buyer_fee, seller_fee
+      SELECT id, ${w.pairId}, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee
       FROM unnest(
-        ${tr(() => newObjectId())}::text[],
+        ${tr((t) => t.id)}::text[],
         ${tr((t) => t.buyOrderId)}::text[],
         ${tr((t) => t.sellOrderId)}::text[],
+        ${tr((t) => t.takerBuySide)}::bool[],
         ${tr((t) => formatAmount(t.price))}::numeric[],
         ${tr((t) => formatAmount(t.amount))}::numeric[],
         ${tr((t) => formatAmount(t.cost))}::numeric[],
         ${tr((t) => formatAmount(t.buyerFee))}::numeric[],
         ${tr((t) => formatAmount(t.sellerFee))}::numeric[]
-      ) WITH ORDINALITY AS v(id, buy_order_id, sell_order_id, price, amount, cost, buyer_fee, seller_fee, n)
+      ) WITH ORDINALITY AS v(id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee,
+                             seller_fee, n)
       ORDER BY n
-      RETURNING id, seq, price, amount, created_at)`,
+      RETURNING id, seq, created_at)`,
     columns: sql`
-      (SELECT seq::text FROM placed) AS placed_seq, (SELECT created_at FROM placed) AS placed_at,
+      (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'createdAt', created_at)) FROM placed) AS placed,
       (SELECT count(*) FROM makers)::int AS makers_updated,
-      (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'price', price::text, 'amount', amount::text,
-                                         'createdAt', created_at) ORDER BY seq) FROM trades) AS trades`,
+      (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'createdAt', created_at)) FROM trades) AS trades`,
   };
 }
 
 /** The row `postEntriesAlong` returns for `placedOrderWrites`. */
 export type PlacedOrderResult = {
-  placed_seq: string;
-  placed_at: string | Date;
+  placed: Array<{ id: string; seq: string; createdAt: string }> | null;
   makers_updated: number;
-  trades: Array<Record<string, string>> | null;
+  trades: Array<{ id: string; seq: string; createdAt: string }> | null;
 };
 
-/** The placed order (with its `seq` and time) and its recorded trades, oldest first. */
-export function parsePlacedOrder(w: PlacedOrderWrites, r: PlacedOrderResult): { order: OrderRow; trades: TradeRow[] } {
+/**
+ * `seq` and creation time of each new order and each trade, by id. Throws an Error when a resting
+ * order was not open any more (impossible under the pair's lock: the transaction then rolls back).
+ */
+export function parsePlacedOrders(
+  w: PlacedOrderWrites,
+  r: PlacedOrderResult,
+): Map<string, { seq: number; createdAt: Date }> {
   if (Number(r.makers_updated) !== w.makers.length) throw new Error('a resting order changed under the pair lock');
-  return {
-    order: { ...w.order, seq: Number(r.placed_seq), createdAt: new Date(r.placed_at) },
-    trades: (r.trades ?? []).map((t) => ({
-      id: String(t.id),
-      seq: Number(t.seq),
-      pairId: w.order.pairId,
-      takerBuySide: w.order.buySide,
-      price: fromNumeric(String(t.price)),
-      amount: fromNumeric(String(t.amount)),
-      createdAt: new Date(String(t.createdAt)),
-    })),
-  };
+  const rows = [...(r.placed ?? []), ...(r.trades ?? [])];
+  return new Map(rows.map((x) => [String(x.id), { seq: Number(x.seq), createdAt: new Date(String(x.createdAt)) }]));
 }
 
 /** Every open order of a pair (both sides), oldest first: what deleting a pair must cancel. */

@@ -33,6 +33,7 @@ import { requireAuth } from '../../plugins/auth.ts';
 import { withIdempotency } from '../bank/idempotency.ts';
 import { ChangePublisher, startExchangeLive } from './exchange.live.ts';
 import * as exchange from './exchange.service.ts';
+import { OrderSequencer } from './order-sequencer.ts';
 
 function idempotencyKey(req: FastifyRequest): string | undefined {
   const v = req.headers['idempotency-key'];
@@ -44,6 +45,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   const errors = { '4xx': errorResponse };
   const stopLive = startExchangeLive(app, db);
   const publisher = new ChangePublisher(app.live.bus, app.log);
+  const sequencer = new OrderSequencer(db, (changes) => publisher.add(changes));
   app.addHook('onClose', async () => {
     await publisher.flush();
     stopLive();
@@ -113,7 +115,11 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'member' },
       schema: { tags, body: placeOrderRequest, response: { 200: placeOrderResponse, ...errors } },
     },
-    (req) => moneyMoving(req, (tx, changes) => exchange.placeOrder(tx, requireAuth(req), req.body, changes)),
+    // With an Idempotency-Key the order goes alone, in the key's transaction; without, with its pair's batch.
+    (req) =>
+      idempotencyKey(req) === undefined
+        ? sequencer.submit({ member: requireAuth(req), input: req.body })
+        : moneyMoving(req, (tx, changes) => exchange.placeOrder(tx, requireAuth(req), req.body, changes)),
   );
 
   app.post(

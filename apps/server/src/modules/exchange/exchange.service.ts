@@ -26,6 +26,7 @@ import {
   type PairResponse,
   type PairsResponse,
   type PlaceOrderResponse,
+  sumAmounts,
   type Trade,
   TX_CATEGORY,
   toDecimalString,
@@ -55,14 +56,16 @@ import {
   insertPair,
   lockPair,
   markPairDeleted,
+  type NewOrder,
   type OrderRow,
   type PairFields,
   type PairRow,
   type PlacedOrderResult,
   type PlacedOrderWrites,
   pairExists,
-  parsePlacedOrder,
+  parsePlacedOrders,
   placedOrderWrites,
+  type SideReach,
   type TradeRow,
   updateOrders,
   updatePair,
@@ -371,185 +374,320 @@ function toBookOrder(o: OrderRow): BookOrder {
   };
 }
 
-/**
- * A member places an order (SPEC §7 placeOrder, DESIGN §5), in the caller's transaction `tx`:
- * takes the pair's lock, escrows the funds (category 20; a buy escrows initialAmount x price rounded up
- * to sellCurrency's precision, a sell its initialAmount), matches at once by price-time priority at the
- * resting orders' prices, and posts each fill: the quantity and the cost as category 22 rows out of the
- * two escrows, the buyer's price improvement back to the buyer (22), each side's fee on its proceeds to
- * the collector or burned (23). Answers `{order, trades, tx:{note}, message}` with SPEC §8's message
- * (`Placed a buy order of …` / `Placed a Sell Order of …`).
- * Throws NOT_FOUND (pair, or hidden to a member), CONFLICT (frozen pair: its `frozenNote`; disabled side;
- * frozen currency; `Insufficient funds`), VALIDATION (amount or price beyond the currencies' precision,
- * an order worth less than one unit of sellCurrency's precision).
- */
-export async function placeOrder(
-  tx: Tx,
-  member: AuthUser,
-  input: { pair: string; buySide: boolean; initialAmount: Amount; price: Amount },
-  changes: ExchangeChanges,
-): Promise<PlaceOrderResponse> {
-  const { initialAmount, price, buySide } = input;
-  // Three round trips under the lock (DESIGN §9): the lock, one read, one write (money and orders together).
-  await lockPair(tx, input.pair);
-  const context = await findOrderContext(tx, {
-    pairId: input.pair,
-    userId: member.id,
-    buySide,
-    limitPrice: price,
-    quantity: initialAmount,
-  });
-  if (!context || (!context.pair.visible && !isAdmin(member))) throw new AppError('NOT_FOUND', 'Pair not found');
-  const { pair, crossing } = context;
-  requireOpenForTrading(pair, buySide);
-  if (!fitsPrecision(initialAmount, pair.buyPrecision)) {
-    throw new AppError('VALIDATION', '"initialAmount" contains an invalid value');
-  }
-  if (!fitsPrecision(price, pair.sellPrecision)) throw new AppError('VALIDATION', '"price" contains an invalid value');
-  if (fillCost(initialAmount, price, pair.sellPrecision) === 0n) {
-    throw new AppError(
-      'VALIDATION',
-      `The order is worth less than ${formatAmount(unitStep(pair.sellPrecision), pair.sellPrecision)} ${pair.sellTicker}`,
-    );
-  }
-  const escrow = buySide ? buyEscrowFor(initialAmount, price, pair.sellPrecision) : initialAmount;
-  // The balance row is locked: the escrow stays covered until the posting below debits it.
-  if (context.balance === null || context.balance < escrow) throw new AppError('CONFLICT', 'Insufficient funds');
+/** One order to place: who places it and what (SPEC §7 placeOrder). */
+export interface OrderJob {
+  member: AuthUser;
+  input: { pair: string; buySide: boolean; initialAmount: Amount; price: Amount };
+}
 
+/** The outcome of one order of a batch: its answer, or the error it is refused with. */
+export type OrderOutcome = { ok: true; response: PlaceOrderResponse } | { ok: false; error: unknown };
+
+/** Time priority of the batch's own orders on the in-memory book: after every stored order. */
+const BATCH_SEQ_BASE = 2 ** 52;
+
+/** A balance key of the context's map. */
+const balanceKey = (userId: string, currencyId: number) => `${userId}:${currencyId}`;
+
+/**
+ * Places a batch of orders on ONE pair (`pairId`) in the caller's transaction `tx`, as if they came one
+ * after the other in the given order (SPEC §7 placeOrder, DESIGN §5): takes the pair's lock, reads the
+ * pair, the resting orders the batch can reach and the balance rows it can touch (locked), then for each
+ * order in turn checks it, escrows its funds (category 20; a buy escrows initialAmount x price rounded up
+ * to sellCurrency's precision, a sell its initialAmount) and matches it by price-time priority at the
+ * resting orders' prices; each fill posts the quantity and the cost out of the two escrows (22), the
+ * buyer's price improvement back to the buyer (22), each side's fee on its proceeds to the collector or
+ * burned (23). Everything is written in one statement (DESIGN §9: a batch costs the round trips of one
+ * order). An order that is refused leaves no trace and does not stop the others; its outcome carries the
+ * error: NOT_FOUND (pair, or hidden to a member), CONFLICT (frozen pair: its `frozenNote`; disabled side;
+ * frozen currency; `Insufficient funds`), VALIDATION (amount or price beyond the currencies' precision,
+ * an order worth less than one unit of sellCurrency's precision). An accepted order answers
+ * `{order, trades, tx:{note}, message}` with SPEC §8's message (`Placed a buy order of …` /
+ * `Placed a Sell Order of …`), its state as its own matching left it. Throws (rolling back the whole
+ * batch) only on a database failure.
+ */
+export async function placeOrders(
+  tx: Tx,
+  pairId: string,
+  jobs: readonly OrderJob[],
+  changes: ExchangeChanges,
+): Promise<OrderOutcome[]> {
+  const reach = (buySide: boolean): SideReach | null => {
+    const side = jobs.filter((j) => j.input.buySide === buySide).map((j) => j.input);
+    if (side.length === 0) return null;
+    // Ascending prices: a buy reaches furthest at the highest, a sell at the lowest.
+    const prices = side.map((o) => o.price).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    const best = (buySide ? prices[prices.length - 1] : prices[0]) as Amount;
+    return { limit: best, quantity: sumAmounts(side.map((o) => o.initialAmount)) };
+  };
+  await lockPair(tx, pairId);
+  const context = await findOrderContext(tx, {
+    pairId,
+    userIds: [...new Set(jobs.map((j) => j.member.id))],
+    buys: reach(true),
+    sells: reach(false),
+  });
+  const outcomes: Array<OrderOutcome | null> = jobs.map(() => null);
+  if (!context) return jobs.map(() => ({ ok: false, error: new AppError('NOT_FOUND', 'Pair not found') }));
+  const { pair, balances } = context;
+  const rules: MarketRules = { buyPrecision: pair.buyPrecision, sellPrecision: pair.sellPrecision, fee: pair.fee };
   const fmtBuy = (a: Amount) => `${formatAmount(a, pair.buyPrecision)} ${pair.buyTicker}`;
   const fmtSell = (a: Amount) => `${formatAmount(a, pair.sellPrecision)} ${pair.sellTicker}`;
-  const orderId = newObjectId();
-  const incoming: BookOrder = {
-    id: orderId,
-    ownerId: member.id,
-    buySide,
-    price,
-    remaining: initialAmount,
-    escrow,
-    seq: Number.MAX_SAFE_INTEGER,
+
+  let book = {
+    buys: context.crossing.filter((o) => o.buySide).map(toBookOrder),
+    sells: context.crossing.filter((o) => !o.buySide).map(toBookOrder),
   };
-  const book = buySide
-    ? { buys: [], sells: crossing.map(toBookOrder) }
-    : { buys: crossing.map(toBookOrder), sells: [] };
-  const rules: MarketRules = { buyPrecision: pair.buyPrecision, sellPrecision: pair.sellPrecision, fee: pair.fee };
-  const result = matchOrder(book, incoming, rules);
-
-  const initialOf = new Map(crossing.map((o) => [o.id, o.initialAmount]));
+  const restingInitial = new Map(context.crossing.map((o) => [o.id, o.initialAmount]));
+  const restingChanged = new Map<string, BookOrder>();
+  const placed = new Map<string, NewOrder>();
+  const entries: Entry[] = [];
+  const trades: PlacedOrderWrites['trades'][number][] = [];
+  const answers: Array<{ index: number; order: NewOrder; tradeIds: string[]; note: string }> = [];
   const state = (remaining: Amount) => (remaining === 0n ? ORDER_STATE.Filled : ORDER_STATE.Placed);
-  const taker = result.taker;
-  const takerFilled = (initialAmount - taker.remaining) as Amount;
-  const orderText = `${buySide ? 'buy' : 'sell'} order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`;
+  /** Applies an entry to the locked balances, so later orders of the batch see it. */
+  const post = (e: Entry) => {
+    if (e.amount <= 0n) return;
+    entries.push(e);
+    if (e.senderId)
+      balances.set(balanceKey(e.senderId, e.currencyId), (balanceOf(e.senderId, e.currencyId) - e.amount) as Amount);
+    if (e.recipientId) {
+      balances.set(
+        balanceKey(e.recipientId, e.currencyId),
+        (balanceOf(e.recipientId, e.currencyId) + e.amount) as Amount,
+      );
+    }
+  };
+  const balanceOf = (userId: string, currencyId: number) => balances.get(balanceKey(userId, currencyId)) ?? 0n;
 
-  const entries: Entry[] = [
-    {
+  for (const [index, { member, input }] of jobs.entries()) {
+    const { initialAmount, price, buySide } = input;
+    try {
+      if (!pair.visible && !isAdmin(member)) throw new AppError('NOT_FOUND', 'Pair not found');
+      requireOpenForTrading(pair, buySide);
+      if (!fitsPrecision(initialAmount, pair.buyPrecision)) {
+        throw new AppError('VALIDATION', '"initialAmount" contains an invalid value');
+      }
+      if (!fitsPrecision(price, pair.sellPrecision)) {
+        throw new AppError('VALIDATION', '"price" contains an invalid value');
+      }
+      if (fillCost(initialAmount, price, pair.sellPrecision) === 0n) {
+        throw new AppError(
+          'VALIDATION',
+          `The order is worth less than ${formatAmount(unitStep(pair.sellPrecision), pair.sellPrecision)} ${pair.sellTicker}`,
+        );
+      }
+    } catch (error) {
+      outcomes[index] = { ok: false, error };
+      continue;
+    }
+    const escrowCurrency = buySide ? pair.sellCurrency : pair.buyCurrency;
+    const escrow = buySide ? buyEscrowFor(initialAmount, price, pair.sellPrecision) : initialAmount;
+    // The balance row is locked and holds what earlier orders of the batch left: the escrow is covered.
+    if (balanceOf(member.id, escrowCurrency) < escrow) {
+      outcomes[index] = { ok: false, error: new AppError('CONFLICT', 'Insufficient funds') };
+      continue;
+    }
+
+    const orderId = newObjectId();
+    const orderText = `${buySide ? 'buy' : 'sell'} order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`;
+    const executorId = member.id;
+    post({
       category: TX_CATEGORY.CexOrderSubmitted,
-      currencyId: buySide ? pair.sellCurrency : pair.buyCurrency,
+      currencyId: escrowCurrency,
       amount: escrow,
-      executorId: member.id,
+      executorId,
       senderId: member.id,
       recipientId: null,
       escrow: true,
       note: `Escrow for ${orderText}`,
       reference: orderId,
-    },
-  ];
-  const add = (e: Omit<Entry, 'executorId'>) => {
-    if (e.amount > 0n) entries.push({ ...e, executorId: member.id });
-  };
-  for (const f of result.fills) {
-    const what = `${fmtBuy(f.quantity)} at ${fmtSell(f.price)}`;
-    add({
-      category: TX_CATEGORY.CexTradeExecuted,
-      currencyId: pair.sellCurrency,
-      amount: f.cost,
-      senderId: null,
-      recipientId: f.sellerId,
-      escrow: true,
-      note: `Sold ${what}`,
-      reference: f.buyOrderId,
     });
-    add({
-      category: TX_CATEGORY.CexTradeExecuted,
-      currencyId: pair.buyCurrency,
-      amount: f.quantity,
-      senderId: null,
-      recipientId: f.buyerId,
-      escrow: true,
-      note: `Bought ${what}`,
-      reference: f.sellOrderId,
-    });
-    add({
-      category: TX_CATEGORY.CexTradeExecuted,
-      currencyId: pair.sellCurrency,
-      amount: f.buyerRefund,
-      senderId: null,
-      recipientId: f.buyerId,
-      escrow: true,
-      note: 'Escrow returned: price improvement',
-      reference: f.buyOrderId,
-    });
-    add({
-      category: TX_CATEGORY.CexFeesPaid,
-      currencyId: pair.buyCurrency,
-      amount: f.buyerFee,
-      senderId: f.buyerId,
-      recipientId: pair.feeCollectorId,
-      note: `Exchange fee on ${what}`,
-      reference: f.buyOrderId,
-    });
-    add({
-      category: TX_CATEGORY.CexFeesPaid,
-      currencyId: pair.sellCurrency,
-      amount: f.sellerFee,
-      senderId: f.sellerId,
-      recipientId: pair.feeCollectorId,
-      note: `Exchange fee on ${what}`,
-      reference: f.sellOrderId,
-    });
-    changes.touchUser(f.buyerId);
-    changes.touchUser(f.sellerId);
-  }
-
-  const writes: PlacedOrderWrites = {
-    order: {
+    const incoming: BookOrder = {
       id: orderId,
-      pairId: pair.id,
+      ownerId: member.id,
+      buySide,
+      price,
+      remaining: initialAmount,
+      escrow,
+      seq: BATCH_SEQ_BASE + index,
+    };
+    const result = matchOrder(book, incoming, rules);
+    book = result.book;
+    const tradeIds: string[] = [];
+    for (const f of result.fills) {
+      const what = `${fmtBuy(f.quantity)} at ${fmtSell(f.price)}`;
+      post({
+        category: TX_CATEGORY.CexTradeExecuted,
+        currencyId: pair.sellCurrency,
+        amount: f.cost,
+        executorId,
+        senderId: null,
+        recipientId: f.sellerId,
+        escrow: true,
+        note: `Sold ${what}`,
+        reference: f.buyOrderId,
+      });
+      post({
+        category: TX_CATEGORY.CexTradeExecuted,
+        currencyId: pair.buyCurrency,
+        amount: f.quantity,
+        executorId,
+        senderId: null,
+        recipientId: f.buyerId,
+        escrow: true,
+        note: `Bought ${what}`,
+        reference: f.sellOrderId,
+      });
+      post({
+        category: TX_CATEGORY.CexTradeExecuted,
+        currencyId: pair.sellCurrency,
+        amount: f.buyerRefund,
+        executorId,
+        senderId: null,
+        recipientId: f.buyerId,
+        escrow: true,
+        note: 'Escrow returned: price improvement',
+        reference: f.buyOrderId,
+      });
+      post({
+        category: TX_CATEGORY.CexFeesPaid,
+        currencyId: pair.buyCurrency,
+        amount: f.buyerFee,
+        executorId,
+        senderId: f.buyerId,
+        recipientId: pair.feeCollectorId,
+        note: `Exchange fee on ${what}`,
+        reference: f.buyOrderId,
+      });
+      post({
+        category: TX_CATEGORY.CexFeesPaid,
+        currencyId: pair.sellCurrency,
+        amount: f.sellerFee,
+        executorId,
+        senderId: f.sellerId,
+        recipientId: pair.feeCollectorId,
+        note: `Exchange fee on ${what}`,
+        reference: f.sellOrderId,
+      });
+      const tradeId = newObjectId();
+      tradeIds.push(tradeId);
+      trades.push({
+        id: tradeId,
+        buyOrderId: f.buyOrderId,
+        sellOrderId: f.sellOrderId,
+        takerBuySide: buySide,
+        price: f.price,
+        amount: f.quantity,
+        cost: f.cost,
+        buyerFee: f.buyerFee,
+        sellerFee: f.sellerFee,
+      });
+      changes.touchUser(f.buyerId);
+      changes.touchUser(f.sellerId);
+      changes.touchUser(pair.feeCollectorId);
+    }
+    // Makers are stored orders or orders of this batch: keep the latest state of each.
+    for (const m of result.makers) {
+      const own = placed.get(m.id);
+      if (own) placed.set(m.id, withFill(own, m));
+      else restingChanged.set(m.id, m);
+    }
+    const order: NewOrder = {
+      id: orderId,
       userId: member.id,
       buySide,
       initialAmount,
-      filledAmount: takerFilled,
+      filledAmount: (initialAmount - result.taker.remaining) as Amount,
       price,
-      state: state(taker.remaining),
-      escrowRemaining: taker.escrow,
-    },
-    makers: result.makers.map((m) => ({
-      id: m.id,
-      filledAmount: ((initialOf.get(m.id) ?? 0n) - m.remaining) as Amount,
-      escrowRemaining: m.escrow,
-      state: state(m.remaining),
-    })),
-    trades: result.fills.map((f) => ({
-      buyOrderId: f.buyOrderId,
-      sellOrderId: f.sellOrderId,
-      price: f.price,
-      amount: f.quantity,
-      cost: f.cost,
-      buyerFee: f.buyerFee,
-      sellerFee: f.sellerFee,
-    })),
+      state: state(result.taker.remaining),
+      escrowRemaining: result.taker.escrow,
+    };
+    placed.set(orderId, order);
+    const head = buySide
+      ? `Placed a buy order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`
+      : `Placed a Sell Order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`;
+    const note = order.filledAmount > 0n ? `${head}; ${fmtBuy(order.filledAmount)} filled at once` : head;
+    answers.push({ index, order, tradeIds, note });
+    changes.touchUser(member.id);
+  }
+
+  if (answers.length > 0) {
+    const writes: PlacedOrderWrites = {
+      pairId: pair.id,
+      orders: [...placed.values()],
+      makers: [...restingChanged.values()].map((m) => ({
+        id: m.id,
+        filledAmount: ((restingInitial.get(m.id) ?? 0n) - m.remaining) as Amount,
+        escrowRemaining: m.escrow,
+        state: state(m.remaining),
+      })),
+      trades,
+    };
+    const row = await postEntriesAlong<PlacedOrderResult>(
+      tx,
+      'exchange_place_orders',
+      entries,
+      placedOrderWrites(writes),
+    );
+    const stored = parsePlacedOrders(writes, row);
+    const tradeById = new Map(trades.map((t) => [t.id, t]));
+    for (const { index, order, tradeIds, note } of answers) {
+      const at = stored.get(order.id);
+      if (!at) throw new Error(`order ${order.id} was not stored`);
+      const tradeDtos = tradeIds.map((id) => {
+        const t = tradeById.get(id);
+        const tAt = stored.get(id);
+        if (!t || !tAt) throw new Error(`trade ${id} was not stored`);
+        return toTradeDto({
+          id,
+          pairId: pair.id,
+          takerBuySide: t.takerBuySide,
+          price: t.price,
+          amount: t.amount,
+          ...tAt,
+        });
+      });
+      outcomes[index] = {
+        ok: true,
+        response: {
+          order: toOrderDto({ ...order, pairId: pair.id, ...at }),
+          trades: tradeDtos,
+          tx: { note },
+          message: note,
+        },
+      };
+    }
+    changes.touchPair(pair.id);
+  }
+  return outcomes.map((o) => o ?? { ok: false, error: new Error('order left without an outcome') });
+}
+
+/** A batch order after a later order of the same batch filled it (more). */
+function withFill(order: NewOrder, maker: BookOrder): NewOrder {
+  const filledAmount = (order.initialAmount - maker.remaining) as Amount;
+  return {
+    ...order,
+    filledAmount,
+    escrowRemaining: maker.escrow,
+    state: maker.remaining === 0n ? ORDER_STATE.Filled : ORDER_STATE.Placed,
   };
-  const row = await postEntriesAlong<PlacedOrderResult>(tx, 'exchange_place_order', entries, placedOrderWrites(writes));
-  const placed = parsePlacedOrder(writes, row);
+}
 
-  changes.touchPair(pair.id);
-  changes.touchUser(member.id);
-  if (placed.trades.length > 0) changes.touchUser(pair.feeCollectorId);
-
-  const head = buySide
-    ? `Placed a buy order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`
-    : `Placed a Sell Order of ${fmtBuy(initialAmount)} at ${fmtSell(price)}`;
-  const note = takerFilled > 0n ? `${head}; ${fmtBuy(takerFilled)} filled at once` : head;
-  return { order: toOrderDto(placed.order), trades: placed.trades.map(toTradeDto), tx: { note }, message: note };
+/**
+ * A member places one order (SPEC §7 placeOrder): `placeOrders` with a batch of one, in the caller's
+ * transaction. Answers `{order, trades, tx:{note}, message}`; throws the order's error (see `placeOrders`).
+ */
+export async function placeOrder(
+  tx: Tx,
+  member: AuthUser,
+  input: OrderJob['input'],
+  changes: ExchangeChanges,
+): Promise<PlaceOrderResponse> {
+  const [outcome] = await placeOrders(tx, input.pair, [{ member, input }], changes);
+  if (!outcome) throw new Error('no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.response;
 }
 
 /** Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again. */

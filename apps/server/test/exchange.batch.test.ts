@@ -1,0 +1,195 @@
+/**
+ * Orders placed in batches (DESIGN §5, §9: the per-pair sequencer's group commit) end exactly as the same
+ * orders placed one after the other: the same answers and refusals, the same trades, the same book, the
+ * same balances to the last unit, and a balanced ledger. Random sequences (fast-check) on two identical
+ * markets: one fed order by order through the API, one given the whole sequence as one batch.
+ */
+import { type Amount, AppError, type GetOrdersResponse, type PlaceOrderResponse, parseAmount } from '@starlight/shared';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltApp } from '../src/app.ts';
+import { inTransaction } from '../src/db/transaction.ts';
+import { ExchangeChanges, placeOrders } from '../src/modules/exchange/exchange.service.ts';
+import { createMarket, fundedMember, type Market, ordersOf, place } from './exchange.helpers.ts';
+import { balanceOf, call, expectLedgerBalanced, loginAdmin, type Member, makeApp, registerMember } from './helpers.ts';
+
+let built: BuiltApp;
+let app: FastifyInstance;
+let admin: Member;
+
+beforeAll(async () => {
+  built = await makeApp();
+  app = built.app;
+  admin = await loginAdmin(app);
+});
+afterAll(() => app.close());
+
+interface OrderSpec {
+  who: number;
+  buySide: boolean;
+  qty: string;
+  price: string;
+}
+
+/** Three traders with little money (so some orders are refused) and a fee collector. */
+async function setUp(): Promise<{ market: Market; traders: Member[]; collector: Member }> {
+  const collector = await registerMember(app, 'fee');
+  const market = await createMarket(app, admin, { fee: '0.01', feeCollector: collector.nickname });
+  const holdings = { [market.base.currencyId]: '6', [market.quote.currencyId]: '9' };
+  const traders = [
+    await fundedMember(app, admin, holdings),
+    await fundedMember(app, admin, holdings),
+    await fundedMember(app, admin, holdings),
+  ];
+  return { market, traders, collector };
+}
+
+/** A message with the market's tickers as BASE and QUOTE, so two markets compare. */
+function generic(message: string, m: Market): string {
+  return message.replaceAll(m.base.ticker, 'BASE').replaceAll(m.quote.ticker, 'QUOTE');
+}
+
+/** What a member sees of an order's answer, without ids and times. */
+function seen(r: PlaceOrderResponse, m: Market) {
+  const { order, trades, message } = r;
+  return {
+    message: generic(message, m),
+    order: [order.buySide, order.initialAmount, order.price, order.filledAmount, order.state],
+    trades: trades.map((t) => [t.price, t.amount, t.buySide]),
+  };
+}
+
+/** The end state of a market: the book, each member's orders and balances, by member index. */
+async function endState(s: { market: Market; traders: Member[]; collector: Member }) {
+  const book = await call(app, undefined, 'POST', '/api/cex/getOrders', { pair: s.market.pair._id });
+  const { orders } = book.json<GetOrdersResponse>();
+  const level = (o: { price: string; initialAmount: string; filledAmount: string }) => [
+    o.price,
+    o.initialAmount,
+    o.filledAmount,
+  ];
+  const people = [...s.traders, s.collector];
+  return {
+    buys: orders.buys.map(level),
+    sells: orders.sells.map(level),
+    orders: await Promise.all(
+      s.traders.map(async (t) =>
+        (await ordersOf(app, t)).map((o) => [o.buySide, o.initialAmount, o.price, o.filledAmount, o.state]),
+      ),
+    ),
+    balances: await Promise.all(
+      people.map(async (p) => [
+        await balanceOf(app, p, s.market.base.currencyId),
+        await balanceOf(app, p, s.market.quote.currencyId),
+      ]),
+    ),
+  };
+}
+
+const orderSpec = fc.record({
+  who: fc.integer({ min: 0, max: 2 }),
+  buySide: fc.boolean(),
+  // '0.001' breaks the base currency's precision: a refused order inside the batch.
+  qty: fc.constantFrom('0.5', '1', '1.25', '2', '3', '0.001'),
+  price: fc.constantFrom('0.5', '0.75', '1', '1.5', '2'),
+});
+
+describe('orders placed in one batch', () => {
+  it('end exactly as the same orders placed one by one', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(orderSpec, { minLength: 1, maxLength: 14 }), async (specs: OrderSpec[]) => {
+        const one = await setUp();
+        const sequential: unknown[] = [];
+        for (const o of specs) {
+          const res = await place(app, one.traders[o.who], one.market.pair._id, o.buySide, o.qty, o.price);
+          sequential.push(
+            res.statusCode === 200
+              ? seen(res.json<PlaceOrderResponse>(), one.market)
+              : [res.statusCode, generic(res.json().message, one.market)],
+          );
+        }
+
+        const two = await setUp();
+        const jobs = specs.map((o) => {
+          const t = two.traders[o.who] as Member;
+          return {
+            member: { id: t.id, nickname: t.nickname, role: 'user' },
+            input: {
+              pair: two.market.pair._id,
+              buySide: o.buySide,
+              initialAmount: parseAmount(o.qty) as Amount,
+              price: parseAmount(o.price) as Amount,
+            },
+          };
+        });
+        const outcomes = await inTransaction(built.database.db, (tx) =>
+          placeOrders(tx, two.market.pair._id, jobs, new ExchangeChanges()),
+        );
+        const batched = outcomes.map((o) => {
+          if (o.ok) return seen(o.response, two.market);
+          expect(o.error).toBeInstanceOf(AppError);
+          const e = o.error as AppError;
+          return [e.code === 'CONFLICT' ? 409 : 400, generic(e.message, two.market)];
+        });
+
+        expect(batched).toEqual(sequential);
+        expect(await endState(two)).toEqual(await endState(one));
+      }),
+      { numRuns: 12 },
+    );
+    await expectLedgerBalanced(app, admin);
+  });
+
+  it('refuses an order whose funds an earlier order of the same batch took, and keeps the others', async () => {
+    const s = await setUp();
+    const [a, b] = s.traders as [Member, Member];
+    const job = (m: Member, buySide: boolean, qty: string, price: string) => ({
+      member: { id: m.id, nickname: m.nickname, role: 'user' },
+      input: {
+        pair: s.market.pair._id,
+        buySide,
+        initialAmount: parseAmount(qty) as Amount,
+        price: parseAmount(price) as Amount,
+      },
+    });
+    // Both hold 6 base and 9 quote. B's sell rests (B keeps 2 base); A's buy at 2 escrows 8 (A keeps 1)
+    // and fills at B's price 1, so 4 of the escrow comes back (A: 5); A's buy of 3 at 2 needs 6: refused;
+    // A's buy of 2 at 2 needs 4: it rests (A: 1); B's sell of 3 needs 3 base, B has 2: refused.
+    const base = s.market.base.ticker;
+    const quote = s.market.quote.ticker;
+    const outcomes = await inTransaction(built.database.db, (tx) =>
+      placeOrders(
+        tx,
+        s.market.pair._id,
+        [
+          job(b, false, '4', '1'),
+          job(a, true, '4', '2'),
+          job(a, true, '3', '2'),
+          job(a, true, '2', '2'),
+          job(b, false, '3', '2'),
+        ],
+        new ExchangeChanges(),
+      ),
+    );
+    expect(outcomes.map((o) => (o.ok ? o.response.message : (o.error as Error).message))).toEqual([
+      `Placed a Sell Order of 4.00 ${base} at 1.00 ${quote}`,
+      `Placed a buy order of 4.00 ${base} at 2.00 ${quote}; 4.00 ${base} filled at once`,
+      'Insufficient funds',
+      `Placed a buy order of 2.00 ${base} at 2.00 ${quote}`,
+      'Insufficient funds',
+    ]);
+    // The first answer shows the sell as it was placed; the book shows it filled since.
+    const first = outcomes[0];
+    expect(first?.ok && first.response.order.state).toBe(1);
+    expect((await ordersOf(app, b)).map((o) => [o.state, o.filledAmount])).toEqual([[3, '4']]);
+    // 1% fee on each side's proceeds to the collector.
+    expect(await balanceOf(app, a, s.market.base.currencyId)).toBe('9.96');
+    expect(await balanceOf(app, a, s.market.quote.currencyId)).toBe('1');
+    expect(await balanceOf(app, b, s.market.base.currencyId)).toBe('2');
+    expect(await balanceOf(app, b, s.market.quote.currencyId)).toBe('12.96');
+    expect(await balanceOf(app, s.collector, s.market.base.currencyId)).toBe('0.04');
+    expect(await balanceOf(app, s.collector, s.market.quote.currencyId)).toBe('0.04');
+    await expectLedgerBalanced(app, admin);
+  });
+});
