@@ -1,7 +1,8 @@
 /**
  * The Quantum Hub in two browsers: member A places a sell order in the form, member B sees it appear in
  * the sell list without reloading (live feed) and buys it through the form; both see their orders
- * filled and their balances change (1% fee on each side's proceeds, burned).
+ * filled and their balances change (1% fee on each side's proceeds, burned). And the admin's side: a
+ * member's sell order paid out from Cex Control's View Orders (settled off-platform, escrow burned).
  */
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { ADMIN, acceptDisclaimerUpFront, expectNoSeriousA11yViolations, PASSWORD, uniqueNick } from './fixtures.ts';
@@ -61,6 +62,23 @@ async function mint(request: APIRequestContext, token: string, nick: string, cur
     data: { recipientNickName: nick, currencyId, amount, note: 'exchange e2e' },
   });
   expect(res.ok()).toBe(true);
+}
+
+/** A member's SD balance as GET /api/user/me reports it. */
+async function sdBalance(request: APIRequestContext, token: string): Promise<number> {
+  const res = await request.get('/api/user/me', { headers: { authorization: `Bearer ${token}` } });
+  expect(res.ok()).toBe(true);
+  const { user } = (await res.json()) as { user: { balances: Array<{ currencyId: number; amount: string }> } };
+  return Number(user.balances.find((b) => b.currencyId === 1)?.amount ?? '0');
+}
+
+/** GET /api/bank/audit (admin): conservation holds; answers what has been removed from SD so far. */
+async function auditRemovedSd(request: APIRequestContext, token: string): Promise<number> {
+  const res = await request.get('/api/bank/audit', { headers: { authorization: `Bearer ${token}` } });
+  expect(res.ok()).toBe(true);
+  const body = (await res.json()) as { ok: boolean; currencies: Array<{ currencyId: number; removed: string }> };
+  expect(body.ok).toBe(true);
+  return Number(body.currencies.find((c) => c.currencyId === 1)?.removed ?? '0');
 }
 
 /** A browser context signed in as `session` (stored like the login page stores it), on the pair. */
@@ -162,4 +180,100 @@ test('signed out: a prompt to log in instead of the form', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Quantum Hub' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Please fill in all the fields' })).toHaveCount(0);
+});
+
+test('the admin pays out a sell order in View Orders', async ({ page, isMobile, request }) => {
+  // A member sells 7.25 SD at 3.5 SN on the SD → SN pair (through the API): the 7.25 SD go to escrow.
+  const seller = await register(request, uniqueNick('payout'));
+  const admin = await adminToken(request);
+  await mint(request, admin, seller.user.nickname, 1, '100');
+  const pairId = await ensurePair(request, admin);
+  const pairs = (await (await request.get('/api/cex/getPairs')).json()) as {
+    pairs: Array<{ _id: string; name: string }>;
+  };
+  const pairName = pairs.pairs.find((p) => p._id === pairId)?.name ?? '';
+  const placed = await request.post('/api/cex/placeOrder', {
+    headers: { authorization: `Bearer ${seller.token}`, 'idempotency-key': crypto.randomUUID() },
+    data: { pair: pairId, buySide: false, initialAmount: '7.25', price: '3.5' },
+  });
+  expect(placed.ok()).toBe(true);
+  const orderId = ((await placed.json()) as { order: { _id: string } }).order._id;
+  expect(await sdBalance(request, seller.token)).toBe(92.75);
+  const removedBefore = await auditRemovedSd(request, admin);
+
+  // The admin signs in, opens the Admin Console, the Cex Control tab and the pair's View Orders.
+  await acceptDisclaimerUpFront(page);
+  await page.goto('/login');
+  await page.getByLabel('Nickname or e-mail').fill(ADMIN.nickname);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Admin' }).click();
+  await page.getByRole('tab', { name: 'Cex Control' }).click();
+  await expect(page).toHaveURL(/[?&]tab=cex-control/);
+  // The pair's View Orders is in view without scrolling sideways (a table on a desktop, cards on a phone).
+  const viewOrders = page
+    .getByRole(isMobile ? 'list' : 'table', { name: 'Trading Pairs' })
+    .getByRole('button', { name: `View Orders of ${pairName}` });
+  await expect(viewOrders).toBeInViewport();
+  await viewOrders.click();
+  const modal = page.getByRole('dialog', { name: `Orders · ${pairName}` });
+  await expect(modal).toBeVisible();
+
+  // The member's order in the Sells table: initial 7.25, filled 0.00, price 3.50, Placed.
+  const sells = modal.getByRole('table', { name: 'Sells' });
+  await expect(sells.getByRole('columnheader')).toContainText([
+    'Created at',
+    'Initial amount',
+    'Filled amount',
+    'Price',
+    'State',
+  ]);
+  const row = sells.getByRole('row').filter({ hasText: '7.25' }).filter({ hasText: '3.50' });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('cell')).toContainText(['', '7.25', '0.00', '3.50', 'Placed']);
+  // Every column and the Payout button show without scrolling the table sideways, on a phone too.
+  const sellsRegion = modal.getByRole('region', { name: 'Sells (scrollable)' });
+  expect(await sellsRegion.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+
+  // Payout asks first (the escrow is burned for good): Escape backs out and leaves the order alone.
+  const payout = row.getByRole('button', { name: 'Payout the sell order of 7.25 SD at 3.50 SN' });
+  await payout.click();
+  const confirm = page.getByRole('dialog', { name: 'Payout Sell Order' });
+  await expect(confirm).toContainText('the 7.25 SD still in escrow are burned and the order becomes Filled');
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(modal).toBeVisible();
+  await expect(row).toContainText('Placed');
+
+  // The admin confirms and sees the server's message.
+  await payout.click();
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Payout', exact: true }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: 'Sell order paid out' })).toBeVisible();
+
+  // The order has left the book: the Sells table is empty again.
+  await expect(row).toHaveCount(0);
+  await expect(sells.getByText('No orders Found')).toBeVisible();
+
+  // The member's order is Filled in full; the escrowed SD did not come back: it was burned.
+  const mine = (await (
+    await request.get('/api/cex/getUserOrders', { headers: { authorization: `Bearer ${seller.token}` } })
+  ).json()) as { orders: Array<{ _id: string; state: number; initialAmount: string; filledAmount: string }> };
+  const order = mine.orders.find((o) => o._id === orderId);
+  expect(order?.state).toBe(3);
+  expect(Number(order?.filledAmount)).toBe(7.25);
+  expect(await sdBalance(request, seller.token)).toBe(92.75);
+  expect((await auditRemovedSd(request, admin)) - removedBefore).toBeCloseTo(7.25, 6);
+
+  // The open View Orders modal passes axe once the toast has closed by itself.
+  await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 8000 });
+  await expect(modal).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  // Escape closes View Orders; the Trading Pairs list passes axe too.
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+  await expect(viewOrders).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
 });

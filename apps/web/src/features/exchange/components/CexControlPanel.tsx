@@ -1,9 +1,11 @@
 /**
  * SPEC §2 Admin Console, Cex Control tab: Create Trading Pair; the Trading Pairs list (name, buy
  * currency, sale currency, flags) with Modify, Delete (confirmed) and View Orders. The list reloads on
- * 'Pair modified' (SPEC §8) through the mutations' invalidation.
+ * 'Pair modified' (SPEC §8) through the mutations' invalidation. A phone shows one card per pair with its
+ * buttons in view (the wide table hid them off to the right, behind a sideways scroll).
  */
 import { Badge, Button, Card, Group, Modal, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { Pair } from '@starlight/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -42,7 +44,35 @@ function Flags({ pair }: { pair: Pair }) {
   );
 }
 
+/** Modify, View Orders and Delete of one pair (named with the pair, since every row has them). */
+function PairActions({
+  pair,
+  onModify,
+  onView,
+  onDelete,
+}: {
+  pair: Pair;
+  onModify: () => void;
+  onView: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Button size="compact-sm" variant="light" onClick={onModify} aria-label={`Modify ${pair.name}`}>
+        Modify
+      </Button>
+      <Button size="compact-sm" variant="light" onClick={onView} aria-label={`View Orders of ${pair.name}`}>
+        View Orders
+      </Button>
+      <Button size="compact-sm" variant="light" color="red" onClick={onDelete} aria-label={`Delete ${pair.name}`}>
+        Delete
+      </Button>
+    </Group>
+  );
+}
+
 export function CexControlPanel() {
+  const isPhone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const pairs = usePairs();
   const { byId } = useCurrencies();
   const { remove } = usePairMutations();
@@ -81,6 +111,41 @@ export function CexControlPanel() {
           <Text c="dimmed">Loading…</Text>
         ) : list.length === 0 ? (
           <Text c="dimmed">No trading pairs yet</Text>
+        ) : isPhone ? (
+          <Stack gap="xs" component="ul" aria-label="Trading Pairs" m={0} p={0} style={{ listStyle: 'none' }}>
+            {list.map((p) => (
+              <Card key={p._id} component="li" withBorder radius="sm" p="sm" aria-label={p.name}>
+                <Stack gap={6}>
+                  <Group justify="space-between" gap="xs">
+                    <Text fw={500}>{p.name}</Text>
+                    <Flags pair={p} />
+                  </Group>
+                  <Text size="sm">
+                    <Text span c="dimmed" inherit>
+                      Buy currency{' '}
+                    </Text>
+                    {currencyText(p.buyCurrency)}
+                    <br />
+                    <Text span c="dimmed" inherit>
+                      Sale currency{' '}
+                    </Text>
+                    {currencyText(p.sellCurrency)}
+                    <br />
+                    <Text span c="dimmed" inherit>
+                      Fee{' '}
+                    </Text>
+                    {fractionToPercent(p.fee)}%{p.feeCollector ? ` → ${p.feeCollector}` : ''}
+                  </Text>
+                  <PairActions
+                    pair={p}
+                    onModify={() => setForm({ pair: p })}
+                    onView={() => setViewing(p)}
+                    onDelete={() => setDeleting(p)}
+                  />
+                </Stack>
+              </Card>
+            ))}
+          </Stack>
         ) : (
           <ScrollArea>
             <Table aria-label="Trading Pairs" striped miw={640} verticalSpacing="xs">
@@ -107,33 +172,12 @@ export function CexControlPanel() {
                       <Flags pair={p} />
                     </Table.Td>
                     <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Button
-                          size="compact-sm"
-                          variant="light"
-                          onClick={() => setForm({ pair: p })}
-                          aria-label={`Modify ${p.name}`}
-                        >
-                          Modify
-                        </Button>
-                        <Button
-                          size="compact-sm"
-                          variant="light"
-                          onClick={() => setViewing(p)}
-                          aria-label={`View Orders of ${p.name}`}
-                        >
-                          View Orders
-                        </Button>
-                        <Button
-                          size="compact-sm"
-                          variant="light"
-                          color="red"
-                          onClick={() => setDeleting(p)}
-                          aria-label={`Delete ${p.name}`}
-                        >
-                          Delete
-                        </Button>
-                      </Group>
+                      <PairActions
+                        pair={p}
+                        onModify={() => setForm({ pair: p })}
+                        onView={() => setViewing(p)}
+                        onDelete={() => setDeleting(p)}
+                      />
                     </Table.Td>
                   </Table.Tr>
                 ))}
