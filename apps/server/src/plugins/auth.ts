@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { type Db, queryNamed } from '../db/client.ts';
 import type { Access } from '../http/access.ts';
 
@@ -31,6 +32,16 @@ declare module 'fastify' {
 
 /** SPEC §9: sessions last 24 hours. */
 export const SESSION_SECONDS = 24 * 60 * 60;
+
+/** Verified tokens kept so a signature is checked once per token, not once per request (DESIGN §9). */
+const VERIFIED_TOKENS = 10_000;
+
+/** What a verified token says: its subject, token version and expiry (epoch milliseconds). */
+interface VerifiedToken {
+  sub: string;
+  tv: unknown;
+  expiresAt: number;
+}
 
 interface AuthOptions {
   db: Db;
@@ -57,21 +68,34 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     return { token, expiresAt };
   });
   app.decorateRequest('auth', null);
+  // A token is immutable: once its signature checks out, only its expiry and the account (read below on
+  // every request) can end it. So the signature check is cached, the expiry is checked every time.
+  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
+
+  /** Verifies a token's signature and expiry (cached). Throws 401 `Token expired` / `Not authorized`. */
+  async function verifyToken(token: string): Promise<VerifiedToken> {
+    const known = verified.get(token);
+    if (known) {
+      if (Date.now() >= known.expiresAt) throw new AppError('UNAUTHORIZED', MESSAGES.tokenExpired);
+      return known;
+    }
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+      if (typeof payload.exp !== 'number') throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+      const result = { sub: String(payload.sub), tv: payload.tv, expiresAt: payload.exp * 1000 };
+      verified.set(token, result);
+      return result;
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw new AppError('UNAUTHORIZED', MESSAGES.tokenExpired);
+      throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    }
+  }
 
   async function authenticate(request: FastifyRequest): Promise<AuthUser> {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
-    let sub: string;
-    let tv: unknown;
-    try {
-      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-      sub = String(payload.sub);
-      tv = payload.tv;
-    } catch (err) {
-      if (err instanceof joseErrors.JWTExpired) throw new AppError('UNAUTHORIZED', MESSAGES.tokenExpired);
-      throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
-    }
+    const { sub, tv } = await verifyToken(token);
     // A named prepared statement: this runs on every signed-in request (DESIGN §9).
     const [row] = await queryNamed<{
       id: string;
