@@ -100,7 +100,11 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
               style={{ borderRadius: 8, background: 'var(--mantine-color-dark-6)' }}
               data-testid={`token-${currency.ticker}`}
             >
-              <Group gap="sm" wrap="nowrap" style={{ cursor: onOpenLogs ? 'pointer' : undefined }}>
+              <Group
+                gap="sm"
+                wrap="nowrap"
+                style={{ cursor: onOpenLogs ? 'pointer' : undefined, minWidth: 0, flex: 1 }}
+              >
                 <Avatar src={currency.imgUrl || null} radius="xl" color="yellow" size="md">
                   {currency.ticker.slice(0, 2)}
                 </Avatar>
@@ -124,6 +128,7 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
                   leftSection={<IconSend size={14} />}
                   onClick={() => setTransferFor(currency.currencyId)}
                   aria-label={`Transfer ${currency.ticker}`}
+                  style={{ flexShrink: 0 }}
                 >
                   Transfer
                 </Button>
