@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ComingSoon } from '../components/ComingSoon.tsx';
 import { LoginPage } from '../features/auth/components/LoginPage.tsx';
 import { RegisterPage } from '../features/auth/components/RegisterPage.tsx';
+import { txLogSearch } from '../features/bank/utils/tx-log-search.ts';
 import { DashboardPage } from '../features/dashboard/components/DashboardPage.tsx';
 import { AnalyticsPage } from '../features/exchange/components/AnalyticsPage.tsx';
 import { QuantumHubPage } from '../features/exchange/components/QuantumHubPage.tsx';
@@ -21,11 +22,16 @@ const page = (path: string, component: () => React.ReactNode) =>
   createRoute({ getParentRoute: () => rootRoute, path, component });
 const soon = (path: string, title: string) => page(path, () => <ComingSoon title={title} />);
 
-/** Dashboard view and admin console tab live in the URL (DESIGN §1: filters and paging in the URL). */
-export const dashboardSearch = z.object({
-  view: z.enum(['admin', 'creator']).optional().catch(undefined),
-  tab: z.string().optional().catch(undefined),
-});
+/**
+ * Dashboard view and admin console tab live in the URL (DESIGN §1: filters and paging in the URL), and
+ * so do the Tnx Logs tab's filters and page (`tx*`, dropped when the tab changes).
+ */
+export const dashboardSearch = z
+  .object({
+    view: z.enum(['admin', 'creator']).optional().catch(undefined),
+    tab: z.string().optional().catch(undefined),
+  })
+  .extend(txLogSearch.shape);
 
 const dashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -34,9 +40,13 @@ const dashboardRoute = createRoute({
   component: DashboardPage,
 });
 
-export const userBankSearch = z.object({
-  tab: z.enum(['profile', 'bank', 'logs', 'forge']).optional().catch(undefined),
-});
+/** The user area's tab, the User Logs sub-tab (`log`) and the transaction log's filters and page (`tx*`). */
+export const userBankSearch = z
+  .object({
+    tab: z.enum(['profile', 'bank', 'logs', 'forge']).optional().catch(undefined),
+    log: z.enum(['user', 'checkout', 'forge']).optional().catch(undefined),
+  })
+  .extend(txLogSearch.shape);
 
 const userBankRoute = createRoute({
   getParentRoute: () => rootRoute,

@@ -1,6 +1,7 @@
 /**
  * SPEC §2 Admin Console: the tabs in SPEC's order, Currency first and default. The active tab is the
- * `tab` search param of /dashboard (DESIGN §1: UI state in the URL). Currency and Tnx Logs are built;
+ * `tab` search param of /dashboard (DESIGN §1: UI state in the URL); a tab's own params (Tnx Logs'
+ * `tx*`) are dropped when the tab changes. Currency and Tnx Logs are built;
  * the others show a coming-soon panel. The tab list scrolls sideways on a phone.
  */
 import { Card, Group, ScrollArea, Tabs, Title } from '@mantine/core';
@@ -10,6 +11,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import type { z } from 'zod';
 import type { dashboardSearch } from '../../../app/router.tsx';
+import { pickTxLogSearch } from '../../bank/utils/tx-log-search.ts';
 import { CexControlPanel } from '../../exchange/components/CexControlPanel.tsx';
 import classes from './admin.module.css';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
@@ -38,12 +40,33 @@ type DashboardSearch = z.infer<typeof dashboardSearch>;
 const DEFAULT_TAB = 'currency';
 const route = getRouteApi('/dashboard');
 
+/** Tnx Logs with its filters and page in the URL (`tx*` beside `view` and `tab`, DESIGN §1). */
+function TnxLogsRoute() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  return (
+    <TnxLogsTab
+      url={{
+        search: pickTxLogSearch(search),
+        onSearch: (next, options) =>
+          void navigate({
+            to: '/dashboard',
+            search: (prev: DashboardSearch) => ({ view: prev.view, tab: prev.tab, ...pickTxLogSearch(next) }),
+            replace: options?.replace,
+            // Paging at the foot of the table should not jump the page to the top.
+            resetScroll: false,
+          }),
+      }}
+    />
+  );
+}
+
 function TabPanelContent({ value, label }: { value: string; label: string }) {
   switch (value) {
     case 'currency':
       return <CurrencyTab />;
     case 'tnx':
-      return <TnxLogsTab />;
+      return <TnxLogsRoute />;
     case 'cex-control':
       return <CexControlPanel />;
     default:
@@ -93,7 +116,9 @@ export default function AdminConsole() {
       <Tabs
         value={active}
         onChange={(value) => {
-          if (value) void navigate({ to: '/dashboard', search: (prev: DashboardSearch) => ({ ...prev, tab: value }) });
+          // A tab's filters belong to it: switching tabs keeps only the view (SPEC §4: page 1 on a tab switch).
+          if (value)
+            void navigate({ to: '/dashboard', search: (prev: DashboardSearch) => ({ view: prev.view, tab: value }) });
         }}
         keepMounted={false}
       >

@@ -3,6 +3,8 @@
  * Filters: record limit (10, 20, 50; default 10), nickname, start/end date, currency, category, amount
  * above/below (free text); Search goes back to page 1; paging top and bottom (SPEC §4, on error back one
  * page). Columns Date (UTC, en-GB), Executor, Sender, Recipient, Amount, Currency, Category, Note.
+ * Filters, record limit and page live in the URL (DESIGN §1); the record limit applies at once, the
+ * other filters on Search or Enter.
  */
 import {
   Alert,
@@ -17,97 +19,34 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import {
-  allTransactionsRequest,
-  formatDate,
-  pageAfterError,
-  type Transaction,
-  type TransactionsRequest,
-  TX_CATEGORY_LABELS,
-  type TxCategory,
-} from '@starlight/shared';
+import { formatDate, type Transaction, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
 import { IconSearch } from '@tabler/icons-react';
-import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
-import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { useCurrencies } from '../../bank/api/currencies.ts';
-import { useTransactions } from '../../bank/api/transactions.ts';
+import { type TxLogUrl, useTxLog } from '../../bank/hooks/use-tx-log.ts';
+import { TX_LOG_LIMITS } from '../../bank/utils/tx-log-search.ts';
 import { useErrorToast } from '../hooks/use-error-toast.ts';
-import { toWireDate } from '../utils/date-range.ts';
 import { errorMessage } from '../utils/errors.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 
-/** SPEC §5 / §9: log filter limit options, default 10. */
-const LIMITS = ['10', '20', '50'];
 const COLUMNS = ['Date (UTC)', 'Executor', 'Sender', 'Recipient', 'Amount', 'Currency', 'Category', 'Note'];
-
-interface Filters extends Record<string, unknown> {
-  nickname: string;
-  startDate: string | null;
-  endDate: string | null;
-  currencyId: string;
-  category: string;
-  amountAbove: string;
-  amountBelow: string;
-}
-
-type FilterBody = Omit<TransactionsRequest, 'paging'>;
-
-const EMPTY: Filters = {
-  nickname: '',
-  startDate: null,
-  endDate: null,
-  currencyId: '',
-  category: '',
-  amountAbove: '',
-  amountBelow: '',
-};
-
-/** SPEC §5: empty filters are dropped; amounts are sent as typed (free text, the server validates). */
-function toFilterBody(v: Filters): FilterBody {
-  return dropEmpty({
-    nickname: v.nickname.trim(),
-    startDate: toWireDate(v.startDate),
-    endDate: toWireDate(v.endDate),
-    currencyId: v.currencyId === '' ? undefined : Number(v.currencyId),
-    category: v.category === '' ? undefined : Number(v.category),
-    amountAbove: v.amountAbove.trim(),
-    amountBelow: v.amountBelow.trim(),
-  }) as FilterBody;
-}
+const CATEGORIES = [
+  { value: '', label: 'All' },
+  ...Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label })),
+];
 
 const party = (p: Transaction['sender']) => p?.nickname ?? 'System';
 
-export function TnxLogsTab() {
+/** `url`: the route's filters and page (`tx*`) and how to change them. */
+export function TnxLogsTab({ url }: { url: TxLogUrl }) {
   const currencies = useCurrencies();
-  const [limit, setLimit] = useState(10);
-  const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState<FilterBody>({});
-  const body: TransactionsRequest = { paging: { limit, page }, ...filters };
-  const txs = useTransactions('all', body);
-  useErrorToast(txs.error, txs.errorUpdatedAt, () => setPage(pageAfterError));
-
-  const form = useForm<Filters>({
-    mode: 'controlled',
-    initialValues: EMPTY,
-    validate: schemaValidate<Filters>(allTransactionsRequest, (v) => ({
-      paging: { limit, page: 1 },
-      ...toFilterBody(v),
-    })),
-  });
-
-  const search = form.onSubmit((values) => {
-    const next = toFilterBody(values);
-    if (page === 1 && JSON.stringify(next) === JSON.stringify(filters)) void txs.refetch();
-    setFilters(next);
-    setPage(1);
-  });
+  const { query: txs, form, submit, page, limit, goToPage, setLimit, stepBackAfterError } = useTxLog(url, 'all');
+  useErrorToast(txs.error, txs.errorUpdatedAt, stepBackAfterError);
 
   const rows = txs.data?.txs ?? [];
   const total = txs.data?.total ?? 0;
-  const paging = <Paging page={page} limit={limit} total={total} onPage={setPage} />;
+  const paging = <Paging page={page} limit={limit} total={total} onPage={goToPage} />;
 
   return (
     <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="tnx-logs-title">
@@ -115,16 +54,13 @@ export function TnxLogsTab() {
         <Title order={3} id="tnx-logs-title">
           Tnx Logs
         </Title>
-        <form onSubmit={search} noValidate data-testid="tnx-filters">
+        <form onSubmit={submit} noValidate data-testid="tnx-filters">
           <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" style={{ alignItems: 'start' }}>
             <NativeSelect
               label="Record limit"
-              data={LIMITS}
+              data={[...TX_LOG_LIMITS]}
               value={String(limit)}
-              onChange={(e) => {
-                setLimit(Number(e.currentTarget.value));
-                setPage(1);
-              }}
+              onChange={(e) => setLimit(Number(e.currentTarget.value))}
               data-testid="tnx-limit"
             />
             <TextInput
@@ -158,10 +94,7 @@ export function TnxLogsTab() {
             />
             <NativeSelect
               label="Category"
-              data={[
-                { value: '', label: 'All' },
-                ...Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label })),
-              ]}
+              data={CATEGORIES}
               data-testid="tnx-category"
               {...form.getInputProps('category')}
             />

@@ -1,129 +1,69 @@
 /**
  * SPEC §2 User Logs: the member's transaction log with filters and paging (10 a page from page 1;
- * page back to 1 on Search; SPEC §4 previous/next rules).
+ * page back to 1 on Search; SPEC §4 previous/next rules). Filters and page live in the URL (DESIGN §1).
  */
-import { Badge, Button, Card, Group, Loader, Select, SimpleGrid, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import {
-  formatDate,
-  pageAfterError,
-  type TransactionsRequest,
-  TX_CATEGORY_LABELS,
-  type TxCategory,
-} from '@starlight/shared';
-import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
+import { formatDate, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
+import { useEffect } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
-import { dropEmpty } from '../../../lib/form.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCurrencies } from '../api/currencies.ts';
-import { useTransactions } from '../api/transactions.ts';
+import { type TxLogUrl, useTxLog } from '../hooks/use-tx-log.ts';
+import { TX_LOG_LIMITS } from '../utils/tx-log-search.ts';
 
-interface Filters {
-  limit: string;
-  currencyId: string;
-  category: string;
-  nickname: string;
-  startDate: string | null;
-  endDate: string | null;
-  amountAbove: string;
-  amountBelow: string;
-}
+const CATEGORIES = Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label }));
 
-const EMPTY: Filters = {
-  limit: '10',
-  currencyId: '',
-  category: '',
-  nickname: '',
-  startDate: null,
-  endDate: null,
-  amountAbove: '',
-  amountBelow: '',
-};
-
-function toRequest(f: Filters, page: number): TransactionsRequest {
-  const day = (d: string | null) => (d ? dayjs(d).format('YYYY-MM-DD') : '');
-  return {
-    paging: { limit: Number(f.limit), page },
-    ...dropEmpty({
-      currencyId: f.currencyId ? Number(f.currencyId) : '',
-      category: f.category ? Number(f.category) : '',
-      nickname: f.nickname.trim(),
-      startDate: day(f.startDate),
-      endDate: day(f.endDate),
-      amountAbove: f.amountAbove.trim(),
-      amountBelow: f.amountBelow.trim(),
-    }),
-  } as TransactionsRequest;
-}
-
-export function TransactionLog({ initialCurrencyId }: { initialCurrencyId?: number }) {
+/** `url`: the route's filters and page and how to change them; the inputs apply on Search or Enter. */
+export function TransactionLog({ url }: { url: TxLogUrl }) {
   const me = useSession((s) => s.user?.nickname);
   const { data: currencies = [], byId } = useCurrencies();
-  const start = { ...EMPTY, currencyId: initialCurrencyId ? String(initialCurrencyId) : '' };
-  const [draft, setDraft] = useState<Filters>(start);
-  const [applied, setApplied] = useState<Filters>(start);
-  const [page, setPage] = useState(1);
-  const query = useTransactions('own', toRequest(applied, page));
-  const set = (k: keyof Filters) => (v: string | null) => setDraft((d) => ({ ...d, [k]: v ?? '' }));
-  const search = () => {
-    setApplied(draft);
-    setPage(1);
-  };
+  const { query, form, submit, page, limit, goToPage, stepBackAfterError } = useTxLog(url, 'own');
   // SPEC §4: on error the page goes back by one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure on a page above 1
   useEffect(() => {
-    if (query.isError && page > 1) setPage(pageAfterError(page));
+    if (query.isError) stepBackAfterError();
   }, [query.isError, page]);
   const total = query.data?.total ?? 0;
-  const limit = Number(applied.limit);
+  /** A Select's props: '' in the form is no choice. */
+  const select = (key: 'limit' | 'currencyId' | 'category') => ({
+    value: form.values[key] || null,
+    onChange: (v: string | null) => form.setFieldValue(key, v ?? ''),
+    error: form.errors[key],
+  });
+  const date = (key: 'startDate' | 'endDate') => ({
+    value: form.values[key],
+    onChange: (v: string | null) => form.setFieldValue(key, v),
+    error: form.errors[key],
+  });
 
   return (
     <Card withBorder radius="md">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          search();
-        }}
-      >
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="xs" mb="sm">
-          <Select
-            label="Records"
-            data={['10', '20', '50']}
-            value={draft.limit}
-            onChange={set('limit')}
-            allowDeselect={false}
-          />
+      <form onSubmit={submit} noValidate data-testid="txlog-filters">
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="xs" mb="sm">
+          <Select label="Records" data={[...TX_LOG_LIMITS]} allowDeselect={false} {...select('limit')} />
           <Select
             label="Currency"
             clearable
             data={currencies.map((c) => ({ value: String(c.currencyId), label: c.ticker }))}
-            value={draft.currencyId || null}
-            onChange={set('currencyId')}
+            {...select('currencyId')}
           />
-          <Select
-            label="Category"
-            clearable
-            data={Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label }))}
-            value={draft.category || null}
-            onChange={set('category')}
-          />
-          <TextInput
-            label="Other party"
-            value={draft.nickname}
-            onChange={(e) => set('nickname')(e.currentTarget.value)}
-          />
-          <DatePickerInput label="From" clearable value={draft.startDate} onChange={set('startDate')} />
-          <DatePickerInput label="To" clearable value={draft.endDate} onChange={set('endDate')} />
+          <Select label="Category" clearable data={CATEGORIES} {...select('category')} />
+          <TextInput label="Other party" autoComplete="off" {...form.getInputProps('nickname')} />
+          <DatePickerInput label="From" clearable valueFormat="DD/MM/YYYY" {...date('startDate')} />
+          <DatePickerInput label="To" clearable valueFormat="DD/MM/YYYY" {...date('endDate')} />
           <TextInput
             label="Amount above"
-            value={draft.amountAbove}
-            onChange={(e) => set('amountAbove')(e.currentTarget.value)}
+            inputMode="decimal"
+            autoComplete="off"
+            {...form.getInputProps('amountAbove')}
           />
           <TextInput
             label="Amount below"
-            value={draft.amountBelow}
-            onChange={(e) => set('amountBelow')(e.currentTarget.value)}
+            inputMode="decimal"
+            autoComplete="off"
+            {...form.getInputProps('amountBelow')}
           />
         </SimpleGrid>
         <Group justify="flex-end" mb="sm">
@@ -138,7 +78,11 @@ export function TransactionLog({ initialCurrencyId }: { initialCurrencyId?: numb
       {query.isLoading ? (
         <Loader size="sm" />
       ) : (query.data?.txs.length ?? 0) === 0 ? (
-        <Text c="dimmed">No Transactions</Text>
+        <Stack gap="sm">
+          <Text c="dimmed">No Transactions</Text>
+          {/* A link to a page past the end still offers the way back. */}
+          {page > 1 && <Paging page={page} limit={limit} total={total} onPage={goToPage} />}
+        </Stack>
       ) : (
         <>
           <Table.ScrollContainer minWidth={640}>
@@ -178,7 +122,7 @@ export function TransactionLog({ initialCurrencyId }: { initialCurrencyId?: numb
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Paging page={page} limit={limit} total={total} onPage={setPage} />
+          <Paging page={page} limit={limit} total={total} onPage={goToPage} />
         </>
       )}
     </Card>

@@ -1,6 +1,8 @@
 /**
  * SPEC §2 mobile user console: Assets (default: My Tokens with refresh, My Assets collections; tapping
  * a token opens its logs), Transfers (P2P Transfer, Distribute Currency), Account (Profile, Settings, Forge).
+ * The open log is in the URL like the desktop's (`tab=logs` and its `tx*` filters), so a reload or a
+ * link shared between a phone and a desktop shows the same rows.
  */
 import { Button, Card, Stack, Tabs, Text } from '@mantine/core';
 import type { User } from '@starlight/shared';
@@ -11,11 +13,12 @@ import { DistributeModal } from '../../bank/components/DistributeModal.tsx';
 import { MyTokens } from '../../bank/components/MyTokens.tsx';
 import { TransactionLog } from '../../bank/components/TransactionLog.tsx';
 import { TransferModal } from '../../bank/components/TransferModal.tsx';
+import { useTxLogUrl } from '../hooks/use-tx-log-url.ts';
 import { MyInfo } from './MyInfo.tsx';
 
-export function MobileConsole({ user }: { user: User }) {
+export function MobileConsole({ user, logsOpen }: { user: User; logsOpen: boolean }) {
   const [tab, setTab] = useState<string | null>('assets');
-  const [logsFor, setLogsFor] = useState<number | null>(null);
+  const txLog = useTxLogUrl();
   const [transferOpen, setTransferOpen] = useState(false);
   const [distributeOpen, setDistributeOpen] = useState(false);
   const [account, setAccount] = useState<'profile' | null>(null);
@@ -34,13 +37,13 @@ export function MobileConsole({ user }: { user: User }) {
       </Tabs.List>
       <Tabs.Panel value="assets">
         <Stack>
-          <MyTokens onOpenLogs={setLogsFor} />
-          {logsFor !== null && (
+          <MyTokens onOpenLogs={(currencyId) => txLog.onSearch({ txCurrency: currencyId })} />
+          {logsOpen && (
             <Stack gap="xs">
-              <Button variant="subtle" size="xs" w="fit-content" onClick={() => setLogsFor(null)}>
+              <Button variant="subtle" size="xs" w="fit-content" onClick={txLog.close}>
                 Close logs
               </Button>
-              <TransactionLog key={logsFor} initialCurrencyId={logsFor} />
+              <TransactionLog url={txLog} />
             </Stack>
           )}
           <Card withBorder>

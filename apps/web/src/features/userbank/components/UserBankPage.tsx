@@ -5,24 +5,31 @@
 import { Loader, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import { ComingSoon } from '../../../components/ComingSoon.tsx';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
 import { GameItems } from '../../bank/components/GameItems.tsx';
 import { MyTokens } from '../../bank/components/MyTokens.tsx';
 import { TransactionLog } from '../../bank/components/TransactionLog.tsx';
+import { useTxLogUrl } from '../hooks/use-tx-log-url.ts';
 import { MobileConsole } from './MobileConsole.tsx';
 import { MyInfo } from './MyInfo.tsx';
 
 const route = getRouteApi('/userbank');
 
+type LogView = NonNullable<ReturnType<typeof route.useSearch>['log']>;
+
+/** The sub-tab is the `log` search param; switching it drops the log's filters (SPEC §4: page 1). */
 function UserLogs() {
-  const [sub, setSub] = useState('user');
+  const { log: sub = 'user' } = route.useSearch();
+  const navigate = useNavigate();
+  const txLog = useTxLogUrl();
   return (
     <Stack>
       <SegmentedControl
         value={sub}
-        onChange={setSub}
+        onChange={(v) =>
+          navigate({ to: '/userbank', search: { tab: 'logs', log: v === 'user' ? undefined : (v as LogView) } })
+        }
         data={[
           { value: 'user', label: 'User Logs' },
           { value: 'checkout', label: 'Checkout Logs' },
@@ -30,7 +37,7 @@ function UserLogs() {
         ]}
         w="fit-content"
       />
-      {sub === 'user' && <TransactionLog />}
+      {sub === 'user' && <TransactionLog url={txLog} />}
       {sub === 'checkout' && <Text c="dimmed">Checkout logs are coming soon with the Credits store.</Text>}
       {sub === 'forge' && <Text c="dimmed">Forge logs are coming soon with the forge.</Text>}
     </Stack>
@@ -60,7 +67,7 @@ export function UserBankPage() {
   const { tab = 'profile' } = route.useSearch();
   const navigate = useNavigate();
   if (!user) return <Loader m="xl" />;
-  if (isPhone) return <MobileConsole user={user} />;
+  if (isPhone) return <MobileConsole user={user} logsOpen={tab === 'logs'} />;
   return (
     <Stack maw={1100} mx="auto">
       <Title order={2}>My account</Title>
