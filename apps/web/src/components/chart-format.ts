@@ -35,3 +35,8 @@ export function bucketLabel(iso: string, interval: ChartInterval): string {
     ? d.toLocaleDateString('en-GB', { day: '2-digit', month: 'short' })
     : d.toLocaleString('en-GB', { day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
+
+/** Decimal string -> number for chart axes only (display; never used for money math). */
+export function chartNumber(text: string): number {
+  return Number(text);
+}

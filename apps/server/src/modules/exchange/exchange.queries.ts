@@ -68,7 +68,8 @@ type PairSqlRow = {
   sell_frozen_note: string;
 };
 
-function selectPairs(where: SQL): SQL {
+/** Live pairs matching `where` with their currencies and collector: the columns of `PairSqlRow`. */
+function pairRows(where: SQL): SQL {
   return sql`
     SELECT p.id, p.buy_currency, p.sell_currency, p.can_buy, p.can_sell, p.visible, p.frozen, p.frozen_note,
            p.fee, p.fee_collector_id, u.nickname AS fee_collector, p.created_at,
@@ -80,8 +81,11 @@ function selectPairs(where: SQL): SQL {
     JOIN currencies bc ON bc.currency_id = p.buy_currency
     JOIN currencies sc ON sc.currency_id = p.sell_currency
     LEFT JOIN users u ON u.id = p.fee_collector_id
-    WHERE p.deleted_at IS NULL AND ${where}
-    ORDER BY p.created_at, p.id`;
+    WHERE p.deleted_at IS NULL AND ${where}`;
+}
+
+function selectPairs(where: SQL): SQL {
+  return sql`${pairRows(where)} ORDER BY p.created_at, p.id`;
 }
 
 function toPairRow(r: PairSqlRow): PairRow {
@@ -276,18 +280,7 @@ export async function findOrderContext(
     tx,
     'exchange_order_context',
     sql`
-    WITH p AS MATERIALIZED (
-      SELECT p.id, p.buy_currency, p.sell_currency, p.can_buy, p.can_sell, p.visible, p.frozen, p.frozen_note,
-             p.fee, p.fee_collector_id, u.nickname AS fee_collector, p.created_at,
-             bc.name AS buy_name, bc.ticker AS buy_ticker, bc.precision AS buy_precision,
-             bc.is_frozen AS buy_frozen, bc.frozen_note AS buy_frozen_note,
-             sc.name AS sell_name, sc.ticker AS sell_ticker, sc.precision AS sell_precision,
-             sc.is_frozen AS sell_frozen, sc.frozen_note AS sell_frozen_note
-      FROM exchange_pairs p
-      JOIN currencies bc ON bc.currency_id = p.buy_currency
-      JOIN currencies sc ON sc.currency_id = p.sell_currency
-      LEFT JOIN users u ON u.id = p.fee_collector_id
-      WHERE p.deleted_at IS NULL AND p.id = ${q.pairId}),
+    WITH p AS MATERIALIZED (${pairRows(sql`p.id = ${q.pairId}`)}),
     crossing AS MATERIALIZED (
       SELECT * FROM (
         SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY price ASC, seq ASC) AS running

@@ -3,18 +3,14 @@
  * over time from the ledger (supplyHistory, hourly or daily buckets), with the latest of each.
  */
 import { AreaChart } from '@mantine/charts';
-import { Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { abbreviateAmount, type Currency, fromNumeric, type SupplyPoint, UNIT } from '@starlight/shared';
-import { abbreviateNumber, bucketLabel, type ChartInterval } from '../../../components/chart-format.ts';
+import { ChartCard } from '../../../components/ChartCard.tsx';
+import { abbreviateNumber, bucketLabel, type ChartInterval, chartNumber } from '../../../components/chart-format.ts';
 import { formatMoney } from '../../../components/Money.tsx';
 import { useSupplyHistory } from '../api/supply-history.ts';
 
 const ABBREVIATE_FROM = 1_000_000n * UNIT;
-
-/** Decimal string -> number for the chart only (display; never used for money math). */
-function chartNumber(text: string): number {
-  return Number(text);
-}
 
 /** The latest figure at the currency's precision, abbreviated (M, B, T, Q) from a million; full on hover. */
 function Figure({ label, amount, currency }: { label: string; amount: string; currency: Currency }) {
@@ -66,23 +62,20 @@ export function CurrencySupplyCard({
     Circulating: chartNumber(p.circulating),
   }));
   return (
-    <Card withBorder radius="md" component="section" aria-label={`${currency.name} supply`}>
-      <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
-        <div>
-          <Title order={3} size="h4">
-            {currency.name}
-          </Title>
-          <Text size="xs" c="dimmed">
-            {currency.ticker}
-          </Text>
-        </div>
-        {last && hasSupply && (
+    <ChartCard
+      label={`${currency.name} supply`}
+      title={currency.name}
+      subtitle={currency.ticker}
+      figures={
+        last &&
+        hasSupply && (
           <Group gap="lg" align="flex-start">
             <Figure label="Supply" amount={last.supply} currency={currency} />
             <Figure label="Circulating" amount={last.circulating} currency={currency} />
           </Group>
-        )}
-      </Group>
+        )
+      }
+    >
       {history.isError ? (
         <Text c="red.4">{history.error.message}</Text>
       ) : history.isLoading ? (
@@ -106,6 +99,6 @@ export function CurrencySupplyCard({
           ]}
         />
       )}
-    </Card>
+    </ChartCard>
   );
 }

@@ -8,7 +8,8 @@ import { CompositeChart } from '@mantine/charts';
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type Candle, fromNumeric, type Pair, sumAmounts, toDecimalString } from '@starlight/shared';
 import { useEffect, useState } from 'react';
-import { abbreviateNumber, bucketLabel, type ChartInterval } from '../../../components/chart-format.ts';
+import { ChartCard } from '../../../components/ChartCard.tsx';
+import { abbreviateNumber, bucketLabel, type ChartInterval, chartNumber } from '../../../components/chart-format.ts';
 import { formatMoney } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../bank/api/currencies.ts';
 import { CurrencySupplyCard } from '../../bank/components/CurrencySupplyCard.tsx';
@@ -16,7 +17,6 @@ import { useCandles } from '../api/market.ts';
 import { usePairs } from '../api/pairs.ts';
 import { usePairView } from '../hooks/use-pair-view.ts';
 import { errorText } from '../utils/messages.ts';
-import { chartNumber } from '../utils/order-preview.ts';
 
 type Interval = ChartInterval;
 
@@ -48,17 +48,12 @@ function PairAnalytics({ pair, interval }: { pair: Pair; interval: Interval }) {
     Volume: chartNumber(k.volume),
   }));
   return (
-    <Card withBorder radius="md" component="section" aria-label={`${pair.name} analytics`}>
-      <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
-        <div>
-          <Title order={3} size="h4">
-            {pair.name}
-          </Title>
-          <Text size="xs" c="dimmed">
-            {view.sellTicker} per {view.buyTicker}
-          </Text>
-        </div>
-        {last && (
+    <ChartCard
+      label={`${pair.name} analytics`}
+      title={pair.name}
+      subtitle={`${view.sellTicker} per ${view.buyTicker}`}
+      figures={
+        last && (
           <Stack gap={0} align="flex-end">
             <Text fw={700} size="lg" style={{ fontVariantNumeric: 'tabular-nums' }}>
               {formatMoney(last.close, view.sell)} {view.sellTicker}
@@ -70,8 +65,9 @@ function PairAnalytics({ pair, interval }: { pair: Pair; interval: Interval }) {
               </Badge>
             )}
           </Stack>
-        )}
-      </Group>
+        )
+      }
+    >
       {candles.isError ? (
         <Text c="red.4">{errorText(candles.error)}</Text>
       ) : points.length === 0 ? (
@@ -99,7 +95,7 @@ function PairAnalytics({ pair, interval }: { pair: Pair; interval: Interval }) {
           </Text>
         </>
       )}
-    </Card>
+    </ChartCard>
   );
 }
 

@@ -5,9 +5,9 @@
 import { AreaChart } from '@mantine/charts';
 import { Card, Text, Title } from '@mantine/core';
 import type { Depth } from '@starlight/shared';
+import { chartNumber } from '../../../components/chart-format.ts';
 import { useDepth } from '../api/market.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
-import { chartNumber } from '../utils/order-preview.ts';
 
 const compactFormat = new Intl.NumberFormat('en-GB', { notation: 'compact', maximumFractionDigits: 2 });
 const compact = (n: number) => compactFormat.format(n);

@@ -14,9 +14,9 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
+import { chartNumber } from '../../../components/chart-format.ts';
 import { useCandles } from '../api/market.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
-import { chartNumber } from '../utils/order-preview.ts';
 
 const UP = '#12b886';
 const DOWN = '#fa5252';

@@ -70,8 +70,3 @@ export function sortMyOrders<T extends { state: number; createdAt: string }>(ord
     a.state !== b.state ? a.state - b.state : a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0,
   );
 }
-
-/** Decimal string -> number for chart axes only (display; never used for money math). */
-export function chartNumber(text: string): number {
-  return Number(text);
-}
