@@ -127,7 +127,7 @@ describe('orders placed in one batch', () => {
           placeOrders(tx, two.market.pair._id, jobs, new ExchangeChanges()),
         );
         const batched = outcomes.map((o) => {
-          if (o.ok) return seen(o.response, two.market);
+          if (o.ok) return seen(o.value, two.market);
           expect(o.error).toBeInstanceOf(AppError);
           const e = o.error as AppError;
           return [e.code === 'CONFLICT' ? 409 : 400, generic(e.message, two.market)];
@@ -172,7 +172,7 @@ describe('orders placed in one batch', () => {
         new ExchangeChanges(),
       ),
     );
-    expect(outcomes.map((o) => (o.ok ? o.response.message : (o.error as Error).message))).toEqual([
+    expect(outcomes.map((o) => (o.ok ? o.value.message : (o.error as Error).message))).toEqual([
       `Placed a Sell Order of 4.00 ${base} at 1.00 ${quote}`,
       `Placed a buy order of 4.00 ${base} at 2.00 ${quote}; 4.00 ${base} filled at once`,
       'Insufficient funds',
@@ -181,7 +181,7 @@ describe('orders placed in one batch', () => {
     ]);
     // The first answer shows the sell as it was placed; the book shows it filled since.
     const first = outcomes[0];
-    expect(first?.ok && first.response.order.state).toBe(1);
+    expect(first?.ok && first.value.order.state).toBe(1);
     expect((await ordersOf(app, b)).map((o) => [o.state, o.filledAmount])).toEqual([[3, '4']]);
     // 1% fee on each side's proceeds to the collector.
     expect(await balanceOf(app, a, s.market.base.currencyId)).toBe('9.96');

@@ -37,64 +37,87 @@ export type TransferCurrency = Pick<
   'currencyId' | 'ticker' | 'precision' | 'canTransfer' | 'isFrozen' | 'frozenNote' | 'transferTax' | 'taxCollector'
 >;
 
-/**
- * Everything a transfer needs in one round trip (a named prepared statement on the pool): the
- * currency (null when missing; `transferTax` as numeric text), the recipient by nickname
- * (case-insensitive, null when missing) and the tax collector's id (null: none, the tax is burned).
- */
-export async function findTransferContext(
-  db: DbOrTx,
-  currencyId: number,
-  recipientNickname: string,
-): Promise<{
-  currency: TransferCurrency | null;
-  recipient: { id: string; nickname: string; isActive: boolean } | null;
+/** A transfer's currency with its tax collector's id (null: none, the tax is burned). */
+export interface TransferCurrencyContext extends TransferCurrency {
   collectorId: string | null;
-}> {
+}
+
+/** What a batch of transfers reads before it moves money (see `findTransfersContext`). */
+export interface TransfersContext {
+  currencies: Map<number, TransferCurrencyContext>;
+  /** Recipients by lowercased nickname. */
+  recipients: Map<string, { id: string; nickname: string; isActive: boolean }>;
+  /** Every balance row the batch can touch, locked: Amount by `${userId}:${currencyId}`. */
+  balances: Map<string, Amount>;
+}
+
+/**
+ * Everything a batch of transfers needs, in one statement inside the batch's transaction: the
+ * currencies `currencyIds` with their tax collectors, the recipients by nickname (case-insensitive),
+ * and every existing balance row the batch can touch (senders', recipients' and collectors', in those
+ * currencies), locked in the global order of DESIGN §4 (user id, then currency id). So the funds
+ * checked stay there until the batch's posting, which then waits for no one.
+ */
+export async function findTransfersContext(
+  tx: DbOrTx,
+  q: { currencyIds: readonly number[]; nicknames: readonly string[]; senderIds: readonly string[] },
+): Promise<TransfersContext> {
   const [row] = await queryNamed<{
-    currency_id: number | null;
-    ticker: string;
-    precision: number;
-    can_transfer: boolean;
-    is_frozen: boolean;
-    frozen_note: string;
-    transfer_tax: string;
-    tax_collector: string;
-    recipient_id: string | null;
-    recipient_nickname: string | null;
-    recipient_active: boolean | null;
-    collector_id: string | null;
+    currencies: Array<Record<string, string | number | boolean | null>> | null;
+    recipients: Array<{ id: string; nickname: string; active: boolean }> | null;
+    balances: Array<{ u: string; c: number; a: string }> | null;
   }>(
-    db,
-    'bank_transfer_context',
+    tx,
+    'bank_transfers_context',
     sql`
+    WITH c AS MATERIALIZED (
       SELECT c.currency_id, c.ticker, c.precision, c.can_transfer, c.is_frozen, c.frozen_note,
-             c.transfer_tax, c.tax_collector, r.id AS recipient_id, r.nickname AS recipient_nickname,
-             r.is_active AS recipient_active, tc.id AS collector_id
-      FROM (SELECT 1) one
-      LEFT JOIN currencies c ON c.currency_id = ${currencyId}
-      LEFT JOIN users r ON lower(r.nickname) = lower(${recipientNickname})
-      LEFT JOIN users tc ON c.tax_collector <> '' AND lower(tc.nickname) = lower(c.tax_collector)`,
+             c.transfer_tax, c.tax_collector, tc.id AS collector_id
+      FROM currencies c
+      LEFT JOIN users tc ON c.tax_collector <> '' AND lower(tc.nickname) = lower(c.tax_collector)
+      WHERE c.currency_id = ANY(${pgArray(q.currencyIds)}::int[])),
+    r AS MATERIALIZED (
+      SELECT id, nickname, is_active FROM users
+      WHERE lower(nickname) = ANY(${pgArray(q.nicknames.map((n) => n.toLowerCase()))}::text[])),
+    locked AS MATERIALIZED (
+      SELECT b.user_id, b.currency_id, b.amount FROM balances b
+      WHERE b.currency_id IN (SELECT currency_id FROM c)
+        AND b.user_id IN (SELECT unnest(${pgArray(q.senderIds)}::text[]) UNION ALL SELECT id FROM r
+                          UNION ALL SELECT collector_id FROM c)
+      ORDER BY b.user_id, b.currency_id
+      FOR UPDATE)
+    SELECT
+      (SELECT json_agg(json_build_object('currencyId', currency_id, 'ticker', ticker, 'precision', precision,
+                 'canTransfer', can_transfer, 'isFrozen', is_frozen, 'frozenNote', frozen_note,
+                 'transferTax', transfer_tax::text, 'taxCollector', tax_collector, 'collectorId', collector_id))
+         FROM c) AS currencies,
+      (SELECT json_agg(json_build_object('id', id, 'nickname', nickname, 'active', is_active)) FROM r) AS recipients,
+      (SELECT json_agg(json_build_object('u', user_id, 'c', currency_id, 'a', amount::text)) FROM locked) AS balances`,
   );
   return {
-    currency:
-      row?.currency_id != null
-        ? {
-            currencyId: Number(row.currency_id),
-            ticker: row.ticker,
-            precision: Number(row.precision),
-            canTransfer: row.can_transfer,
-            isFrozen: row.is_frozen,
-            frozenNote: row.frozen_note,
-            transferTax: String(row.transfer_tax),
-            taxCollector: row.tax_collector,
-          }
-        : null,
-    recipient:
-      row?.recipient_id != null
-        ? { id: row.recipient_id, nickname: String(row.recipient_nickname), isActive: Boolean(row.recipient_active) }
-        : null,
-    collectorId: row?.collector_id ?? null,
+    currencies: new Map(
+      (row?.currencies ?? []).map((c) => [
+        Number(c.currencyId),
+        {
+          currencyId: Number(c.currencyId),
+          ticker: String(c.ticker),
+          precision: Number(c.precision),
+          canTransfer: c.canTransfer === true,
+          isFrozen: c.isFrozen === true,
+          frozenNote: String(c.frozenNote ?? ''),
+          transferTax: String(c.transferTax),
+          taxCollector: String(c.taxCollector ?? ''),
+          collectorId: c.collectorId === null ? null : String(c.collectorId),
+        },
+      ]),
+    ),
+    recipients: new Map(
+      (row?.recipients ?? []).map((r) => [
+        r.nickname.toLowerCase(),
+        { id: r.id, nickname: r.nickname, isActive: r.active },
+      ]),
+    ),
+    balances: new Map((row?.balances ?? []).map((b) => [`${b.u}:${Number(b.c)}`, fromNumeric(String(b.a))])),
   };
 }
 

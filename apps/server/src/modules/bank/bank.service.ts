@@ -29,9 +29,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { currencies } from '../../db/schema/index.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { Outcome } from '../../lib/group-commit.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
-import { type Entry, postEntries, postTransfer } from '../ledger/ledger.ts';
+import { type Entry, postEntries, postTransfers } from '../ledger/ledger.ts';
 import { findUserByNickname, loadUserDto, toUserDto } from '../users/users.queries.ts';
 import {
   type CurrencyRow,
@@ -42,7 +43,7 @@ import {
   findHolders,
   findSupplyHistory,
   findTransactions,
-  findTransferContext,
+  findTransfersContext,
   nextCurrencyId,
 } from './bank.queries.ts';
 
@@ -186,59 +187,121 @@ export async function modifyCurrency(
   });
 }
 
-/**
- * A member sends `amount` of a currency to another by nickname (SPEC §7, DESIGN §4). `db` is the
- * caller's transaction (the Idempotency-Key path) or the pool: either way the money moves in one
- * statement (`postTransfer`), which also reads the sender back. The sender pays exactly `amount`; the tax (amount x transferTax, rounded down to the
- * currency's precision) goes to the tax collector (burned when none) as a category 4 row.
- * Returns the sender with fresh balances. Throws NOT_FOUND (currency, recipient), CONFLICT (not
- * transferable, frozen, insufficient funds), VALIDATION (precision, self-transfer).
- */
-export async function p2pTransfer(
-  db: DbOrTx,
-  sender: AuthUser,
-  input: { recipientNickName: string; currencyId: number; amount: Amount; note?: string | undefined },
-): Promise<{ senderUser: UserDto; message: string }> {
-  const ctx = await findTransferContext(db, input.currencyId, input.recipientNickName);
-  const currency = ctx.currency;
-  if (!currency) throw new AppError('NOT_FOUND', 'Currency not found');
-  if (!currency.canTransfer) throw new AppError('CONFLICT', `${currency.ticker} cannot be transferred`);
-  requireNotFrozen(currency);
-  requirePrecision(input.amount, currency);
-  if (!ctx.recipient?.isActive) throw new AppError('NOT_FOUND', 'Recipient not found');
-  if (ctx.recipient.id === sender.id) throw new AppError('VALIDATION', 'You cannot send to yourself');
+/** One transfer: who sends what to whom (SPEC §7 p2pTransfer). */
+export interface TransferJob {
+  sender: AuthUser;
+  input: { recipientNickName: string; currencyId: number; amount: Amount; note?: string | undefined };
+}
 
-  const tax = mulFraction(input.amount, fromNumeric(currency.transferTax), currency.precision);
-  const received = (input.amount - tax) as Amount;
-  const note = input.note ?? '';
+/** What a sender gets back: the sender with fresh balances, and SPEC §8's message. */
+export interface TransferResult {
+  senderUser: UserDto;
+  message: string;
+}
+
+/**
+ * Members send currency to others by nickname (SPEC §7, DESIGN §4): a batch of transfers in the
+ * caller's transaction `tx`, as if they came one after the other in the given order. One statement
+ * reads the currencies, the recipients and every balance row the batch can touch (locked), each
+ * transfer is checked in turn against the balances the earlier ones left, and one statement posts them
+ * all and reads the senders back (DESIGN §9: a batch costs the round trips of one transfer). The sender
+ * pays exactly `amount`; the tax (amount x transferTax, rounded down to the currency's precision) goes to
+ * the tax collector (burned when none) as a category 4 row. A refused transfer leaves no trace and does
+ * not stop the others; its outcome carries the error: NOT_FOUND (currency, recipient), CONFLICT (not
+ * transferable, frozen, `Insufficient funds`), VALIDATION (precision, self-transfer). An accepted one
+ * answers `{senderUser, message}` (`Sent 9.90 SD to bob (tax 0.10 SD)`), the sender's balances as they
+ * are after the batch. Throws (rolling back the whole batch) only on a database failure.
+ */
+export async function p2pTransfers(tx: Tx, jobs: readonly TransferJob[]): Promise<Outcome<TransferResult>[]> {
+  const ctx = await findTransfersContext(tx, {
+    currencyIds: [...new Set(jobs.map((j) => j.input.currencyId))],
+    nicknames: [...new Set(jobs.map((j) => j.input.recipientNickName))],
+    senderIds: [...new Set(jobs.map((j) => j.sender.id))],
+  });
+  const balanceOf = (userId: string, currencyId: number) => ctx.balances.get(`${userId}:${currencyId}`) ?? 0n;
+  const move = (userId: string | null, currencyId: number, delta: bigint) => {
+    if (userId) ctx.balances.set(`${userId}:${currencyId}`, (balanceOf(userId, currencyId) + delta) as Amount);
+  };
   const entries: Entry[] = [];
-  if (received > 0n) {
-    entries.push({
-      category: TX_CATEGORY.Transfer,
-      currencyId: currency.currencyId,
-      amount: received,
-      executorId: sender.id,
-      senderId: sender.id,
-      recipientId: ctx.recipient.id,
-      note,
-    });
+  const accepted: Array<{ index: number; senderId: string; message: string }> = [];
+  const outcomes: Array<Outcome<TransferResult> | null> = jobs.map(() => null);
+
+  for (const [index, { sender, input }] of jobs.entries()) {
+    try {
+      const currency = ctx.currencies.get(input.currencyId);
+      if (!currency) throw new AppError('NOT_FOUND', 'Currency not found');
+      if (!currency.canTransfer) throw new AppError('CONFLICT', `${currency.ticker} cannot be transferred`);
+      requireNotFrozen(currency);
+      requirePrecision(input.amount, currency);
+      const recipient = ctx.recipients.get(input.recipientNickName.toLowerCase());
+      if (!recipient?.isActive) throw new AppError('NOT_FOUND', 'Recipient not found');
+      if (recipient.id === sender.id) throw new AppError('VALIDATION', 'You cannot send to yourself');
+      // The rows are locked and hold what earlier transfers of the batch left.
+      if (balanceOf(sender.id, currency.currencyId) < input.amount) {
+        throw new AppError('CONFLICT', 'Insufficient funds');
+      }
+      const tax = mulFraction(input.amount, fromNumeric(currency.transferTax), currency.precision);
+      const received = (input.amount - tax) as Amount;
+      const base = { currencyId: currency.currencyId, executorId: sender.id, senderId: sender.id };
+      const mine: Entry[] = [];
+      if (received > 0n) {
+        mine.push({
+          ...base,
+          category: TX_CATEGORY.Transfer,
+          amount: received,
+          recipientId: recipient.id,
+          note: input.note ?? '',
+        });
+      }
+      if (tax > 0n) {
+        mine.push({
+          ...base,
+          category: TX_CATEGORY.Tax,
+          amount: tax,
+          recipientId: currency.collectorId,
+          note: `Transfer tax to ${currency.taxCollector || 'burn'}`,
+        });
+      }
+      for (const e of mine) {
+        move(e.senderId, e.currencyId, -e.amount);
+        move(e.recipientId, e.currencyId, e.amount);
+      }
+      entries.push(...mine);
+      const fmt = (a: Amount) => `${formatAmount(a, currency.precision)} ${currency.ticker}`;
+      const taxText = tax > 0n ? ` (tax ${fmt(tax)})` : '';
+      accepted.push({
+        index,
+        senderId: sender.id,
+        message: `Sent ${fmt(received)} to ${recipient.nickname}${taxText}`,
+      });
+    } catch (error) {
+      outcomes[index] = { ok: false, error };
+    }
   }
-  if (tax > 0n) {
-    entries.push({
-      category: TX_CATEGORY.Tax,
-      currencyId: currency.currencyId,
-      amount: tax,
-      executorId: sender.id,
-      senderId: sender.id,
-      recipientId: ctx.collectorId,
-      note: `Transfer tax to ${currency.taxCollector || 'burn'}`,
-    });
+
+  if (accepted.length > 0) {
+    const views = await postTransfers(tx, entries, [...new Set(accepted.map((a) => a.senderId))]);
+    for (const { index, senderId, message } of accepted) {
+      const v = views.get(senderId);
+      if (!v) throw new Error(`sender ${senderId} was not read back`);
+      outcomes[index] = {
+        ok: true,
+        value: { senderUser: toUserDto(v.account, v.balances, v.referrerNickname), message },
+      };
+    }
   }
-  const posted = await postTransfer(db, entries, sender.id);
-  const senderUser = toUserDto(posted.account, posted.balances, posted.referrerNickname);
-  const fmt = (a: Amount) => `${formatAmount(a, currency.precision)} ${currency.ticker}`;
-  const taxText = tax > 0n ? ` (tax ${fmt(tax)})` : '';
-  return { senderUser, message: `Sent ${fmt(received)} to ${ctx.recipient.nickname}${taxText}` };
+  return outcomes.map((o) => o ?? { ok: false, error: new Error('transfer left without an outcome') });
+}
+
+/**
+ * One transfer (SPEC §7 p2pTransfer): `p2pTransfers` with a batch of one, in the caller's transaction.
+ * Answers `{senderUser, message}`; throws the transfer's error (see `p2pTransfers`).
+ */
+export async function p2pTransfer(tx: Tx, sender: AuthUser, input: TransferJob['input']): Promise<TransferResult> {
+  const [outcome] = await p2pTransfers(tx, [{ sender, input }]);
+  if (!outcome) throw new Error('no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /**

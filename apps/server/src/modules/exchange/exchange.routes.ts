@@ -19,6 +19,7 @@ import {
   modifyPairRequest,
   orderIdRequest,
   orderResponse,
+  type PlaceOrderResponse,
   pairResponse,
   pairsResponse,
   placeOrderRequest,
@@ -29,11 +30,12 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db, Tx } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { withIdempotency } from '../bank/idempotency.ts';
 import { ChangePublisher, startExchangeLive } from './exchange.live.ts';
 import * as exchange from './exchange.service.ts';
-import { OrderSequencer } from './order-sequencer.ts';
 
 function idempotencyKey(req: FastifyRequest): string | undefined {
   const v = req.headers['idempotency-key'];
@@ -45,7 +47,14 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   const errors = { '4xx': errorResponse };
   const stopLive = startExchangeLive(app, db);
   const publisher = new ChangePublisher(app.live.bus, app.log);
-  const sequencer = new OrderSequencer(db, (changes) => publisher.add(changes));
+  // Orders without an Idempotency-Key are placed in per-pair batches (group commit, DESIGN §9): the
+  // pair's orders that arrive while its previous batch is written go together in one transaction.
+  const orderBatches = new GroupCommit<exchange.OrderJob, PlaceOrderResponse>(async (pairId, jobs) => {
+    const changes = new exchange.ExchangeChanges();
+    const outcomes = await inTransaction(db, (tx) => exchange.placeOrders(tx, pairId, jobs, changes));
+    publisher.add(changes);
+    return outcomes;
+  }, 32);
   app.addHook('onClose', async () => {
     await publisher.flush();
     stopLive();
@@ -118,7 +127,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     // With an Idempotency-Key the order goes alone, in the key's transaction; without, with its pair's batch.
     (req) =>
       idempotencyKey(req) === undefined
-        ? sequencer.submit({ member: requireAuth(req), input: req.body })
+        ? orderBatches.submit(req.body.pair, { member: requireAuth(req), input: req.body })
         : moneyMoving(req, (tx, changes) => exchange.placeOrder(tx, requireAuth(req), req.body, changes)),
   );
 

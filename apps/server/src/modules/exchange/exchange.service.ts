@@ -34,6 +34,7 @@ import {
 } from '@starlight/shared';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { Outcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
@@ -380,9 +381,6 @@ export interface OrderJob {
   input: { pair: string; buySide: boolean; initialAmount: Amount; price: Amount };
 }
 
-/** The outcome of one order of a batch: its answer, or the error it is refused with. */
-export type OrderOutcome = { ok: true; response: PlaceOrderResponse } | { ok: false; error: unknown };
-
 /** Time priority of the batch's own orders on the in-memory book: after every stored order. */
 const BATCH_SEQ_BASE = 2 ** 52;
 
@@ -411,7 +409,7 @@ export async function placeOrders(
   pairId: string,
   jobs: readonly OrderJob[],
   changes: ExchangeChanges,
-): Promise<OrderOutcome[]> {
+): Promise<Outcome<PlaceOrderResponse>[]> {
   const reach = (buySide: boolean): SideReach | null => {
     const side = jobs.filter((j) => j.input.buySide === buySide).map((j) => j.input);
     if (side.length === 0) return null;
@@ -427,7 +425,7 @@ export async function placeOrders(
     buys: reach(true),
     sells: reach(false),
   });
-  const outcomes: Array<OrderOutcome | null> = jobs.map(() => null);
+  const outcomes: Array<Outcome<PlaceOrderResponse> | null> = jobs.map(() => null);
   if (!context) return jobs.map(() => ({ ok: false, error: new AppError('NOT_FOUND', 'Pair not found') }));
   const { pair, balances } = context;
   const rules: MarketRules = { buyPrecision: pair.buyPrecision, sellPrecision: pair.sellPrecision, fee: pair.fee };
@@ -650,7 +648,7 @@ export async function placeOrders(
       });
       outcomes[index] = {
         ok: true,
-        response: {
+        value: {
           order: toOrderDto({ ...order, pairId: pair.id, ...at }),
           trades: tradeDtos,
           tx: { note },
@@ -687,7 +685,7 @@ export async function placeOrder(
   const [outcome] = await placeOrders(tx, input.pair, [{ member, input }], changes);
   if (!outcome) throw new Error('no outcome');
   if (!outcome.ok) throw outcome.error;
-  return outcome.response;
+  return outcome.value;
 }
 
 /** Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again. */

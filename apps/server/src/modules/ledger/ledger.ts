@@ -174,53 +174,64 @@ export interface PostedAccount {
   updatedAt: Date;
 }
 
-/**
- * Posts a member's transfer `entries` (DESIGN §4) and reads back the account `accountId` in the same
- * single statement: on the pool it is one atomic autocommit statement (no BEGIN/COMMIT round trips),
- * inside a transaction it joins it. Every balance row the account's entries touch must be a debit or
- * already exist (true of a sender), so its balances after the post are the snapshot's rows with the
- * updated amounts laid over them. Returns the account, its referrer's nickname and its non-zero
- * balances (`amount` as numeric text), by currency id. Throws AppError CONFLICT `Insufficient funds`
- * (nothing is written); Error when the account does not exist.
- */
-export async function postTransfer(
-  db: DbOrTx,
-  entries: readonly Entry[],
-  accountId: string,
-): Promise<{
+/** An account as `postTransfers` reads it back, with its referrer's nickname and non-zero balances. */
+export interface PostedAccountView {
   account: PostedAccount;
   referrerNickname: string | null;
+  /** `amount` as numeric text, by currency id. */
   balances: Array<{ currencyId: number; amount: string }>;
-}> {
+}
+
+/**
+ * Posts transfer `entries` (DESIGN §4) and reads back the accounts `accountIds` in the same single
+ * statement (in the caller's transaction, or as one atomic autocommit statement on the pool): an
+ * account's balances after the post are the rows the post wrote (new ones included) and its other rows
+ * as the statement's snapshot saw them. Returns each account by id. Throws AppError CONFLICT `Insufficient funds`
+ * (nothing is written); Error when an account does not exist.
+ */
+export async function postTransfers(
+  db: DbOrTx,
+  entries: readonly Entry[],
+  accountIds: readonly string[],
+): Promise<Map<string, PostedAccountView>> {
   const row = await runPosting<{
     ok: boolean;
-    account: PostedAccount | null;
-    referrer_nickname: string | null;
-    bals: Array<{ currencyId: number; amount: string }> | null;
+    accounts: Array<{
+      account: PostedAccount;
+      referrer_nickname: string | null;
+      bals: Array<{ currencyId: number; amount: string }> | null;
+    }> | null;
   }>(
     db,
-    'ledger_post_transfer',
+    'ledger_post_transfers',
     sql`${postingCtes(entries)}
       SELECT (SELECT ok FROM ok) AS ok,
-        CASE WHEN u.id IS NOT NULL THEN json_build_object('id', u.id, 'nickname', u.nickname, 'email', u.email, 'role', u.role,
-          'primaryWallet', u.primary_wallet, 'isActive', u.is_active, 'isWalletOnly', u.is_wallet_only,
-          'isEmailVerified', u.is_email_verified, 'isAnonymous', u.is_anonymous, 'fame', u.fame,
-          'createdAt', u.created_at, 'updatedAt', u.updated_at) END AS account,
-        r.nickname AS referrer_nickname,
-        (SELECT json_agg(json_build_object('currencyId', x.currency_id, 'amount', x.amount::text) ORDER BY x.currency_id)
-           FROM (SELECT b.currency_id, coalesce(p.amount, b.amount) AS amount
-                   FROM balances b LEFT JOIN up p ON p.user_id = b.user_id AND p.currency_id = b.currency_id
-                  WHERE b.user_id = u.id) x
-          WHERE x.amount > 0) AS bals
-      FROM (SELECT 1) one
-      LEFT JOIN users u ON u.id = ${accountId}
-      LEFT JOIN users r ON r.id = u.referrer_id`,
+        (SELECT json_agg(json_build_object(
+          'account', json_build_object('id', u.id, 'nickname', u.nickname, 'email', u.email, 'role', u.role,
+            'primaryWallet', u.primary_wallet, 'isActive', u.is_active, 'isWalletOnly', u.is_wallet_only,
+            'isEmailVerified', u.is_email_verified, 'isAnonymous', u.is_anonymous, 'fame', u.fame,
+            'createdAt', u.created_at, 'updatedAt', u.updated_at),
+          'referrer_nickname', r.nickname,
+          'bals', (SELECT json_agg(json_build_object('currencyId', x.currency_id, 'amount', x.amount::text)
+                                   ORDER BY x.currency_id)
+                     FROM (SELECT p.currency_id, p.amount FROM up p WHERE p.user_id = u.id
+                           UNION ALL
+                           SELECT b.currency_id, b.amount FROM balances b
+                            WHERE b.user_id = u.id AND NOT EXISTS (
+                              SELECT 1 FROM up p WHERE p.user_id = b.user_id AND p.currency_id = b.currency_id)) x
+                    WHERE x.amount > 0)))
+          FROM users u LEFT JOIN users r ON r.id = u.referrer_id
+         WHERE u.id = ANY(${pgArray(accountIds)}::text[])) AS accounts`,
   );
-  if (!row.account) throw new Error('postTransfer: no such account');
-  const a = row.account;
-  return {
-    account: { ...a, createdAt: new Date(a.createdAt), updatedAt: new Date(a.updatedAt) },
-    referrerNickname: row.referrer_nickname,
-    balances: (row.bals ?? []).map((b) => ({ currencyId: Number(b.currencyId), amount: String(b.amount) })),
-  };
+  const views = new Map<string, PostedAccountView>();
+  for (const v of row.accounts ?? []) {
+    const a = v.account;
+    views.set(a.id, {
+      account: { ...a, createdAt: new Date(a.createdAt), updatedAt: new Date(a.updatedAt) },
+      referrerNickname: v.referrer_nickname,
+      balances: (v.bals ?? []).map((b) => ({ currencyId: Number(b.currencyId), amount: String(b.amount) })),
+    });
+  }
+  for (const id of accountIds) if (!views.has(id)) throw new Error(`postTransfers: no account ${id}`);
+  return views;
 }

@@ -1,0 +1,76 @@
+/**
+ * Group commit (DESIGN §9): a job submitted while an earlier batch of the same lane is being written
+ * waits for it, then goes with every other job that arrived meanwhile, in arrival order, as one batch.
+ * A batch pays the round trips and the commit of one job, so a busy lane writes many jobs per round
+ * trip; an idle lane runs a job at once. Each job keeps its own outcome: `run` answers one per job, and
+ * should it throw for a whole batch, the jobs run again one by one so only a faulty one fails.
+ */
+
+/** The outcome of one job of a batch: its result, or the error it is refused with. */
+export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+interface Waiting<J, R> {
+  job: J;
+  resolve(value: R): void;
+  reject(error: unknown): void;
+}
+
+export class GroupCommit<J, R> {
+  private readonly run: (lane: string, batch: readonly J[]) => Promise<Outcome<R>[]>;
+  private readonly maxBatch: number;
+  /** Per lane with a batch under way, the jobs waiting for the next one. */
+  private readonly waiting = new Map<string, Waiting<J, R>[]>();
+
+  /**
+   * `run(lane, batch)` writes a batch in one transaction and answers one outcome per job, in order;
+   * it throws only when the batch as a whole failed. At most `maxBatch` jobs go in one batch.
+   */
+  constructor(run: (lane: string, batch: readonly J[]) => Promise<Outcome<R>[]>, maxBatch: number) {
+    this.run = run;
+    this.maxBatch = maxBatch;
+  }
+
+  /** Runs `job` with the next batch of `lane`. Resolves to its result; rejects with its error. */
+  submit(lane: string, job: J): Promise<R> {
+    return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(lane);
+      const entry = { job, resolve, reject };
+      if (queue) {
+        queue.push(entry);
+        return;
+      }
+      this.waiting.set(lane, [entry]);
+      void this.drain(lane);
+    });
+  }
+
+  private async drain(lane: string): Promise<void> {
+    const queue = this.waiting.get(lane) ?? [];
+    while (queue.length > 0) await this.runBatch(lane, queue.splice(0, this.maxBatch));
+    this.waiting.delete(lane);
+  }
+
+  private async runBatch(lane: string, batch: Waiting<J, R>[]): Promise<void> {
+    let outcomes: Outcome<R>[];
+    try {
+      outcomes = await this.run(
+        lane,
+        batch.map((w) => w.job),
+      );
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]?.reject(err);
+        return;
+      }
+      // No single job's fault is known: run each on its own, so only a faulty one fails.
+      for (const one of batch) await this.runBatch(lane, [one]);
+      return;
+    }
+    for (const [i, w] of batch.entries()) {
+      const outcome = outcomes[i];
+      if (!outcome) w.reject(new Error('a batch answered no outcome for this job'));
+      else if (outcome.ok) w.resolve(outcome.value);
+      else w.reject(outcome.error);
+    }
+  }
+}

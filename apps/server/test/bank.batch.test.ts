@@ -1,0 +1,147 @@
+/**
+ * Transfers written in one batch (DESIGN §9: group commit) end exactly as the same transfers sent one
+ * after the other: the same answers and refusals, the same balances to the last unit, and a balanced
+ * ledger. A batch checks each transfer against what the earlier ones left, so money received later in
+ * the batch never pays for an earlier transfer (two members with nothing cannot pay each other).
+ */
+import { type Amount, AppError, parseAmount } from '@starlight/shared';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltApp } from '../src/app.ts';
+import { inTransaction } from '../src/db/transaction.ts';
+import { p2pTransfers, type TransferJob } from '../src/modules/bank/bank.service.ts';
+import {
+  balanceOf,
+  call,
+  expectLedgerBalanced,
+  loginAdmin,
+  type Member,
+  makeApp,
+  mint,
+  registerMember,
+} from './helpers.ts';
+
+let built: BuiltApp;
+let app: FastifyInstance;
+let admin: Member;
+
+beforeAll(async () => {
+  built = await makeApp();
+  app = built.app;
+  admin = await loginAdmin(app);
+});
+afterAll(() => app.close());
+
+const SD = 1; // taxed 1%, to the admin
+const SN = 2; // untaxed
+
+interface TransferSpec {
+  from: number;
+  /** 3 is a nickname nobody has. */
+  to: number;
+  currencyId: number;
+  amount: string;
+}
+
+/** Three members holding a little of SD and SN (so some transfers are refused). */
+async function members(): Promise<Member[]> {
+  const list = [await registerMember(app, 'bt'), await registerMember(app, 'bt'), await registerMember(app, 'bt')];
+  for (const m of list) {
+    await mint(app, admin, m.nickname, SD, '5');
+    await mint(app, admin, m.nickname, SN, '3');
+  }
+  return list;
+}
+
+const nicknameOf = (list: Member[], i: number) => list[i]?.nickname ?? 'nobodyhasthisnick';
+
+/** A message with the members' nicknames as their indexes, so two groups compare. */
+function generic(message: string, list: Member[]): string {
+  return list.reduce((text, m, i) => text.replaceAll(m.nickname, `member${i}`), message);
+}
+
+async function balances(list: Member[]): Promise<string[][]> {
+  return Promise.all(list.map(async (m) => [await balanceOf(app, m, SD), await balanceOf(app, m, SN)]));
+}
+
+const transferSpec = fc.record({
+  from: fc.integer({ min: 0, max: 2 }),
+  to: fc.integer({ min: 0, max: 3 }),
+  currencyId: fc.constantFrom(SD, SN),
+  // '0.001' breaks the precision of both currencies.
+  amount: fc.constantFrom('1', '2.5', '4', '0.001'),
+});
+
+describe('transfers written in one batch', () => {
+  it('end exactly as the same transfers sent one by one', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(transferSpec, { minLength: 1, maxLength: 12 }), async (specs: TransferSpec[]) => {
+        const one = await members();
+        const sequential: unknown[] = [];
+        for (const t of specs) {
+          const res = await call(app, one[t.from]?.token, 'POST', '/api/bank/p2pTransfer', {
+            recipientNickName: nicknameOf(one, t.to),
+            currencyId: t.currencyId,
+            amount: t.amount,
+          });
+          const body = res.json<{ message: string; senderUser?: { nickname: string } }>();
+          sequential.push([res.statusCode, generic(body.message, one)]);
+        }
+
+        const two = await members();
+        const jobs: TransferJob[] = specs.map((t) => {
+          const m = two[t.from] as Member;
+          return {
+            sender: { id: m.id, nickname: m.nickname, role: 'user' },
+            input: {
+              recipientNickName: nicknameOf(two, t.to),
+              currencyId: t.currencyId,
+              amount: parseAmount(t.amount) as Amount,
+            },
+          };
+        });
+        const outcomes = await inTransaction(built.database.db, (tx) => p2pTransfers(tx, jobs));
+        const batched = outcomes.map((o) => {
+          if (o.ok) return [200, generic(o.value.message, two)];
+          expect(o.error).toBeInstanceOf(AppError);
+          const e = o.error as AppError;
+          const status = { CONFLICT: 409, NOT_FOUND: 404, VALIDATION: 400 }[e.code as string];
+          return [status, generic(e.message, two)];
+        });
+
+        expect(batched).toEqual(sequential);
+        expect(await balances(two)).toEqual(await balances(one));
+      }),
+      { numRuns: 12 },
+    );
+    await expectLedgerBalanced(app, admin);
+  });
+
+  it('does not let two members with nothing pay each other in one batch', async () => {
+    const a = await registerMember(app, 'bt');
+    const b = await registerMember(app, 'bt');
+    const rich = await registerMember(app, 'bt');
+    await mint(app, admin, rich.nickname, SN, '10');
+    const job = (from: Member, to: Member, amount: string): TransferJob => ({
+      sender: { id: from.id, nickname: from.nickname, role: 'user' },
+      input: { recipientNickName: to.nickname, currencyId: SN, amount: parseAmount(amount) as Amount },
+    });
+    const outcomes = await inTransaction(built.database.db, (tx) =>
+      p2pTransfers(tx, [job(a, b, '5'), job(b, a, '5'), job(rich, a, '4'), job(a, b, '3')]),
+    );
+    expect(outcomes.map((o) => (o.ok ? o.value.message : (o.error as Error).message))).toEqual([
+      'Insufficient funds',
+      'Insufficient funds',
+      `Sent 4.00 SN to ${a.nickname}`,
+      `Sent 3.00 SN to ${b.nickname}`,
+    ]);
+    // The sender's answer carries their balances after the batch.
+    const last = outcomes[3];
+    expect(last?.ok && last.value.senderUser.balances).toEqual([{ currencyId: SN, amount: '1' }]);
+    expect(await balanceOf(app, a, SN)).toBe('1');
+    expect(await balanceOf(app, b, SN)).toBe('3');
+    expect(await balanceOf(app, rich, SN)).toBe('6');
+    await expectLedgerBalanced(app, admin);
+  });
+});
