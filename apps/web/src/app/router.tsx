@@ -1,13 +1,18 @@
 /** The route table: every SPEC §2 route exists; those not built yet show a coming-soon page. */
-import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  type RouteComponent,
+  redirect,
+} from '@tanstack/react-router';
 import { z } from 'zod';
 import { ComingSoon } from '../components/ComingSoon.tsx';
 import { LoginPage } from '../features/auth/components/LoginPage.tsx';
 import { RegisterPage } from '../features/auth/components/RegisterPage.tsx';
 import { txLogSearch } from '../features/bank/utils/tx-log-search.ts';
 import { DashboardPage } from '../features/dashboard/components/DashboardPage.tsx';
-import { AnalyticsPage } from '../features/exchange/components/AnalyticsPage.tsx';
-import { QuantumHubPage } from '../features/exchange/components/QuantumHubPage.tsx';
 import { HomePage } from '../features/home/components/HomePage.tsx';
 import { UserBankPage } from '../features/userbank/components/UserBankPage.tsx';
 import { UserConfigPage } from '../features/userconfig/components/UserConfigPage.tsx';
@@ -18,9 +23,19 @@ const rootRoute = createRootRoute({
   notFoundComponent: () => <ComingSoon title="Page not found" />,
 });
 
-const page = (path: string, component: () => React.ReactNode) =>
+const page = (path: string, component: RouteComponent) =>
   createRoute({ getParentRoute: () => rootRoute, path, component });
 const soon = (path: string, title: string) => page(path, () => <ComingSoon title={title} />);
+
+// The chart pages load their code (and their chart libraries) when first visited, not with the first paint.
+const QuantumHubPage = lazyRouteComponent(
+  () => import('../features/exchange/components/QuantumHubPage.tsx'),
+  'QuantumHubPage',
+);
+const AnalyticsPage = lazyRouteComponent(
+  () => import('../features/exchange/components/AnalyticsPage.tsx'),
+  'AnalyticsPage',
+);
 
 /**
  * Dashboard view and admin console tab live in the URL (DESIGN §1: filters and paging in the URL), and
