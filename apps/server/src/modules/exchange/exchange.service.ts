@@ -71,7 +71,15 @@ import {
   updateOrders,
   updatePair,
 } from './exchange.queries.ts';
-import { type BookOrder, buyEscrowFor, fillCost, type MarketRules, matchOrder, unitStep } from './matching-engine.ts';
+import {
+  type BookOrder,
+  buyEscrowFor,
+  type Fill,
+  fillCost,
+  type MarketRules,
+  matchOrder,
+  unitStep,
+} from './matching-engine.ts';
 
 /** How many open orders a side of `getOrders` lists, and how many own orders `getUserOrders` lists. */
 export const BOOK_LIMIT = 500;
@@ -514,60 +522,7 @@ export async function placeOrders(
     book = result.book;
     const tradeIds: string[] = [];
     for (const f of result.fills) {
-      const what = `${fmtBuy(f.quantity)} at ${fmtSell(f.price)}`;
-      post({
-        category: TX_CATEGORY.CexTradeExecuted,
-        currencyId: pair.sellCurrency,
-        amount: f.cost,
-        executorId,
-        senderId: null,
-        recipientId: f.sellerId,
-        escrow: true,
-        note: `Sold ${what}`,
-        reference: f.buyOrderId,
-      });
-      post({
-        category: TX_CATEGORY.CexTradeExecuted,
-        currencyId: pair.buyCurrency,
-        amount: f.quantity,
-        executorId,
-        senderId: null,
-        recipientId: f.buyerId,
-        escrow: true,
-        note: `Bought ${what}`,
-        reference: f.sellOrderId,
-      });
-      post({
-        category: TX_CATEGORY.CexTradeExecuted,
-        currencyId: pair.sellCurrency,
-        amount: f.buyerRefund,
-        executorId,
-        senderId: null,
-        recipientId: f.buyerId,
-        escrow: true,
-        note: 'Escrow returned: price improvement',
-        reference: f.buyOrderId,
-      });
-      post({
-        category: TX_CATEGORY.CexFeesPaid,
-        currencyId: pair.buyCurrency,
-        amount: f.buyerFee,
-        executorId,
-        senderId: f.buyerId,
-        recipientId: pair.feeCollectorId,
-        note: `Exchange fee on ${what}`,
-        reference: f.buyOrderId,
-      });
-      post({
-        category: TX_CATEGORY.CexFeesPaid,
-        currencyId: pair.sellCurrency,
-        amount: f.sellerFee,
-        executorId,
-        senderId: f.sellerId,
-        recipientId: pair.feeCollectorId,
-        note: `Exchange fee on ${what}`,
-        reference: f.sellOrderId,
-      });
+      for (const e of fillEntries(f, pair, executorId, `${fmtBuy(f.quantity)} at ${fmtSell(f.price)}`)) post(e);
       const tradeId = newObjectId();
       tradeIds.push(tradeId);
       trades.push({
@@ -659,6 +614,50 @@ export async function placeOrders(
     changes.touchPair(pair.id);
   }
   return outcomes.map((o) => o ?? { ok: false, error: new Error('order left without an outcome') });
+}
+
+/**
+ * The ledger rows of one fill (DESIGN §5): the cost from the buy order's escrow to the seller and the
+ * quantity from the sell order's escrow to the buyer (category 22), the buyer's price improvement back
+ * from escrow (22), and each side's fee on its proceeds to the collector, or burned (23). `what` names
+ * the trade in the notes ("2.00 SD at 1.50 SN"). Rows of amount 0 are left to the caller to drop.
+ */
+function fillEntries(f: Fill, pair: PairRow, executorId: string, what: string): Entry[] {
+  const fromEscrow = { executorId, senderId: null, escrow: true, category: TX_CATEGORY.CexTradeExecuted };
+  const fee = {
+    executorId,
+    category: TX_CATEGORY.CexFeesPaid,
+    recipientId: pair.feeCollectorId,
+    note: `Exchange fee on ${what}`,
+  };
+  return [
+    {
+      ...fromEscrow,
+      currencyId: pair.sellCurrency,
+      amount: f.cost,
+      recipientId: f.sellerId,
+      note: `Sold ${what}`,
+      reference: f.buyOrderId,
+    },
+    {
+      ...fromEscrow,
+      currencyId: pair.buyCurrency,
+      amount: f.quantity,
+      recipientId: f.buyerId,
+      note: `Bought ${what}`,
+      reference: f.sellOrderId,
+    },
+    {
+      ...fromEscrow,
+      currencyId: pair.sellCurrency,
+      amount: f.buyerRefund,
+      recipientId: f.buyerId,
+      note: 'Escrow returned: price improvement',
+      reference: f.buyOrderId,
+    },
+    { ...fee, currencyId: pair.buyCurrency, amount: f.buyerFee, senderId: f.buyerId, reference: f.buyOrderId },
+    { ...fee, currencyId: pair.sellCurrency, amount: f.sellerFee, senderId: f.sellerId, reference: f.sellOrderId },
+  ];
 }
 
 /** A batch order after a later order of the same batch filled it (more). */
