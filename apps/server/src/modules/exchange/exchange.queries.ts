@@ -348,17 +348,8 @@ export async function updateOrders(
     WHERE o.id = v.id`);
 }
 
-/** A new order as its batch leaves it (already matched). */
-export interface NewOrder {
-  id: string;
-  userId: string;
-  buySide: boolean;
-  initialAmount: Amount;
-  filledAmount: Amount;
-  price: Amount;
-  state: number;
-  escrowRemaining: Amount;
-}
+/** A new order as its batch leaves it (already matched); its pair, `seq` and time come from the insert. */
+export type NewOrder = Omit<OrderRow, 'pairId' | 'seq' | 'createdAt'>;
 
 /** What placing a batch of orders writes besides the money (see `placedOrderWrites`). */
 export interface PlacedOrderWrites {
