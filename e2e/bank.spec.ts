@@ -115,3 +115,50 @@ test('register, receive minted SD, send it with tax, see both histories', async 
   await admin.getByTestId('tnx-search').click();
   await expect(admin.getByTestId('tnx-row').filter({ hasText: alice }).first()).toContainText('39.60');
 });
+
+test('money received shows up live, without reloading', async ({ browser, isMobile, request }) => {
+  const register = async (nick: string) => {
+    const res = await request.post('/api/user/register', {
+      data: { nickname: nick, email: `${nick}@example.test`, password: PASSWORD },
+    });
+    expect(res.ok()).toBe(true);
+    return ((await res.json()) as { token: string }).token;
+  };
+  const alice = uniqueNick('liva');
+  const bob = uniqueNick('livb');
+  const aliceToken = await register(alice);
+  await register(bob);
+  const login = await request.post('/api/user/login', {
+    data: { nickOrEmail: ADMIN.nickname, password: ADMIN.password },
+  });
+  const adminToken = ((await login.json()) as { token: string }).token;
+  for (const [to, currencyId, amount] of [
+    [alice, 1, '50'],
+    [bob, 2, '5'],
+  ] as const) {
+    const res = await request.post('/api/bank/mint', {
+      headers: { authorization: `Bearer ${adminToken}` },
+      data: { recipientNickName: to, currencyId, amount, note: 'live test' },
+    });
+    expect(res.ok()).toBe(true);
+  }
+
+  // Bob signs in and looks at his tokens: SN only.
+  const page = await newPage(browser, isMobile);
+  await page.goto('/login');
+  await page.getByLabel('Nickname or e-mail').fill(bob);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${bob}` })).toBeVisible();
+  await openTokens(page);
+  await expect(page.getByTestId('balance-SN')).toHaveText('5.00 SN');
+  await expect(page.getByTestId('balance-SD')).toHaveCount(0);
+
+  // Alice sends him SD from elsewhere: his page shows it without a reload or a click.
+  const sent = await request.post('/api/bank/p2pTransfer', {
+    headers: { authorization: `Bearer ${aliceToken}` },
+    data: { recipientNickName: bob, currencyId: 1, amount: '20' },
+  });
+  expect(sent.ok()).toBe(true);
+  await expect(page.getByTestId('balance-SD')).toHaveText('19.80 SD');
+});

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { inTransaction } from '../src/db/transaction.ts';
+import { LiveChanges } from '../src/lib/live-changes.ts';
 import { p2pTransfers, type TransferJob } from '../src/modules/bank/bank.service.ts';
 import {
   balanceOf,
@@ -101,7 +102,7 @@ describe('transfers written in one batch', () => {
             },
           };
         });
-        const outcomes = await inTransaction(built.database.db, (tx) => p2pTransfers(tx, jobs));
+        const outcomes = await inTransaction(built.database.db, (tx) => p2pTransfers(tx, jobs, new LiveChanges()));
         const batched = outcomes.map((o) => {
           if (o.ok) return [200, generic(o.value.message, two)];
           expect(o.error).toBeInstanceOf(AppError);
@@ -128,7 +129,7 @@ describe('transfers written in one batch', () => {
       input: { recipientNickName: to.nickname, currencyId: SN, amount: parseAmount(amount) as Amount },
     });
     const outcomes = await inTransaction(built.database.db, (tx) =>
-      p2pTransfers(tx, [job(a, b, '5'), job(b, a, '5'), job(rich, a, '4'), job(a, b, '3')]),
+      p2pTransfers(tx, [job(a, b, '5'), job(b, a, '5'), job(rich, a, '4'), job(a, b, '3')], new LiveChanges()),
     );
     expect(outcomes.map((o) => (o.ok ? o.value.message : (o.error as Error).message))).toEqual([
       'Insufficient funds',

@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { inTransaction } from '../src/db/transaction.ts';
-import { ExchangeChanges, placeOrders } from '../src/modules/exchange/exchange.service.ts';
+import { LiveChanges } from '../src/lib/live-changes.ts';
+import { placeOrders } from '../src/modules/exchange/exchange.service.ts';
 import { createMarket, fundedMember, type Market, ordersOf, place } from './exchange.helpers.ts';
 import { balanceOf, call, expectLedgerBalanced, loginAdmin, type Member, makeApp, registerMember } from './helpers.ts';
 
@@ -124,7 +125,7 @@ describe('orders placed in one batch', () => {
           };
         });
         const outcomes = await inTransaction(built.database.db, (tx) =>
-          placeOrders(tx, two.market.pair._id, jobs, new ExchangeChanges()),
+          placeOrders(tx, two.market.pair._id, jobs, new LiveChanges()),
         );
         const batched = outcomes.map((o) => {
           if (o.ok) return seen(o.value, two.market);
@@ -169,7 +170,7 @@ describe('orders placed in one batch', () => {
           job(a, true, '2', '2'),
           job(b, false, '3', '2'),
         ],
-        new ExchangeChanges(),
+        new LiveChanges(),
       ),
     );
     expect(outcomes.map((o) => (o.ok ? o.value.message : (o.error as Error).message))).toEqual([

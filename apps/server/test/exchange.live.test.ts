@@ -201,6 +201,31 @@ describe('two server processes on one database', () => {
     await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount === '10');
     s.close();
   });
+
+  it('reach the recipient’s sockets on the other server: a transfer and a mint, live', async () => {
+    const sender = await fundedMember(a.app, admin, { 2: '10' });
+    const recipient = await registerMember(a.app, 'live');
+    const s = await LiveSocket.open(b.app);
+    s.send({ type: 'auth', token: recipient.token });
+    await s.until((ms) => ms.some((x) => x.type === 'balances'));
+    const sent = await a.app.inject({
+      method: 'POST',
+      url: '/api/bank/p2pTransfer',
+      headers: { authorization: `Bearer ${sender.token}` },
+      payload: { recipientNickName: recipient.nickname, currencyId: 2, amount: '4' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === 2)?.amount === '4');
+    const minted = await a.app.inject({
+      method: 'POST',
+      url: '/api/bank/mint',
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: { recipientNickName: recipient.nickname, currencyId: 2, amount: '1.5', note: 'live mint' },
+    });
+    expect(minted.statusCode, minted.body).toBe(200);
+    await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === 2)?.amount === '5.5');
+    s.close();
+  });
 });
 
 describe('on the embedded PGlite database', () => {

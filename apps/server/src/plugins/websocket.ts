@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import { createEventBus, type EventBus } from '../lib/event-bus.ts';
+import { ChangePublisher } from '../lib/live-changes.ts';
 import type { AuthUser } from './auth.ts';
 
 /** The part of a `ws` WebSocket the hub uses (the package ships no types here). */
@@ -63,8 +64,8 @@ export class LiveHub {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The live hub of this process and the bus between processes. */
-    live: { hub: LiveHub; bus: EventBus };
+    /** The live hub of this process, the bus between processes, and the publisher of changes on it. */
+    live: { hub: LiveHub; bus: EventBus; changes: ChangePublisher };
   }
 }
 
@@ -87,7 +88,9 @@ function messageOf(err: unknown): string {
 export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyInstance, opts) => {
   const bus = await createEventBus(opts.database);
   const hub = new LiveHub();
-  app.decorate('live', { hub, bus });
+  const changes = new ChangePublisher(bus, app.log);
+  app.decorate('live', { hub, bus, changes });
+
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } });
 
   /**
@@ -220,6 +223,7 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
   });
   app.addHook('preClose', async () => {
     if (heartbeat) clearInterval(heartbeat);
+    await changes.flush(); // what is still queued goes out before the bus closes
     await bus.close();
   });
 });

@@ -16,6 +16,8 @@ import { IconMenu2, IconStarFilled } from '@tabler/icons-react';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { DefconModal } from '../features/alerts/components/DefconModal.tsx';
 import { DisclaimerModal } from '../features/alerts/components/DisclaimerModal.tsx';
+import { useExchangeSocket } from '../features/exchange/hooks/use-exchange-socket.ts';
+import { useSession } from '../lib/session.ts';
 import { LEFT_MENU, type NavItem, RIGHT_MENU } from './nav.ts';
 
 function MenuLink({ item, active, onNavigate }: { item: NavItem; active: boolean; onNavigate?: () => void }) {
@@ -82,11 +84,19 @@ function IconBar({ items, path }: { items: NavItem[]; path: string }) {
   );
 }
 
+/** A signed-in member's own feed (balances, orders) on every page; the Quantum Hub runs its own socket. */
+function MemberLive() {
+  useExchangeSocket(null);
+  return null;
+}
+
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const path = useRouterState({ select: (s) => s.location.pathname });
+  const signedIn = useSession((s) => s.token !== null);
   return (
     <AppShell header={{ height: 60 }} padding="md">
+      {signedIn && path !== '/quantumhub' && <MemberLive />}
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

@@ -25,6 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { LiveChanges } from '../../lib/live-changes.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as bank from './bank.service.ts';
 import { withIdempotency } from './idempotency.ts';
@@ -40,11 +41,18 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
   // arrive while their lane's previous batch is written go together in one transaction. Two lanes, by
   // sender, so two batches can be written at once (their rows are locked in one global order).
   const transferBatches = new GroupCommit<bank.TransferJob, bank.TransferResult>(
-    (_lane, jobs) => inTransaction(db, (tx) => bank.p2pTransfers(tx, jobs)),
+    (_lane, jobs) => live((changes) => inTransaction(db, (tx) => bank.p2pTransfers(tx, jobs, changes))),
     32,
   );
   const transferLane = (senderId: string) => String(Number.parseInt(senderId.slice(-1), 16) % 2);
   const errors = { '4xx': errorResponse };
+  /** Runs `work`, then hands the members whose balances it changed to the live feed (DESIGN §5). */
+  async function live<T>(work: (changes: LiveChanges) => Promise<T>): Promise<T> {
+    const changes = new LiveChanges();
+    const result = await work(changes);
+    app.live.changes.add(changes);
+    return result;
+  }
   /** Runs a money-moving request under its Idempotency-Key, in one transaction. */
   const idempotent = <T>(req: FastifyRequest, work: Parameters<typeof withIdempotency<T>>[2]) =>
     withIdempotency(
@@ -97,20 +105,26 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       const sender = requireAuth(req);
       return idempotencyKey(req) === undefined
         ? transferBatches.submit(transferLane(sender.id), { sender, input: req.body })
-        : idempotent(req, (tx) => bank.p2pTransfer(tx, sender, req.body));
+        : live((changes) => idempotent(req, (tx) => bank.p2pTransfer(tx, sender, req.body, changes)));
     },
   );
 
   app.post(
     '/mint',
     { config: { access: 'admin' }, schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } } },
-    (req) => idempotent(req, (tx) => bank.mintOrBurn(tx, requireAuth(req), 'mint', req.body, req.ip)),
+    (req) =>
+      live((changes) =>
+        idempotent(req, (tx) => bank.mintOrBurn(tx, requireAuth(req), 'mint', req.body, req.ip, changes)),
+      ),
   );
 
   app.post(
     '/burn',
     { config: { access: 'admin' }, schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } } },
-    (req) => idempotent(req, (tx) => bank.mintOrBurn(tx, requireAuth(req), 'burn', req.body, req.ip)),
+    (req) =>
+      live((changes) =>
+        idempotent(req, (tx) => bank.mintOrBurn(tx, requireAuth(req), 'burn', req.body, req.ip, changes)),
+      ),
   );
 
   app.post(
@@ -119,7 +133,8 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { access: 'member' },
       schema: { tags, body: distributeCurrencyRequest, response: { 200: distributeCurrencyResponse, ...errors } },
     },
-    (req) => idempotent(req, (tx) => bank.distributeCurrency(tx, requireAuth(req), req.body)),
+    (req) =>
+      live((changes) => idempotent(req, (tx) => bank.distributeCurrency(tx, requireAuth(req), req.body, changes))),
   );
 
   app.post(

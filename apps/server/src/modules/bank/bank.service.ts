@@ -30,6 +30,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { currencies } from '../../db/schema/index.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Outcome } from '../../lib/group-commit.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
 import { type Entry, postEntries, postTransfers } from '../ledger/ledger.ts';
@@ -212,7 +213,11 @@ export interface TransferResult {
  * answers `{senderUser, message}` (`Sent 9.90 SD to bob (tax 0.10 SD)`), the sender's balances as they
  * are after the batch. Throws (rolling back the whole batch) only on a database failure.
  */
-export async function p2pTransfers(tx: Tx, jobs: readonly TransferJob[]): Promise<Outcome<TransferResult>[]> {
+export async function p2pTransfers(
+  tx: Tx,
+  jobs: readonly TransferJob[],
+  changes: LiveChanges,
+): Promise<Outcome<TransferResult>[]> {
   const ctx = await findTransfersContext(tx, {
     currencyIds: [...new Set(jobs.map((j) => j.input.currencyId))],
     nicknames: [...new Set(jobs.map((j) => j.input.recipientNickName))],
@@ -265,6 +270,8 @@ export async function p2pTransfers(tx: Tx, jobs: readonly TransferJob[]): Promis
       for (const e of mine) {
         move(e.senderId, e.currencyId, -e.amount);
         move(e.recipientId, e.currencyId, e.amount);
+        changes.touchUser(e.senderId);
+        changes.touchUser(e.recipientId);
       }
       entries.push(...mine);
       const fmt = (a: Amount) => `${formatAmount(a, currency.precision)} ${currency.ticker}`;
@@ -297,8 +304,13 @@ export async function p2pTransfers(tx: Tx, jobs: readonly TransferJob[]): Promis
  * One transfer (SPEC §7 p2pTransfer): `p2pTransfers` with a batch of one, in the caller's transaction.
  * Answers `{senderUser, message}`; throws the transfer's error (see `p2pTransfers`).
  */
-export async function p2pTransfer(tx: Tx, sender: AuthUser, input: TransferJob['input']): Promise<TransferResult> {
-  const [outcome] = await p2pTransfers(tx, [{ sender, input }]);
+export async function p2pTransfer(
+  tx: Tx,
+  sender: AuthUser,
+  input: TransferJob['input'],
+  changes: LiveChanges,
+): Promise<TransferResult> {
+  const [outcome] = await p2pTransfers(tx, [{ sender, input }], changes);
   if (!outcome) throw new Error('no outcome');
   if (!outcome.ok) throw outcome.error;
   return outcome.value;
@@ -315,6 +327,7 @@ export async function mintOrBurn(
   kind: 'mint' | 'burn',
   input: { recipientNickName: string; currencyId: number; amount: Amount; note: string },
   address: string,
+  changes: LiveChanges,
 ): Promise<{ message: string }> {
   const currency = await requireCurrency(tx, input.currencyId);
   if (kind === 'mint' && !currency.canMint) throw new AppError('CONFLICT', `${currency.ticker} cannot be minted`);
@@ -322,6 +335,7 @@ export async function mintOrBurn(
   requirePrecision(input.amount, currency);
   const member = await findUserByNickname(tx, input.recipientNickName);
   if (!member) throw new AppError('NOT_FOUND', 'Recipient not found');
+  changes.touchUser(member.id);
   await postEntries(tx, [
     {
       category: kind === 'mint' ? TX_CATEGORY.Mint : TX_CATEGORY.Burn,
@@ -355,6 +369,7 @@ export async function distributeCurrency(
   tx: Tx,
   sender: AuthUser,
   input: { currencyId: number; amount: Amount; targetCurrencyId: number; note?: string | undefined },
+  changes: LiveChanges,
 ): Promise<{ senderUser: UserDto; recipients: number; distributed: string; message: string }> {
   const currency = await requireCurrency(tx, input.currencyId);
   const target = await requireCurrency(tx, input.targetCurrencyId);
@@ -386,6 +401,10 @@ export async function distributeCurrency(
     throw new AppError('CONFLICT', `No ${target.ticker} holder would receive a whole ${currency.ticker}`);
   }
   await postEntries(tx, entries);
+  for (const e of entries) {
+    changes.touchUser(e.senderId);
+    changes.touchUser(e.recipientId);
+  }
   const senderUser = await loadUserDto(tx, sender.id);
   if (!senderUser) throw new AppError('NOT_FOUND', 'User not found');
   const text = `${formatAmount(distributed, currency.precision)} ${currency.ticker}`;

@@ -5,93 +5,17 @@
  * Bursts are coalesced twice: one event per `PUBLISH_MS` on the sending side, and one load per pair and
  * per member every `FLUSH_MS` on the receiving side.
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import type { EventBus } from '../../lib/event-bus.ts';
+import { isChangeEvent } from '../../lib/live-changes.ts';
 import type { LiveClient } from '../../plugins/websocket.ts';
 import { loadUserDto } from '../users/users.queries.ts';
 import { findLastTradeSeq, findTrades } from './exchange.queries.ts';
-import {
-  type ExchangeChanges,
-  loadBook,
-  loadDepth,
-  loadUserOrders,
-  requireViewablePair,
-  toTradeDto,
-} from './exchange.service.ts';
-
-/** One bus event: ids of pairs and of members that changed. */
-interface ChangeEvent {
-  kind: 'exchange';
-  pairs: string[];
-  users: string[];
-}
+import { loadBook, loadDepth, loadUserOrders, requireViewablePair, toTradeDto } from './exchange.service.ts';
 
 const FLUSH_MS = 15;
-/** Ids per bus event, so a NOTIFY payload stays far below its 8000 bytes. */
-const IDS_PER_EVENT = 200;
 /** Trades of a pair pushed at most per flush, and in a subscription's snapshot. */
 const TRADES_PER_PUSH = 100;
-
-function isChangeEvent(e: unknown): e is ChangeEvent {
-  const x = e as Partial<ChangeEvent> | null;
-  return x?.kind === 'exchange' && Array.isArray(x.pairs) && Array.isArray(x.users);
-}
-
-/** How long published changes wait to be merged with others into one NOTIFY (milliseconds). */
-const PUBLISH_MS = 10;
-
-/**
- * Publishes what committed requests changed, merged: one bus event (one NOTIFY) per `PUBLISH_MS` for
- * every request in that window, rather than one per request (DESIGN §9). Never throws: the requests
- * succeeded whatever happens to the feed (clients reload on their next action); failures are logged.
- */
-export class ChangePublisher {
-  private readonly pairs = new Set<string>();
-  private readonly users = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
-
-  private readonly bus: EventBus;
-  private readonly log: FastifyBaseLogger;
-
-  constructor(bus: EventBus, log: FastifyBaseLogger) {
-    this.bus = bus;
-    this.log = log;
-  }
-
-  /** Queues `changes` for the next event. */
-  add(changes: ExchangeChanges): void {
-    if (changes.isEmpty) return;
-    for (const p of changes.pairs) this.pairs.add(p);
-    for (const u of changes.users) this.users.add(u);
-    this.timer ??= setTimeout(() => void this.flush(), PUBLISH_MS);
-  }
-
-  /** Publishes what is queued now, in chunks that keep each NOTIFY payload small. */
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const ids = [
-      ...[...this.pairs].map((id) => ['p', id] as const),
-      ...[...this.users].map((id) => ['u', id] as const),
-    ];
-    this.pairs.clear();
-    this.users.clear();
-    try {
-      for (let i = 0; i < ids.length; i += IDS_PER_EVENT) {
-        const chunk = ids.slice(i, i + IDS_PER_EVENT);
-        const event: ChangeEvent = {
-          kind: 'exchange',
-          pairs: chunk.filter(([k]) => k === 'p').map(([, id]) => id),
-          users: chunk.filter(([k]) => k === 'u').map(([, id]) => id),
-        };
-        await this.bus.publish(event);
-      }
-    } catch (err) {
-      this.log.warn({ err }, 'could not publish exchange changes');
-    }
-  }
-}
 
 /**
  * Wires the exchange into the live hub of `app`: answers subscriptions with a pair's snapshot (book,

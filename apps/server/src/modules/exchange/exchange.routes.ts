@@ -32,9 +32,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { LiveChanges } from '../../lib/live-changes.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { withIdempotency } from '../bank/idempotency.ts';
-import { ChangePublisher, startExchangeLive } from './exchange.live.ts';
+import { startExchangeLive } from './exchange.live.ts';
 import * as exchange from './exchange.service.ts';
 
 function idempotencyKey(req: FastifyRequest): string | undefined {
@@ -46,32 +47,26 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   const tags = ['exchange'];
   const errors = { '4xx': errorResponse };
   const stopLive = startExchangeLive(app, db);
-  const publisher = new ChangePublisher(app.live.bus, app.log);
+  const publisher = app.live.changes;
   // Orders without an Idempotency-Key are placed in per-pair batches (group commit, DESIGN §9): the
   // pair's orders that arrive while its previous batch is written go together in one transaction.
   const orderBatches = new GroupCommit<exchange.OrderJob, PlaceOrderResponse>(async (pairId, jobs) => {
-    const changes = new exchange.ExchangeChanges();
+    const changes = new LiveChanges();
     const outcomes = await inTransaction(db, (tx) => exchange.placeOrders(tx, pairId, jobs, changes));
     publisher.add(changes);
     return outcomes;
   }, 32);
-  app.addHook('onClose', async () => {
-    await publisher.flush();
-    stopLive();
-  });
+  app.addHook('onClose', async () => stopLive());
 
   /** Runs `work` with a change set, then publishes the changes to the live feed. */
-  const withChanges = async <T>(work: (changes: exchange.ExchangeChanges) => Promise<T>): Promise<T> => {
-    const changes = new exchange.ExchangeChanges();
+  const withChanges = async <T>(work: (changes: LiveChanges) => Promise<T>): Promise<T> => {
+    const changes = new LiveChanges();
     const result = await work(changes);
     publisher.add(changes);
     return result;
   };
   /** A money-moving request: one transaction under the Idempotency-Key, then the live feed. */
-  const moneyMoving = <T>(
-    req: FastifyRequest,
-    work: (tx: Tx, changes: exchange.ExchangeChanges) => Promise<T>,
-  ): Promise<T> =>
+  const moneyMoving = <T>(req: FastifyRequest, work: (tx: Tx, changes: LiveChanges) => Promise<T>): Promise<T> =>
     withChanges((changes) =>
       withIdempotency(
         db,

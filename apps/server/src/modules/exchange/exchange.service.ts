@@ -36,6 +36,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Outcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
 import { findCurrency } from '../bank/bank.queries.ts';
@@ -89,20 +90,6 @@ export const USER_ORDERS_LIMIT = 500;
  * What a request changed, for the live feed: the pairs whose book or trades moved and the members whose
  * orders or balances moved. Collected in the transaction, published after it commits.
  */
-export class ExchangeChanges {
-  readonly pairs = new Set<string>();
-  readonly users = new Set<string>();
-  touchPair(pairId: string): void {
-    this.pairs.add(pairId);
-  }
-  touchUser(userId: string | null): void {
-    if (userId) this.users.add(userId);
-  }
-  get isEmpty(): boolean {
-    return this.pairs.size === 0 && this.users.size === 0;
-  }
-}
-
 /** The caller of a public route: null for a visitor. */
 export type Viewer = AuthUser | null;
 
@@ -332,7 +319,7 @@ export async function deletePair(
   admin: AuthUser,
   pairId: string,
   address: string,
-  changes: ExchangeChanges,
+  changes: LiveChanges,
 ): Promise<DeletePairResponse> {
   return inTransaction(db, async (tx) => {
     await lockPair(tx, pairId);
@@ -416,7 +403,7 @@ export async function placeOrders(
   tx: Tx,
   pairId: string,
   jobs: readonly OrderJob[],
-  changes: ExchangeChanges,
+  changes: LiveChanges,
 ): Promise<Outcome<PlaceOrderResponse>[]> {
   const reach = (buySide: boolean): SideReach | null => {
     const side = jobs.filter((j) => j.input.buySide === buySide).map((j) => j.input);
@@ -679,7 +666,7 @@ export async function placeOrder(
   tx: Tx,
   member: AuthUser,
   input: OrderJob['input'],
-  changes: ExchangeChanges,
+  changes: LiveChanges,
 ): Promise<PlaceOrderResponse> {
   const [outcome] = await placeOrders(tx, input.pair, [{ member, input }], changes);
   if (!outcome) throw new Error('no outcome');
@@ -716,7 +703,7 @@ export async function cancelOrder(
   tx: Tx,
   caller: AuthUser,
   orderId: string,
-  changes: ExchangeChanges,
+  changes: LiveChanges,
 ): Promise<OrderResponse> {
   const order = await lockOwnOrder(tx, caller, orderId, false);
   const pair = await requireOrderPair(tx, order);
@@ -742,7 +729,7 @@ export async function payoutOrder(
   admin: AuthUser,
   orderId: string,
   address: string,
-  changes: ExchangeChanges,
+  changes: LiveChanges,
 ): Promise<OrderResponse> {
   const order = await lockOwnOrder(tx, admin, orderId, true);
   if (order.buySide) throw new AppError('CONFLICT', 'Only sell orders can be paid out');

@@ -32,7 +32,10 @@ export function mergeTrades(current: Trade[] | undefined, incoming: Trade[]): Tr
     .slice(0, TRADES_KEPT);
 }
 
-/** Connects while mounted; `pair` is the pair to watch (null: none). Returns the connection status. */
+/**
+ * Connects while mounted; `pair` is the pair to watch (null: none, e.g. the shell's member feed of
+ * orders and balances). Returns the connection status.
+ */
 export function useExchangeSocket(pair: string | null): LiveStatus {
   const client = useQueryClient();
   const token = useSession((s) => s.token);
@@ -90,6 +93,8 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
           client.setQueryData<User>(['me', token], (me) => (me ? { ...me, balances: msg.balances } : me));
           const { user, setUser } = useSession.getState();
           if (user) setUser({ ...user, balances: msg.balances });
+          // A balance moved: the member's history has a new row.
+          void client.invalidateQueries({ queryKey: ['transactions'] });
           return;
         }
         case 'error':
