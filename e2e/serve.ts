@@ -14,11 +14,13 @@ try {
   );
   process.exit(1);
 }
-await client.query('DROP DATABASE IF EXISTS starlight_e2e WITH (FORCE)');
-await client.query('CREATE DATABASE starlight_e2e');
+// STARLIGHT_E2E_DB names another database, so that two checkouts can run their browser tests side by side.
+const dbName = process.env.STARLIGHT_E2E_DB ?? 'starlight_e2e';
+await client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await client.query(`CREATE DATABASE ${dbName}`);
 await client.end();
 
 const url = new URL(adminUrl);
-url.pathname = '/starlight_e2e';
+url.pathname = `/${dbName}`;
 process.env.DATABASE_URL = url.toString();
 await import('../apps/server/src/server.ts');

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditResponse, AuthResponse } from '@starlight/shared';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { TEST_ADMIN, TEST_JWT_SECRET, testDatabaseUrl } from './test-db.ts';
@@ -131,4 +131,29 @@ export async function expectLedgerBalanced(app: FastifyInstance, admin: Member):
   }
   expect(audit.ok).toBe(true);
   return audit;
+}
+
+/** What `useTestApp()` gives a test file: the built app, its Fastify instance and the signed-in admin. */
+export interface TestApp {
+  built: BuiltApp;
+  app: FastifyInstance;
+  admin: Member;
+}
+
+/**
+ * Builds the app on the test database before the file's tests, signs the seeded admin in, and closes
+ * the app after them. Read the fields inside tests or hooks (they are set in `beforeAll`).
+ * `overrides` are config variables, as for `makeApp`.
+ */
+export function useTestApp(overrides: Record<string, string> = {}): TestApp {
+  const ctx = {} as TestApp;
+  beforeAll(async () => {
+    ctx.built = await makeApp(overrides);
+    ctx.app = ctx.built.app;
+    ctx.admin = await loginAdmin(ctx.app);
+  });
+  afterAll(async () => {
+    await ctx.built?.app.close();
+  });
+  return ctx;
 }

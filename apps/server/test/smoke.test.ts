@@ -1,27 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltApp } from '../src/app.ts';
-import {
-  balanceOf,
-  call,
-  expectLedgerBalanced,
-  loginAdmin,
-  type Member,
-  makeApp,
-  mint,
-  registerMember,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { balanceOf, call, expectLedgerBalanced, mint, registerMember, useTestApp } from './helpers.ts';
 
 describe('a taxed transfer, end to end', () => {
-  let built: BuiltApp;
-  let admin: Member;
-  beforeAll(async () => {
-    built = await makeApp();
-    admin = await loginAdmin(built.app);
-  });
-  afterAll(() => built.app.close());
+  const t = useTestApp();
 
   it('moves SD from one member to another with the 1% tax to the collector', async () => {
-    const { app } = built;
+    const { app, admin } = t;
     const a = await registerMember(app);
     const b = await registerMember(app);
     await mint(app, admin, a.nickname, 1, '100');
