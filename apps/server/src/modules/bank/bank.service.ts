@@ -33,7 +33,7 @@ import type { Outcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
-import { type Entry, postEntries, postTransfers } from '../ledger/ledger.ts';
+import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
 import { findUserByNickname, loadUserDto, toUserDto } from '../users/users.queries.ts';
 import {
   type CurrencyRow,
@@ -46,6 +46,7 @@ import {
   findTransactions,
   findTransfersContext,
   nextCurrencyId,
+  postTransfers,
 } from './bank.queries.ts';
 
 /** DESIGN §3 `Currency` on the wire: taxes as fraction strings. */
@@ -223,10 +224,6 @@ export async function p2pTransfers(
     nicknames: [...new Set(jobs.map((j) => j.input.recipientNickName))],
     senderIds: [...new Set(jobs.map((j) => j.sender.id))],
   });
-  const balanceOf = (userId: string, currencyId: number) => ctx.balances.get(`${userId}:${currencyId}`) ?? 0n;
-  const move = (userId: string | null, currencyId: number, delta: bigint) => {
-    if (userId) ctx.balances.set(`${userId}:${currencyId}`, (balanceOf(userId, currencyId) + delta) as Amount);
-  };
   const entries: Entry[] = [];
   const accepted: Array<{ index: number; senderId: string; message: string }> = [];
   const outcomes: Array<Outcome<TransferResult> | null> = jobs.map(() => null);
@@ -242,7 +239,7 @@ export async function p2pTransfers(
       if (!recipient?.isActive) throw new AppError('NOT_FOUND', 'Recipient not found');
       if (recipient.id === sender.id) throw new AppError('VALIDATION', 'You cannot send to yourself');
       // The rows are locked and hold what earlier transfers of the batch left.
-      if (balanceOf(sender.id, currency.currencyId) < input.amount) {
+      if (!ctx.balances.covers(sender.id, currency.currencyId, input.amount)) {
         throw new AppError('CONFLICT', 'Insufficient funds');
       }
       const tax = mulFraction(input.amount, fromNumeric(currency.transferTax), currency.precision);
@@ -268,8 +265,7 @@ export async function p2pTransfers(
         });
       }
       for (const e of mine) {
-        move(e.senderId, e.currencyId, -e.amount);
-        move(e.recipientId, e.currencyId, e.amount);
+        ctx.balances.apply(e);
         changes.touchUser(e.senderId);
         changes.touchUser(e.recipientId);
       }

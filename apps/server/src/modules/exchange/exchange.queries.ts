@@ -1,10 +1,12 @@
 /** SQL of the exchange module: pairs, orders, trades, the book's depth and candles (DESIGN §5). */
 import { type Amount, type CandleInterval, formatAmount, fromNumeric } from '@starlight/shared';
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { exchangeOrders, exchangePairs } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import { type BatchBalances, lockBalances } from '../ledger/ledger.balances.ts';
+import type { PostAlong } from '../ledger/ledger.posting.ts';
 
 /** Namespace of the exchange's advisory locks (the first key of the two-key form). */
 const PAIR_LOCK_NAMESPACE = 0x5eac;
@@ -235,8 +237,8 @@ export async function findOrder(db: DbOrTx, orderId: string): Promise<OrderRow |
 /** What placing a batch of orders reads under the pair's lock (see `findOrderContext`). */
 export interface OrderContext {
   pair: PairRow;
-  /** Every balance row the batch can touch, locked: Amount by `${userId}:${currencyId}`. */
-  balances: Map<string, Amount>;
+  /** Every balance row the batch can touch, locked. */
+  balances: BatchBalances;
   /** The resting orders the batch can reach, both sides, each side in priority order. */
   crossing: OrderRow[];
 }
@@ -257,30 +259,25 @@ const NO_REACH = { limit: '0', quantity: '0' };
  * the live pair; the resting orders the batch can trade with (for its buys, the sells at or under
  * `buys.limit` in price-time priority, only as many as cover `buys.quantity`; for its sells, the buys at
  * or over `sells.limit` likewise); and every existing balance row the batch can touch, locked in the
- * global order of DESIGN §4 (user id, then currency id): those of `userIds`, of the reached orders'
- * owners and of the fee collector, in both currencies of the pair. So the funds checked stay there
- * until the batch's posting, which then waits for no one. Null when the pair does not exist or is deleted.
+ * global order by the ledger's `lockBalances`: those of `userIds`, of the reached orders' owners and
+ * of the fee collector, in both currencies of the pair. Null when the pair does not exist or is deleted.
  * Whatever sequence of these orders is matched, it only consumes a prefix of each side of the book in
  * priority order, and never more than the other side's total quantity: so this is all it can reach.
  */
 export async function findOrderContext(
-  tx: DbOrTx,
+  tx: Tx,
   q: { pairId: string; userIds: readonly string[]; buys: SideReach | null; sells: SideReach | null },
 ): Promise<OrderContext | null> {
   const reach = (r: SideReach | null) =>
     r ? { limit: formatAmount(r.limit), quantity: formatAmount(r.quantity) } : NO_REACH;
   const buys = reach(q.buys);
   const sells = reach(q.sells);
-  const [row] = await queryNamed<
-    PairSqlRow & {
-      balances: Array<{ u: string; c: number; a: string }> | null;
-      crossing: Array<Record<string, string | number | boolean>> | null;
-    }
-  >(
+  const locked = await lockBalances<PairSqlRow & { crossing: Array<Record<string, string | number | boolean>> | null }>(
     tx,
     'exchange_order_context',
-    sql`
-    WITH p AS MATERIALIZED (${pairRows(sql`p.id = ${q.pairId}`)}),
+    {
+      ctes: sql`
+    p AS MATERIALIZED (${pairRows(sql`p.id = ${q.pairId}`)}),
     crossing AS MATERIALIZED (
       SELECT * FROM (
         SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY price ASC, seq ASC) AS running
@@ -292,28 +289,24 @@ export async function findOrderContext(
         SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY price DESC, seq ASC) AS running
         FROM exchange_orders
         WHERE pair_id = ${q.pairId} AND state = 1 AND buy_side AND price >= ${sells.limit}::numeric) b
-      WHERE b.running - (b.initial_amount - b.filled_amount) < ${sells.quantity}::numeric),
-    locked AS MATERIALIZED (
-      SELECT b.user_id, b.currency_id, b.amount FROM balances b
-      WHERE b.currency_id IN (SELECT buy_currency FROM p UNION ALL SELECT sell_currency FROM p)
-        AND b.user_id IN (SELECT unnest(${pgArray(q.userIds)}::text[]) UNION ALL SELECT user_id FROM crossing
-                          UNION ALL SELECT fee_collector_id FROM p)
-      ORDER BY b.user_id, b.currency_id
-      FOR UPDATE)
-    SELECT p.*,
-      (SELECT json_agg(json_build_object('u', l.user_id, 'c', l.currency_id, 'a', l.amount::text)) FROM locked l)
-        AS balances,
+      WHERE b.running - (b.initial_amount - b.filled_amount) < ${sells.quantity}::numeric)`,
+      userIds: sql`SELECT unnest(${pgArray(q.userIds)}::text[]) UNION ALL SELECT user_id FROM crossing
+                   UNION ALL SELECT fee_collector_id FROM p`,
+      currencyIds: sql`SELECT buy_currency FROM p UNION ALL SELECT sell_currency FROM p`,
+      columns: sql`p.*,
       (SELECT json_agg(json_build_object(
                 'id', o.id, 'seq', o.seq::text, 'userId', o.user_id, 'buySide', o.buy_side,
                 'initialAmount', o.initial_amount::text, 'filledAmount', o.filled_amount::text,
                 'price', o.price::text, 'state', o.state, 'escrowRemaining', o.escrow_remaining::text,
-                'createdAt', o.created_at)) FROM crossing o) AS crossing
-    FROM p`,
+                'createdAt', o.created_at)) FROM crossing o) AS crossing`,
+      from: sql`FROM p`,
+    },
   );
-  if (!row) return null;
+  if (!locked) return null;
+  const { row, balances } = locked;
   return {
     pair: toPairRow(row),
-    balances: new Map((row.balances ?? []).map((b) => [`${b.u}:${Number(b.c)}`, fromNumeric(String(b.a))])),
+    balances,
     crossing: (row.crossing ?? []).map((o) => ({
       id: String(o.id),
       seq: Number(o.seq),
@@ -363,15 +356,16 @@ export interface PlacedOrderWrites {
 }
 
 /**
- * The exchange's part of placing a batch of orders, as CTEs for `postEntriesAlong` (the ledger posts the
+ * The exchange's part of placing a batch of orders, as the `along` part of `postEntries` (the ledger posts the
  * money in the same statement): the new orders (their `seq` assigned under the pair's lock), the resting
  * orders' new fills and escrow, and the trades. `parsePlacedOrders` reads the statement's row.
  */
-export function placedOrderWrites(w: PlacedOrderWrites): { ctes: SQL; columns: SQL } {
+export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
   const od = (f: (o: NewOrder) => string | number | boolean) => pgArray(w.orders.map(f));
   const mk = (f: (m: PlacedOrderWrites['makers'][number]) => string | number) => pgArray(w.makers.map(f));
   const tr = (f: (t: PlacedOrderWrites['trades'][number]) => string | boolean) => pgArray(w.trades.map(f));
   return {
+    name: 'exchange_place_orders',
     ctes: sql`
     placed AS (
       INSERT INTO exchange_orders
@@ -422,7 +416,7 @@ export function placedOrderWrites(w: PlacedOrderWrites): { ctes: SQL; columns: S
   };
 }
 
-/** The row `postEntriesAlong` returns for `placedOrderWrites`. */
+/** The row `postEntries` returns for `placedOrderWrites`. */
 export type PlacedOrderResult = {
   placed: Array<{ id: string; seq: string; createdAt: string }> | null;
   makers_updated: number;

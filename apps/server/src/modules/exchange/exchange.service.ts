@@ -40,7 +40,7 @@ import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
 import { findCurrency } from '../bank/bank.queries.ts';
-import { type Entry, postEntries, postEntriesAlong } from '../ledger/ledger.ts';
+import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
 import { findUserByNickname } from '../users/users.queries.ts';
 import {
   type CandleRow,
@@ -379,9 +379,6 @@ export interface OrderJob {
 /** Time priority of the batch's own orders on the in-memory book: after every stored order. */
 const BATCH_SEQ_BASE = 2 ** 52;
 
-/** A balance key of the context's map. */
-const balanceKey = (userId: string, currencyId: number) => `${userId}:${currencyId}`;
-
 /**
  * Places a batch of orders on ONE pair (`pairId`) in the caller's transaction `tx`, as if they came one
  * after the other in the given order (SPEC §7 placeOrder, DESIGN §5): takes the pair's lock, reads the
@@ -442,16 +439,8 @@ export async function placeOrders(
   const post = (e: Entry) => {
     if (e.amount <= 0n) return;
     entries.push(e);
-    if (e.senderId)
-      balances.set(balanceKey(e.senderId, e.currencyId), (balanceOf(e.senderId, e.currencyId) - e.amount) as Amount);
-    if (e.recipientId) {
-      balances.set(
-        balanceKey(e.recipientId, e.currencyId),
-        (balanceOf(e.recipientId, e.currencyId) + e.amount) as Amount,
-      );
-    }
+    balances.apply(e);
   };
-  const balanceOf = (userId: string, currencyId: number) => balances.get(balanceKey(userId, currencyId)) ?? 0n;
 
   for (const [index, { member, input }] of jobs.entries()) {
     const { initialAmount, price, buySide } = input;
@@ -477,7 +466,7 @@ export async function placeOrders(
     const escrowCurrency = buySide ? pair.sellCurrency : pair.buyCurrency;
     const escrow = buySide ? buyEscrowFor(initialAmount, price, pair.sellPrecision) : initialAmount;
     // The balance row is locked and holds what earlier orders of the batch left: the escrow is covered.
-    if (balanceOf(member.id, escrowCurrency) < escrow) {
+    if (!balances.covers(member.id, escrowCurrency, escrow)) {
       outcomes[index] = { ok: false, error: new AppError('CONFLICT', 'Insufficient funds') };
       continue;
     }
@@ -564,12 +553,7 @@ export async function placeOrders(
       })),
       trades,
     };
-    const row = await postEntriesAlong<PlacedOrderResult>(
-      tx,
-      'exchange_place_orders',
-      entries,
-      placedOrderWrites(writes),
-    );
+    const row = await postEntries<PlacedOrderResult>(tx, entries, placedOrderWrites(writes));
     const stored = parsePlacedOrders(writes, row);
     const tradeById = new Map(trades.map((t) => [t.id, t]));
     for (const { index, order, tradeIds, note } of answers) {
