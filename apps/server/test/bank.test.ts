@@ -1120,10 +1120,15 @@ describe('POST /api/bank/supplyHistory', () => {
     await mint(app, admin, a.nickname, coin.currencyId, '100');
     await mint(app, admin, b.nickname, coin.currencyId, '50');
     // Move the two mints into the past (the API always writes "now"): a's three days ago, b's yesterday.
+    // The ledger is append-only (a trigger refuses UPDATE): only a replication session, as the test's
+    // superuser, may rewrite a row, and only in this transaction.
     const back = async (member: Member, hours: number) =>
-      built.database.db.execute(sql`
-        UPDATE bank_transactions SET created_at = now() - make_interval(hours => ${hours})
-        WHERE currency_id = ${coin.currencyId} AND recipient_id = ${member.id}`);
+      built.database.db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL session_replication_role = replica`);
+        await tx.execute(sql`
+          UPDATE bank_transactions SET created_at = now() - make_interval(hours => ${hours})
+          WHERE currency_id = ${coin.currencyId} AND recipient_id = ${member.id}`);
+      });
     await back(a, 72);
     await back(b, 24);
     expect((await burn(a.nickname, coin.currencyId, '20')).statusCode).toBe(200);

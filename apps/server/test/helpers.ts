@@ -133,6 +133,17 @@ export async function expectLedgerBalanced(app: FastifyInstance, admin: Member):
   return audit;
 }
 
+/** The SQLSTATE `run` fails with (through Drizzle it sits in `cause`), or null when it succeeds. */
+export async function sqlStateOf(run: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await run();
+    return null;
+  } catch (err) {
+    const e = err as { code?: string; cause?: { code?: string } };
+    return e.cause?.code ?? e.code ?? 'unknown';
+  }
+}
+
 /** What `useTestApp()` gives a test file: the built app, its Fastify instance and the signed-in admin. */
 export interface TestApp {
   built: BuiltApp;

@@ -3,6 +3,7 @@
  * migrations. A smoke flow of the bank must pass there as on PostgreSQL.
  */
 import type { Currency, TransactionsResponse } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.ts';
@@ -16,6 +17,7 @@ import {
   type Member,
   mint,
   registerMember,
+  sqlStateOf,
   uniqueNick,
 } from './helpers.ts';
 import { TEST_ADMIN, TEST_JWT_SECRET } from './test-db.ts';
@@ -172,6 +174,20 @@ describe('the embedded database (PGlite)', () => {
     expect(again.body).toBe(first.body);
     expect(await balanceOf(app, sender, 2)).toBe('0');
     expect(await balanceOf(app, x, 2)).toBe('3');
+    await expectLedgerBalanced(app, admin);
+  });
+
+  it('applies the ledger constraints too: foreign keys and the append-only trigger', async () => {
+    const db = built.database.db;
+    const refused = (statement: ReturnType<typeof sql>) => sqlStateOf(() => db.execute(statement));
+    expect(await refused(sql`INSERT INTO balances (user_id, currency_id, amount) VALUES ('nobody', 1, 1)`)).toBe(
+      '23503',
+    );
+    const a = await registerMember(app, 'lite');
+    await mint(app, admin, a.nickname, 1, '3');
+    expect(await refused(sql`UPDATE bank_transactions SET amount = 9 WHERE recipient_id = ${a.id}`)).toBe('23001');
+    expect(await refused(sql`DELETE FROM bank_transactions WHERE recipient_id = ${a.id}`)).toBe('23001');
+    expect(await balanceOf(app, a, 1)).toBe('3');
     await expectLedgerBalanced(app, admin);
   });
 });

@@ -13,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
 
 const money = (name: string) => numeric(name, { precision: 38, scale: 9 });
 
@@ -44,8 +45,12 @@ export const currencies = pgTable(
 export const balances = pgTable(
   'balances',
   {
-    userId: char('user_id', { length: 24 }).notNull(),
-    currencyId: integer('currency_id').notNull(),
+    userId: char('user_id', { length: 24 })
+      .notNull()
+      .references(() => users.id),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.currencyId),
     amount: money('amount').notNull().default('0'),
   },
   (t) => [
@@ -57,7 +62,8 @@ export const balances = pgTable(
 );
 
 /**
- * The ledger: append-only. `senderId` null = issued by the system (or released from escrow when
+ * The ledger: append-only (a trigger refuses UPDATE, DELETE and TRUNCATE, migration
+ * 0005_ledger_append_only). `senderId` null = issued by the system (or released from escrow when
  * `escrow`); `recipientId` null = removed from circulation (or put into escrow when `escrow`).
  */
 export const bankTransactions = pgTable(
@@ -66,11 +72,13 @@ export const bankTransactions = pgTable(
     id: char('id', { length: 24 }).primaryKey(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     category: integer('category').notNull(),
-    currencyId: integer('currency_id').notNull(),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.currencyId),
     amount: money('amount').notNull(),
-    executorId: char('executor_id', { length: 24 }),
-    senderId: char('sender_id', { length: 24 }),
-    recipientId: char('recipient_id', { length: 24 }),
+    executorId: char('executor_id', { length: 24 }).references(() => users.id),
+    senderId: char('sender_id', { length: 24 }).references(() => users.id),
+    recipientId: char('recipient_id', { length: 24 }).references(() => users.id),
     escrow: boolean('escrow').notNull().default(false),
     note: text('note').notNull().default(''),
     reference: text('reference'),

@@ -13,6 +13,8 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { currencies } from './bank.ts';
+import { users } from './users.ts';
 
 const money = (name: string) => numeric(name, { precision: 38, scale: 9 });
 
@@ -25,8 +27,12 @@ export const exchangePairs = pgTable(
   'exchange_pairs',
   {
     id: char('id', { length: 24 }).primaryKey(),
-    buyCurrency: integer('buy_currency').notNull(),
-    sellCurrency: integer('sell_currency').notNull(),
+    buyCurrency: integer('buy_currency')
+      .notNull()
+      .references(() => currencies.currencyId),
+    sellCurrency: integer('sell_currency')
+      .notNull()
+      .references(() => currencies.currencyId),
     canBuy: boolean('can_buy').notNull().default(true),
     canSell: boolean('can_sell').notNull().default(true),
     visible: boolean('visible').notNull().default(true),
@@ -34,7 +40,7 @@ export const exchangePairs = pgTable(
     frozenNote: text('frozen_note').notNull().default(''),
     fee: money('fee').notNull().default('0'),
     /** The user receiving fees (category 23); null burns them. */
-    feeCollectorId: char('fee_collector_id', { length: 24 }),
+    feeCollectorId: char('fee_collector_id', { length: 24 }).references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -56,8 +62,12 @@ export const exchangeOrders = pgTable(
   {
     id: char('id', { length: 24 }).primaryKey(),
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    pairId: char('pair_id', { length: 24 }).notNull(),
-    userId: char('user_id', { length: 24 }).notNull(),
+    pairId: char('pair_id', { length: 24 })
+      .notNull()
+      .references(() => exchangePairs.id),
+    userId: char('user_id', { length: 24 })
+      .notNull()
+      .references(() => users.id),
     buySide: boolean('buy_side').notNull(),
     initialAmount: money('initial_amount').notNull(),
     filledAmount: money('filled_amount').notNull().default('0'),
@@ -82,9 +92,15 @@ export const exchangeTrades = pgTable(
   {
     id: char('id', { length: 24 }).primaryKey(),
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    pairId: char('pair_id', { length: 24 }).notNull(),
-    buyOrderId: char('buy_order_id', { length: 24 }).notNull(),
-    sellOrderId: char('sell_order_id', { length: 24 }).notNull(),
+    pairId: char('pair_id', { length: 24 })
+      .notNull()
+      .references(() => exchangePairs.id),
+    buyOrderId: char('buy_order_id', { length: 24 })
+      .notNull()
+      .references(() => exchangeOrders.id),
+    sellOrderId: char('sell_order_id', { length: 24 })
+      .notNull()
+      .references(() => exchangeOrders.id),
     /** The taker's side: true when an incoming buy met a resting sell. */
     takerBuySide: boolean('taker_buy_side').notNull(),
     price: money('price').notNull(),

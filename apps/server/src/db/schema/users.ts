@@ -1,6 +1,16 @@
 /** Members, their sessions' token version, and the logs of who did what (SPEC §3). */
 import { sql } from 'drizzle-orm';
-import { boolean, char, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  char,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -15,7 +25,7 @@ export const users = pgTable(
     isWalletOnly: boolean('is_wallet_only').notNull().default(false),
     isEmailVerified: boolean('is_email_verified').notNull().default(false),
     isAnonymous: boolean('is_anonymous').notNull().default(false),
-    referrerId: char('referrer_id', { length: 24 }),
+    referrerId: char('referrer_id', { length: 24 }).references((): AnyPgColumn => users.id),
     fame: integer('fame').notNull().default(0),
     tokenVersion: integer('token_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -34,7 +44,9 @@ export const accessLogs = pgTable(
   {
     id: char('id', { length: 24 }).primaryKey(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    userId: char('user_id', { length: 24 }).notNull(),
+    userId: char('user_id', { length: 24 })
+      .notNull()
+      .references(() => users.id),
     address: text('address').notNull(),
     loginType: integer('login_type').notNull(),
   },
@@ -47,8 +59,10 @@ export const adminLogs = pgTable(
   {
     id: char('id', { length: 24 }).primaryKey(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    adminId: char('admin_id', { length: 24 }).notNull(),
-    affectedUserId: char('affected_user_id', { length: 24 }),
+    adminId: char('admin_id', { length: 24 })
+      .notNull()
+      .references(() => users.id),
+    affectedUserId: char('affected_user_id', { length: 24 }).references(() => users.id),
     address: text('address').notNull(),
     category: integer('category').notNull(),
     action: text('action').notNull(),
@@ -68,7 +82,9 @@ export const alertLevel = pgTable('alert_level', {
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: char('user_id', { length: 24 }).notNull(),
+    userId: char('user_id', { length: 24 })
+      .notNull()
+      .references(() => users.id),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     response: text('response'),

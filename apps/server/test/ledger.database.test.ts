@@ -1,0 +1,74 @@
+/**
+ * What the database itself enforces of the ledger's promises (DESIGN §4): every row names rows that
+ * exist (foreign keys), and `bank_transactions` is append-only (a trigger refuses UPDATE, DELETE and
+ * TRUNCATE), whatever code or hand-typed SQL asks.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { newObjectId } from '../src/lib/ids.ts';
+import { expectLedgerBalanced, mint, registerMember, sqlStateOf, useTestApp } from './helpers.ts';
+
+const nobody = newObjectId();
+
+describe('the ledger tables in the database', () => {
+  const t = useTestApp();
+  const exec = (q: SQL) => t.built.database.db.execute(q);
+
+  it.each<[string, () => SQL]>([
+    ['a balance of nobody', () => sql`INSERT INTO balances (user_id, currency_id, amount) VALUES (${nobody}, 1, 1)`],
+    [
+      'a balance in no currency',
+      () => sql`INSERT INTO balances (user_id, currency_id, amount) VALUES (${t.admin.id}, 999999, 1)`,
+    ],
+    [
+      'a ledger row sent by nobody',
+      () => sql`INSERT INTO bank_transactions (id, category, currency_id, amount, sender_id, recipient_id)
+                VALUES (${newObjectId()}, 1, 1, 1, ${nobody}, ${t.admin.id})`,
+    ],
+    [
+      'a ledger row in no currency',
+      () => sql`INSERT INTO bank_transactions (id, category, currency_id, amount, recipient_id)
+                VALUES (${newObjectId()}, 10, 999999, 1, ${t.admin.id})`,
+    ],
+    [
+      'an order on no pair',
+      () => sql`INSERT INTO exchange_orders (id, pair_id, user_id, buy_side, initial_amount, price, escrow_remaining)
+                VALUES (${newObjectId()}, ${nobody}, ${t.admin.id}, true, 1, 1, 1)`,
+    ],
+    [
+      'a trade on no pair, of no orders',
+      () => sql`INSERT INTO exchange_trades (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price,
+                                             amount, cost, buyer_fee, seller_fee)
+                VALUES (${newObjectId()}, ${nobody}, ${nobody}, ${nobody}, true, 1, 1, 1, 0, 0)`,
+    ],
+    [
+      'an admin log of nobody',
+      () => sql`INSERT INTO admin_logs (id, admin_id, address, category, action)
+                VALUES (${newObjectId()}, ${nobody}, '127.0.0.1', 1, 'x')`,
+    ],
+    [
+      'an access log of nobody',
+      () => sql`INSERT INTO access_logs (id, user_id, address, login_type)
+                VALUES (${newObjectId()}, ${nobody}, '127.0.0.1', 1)`,
+    ],
+  ])('refuses %s (foreign key)', async (_what, statement) => {
+    expect(await sqlStateOf(() => exec(statement()))).toBe('23503');
+  });
+
+  it('refuses to change, delete or truncate a ledger row, and keeps it as written', async () => {
+    const member = await registerMember(t.app, 'ro');
+    await mint(t.app, t.admin, member.nickname, 1, '5');
+    const rows = () =>
+      exec(sql`SELECT id, amount::text AS amount FROM bank_transactions WHERE recipient_id = ${member.id}`);
+    const before = (await rows()).rows;
+    expect(before).toEqual([{ id: expect.any(String), amount: '5.000000000' }]);
+
+    const where = sql`WHERE recipient_id = ${member.id}`;
+    expect(await sqlStateOf(() => exec(sql`UPDATE bank_transactions SET amount = 500 ${where}`))).toBe('23001');
+    expect(await sqlStateOf(() => exec(sql`DELETE FROM bank_transactions ${where}`))).toBe('23001');
+    expect(await sqlStateOf(() => exec(sql`TRUNCATE bank_transactions CASCADE`))).toBe('23001');
+
+    expect((await rows()).rows).toEqual(before);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+});
