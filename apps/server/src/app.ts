@@ -22,6 +22,7 @@ import { assertAccessDeclared } from './http/access.ts';
 import { handleError } from './http/errors.ts';
 import { memoryFailureCounter, redisFailureCounter } from './lib/failure-counter.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(authPlugin, { db, jwtSecret: jwtSecret(config) });
+  await app.register(websocketPlugin, { database });
 
   const failures = redis ? redisFailureCounter(redis) : memoryFailureCounter();
   await app.register(usersRoutes, {
@@ -105,8 +107,8 @@ export async function buildApp(config: Config, options: { database?: Database } 
   });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
   await app.register(auditRoutes, { prefix: '/api/audit', db });
-  await app.register(websocketPlugin, { database });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });
+  await app.register(balancesLive, { db });
 
   app.get(
     '/api/health',

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { inTransaction } from '../src/db/transaction.ts';
 import { LiveChanges } from '../src/lib/live-changes.ts';
-import { p2pTransfers, type TransferJob } from '../src/modules/bank/bank.service.ts';
+import { p2pTransfers, type TransferJob } from '../src/modules/bank/transfers.service.ts';
 import {
   balanceOf,
   call,

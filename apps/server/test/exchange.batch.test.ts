@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { inTransaction } from '../src/db/transaction.ts';
 import { LiveChanges } from '../src/lib/live-changes.ts';
-import { placeOrders } from '../src/modules/exchange/exchange.service.ts';
+import { placeOrders } from '../src/modules/exchange/orders.service.ts';
 import { createMarket, fundedMember, type Market, ordersOf, place } from './exchange.helpers.ts';
 import { balanceOf, call, expectLedgerBalanced, loginAdmin, type Member, makeApp, registerMember } from './helpers.ts';
 

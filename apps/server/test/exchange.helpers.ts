@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
-import { buyEscrowFor } from '../src/modules/exchange/matching-engine.ts';
+import { buyEscrowFor } from '../src/modules/exchange/matching.engine.ts';
 import { call, type Member, mint, registerMember } from './helpers.ts';
 
 export interface TestCurrency {

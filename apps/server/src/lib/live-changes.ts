@@ -1,10 +1,12 @@
 /**
  * What committed requests changed, for the live feed (DESIGN §5): ids of trading pairs and of members.
  * Services collect them in a `LiveChanges` while they work; after the commit the route hands them to
- * the `ChangePublisher`, which merges them into one bus event every `PUBLISH_MS`; every server process
- * then loads and pushes the fresh book, trades, orders and balances to its sockets.
+ * the `ChangePublisher`, which merges them into one bus event every `PUBLISH_MS`; in every server
+ * process the modules that own the data (`subscribeToChanges`) then load and push the fresh book,
+ * trades, orders and balances to its sockets.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { LiveClient, LiveHub } from '../plugins/websocket.ts';
 import type { EventBus } from './event-bus.ts';
 
 /** The pairs and members one request (or batch) changed. */
@@ -90,4 +92,64 @@ export class ChangePublisher {
       this.log.warn({ err }, 'could not publish live changes');
     }
   }
+}
+
+/** The pairs and members changed since the last flush of a `subscribeToChanges` subscriber. */
+export interface ChangedIds {
+  pairs: string[];
+  users: string[];
+}
+
+/**
+ * The receiving side: calls `flush` with what the change events heard on `bus` named, merged over
+ * `ms` milliseconds (one load per pair and per member however many requests touched it, DESIGN §9),
+ * one flush at a time and in order. A failing flush is handed to `onError` and the next one still runs.
+ * Returns the function that stops it (a flush under way finishes; none starts after).
+ */
+export function subscribeToChanges(
+  bus: EventBus,
+  ms: number,
+  flush: (changed: ChangedIds) => Promise<void>,
+  onError: (err: unknown) => void,
+): () => void {
+  const pairs = new Set<string>();
+  const users = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const run = async () => {
+    timer = null;
+    const changed = { pairs: [...pairs], users: [...users] };
+    pairs.clear();
+    users.clear();
+    await flush(changed);
+  };
+  const unsubscribe = bus.subscribe((event) => {
+    if (stopped || !isChangeEvent(event)) return;
+    for (const p of event.pairs) pairs.add(p);
+    for (const u of event.users) users.add(u);
+    if (timer) return;
+    timer = setTimeout(() => {
+      flushing = flushing.then(run).catch((err: unknown) => {
+        if (!stopped) onError(err);
+      });
+    }, ms);
+  });
+  return () => {
+    stopped = true;
+    unsubscribe();
+    if (timer) clearTimeout(timer);
+  };
+}
+
+/**
+ * Adds `handler` to what the live hub does when a socket signs in, after the handlers set before it,
+ * so each module that owns a member's data pushes its own snapshot (orders, balances).
+ */
+export function onSocketAuthenticated(hub: LiveHub, handler: (client: LiveClient) => Promise<void>): void {
+  const previous = hub.handlers.onAuthenticated;
+  hub.handlers.onAuthenticated = async (client) => {
+    await previous?.(client);
+    await handler(client);
+  };
 }

@@ -78,6 +78,8 @@ export const createCurrencyRequest = z.strictObject({
   imgUrl: currencyFields.imgUrl.optional(),
 });
 export type CreateCurrencyRequest = z.input<typeof createCurrencyRequest>;
+/** `createCurrency` as the server receives it, parsed (taxes as Amount fractions). */
+export type CreateCurrencyInput = z.output<typeof createCurrencyRequest>;
 
 /** `modifyCurrency`: currencyId and any subset of the others except ticker. */
 export const modifyCurrencyRequest = z.strictObject({
@@ -98,6 +100,8 @@ export const modifyCurrencyRequest = z.strictObject({
   imgUrl: currencyFields.imgUrl.optional(),
 });
 export type ModifyCurrencyRequest = z.input<typeof modifyCurrencyRequest>;
+/** `modifyCurrency` as the server receives it, parsed. */
+export type ModifyCurrencyInput = z.output<typeof modifyCurrencyRequest>;
 
 export const currencyResponse = z.object({ currency, message: z.string() });
 
@@ -109,6 +113,8 @@ export const p2pTransferRequest = z.strictObject({
   note: note.optional(),
 });
 export type P2pTransferRequest = z.input<typeof p2pTransferRequest>;
+/** `p2pTransfer` as the server receives it, parsed (`amount` an Amount). */
+export type P2pTransferInput = z.output<typeof p2pTransferRequest>;
 export const p2pTransferResponse = z.object({ senderUser: user, message: z.string() });
 
 /** SPEC §5 Mint: note required, 4 to 255. Burn takes the same body. */
@@ -119,6 +125,8 @@ export const mintRequest = z.strictObject({
   note: z.string().min(4).max(255),
 });
 export type MintRequest = z.input<typeof mintRequest>;
+/** `mint` / `burn` as the server receives it, parsed. */
+export type MintInput = z.output<typeof mintRequest>;
 
 export const distributeCurrencyRequest = z.strictObject({
   currencyId,
@@ -127,6 +135,8 @@ export const distributeCurrencyRequest = z.strictObject({
   note: note.optional(),
 });
 export type DistributeCurrencyRequest = z.input<typeof distributeCurrencyRequest>;
+/** `distributeCurrency` as the server receives it, parsed. */
+export type DistributeCurrencyInput = z.output<typeof distributeCurrencyRequest>;
 export const distributeCurrencyResponse = z.object({
   senderUser: user,
   recipients: z.number().int(),
@@ -163,6 +173,8 @@ const txFilters = {
 /** Own transactions: `nickname` narrows to the other party. */
 export const transactionsRequest = z.strictObject({ ...txFilters, nickname: nickname.optional() });
 export type TransactionsRequest = z.input<typeof transactionsRequest>;
+/** `transactions` / `alltransactions` as the server receives it, parsed (amount bounds as Amounts). */
+export type TransactionsQuery = z.output<typeof transactionsRequest>;
 /** Admin Tnx Logs: every filter of SPEC §2 (nickname = any party). */
 export const allTransactionsRequest = transactionsRequest;
 export const transactionsResponse = z.object({
@@ -178,6 +190,8 @@ export const currencyStatsRequest = z.strictObject({
   currencyId: currencyId.optional(),
 });
 export type CurrencyStatsRequest = z.input<typeof currencyStatsRequest>;
+/** `currencyStats` as the server receives it, parsed. */
+export type CurrencyStatsQuery = z.output<typeof currencyStatsRequest>;
 export const currencyStatsEntry = z.object({
   _id: z.number().int(),
   categories: z.array(z.object({ category: z.number().int(), total: decimalString, count: z.number().int() })),
@@ -201,6 +215,8 @@ export const supplyHistoryRequest = z.strictObject({
   limit: z.number().int().min(1).max(366).optional(),
 });
 export type SupplyHistoryRequest = z.input<typeof supplyHistoryRequest>;
+/** `supplyHistory` as the server receives it, parsed. */
+export type SupplyHistoryQuery = z.output<typeof supplyHistoryRequest>;
 /**
  * One bucket: `time` is its start (ISO 8601 UTC); `supply` (issued - removed, DESIGN §4) and
  * `circulating` (SPEC §3) count every ledger row before the bucket's end.

@@ -69,6 +69,8 @@ export const createPairRequest = z.strictObject({
   feeCollector: collector.optional(),
 });
 export type CreatePairRequest = z.input<typeof createPairRequest>;
+/** `createPair` as the server receives it, parsed (`fee` an Amount fraction). */
+export type CreatePairInput = z.output<typeof createPairRequest>;
 
 /** `modifyPair` (admin): `pairId` and any subset of the flags; the currencies never change. */
 export const modifyPairRequest = z.strictObject({
@@ -83,6 +85,8 @@ export const modifyPairRequest = z.strictObject({
   feeCollector: collector.optional(),
 });
 export type ModifyPairRequest = z.input<typeof modifyPairRequest>;
+/** `modifyPair` as the server receives it, parsed. */
+export type ModifyPairInput = z.output<typeof modifyPairRequest>;
 
 export const pairResponse = z.object({ pair, message: z.string() });
 export type PairResponse = z.infer<typeof pairResponse>;
@@ -104,6 +108,8 @@ export const placeOrderRequest = z.strictObject({
   price: amountInput,
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
+/** `placeOrder` as the server receives it, parsed (amounts as Amounts). */
+export type PlaceOrderInput = z.output<typeof placeOrderRequest>;
 /** DESIGN §3: `{order, tx:{note}, message}`; `trades` lists the executions the order made at once. */
 export const placeOrderResponse = z.object({
   order,

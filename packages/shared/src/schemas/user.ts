@@ -30,6 +30,8 @@ export const registerRequest = z.strictObject({
   referrer: nickname.optional(),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
+/** `register` as the server receives it, parsed. */
+export type RegisterInput = z.output<typeof registerRequest>;
 
 export const loginRequest = z.strictObject({
   nickOrEmail: z.string().min(3).max(255),
@@ -37,6 +39,8 @@ export const loginRequest = z.strictObject({
   cAppAuthRequest: z.string().optional(),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
+/** `login` as the server receives it, parsed. */
+export type LoginInput = z.output<typeof loginRequest>;
 
 export const authResponse = z.object({ user, token: z.string(), message: z.string() });
 export type AuthResponse = z.infer<typeof authResponse>;
@@ -45,4 +49,5 @@ export const meResponse = z.object({ user, message: z.string() });
 
 /** `updateProfile`: this issue covers `isAnonymous` (the Private checkbox). */
 export const updateProfileRequest = z.strictObject({ isAnonymous: z.boolean() });
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequest>;
 export const updateProfileResponse = z.object({ user, message: z.string() });

@@ -1,16 +1,9 @@
 /** Routes of /api/audit: the alert level (SPEC §7 Audit; DESIGN §3 read path). */
-import { defconResponse, errorResponse, messageResponse } from '@starlight/shared';
+import { defconResponse, errorResponse, messageResponse, setDefconRequest } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as audit from './audit.service.ts';
-
-/** SPEC §5 alert level: defconLvl 0 to 5 and defconMsg required. */
-export const setDefconRequest = z.strictObject({
-  defconLvl: z.number().int().min(0).max(5),
-  defconMsg: z.string().max(1000),
-});
 
 export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const tags = ['audit'];

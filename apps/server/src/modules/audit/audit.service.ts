@@ -1,5 +1,5 @@
 /** The alert level (SPEC §3 defcon) and admin logging. */
-import { ADMIN_CATEGORY, type DefconResponse } from '@starlight/shared';
+import { ADMIN_CATEGORY, type DefconResponse, type SetDefconRequest } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
@@ -14,7 +14,7 @@ export async function getDefconLevel(db: Db): Promise<DefconResponse> {
 export async function setDefconLevel(
   db: Db,
   admin: AuthUser,
-  input: { defconLvl: number; defconMsg: string },
+  input: SetDefconRequest,
   address: string,
 ): Promise<{ message: string }> {
   await inTransaction(db, async (tx) => {

@@ -20,53 +20,35 @@ import {
   transactionsRequest,
   transactionsResponse,
 } from '@starlight/shared';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { idempotencyKey } from '../../http/idempotency.ts';
+import { inLiveTransaction, moneyMoving } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
-import { LiveChanges } from '../../lib/live-changes.ts';
 import { requireAuth } from '../../plugins/auth.ts';
-import * as bank from './bank.service.ts';
-import { withIdempotency } from './idempotency.ts';
-
-function idempotencyKey(req: FastifyRequest): string | undefined {
-  const v = req.headers['idempotency-key'];
-  return Array.isArray(v) ? v[0] : v;
-}
+import * as currencies from './currencies.service.ts';
+import * as reports from './reports.service.ts';
+import * as transfers from './transfers.service.ts';
 
 export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const tags = ['bank'];
+  const errors = { '4xx': errorResponse };
   // Transfers without an Idempotency-Key are written in batches (group commit, DESIGN §9): those that
   // arrive while their lane's previous batch is written go together in one transaction. Two lanes, by
   // sender, so two batches can be written at once (their rows are locked in one global order).
-  const transferBatches = new GroupCommit<bank.TransferJob, bank.TransferResult>(
-    (_lane, jobs) => live((changes) => inTransaction(db, (tx) => bank.p2pTransfers(tx, jobs, changes))),
+  const transferBatches = new GroupCommit<transfers.TransferJob, transfers.TransferResult>(
+    (_lane, jobs) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => transfers.p2pTransfers(tx, jobs, changes)),
     32,
   );
   const transferLane = (senderId: string) => String(Number.parseInt(senderId.slice(-1), 16) % 2);
-  const errors = { '4xx': errorResponse };
-  /** Runs `work`, then hands the members whose balances it changed to the live feed (DESIGN §5). */
-  async function live<T>(work: (changes: LiveChanges) => Promise<T>): Promise<T> {
-    const changes = new LiveChanges();
-    const result = await work(changes);
-    app.live.changes.add(changes);
-    return result;
-  }
-  /** Runs a money-moving request under its Idempotency-Key, in one transaction. */
-  const idempotent = <T>(req: FastifyRequest, work: Parameters<typeof withIdempotency<T>>[2]) =>
-    withIdempotency(
-      db,
-      { userId: requireAuth(req).id, key: idempotencyKey(req), route: req.routeOptions.url ?? req.url, body: req.body },
-      work,
-    );
 
   app.get(
     '/currencies',
     { config: { access: 'public' }, schema: { tags, response: { 200: currenciesResponse } } },
     async () => {
-      const currencies = await bank.listCurrencies(db);
-      return { currencies, message: `Got ${currencies.length} currencies` };
+      const list = await currencies.listCurrencies(db);
+      return { currencies: list, message: `Got ${list.length} currencies` };
     },
   );
 
@@ -77,7 +59,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       schema: { tags, body: createCurrencyRequest, response: { 200: currencyResponse, ...errors } },
     },
     async (req) => {
-      const currency = await bank.createCurrency(db, requireAuth(req), req.body, req.ip);
+      const currency = await currencies.createCurrency(db, requireAuth(req), req.body, req.ip);
       return { currency, message: `Currency ${currency.ticker} created` };
     },
   );
@@ -89,7 +71,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       schema: { tags, body: modifyCurrencyRequest, response: { 200: currencyResponse, ...errors } },
     },
     async (req) => {
-      const currency = await bank.modifyCurrency(db, requireAuth(req), req.body, req.ip);
+      const currency = await currencies.modifyCurrency(db, requireAuth(req), req.body, req.ip);
       return { currency, message: `Currency ${currency.ticker} modified` };
     },
   );
@@ -105,7 +87,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       const sender = requireAuth(req);
       return idempotencyKey(req) === undefined
         ? transferBatches.submit(transferLane(sender.id), { sender, input: req.body })
-        : live((changes) => idempotent(req, (tx) => bank.p2pTransfer(tx, sender, req.body, changes)));
+        : moneyMoving(db, req, (tx, changes) => transfers.p2pTransfer(tx, sender, req.body, changes));
     },
   );
 
@@ -113,8 +95,8 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/mint',
     { config: { access: 'admin' }, schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } } },
     (req) =>
-      live((changes) =>
-        idempotent(req, (tx) => bank.mintOrBurn(tx, requireAuth(req), 'mint', req.body, req.ip, changes)),
+      moneyMoving(db, req, (tx, changes) =>
+        transfers.mintOrBurn(tx, requireAuth(req), 'mint', req.body, req.ip, changes),
       ),
   );
 
@@ -122,8 +104,8 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/burn',
     { config: { access: 'admin' }, schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } } },
     (req) =>
-      live((changes) =>
-        idempotent(req, (tx) => bank.mintOrBurn(tx, requireAuth(req), 'burn', req.body, req.ip, changes)),
+      moneyMoving(db, req, (tx, changes) =>
+        transfers.mintOrBurn(tx, requireAuth(req), 'burn', req.body, req.ip, changes),
       ),
   );
 
@@ -134,7 +116,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       schema: { tags, body: distributeCurrencyRequest, response: { 200: distributeCurrencyResponse, ...errors } },
     },
     (req) =>
-      live((changes) => idempotent(req, (tx) => bank.distributeCurrency(tx, requireAuth(req), req.body, changes))),
+      moneyMoving(db, req, (tx, changes) => transfers.distributeCurrency(tx, requireAuth(req), req.body, changes)),
   );
 
   app.post(
@@ -143,7 +125,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { access: 'member' },
       schema: { tags, body: transactionsRequest, response: { 200: transactionsResponse, ...errors } },
     },
-    (req) => bank.listTransactions(db, requireAuth(req).id, req.body),
+    (req) => reports.listTransactions(db, requireAuth(req).id, req.body),
   );
 
   app.post(
@@ -152,7 +134,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { access: 'admin' },
       schema: { tags, body: allTransactionsRequest, response: { 200: transactionsResponse, ...errors } },
     },
-    (req) => bank.listTransactions(db, undefined, req.body),
+    (req) => reports.listTransactions(db, undefined, req.body),
   );
 
   app.post(
@@ -162,7 +144,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       schema: { tags, body: currencyStatsRequest, response: { 200: currencyStatsResponse, ...errors } },
     },
     async (req) => {
-      const currencyStats = await bank.currencyStats(db, req.body);
+      const currencyStats = await reports.currencyStats(db, req.body);
       return { currencyStats, message: `Got ${currencyStats.length} currency stats` };
     },
   );
@@ -173,12 +155,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { access: 'public' },
       schema: { tags, body: supplyHistoryRequest, response: { 200: supplyHistoryResponse, ...errors } },
     },
-    (req) => bank.supplyHistory(db, req.body),
+    (req) => reports.supplyHistory(db, req.body),
   );
 
   app.get(
     '/audit',
     { config: { access: 'admin' }, schema: { tags, response: { 200: auditResponse, ...errors } } },
-    () => bank.audit(db),
+    () => reports.audit(db),
   );
 };

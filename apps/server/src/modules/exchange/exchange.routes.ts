@@ -27,58 +27,29 @@ import {
   tradesResponse,
   userOrdersResponse,
 } from '@starlight/shared';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db, Tx } from '../../db/client.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import type { Db } from '../../db/client.ts';
+import { idempotencyKey } from '../../http/idempotency.ts';
+import { inLiveTransaction, moneyMoving, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
-import { LiveChanges } from '../../lib/live-changes.ts';
 import { requireAuth } from '../../plugins/auth.ts';
-import { withIdempotency } from '../bank/idempotency.ts';
 import { startExchangeLive } from './exchange.live.ts';
-import * as exchange from './exchange.service.ts';
-
-function idempotencyKey(req: FastifyRequest): string | undefined {
-  const v = req.headers['idempotency-key'];
-  return Array.isArray(v) ? v[0] : v;
-}
+import * as market from './market.service.ts';
+import * as orders from './orders.service.ts';
+import * as pairs from './pairs.service.ts';
 
 export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const tags = ['exchange'];
   const errors = { '4xx': errorResponse };
   const stopLive = startExchangeLive(app, db);
+  app.addHook('onClose', async () => stopLive());
   const publisher = app.live.changes;
   // Orders without an Idempotency-Key are placed in per-pair batches (group commit, DESIGN §9): the
   // pair's orders that arrive while its previous batch is written go together in one transaction.
-  const orderBatches = new GroupCommit<exchange.OrderJob, PlaceOrderResponse>(async (pairId, jobs) => {
-    const changes = new LiveChanges();
-    const outcomes = await inTransaction(db, (tx) => exchange.placeOrders(tx, pairId, jobs, changes));
-    publisher.add(changes);
-    return outcomes;
-  }, 32);
-  app.addHook('onClose', async () => stopLive());
-
-  /** Runs `work` with a change set, then publishes the changes to the live feed. */
-  const withChanges = async <T>(work: (changes: LiveChanges) => Promise<T>): Promise<T> => {
-    const changes = new LiveChanges();
-    const result = await work(changes);
-    publisher.add(changes);
-    return result;
-  };
-  /** A money-moving request: one transaction under the Idempotency-Key, then the live feed. */
-  const moneyMoving = <T>(req: FastifyRequest, work: (tx: Tx, changes: LiveChanges) => Promise<T>): Promise<T> =>
-    withChanges((changes) =>
-      withIdempotency(
-        db,
-        {
-          userId: requireAuth(req).id,
-          key: idempotencyKey(req),
-          route: req.routeOptions.url ?? req.url,
-          body: req.body,
-        },
-        (tx) => work(tx, changes),
-      ),
-    );
+  const orderBatches = new GroupCommit<orders.OrderJob, PlaceOrderResponse>(
+    (pairId, jobs) => inLiveTransaction(db, publisher, (tx, changes) => orders.placeOrders(tx, pairId, jobs, changes)),
+    32,
+  );
 
   app.post(
     '/createPair',
@@ -86,7 +57,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: { tags, body: createPairRequest, response: { 200: pairResponse, ...errors } },
     },
-    (req) => exchange.createPair(db, requireAuth(req), req.body, req.ip),
+    (req) => pairs.createPair(db, requireAuth(req), req.body, req.ip),
   );
 
   app.post(
@@ -95,7 +66,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: { tags, body: modifyPairRequest, response: { 200: pairResponse, ...errors } },
     },
-    (req) => exchange.modifyPair(db, requireAuth(req), req.body, req.ip),
+    (req) => pairs.modifyPair(db, requireAuth(req), req.body, req.ip),
   );
 
   app.post(
@@ -104,13 +75,14 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: { tags, body: deletePairRequest, response: { 200: deletePairResponse, ...errors } },
     },
-    (req) => withChanges((changes) => exchange.deletePair(db, requireAuth(req), req.body.pairId, req.ip, changes)),
+    (req) =>
+      withLiveChanges(publisher, (changes) => pairs.deletePair(db, requireAuth(req), req.body.pairId, req.ip, changes)),
   );
 
   app.get(
     '/getPairs',
     { config: { access: 'public' }, schema: { tags, response: { 200: pairsResponse, ...errors } } },
-    (req) => exchange.listPairs(db, req.auth),
+    (req) => pairs.listPairs(db, req.auth),
   );
 
   app.post(
@@ -123,7 +95,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     (req) =>
       idempotencyKey(req) === undefined
         ? orderBatches.submit(req.body.pair, { member: requireAuth(req), input: req.body })
-        : moneyMoving(req, (tx, changes) => exchange.placeOrder(tx, requireAuth(req), req.body, changes)),
+        : moneyMoving(db, req, (tx, changes) => orders.placeOrder(tx, requireAuth(req), req.body, changes)),
   );
 
   app.post(
@@ -132,7 +104,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'member' },
       schema: { tags, body: orderIdRequest, response: { 200: orderResponse, ...errors } },
     },
-    (req) => moneyMoving(req, (tx, changes) => exchange.cancelOrder(tx, requireAuth(req), req.body.orderId, changes)),
+    (req) => moneyMoving(db, req, (tx, changes) => orders.cancelOrder(tx, requireAuth(req), req.body.orderId, changes)),
   );
 
   app.post(
@@ -142,7 +114,9 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       schema: { tags, body: orderIdRequest, response: { 200: orderResponse, ...errors } },
     },
     (req) =>
-      moneyMoving(req, (tx, changes) => exchange.payoutOrder(tx, requireAuth(req), req.body.orderId, req.ip, changes)),
+      moneyMoving(db, req, (tx, changes) =>
+        orders.payoutOrder(tx, requireAuth(req), req.body.orderId, req.ip, changes),
+      ),
   );
 
   app.post(
@@ -151,7 +125,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'public' },
       schema: { tags, body: getOrdersRequest, response: { 200: getOrdersResponse, ...errors } },
     },
-    (req) => exchange.listBook(db, req.auth, req.body.pair),
+    (req) => market.listBook(db, req.auth, req.body.pair),
   );
 
   app.get(
@@ -160,7 +134,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'member' },
       schema: { tags, querystring: getUserOrdersQuery, response: { 200: userOrdersResponse, ...errors } },
     },
-    (req) => exchange.listUserOrders(db, requireAuth(req), req.query.pair),
+    (req) => market.listUserOrders(db, requireAuth(req), req.query.pair),
   );
 
   app.post(
@@ -169,7 +143,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'public' },
       schema: { tags, body: getTradesRequest, response: { 200: tradesResponse, ...errors } },
     },
-    (req) => exchange.listTrades(db, req.auth, req.body.pair, req.body.limit),
+    (req) => market.listTrades(db, req.auth, req.body.pair, req.body.limit),
   );
 
   app.post(
@@ -178,7 +152,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'public' },
       schema: { tags, body: getCandlesRequest, response: { 200: candlesResponse, ...errors } },
     },
-    (req) => exchange.listCandles(db, req.auth, req.body.pair, req.body.interval, req.body.limit),
+    (req) => market.listCandles(db, req.auth, req.body.pair, req.body.interval, req.body.limit),
   );
 
   app.post(
@@ -187,6 +161,6 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'public' },
       schema: { tags, body: getDepthRequest, response: { 200: depthResponse, ...errors } },
     },
-    (req) => exchange.depthOf(db, req.auth, req.body.pair, req.body.levels),
+    (req) => market.depthOf(db, req.auth, req.body.pair, req.body.levels),
   );
 };

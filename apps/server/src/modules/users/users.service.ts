@@ -1,6 +1,14 @@
 /** Accounts (SPEC §2 register/login, §5, §6; DESIGN §8): sign-up, sign-in, sessions, profile. */
 import { hash, verify } from '@node-rs/argon2';
-import { AppError, type AuthResponse, MESSAGES, type User as UserDto } from '@starlight/shared';
+import {
+  AppError,
+  type AuthResponse,
+  type LoginInput,
+  MESSAGES,
+  type RegisterInput,
+  type UpdateProfileRequest,
+  type User as UserDto,
+} from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
@@ -44,11 +52,7 @@ async function session(deps: UsersDeps, row: UserRow, message: string): Promise<
  * Registers an account (SPEC §2 Register) and signs it in: `{user, token, message}`.
  * Throws CONFLICT when the nickname or e-mail is taken, VALIDATION for an unknown referrer.
  */
-export async function register(
-  deps: UsersDeps,
-  input: { nickname: string; email: string; password: string; referrer?: string | undefined },
-  address: string,
-): Promise<AuthResponse> {
+export async function register(deps: UsersDeps, input: RegisterInput, address: string): Promise<AuthResponse> {
   if (await findUserByNickname(deps.db, input.nickname)) throw new AppError('CONFLICT', 'Nickname already taken');
   if (await findUserByEmail(deps.db, input.email)) throw new AppError('CONFLICT', 'Email already registered');
   let referrerId: string | null = null;
@@ -76,11 +80,7 @@ export async function register(
  * Signs in by nickname or e-mail (SPEC §7 login). Unknown account and wrong password both answer
  * 401 `Incorrect password`; an inactive account 403; too many failures for the account 429.
  */
-export async function login(
-  deps: UsersDeps,
-  input: { nickOrEmail: string; password: string },
-  address: string,
-): Promise<AuthResponse> {
+export async function login(deps: UsersDeps, input: LoginInput, address: string): Promise<AuthResponse> {
   const name = input.nickOrEmail.trim().toLowerCase();
   const row = name.includes('@') ? await findUserByEmail(deps.db, name) : await findUserByNickname(deps.db, name);
   // Failures count per account (DESIGN §8), whichever of nickname or e-mail was typed.
@@ -114,7 +114,7 @@ export async function me(db: Db, userId: string): Promise<UserDto> {
 }
 
 /** SPEC §2 Settings: the Private checkbox (isAnonymous). Returns the updated user. */
-export async function updateProfile(db: Db, userId: string, input: { isAnonymous: boolean }): Promise<UserDto> {
+export async function updateProfile(db: Db, userId: string, input: UpdateProfileRequest): Promise<UserDto> {
   await updateUser(db, userId, { isAnonymous: input.isAnonymous });
   return me(db, userId);
 }

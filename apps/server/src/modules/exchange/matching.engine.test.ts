@@ -14,7 +14,7 @@ import {
   fillCost,
   type MarketRules,
   matchOrder,
-} from './matching-engine.ts';
+} from './matching.engine.ts';
 
 const a = (text: string): Amount => {
   const [whole = '0', frac = ''] = text.split('.');

@@ -6,9 +6,16 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@starlight/shared';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
-import { idempotencyKeys } from '../../db/schema/index.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Db, Tx } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema/index.ts';
+import { inTransaction } from '../db/transaction.ts';
+
+/** The request's `Idempotency-Key` header (the first, if sent twice), or undefined when none. */
+export function idempotencyKey(req: FastifyRequest): string | undefined {
+  const v = req.headers['idempotency-key'];
+  return Array.isArray(v) ? v[0] : v;
+}
 
 function requestHash(route: string, body: unknown): string {
   const text = JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));

@@ -1,0 +1,50 @@
+/**
+ * The one wrapper of money-moving requests (DESIGN §3, §5): the work runs in one transaction (under the
+ * request's Idempotency-Key when it has one), collects what it changed in a `LiveChanges`, and only
+ * once it committed are the changes handed to the live feed.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Db, Tx } from '../db/client.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { type ChangePublisher, LiveChanges } from '../lib/live-changes.ts';
+import { requireAuth } from '../plugins/auth.ts';
+import { idempotencyKey, withIdempotency } from './idempotency.ts';
+
+/** Runs `work` with a fresh change set, then queues what it changed on `publisher` (after it returned). */
+export async function withLiveChanges<T>(
+  publisher: ChangePublisher,
+  work: (changes: LiveChanges) => Promise<T>,
+): Promise<T> {
+  const changes = new LiveChanges();
+  const result = await work(changes);
+  publisher.add(changes);
+  return result;
+}
+
+/** Runs `work` in one transaction of `db`, then publishes what it changed (a group-commit batch uses it). */
+export function inLiveTransaction<T>(
+  db: Db,
+  publisher: ChangePublisher,
+  work: (tx: Tx, changes: LiveChanges) => Promise<T>,
+): Promise<T> {
+  return withLiveChanges(publisher, (changes) => inTransaction(db, (tx) => work(tx, changes)));
+}
+
+/**
+ * A money-moving request of a signed-in caller: `work` runs in one transaction under the request's
+ * Idempotency-Key (a repeat replays the first answer, see `withIdempotency`), then what it changed goes
+ * to the live feed of `req.server`. Throws what `work` or `withIdempotency` throws.
+ */
+export function moneyMoving<T>(
+  db: Db,
+  req: FastifyRequest,
+  work: (tx: Tx, changes: LiveChanges) => Promise<T>,
+): Promise<T> {
+  const scope = {
+    userId: requireAuth(req).id,
+    key: idempotencyKey(req),
+    route: req.routeOptions.url ?? req.url,
+    body: req.body,
+  };
+  return withLiveChanges(req.server.live.changes, (changes) => withIdempotency(db, scope, (tx) => work(tx, changes)));
+}

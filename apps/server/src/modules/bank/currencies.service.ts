@@ -1,0 +1,146 @@
+/** The bank's currencies (SPEC §3, §7 Bank; DESIGN §3): listing, creation, changes, and the checks transfers share. */
+import {
+  ADMIN_CATEGORY,
+  type Amount,
+  AppError,
+  type CreateCurrencyInput,
+  type Currency,
+  fitsPrecision,
+  formatAmount,
+  fromNumeric,
+  type ModifyCurrencyInput,
+  toDecimalString,
+} from '@starlight/shared';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { insertAdminLog } from '../audit/audit.queries.ts';
+import { findUserByNickname } from '../users/users.queries.ts';
+import {
+  type CurrencyColumns,
+  type CurrencyRow,
+  findCurrencies,
+  findCurrency,
+  insertCurrency,
+  lockCurrencyCreation,
+  nextCurrencyId,
+  updateCurrency,
+} from './currencies.queries.ts';
+
+/** DESIGN §3 `Currency` on the wire: taxes as fraction strings. */
+export function toCurrencyDto(row: CurrencyRow): Currency {
+  const frac = (v: string) => toDecimalString(fromNumeric(v));
+  return {
+    currencyId: row.currencyId,
+    ticker: row.ticker,
+    name: row.name,
+    precision: row.precision,
+    canDeposit: row.canDeposit,
+    canWithdraw: row.canWithdraw,
+    canTransfer: row.canTransfer,
+    canMint: row.canMint,
+    canBurn: row.canBurn,
+    isFrozen: row.isFrozen,
+    frozenNote: row.frozenNote,
+    depositTax: frac(row.depositTax),
+    withdrawTax: frac(row.withdrawTax),
+    transferTax: frac(row.transferTax),
+    taxCollector: row.taxCollector,
+    imgUrl: row.imgUrl,
+  };
+}
+
+/** Every currency (public, SPEC §7). */
+export async function listCurrencies(db: Db): Promise<Currency[]> {
+  return (await findCurrencies(db)).map(toCurrencyDto);
+}
+
+/** The currency `currencyId`; throws NOT_FOUND `Currency not found`. */
+export async function requireCurrency(db: DbOrTx, currencyId: number): Promise<CurrencyRow> {
+  const currency = await findCurrency(db, currencyId);
+  if (!currency) throw new AppError('NOT_FOUND', 'Currency not found');
+  return currency;
+}
+
+/** Throws VALIDATION when `amount` has more decimals than the currency's precision (SPEC §5). */
+export function requirePrecision(amount: Amount, currency: Pick<CurrencyRow, 'precision'>, field = 'amount'): void {
+  if (!fitsPrecision(amount, currency.precision)) {
+    throw new AppError('VALIDATION', `"${field}" contains an invalid value`);
+  }
+}
+
+/** Throws CONFLICT with the frozen note when the currency is frozen (DESIGN §4). */
+export function requireNotFrozen(currency: Pick<CurrencyRow, 'isFrozen' | 'frozenNote' | 'ticker'>): void {
+  if (currency.isFrozen) throw new AppError('CONFLICT', currency.frozenNote || `${currency.ticker} is frozen`);
+}
+
+async function requireCollector(db: DbOrTx, nickname: string | undefined): Promise<void> {
+  if (nickname && !(await findUserByNickname(db, nickname))) {
+    throw new AppError('VALIDATION', '"taxCollector" contains an invalid value');
+  }
+}
+
+function currencyColumns(input: Omit<ModifyCurrencyInput, 'currencyId'>): CurrencyColumns {
+  const out: CurrencyColumns = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (v === undefined) continue;
+    (out as Record<string, unknown>)[k] = typeof v === 'bigint' ? formatAmount(v) : v;
+  }
+  return out;
+}
+
+/** Admin: creates a currency with the next id (DESIGN §3). Throws CONFLICT for a taken ticker. */
+export async function createCurrency(
+  db: Db,
+  admin: AuthUser,
+  input: CreateCurrencyInput,
+  address: string,
+): Promise<Currency> {
+  await requireCollector(db, input.taxCollector);
+  return inTransaction(db, async (tx) => {
+    await lockCurrencyCreation(tx);
+    const taken = (await findCurrencies(tx)).some((c) => c.ticker.toUpperCase() === input.ticker.toUpperCase());
+    if (taken) throw new AppError('CONFLICT', `Ticker ${input.ticker} already exists`);
+    const row = await insertCurrency(tx, {
+      ...currencyColumns(input),
+      currencyId: await nextCurrencyId(tx),
+      ticker: input.ticker,
+      name: input.name,
+      precision: input.precision,
+    });
+    await insertAdminLog(tx, {
+      adminId: admin.id,
+      address,
+      category: ADMIN_CATEGORY.CreateCurrency,
+      action: `Created currency ${row.ticker} (${row.currencyId})`,
+    });
+    return toCurrencyDto(row);
+  });
+}
+
+/** Admin: changes any subset of a currency's fields but its ticker. Throws NOT_FOUND. */
+export async function modifyCurrency(
+  db: Db,
+  admin: AuthUser,
+  input: ModifyCurrencyInput,
+  address: string,
+): Promise<Currency> {
+  const { currencyId, ...fields } = input;
+  await requireCollector(db, fields.taxCollector);
+  return inTransaction(db, async (tx) => {
+    await requireCurrency(tx, currencyId);
+    const changes = currencyColumns(fields);
+    const row =
+      Object.keys(changes).length > 0
+        ? await updateCurrency(tx, currencyId, changes)
+        : await requireCurrency(tx, currencyId);
+    if (!row) throw new AppError('NOT_FOUND', 'Currency not found');
+    await insertAdminLog(tx, {
+      adminId: admin.id,
+      address,
+      category: ADMIN_CATEGORY.ModifyCurrency,
+      action: `Modified currency ${row.ticker}: ${Object.keys(changes).join(', ') || 'no changes'}`,
+    });
+    return toCurrencyDto(row);
+  });
+}

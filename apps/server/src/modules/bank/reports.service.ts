@@ -1,0 +1,108 @@
+/** The bank's reports (SPEC §3, §7 Bank; DESIGN §4): ledger histories, currency stats, supply history, the audit. */
+import {
+  type AuditResponse,
+  CIRCULATING_ADD,
+  CIRCULATING_SUBTRACT,
+  type CurrencyStatsEntry,
+  type CurrencyStatsQuery,
+  NEGATIVE_STAT_CATEGORIES,
+  type SupplyHistoryQuery,
+  type SupplyHistoryResponse,
+  type TransactionsQuery,
+  type TransactionsResponse,
+  toDecimalString,
+} from '@starlight/shared';
+import type { Db } from '../../db/client.ts';
+import { requireCurrency } from './currencies.service.ts';
+import { findCategoryTotals, findConservation, findSupplyHistory, findTransactions } from './reports.queries.ts';
+
+/**
+ * A page of ledger rows, newest first: the member's own (`ownerId`) or everyone's (admin, no owner).
+ * Returns `{txs, total, message}` (DESIGN §3).
+ */
+export async function listTransactions(
+  db: Db,
+  ownerId: string | undefined,
+  q: TransactionsQuery,
+): Promise<TransactionsResponse> {
+  const { txs, total } = await findTransactions(db, { ...q, ownerId, ...q.paging });
+  return { txs, total, message: `Got ${txs.length} transactions` };
+}
+
+/**
+ * Admin currency stats (DESIGN §4): per currency, each category's total (burns, forge burns and opened
+ * chips negative) and count in the range, the signed sum, and circulating per SPEC §3.
+ */
+export async function currencyStats(db: Db, q: CurrencyStatsQuery): Promise<CurrencyStatsEntry[]> {
+  const rows = await findCategoryTotals(db, q);
+  const byCurrency = new Map<number, CurrencyStatsEntry & { sum: bigint; circ: bigint }>();
+  for (const r of rows) {
+    const signed = NEGATIVE_STAT_CATEGORIES.includes(r.category) ? -r.total : r.total;
+    const entry = byCurrency.get(r.currencyId) ?? {
+      _id: r.currencyId,
+      categories: [],
+      totals: '0',
+      circulating: '0',
+      sum: 0n,
+      circ: 0n,
+    };
+    entry.categories.push({ category: r.category, total: toDecimalString(signed), count: r.count });
+    entry.sum += signed;
+    if (CIRCULATING_ADD.includes(r.category)) entry.circ += signed;
+    if (CIRCULATING_SUBTRACT.includes(r.category)) entry.circ -= signed;
+    byCurrency.set(r.currencyId, entry);
+  }
+  return [...byCurrency.values()].map(({ sum, circ, ...e }) => ({
+    ...e,
+    totals: toDecimalString(sum),
+    circulating: toDecimalString(circ),
+  }));
+}
+
+/**
+ * A currency's supply and circulating over time (public, ours; the /analytics page): one point per
+ * bucket of `interval` ('1h' or '1d', aligned to the epoch, UTC) for the last `limit` buckets, oldest
+ * first, the bucket holding now last; default 200. Each point's `time` is the bucket's start, and its
+ * amounts are decimal strings in currency units counting every ledger row before the bucket's end:
+ * `supply` = issued - removed (DESIGN §4: equals balances + escrow, as the audit checks) and
+ * `circulating` per SPEC §3, the same rule as `currencyStats` over all time. A bucket before any
+ * activity shows 0. Throws NOT_FOUND for an unknown currency.
+ */
+export async function supplyHistory(db: Db, q: SupplyHistoryQuery): Promise<SupplyHistoryResponse> {
+  const currency = await requireCurrency(db, q.currencyId);
+  const rows = await findSupplyHistory(db, currency.currencyId, q.interval, q.limit ?? 200, {
+    add: CIRCULATING_ADD,
+    subtract: CIRCULATING_SUBTRACT,
+    negative: NEGATIVE_STAT_CATEGORIES,
+  });
+  const points = rows.map((r) => ({
+    time: r.time.toISOString(),
+    supply: toDecimalString(r.supply),
+    circulating: toDecimalString(r.circulating),
+  }));
+  return { points, message: `Got ${points.length} ${currency.ticker} supply points` };
+}
+
+/**
+ * DESIGN §4 conservation check per currency: balances + escrow = issued - removed, and no negative
+ * balance. `ok` is true only when every currency passes.
+ */
+export async function audit(db: Db): Promise<AuditResponse> {
+  const rows = await findConservation(db);
+  const list = rows.map((r) => {
+    const difference = r.balances + r.escrow - (r.issued - r.removed);
+    return {
+      currencyId: r.currencyId,
+      ticker: r.ticker,
+      balances: toDecimalString(r.balances),
+      escrow: toDecimalString(r.escrow),
+      issued: toDecimalString(r.issued),
+      removed: toDecimalString(r.removed),
+      difference: toDecimalString(difference),
+      negativeBalances: r.negative,
+      ok: difference === 0n && r.negative === 0,
+    };
+  });
+  const ok = list.every((c) => c.ok);
+  return { ok, currencies: list, message: ok ? 'Ledger balanced' : 'Ledger NOT balanced' };
+}

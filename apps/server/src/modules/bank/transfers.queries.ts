@@ -1,0 +1,170 @@
+/** SQL of transfers (DESIGN §4, §9): a batch's context with its locked balances, the posting, holders. */
+import { type Amount, fromNumeric } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
+import { type BatchBalances, lockBalances } from '../ledger/ledger.balances.ts';
+import { balancesAfterPosting, type Entry, postEntries } from '../ledger/ledger.posting.ts';
+import type { CurrencyRow } from './currencies.queries.ts';
+
+/** The currency fields a transfer checks (DESIGN §4). */
+export type TransferCurrency = Pick<
+  CurrencyRow,
+  'currencyId' | 'ticker' | 'precision' | 'canTransfer' | 'isFrozen' | 'frozenNote' | 'transferTax' | 'taxCollector'
+>;
+
+/** A transfer's currency with its tax collector's id (null: none, the tax is burned). */
+export interface TransferCurrencyContext extends TransferCurrency {
+  collectorId: string | null;
+}
+
+/** What a batch of transfers reads before it moves money (see `findTransfersContext`). */
+export interface TransfersContext {
+  currencies: Map<number, TransferCurrencyContext>;
+  /** Recipients by lowercased nickname. */
+  recipients: Map<string, { id: string; nickname: string; isActive: boolean }>;
+  /** Every balance row the batch can touch, locked. */
+  balances: BatchBalances;
+}
+
+/**
+ * Everything a batch of transfers needs, in one statement inside the batch's transaction: the
+ * currencies `currencyIds` with their tax collectors, the recipients by nickname (case-insensitive),
+ * and, through the ledger's `lockBalances`, every existing balance row the batch can touch (senders',
+ * recipients' and collectors', in those currencies), locked in the global order.
+ */
+export async function findTransfersContext(
+  tx: Tx,
+  q: { currencyIds: readonly number[]; nicknames: readonly string[]; senderIds: readonly string[] },
+): Promise<TransfersContext> {
+  const locked = await lockBalances<{
+    currencies: Array<Record<string, string | number | boolean | null>> | null;
+    recipients: Array<{ id: string; nickname: string; active: boolean }> | null;
+  }>(tx, 'bank_transfers_context', {
+    ctes: sql`
+    c AS MATERIALIZED (
+      SELECT c.currency_id, c.ticker, c.precision, c.can_transfer, c.is_frozen, c.frozen_note,
+             c.transfer_tax, c.tax_collector, tc.id AS collector_id
+      FROM currencies c
+      LEFT JOIN users tc ON c.tax_collector <> '' AND lower(tc.nickname) = lower(c.tax_collector)
+      WHERE c.currency_id = ANY(${pgArray(q.currencyIds)}::int[])),
+    r AS MATERIALIZED (
+      SELECT id, nickname, is_active FROM users
+      WHERE lower(nickname) = ANY(${pgArray(q.nicknames.map((n) => n.toLowerCase()))}::text[]))`,
+    userIds: sql`SELECT unnest(${pgArray(q.senderIds)}::text[]) UNION ALL SELECT id FROM r
+                 UNION ALL SELECT collector_id FROM c`,
+    currencyIds: sql`SELECT currency_id FROM c`,
+    columns: sql`
+      (SELECT json_agg(json_build_object('currencyId', currency_id, 'ticker', ticker, 'precision', precision,
+                 'canTransfer', can_transfer, 'isFrozen', is_frozen, 'frozenNote', frozen_note,
+                 'transferTax', transfer_tax::text, 'taxCollector', tax_collector, 'collectorId', collector_id))
+         FROM c) AS currencies,
+      (SELECT json_agg(json_build_object('id', id, 'nickname', nickname, 'active', is_active)) FROM r) AS recipients`,
+  });
+  if (!locked) throw new Error('the transfers context returned no row');
+  const { row, balances } = locked;
+  return {
+    currencies: new Map(
+      (row.currencies ?? []).map((c) => [
+        Number(c.currencyId),
+        {
+          currencyId: Number(c.currencyId),
+          ticker: String(c.ticker),
+          precision: Number(c.precision),
+          canTransfer: c.canTransfer === true,
+          isFrozen: c.isFrozen === true,
+          frozenNote: String(c.frozenNote ?? ''),
+          transferTax: String(c.transferTax),
+          taxCollector: String(c.taxCollector ?? ''),
+          collectorId: c.collectorId === null ? null : String(c.collectorId),
+        },
+      ]),
+    ),
+    recipients: new Map(
+      (row.recipients ?? []).map((r) => [
+        r.nickname.toLowerCase(),
+        { id: r.id, nickname: r.nickname, isActive: r.active },
+      ]),
+    ),
+    balances,
+  };
+}
+
+/** An account as a transfer reads it back: the `users` columns the wire's `User` shows. */
+export interface PostedAccount {
+  id: string;
+  nickname: string;
+  email: string | null;
+  role: string;
+  primaryWallet: string | null;
+  isActive: boolean;
+  isWalletOnly: boolean;
+  isEmailVerified: boolean;
+  isAnonymous: boolean;
+  fame: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An account as `postTransfers` reads it back, with its referrer's nickname and non-zero balances. */
+export interface PostedAccountView {
+  account: PostedAccount;
+  referrerNickname: string | null;
+  /** `amount` as numeric text, by currency id. */
+  balances: Array<{ currencyId: number; amount: string }>;
+}
+
+/**
+ * Posts a batch's transfer `entries` through the ledger and reads back the accounts `accountIds` in the
+ * same single statement (DESIGN §9), their balances as the post left them. Returns each account by id.
+ * Throws AppError CONFLICT `Insufficient funds` (nothing is written); Error when an account does not exist.
+ */
+export async function postTransfers(
+  tx: Tx,
+  entries: readonly Entry[],
+  accountIds: readonly string[],
+): Promise<Map<string, PostedAccountView>> {
+  const row = await postEntries<{
+    accounts: Array<{
+      account: PostedAccount;
+      referrer_nickname: string | null;
+      bals: Array<{ currencyId: number; amount: string }> | null;
+    }> | null;
+  }>(tx, entries, {
+    name: 'bank_post_transfers',
+    columns: sql`
+        (SELECT json_agg(json_build_object(
+          'account', json_build_object('id', u.id, 'nickname', u.nickname, 'email', u.email, 'role', u.role,
+            'primaryWallet', u.primary_wallet, 'isActive', u.is_active, 'isWalletOnly', u.is_wallet_only,
+            'isEmailVerified', u.is_email_verified, 'isAnonymous', u.is_anonymous, 'fame', u.fame,
+            'createdAt', u.created_at, 'updatedAt', u.updated_at),
+          'referrer_nickname', r.nickname,
+          'bals', ${balancesAfterPosting(sql`u.id`)}))
+          FROM users u LEFT JOIN users r ON r.id = u.referrer_id
+         WHERE u.id = ANY(${pgArray(accountIds)}::text[])) AS accounts`,
+  });
+  const views = new Map<string, PostedAccountView>();
+  for (const v of row.accounts ?? []) {
+    const a = v.account;
+    views.set(a.id, {
+      account: { ...a, createdAt: new Date(a.createdAt), updatedAt: new Date(a.updatedAt) },
+      referrerNickname: v.referrer_nickname,
+      balances: (v.bals ?? []).map((b) => ({ currencyId: Number(b.currencyId), amount: String(b.amount) })),
+    });
+  }
+  for (const id of accountIds) if (!views.has(id)) throw new Error(`postTransfers: no account ${id}`);
+  return views;
+}
+
+/** Holders of a currency with a positive balance, excluding one user: `{userId, amount}`. */
+export async function findHolders(
+  db: DbOrTx,
+  currencyId: number,
+  excludeUserId: string,
+): Promise<Array<{ userId: string; amount: Amount }>> {
+  const res = await db.execute<{ user_id: string; amount: string }>(sql`
+    SELECT b.user_id, b.amount FROM balances b JOIN users u ON u.id = b.user_id
+    WHERE b.currency_id = ${currencyId} AND b.amount > 0 AND b.user_id <> ${excludeUserId} AND u.is_active
+    ORDER BY b.user_id`);
+  return res.rows.map((r) => ({ userId: r.user_id, amount: fromNumeric(String(r.amount)) }));
+}

@@ -1,0 +1,251 @@
+/**
+ * Transfers (SPEC §4, §7 Bank; DESIGN §4): member to member with tax, admin mint and burn, and
+ * distribution to a currency's holders. Every balance change goes through the ledger.
+ */
+import {
+  ADMIN_CATEGORY,
+  type Amount,
+  AppError,
+  type DistributeCurrencyInput,
+  formatAmount,
+  fromNumeric,
+  type MintInput,
+  mulFraction,
+  type P2pTransferInput,
+  TX_CATEGORY,
+  toDecimalString,
+  UNIT,
+  type User as UserDto,
+} from '@starlight/shared';
+import type { Tx } from '../../db/client.ts';
+import type { Outcome } from '../../lib/group-commit.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { insertAdminLog } from '../audit/audit.queries.ts';
+import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
+import { findUserByNickname, loadUserDto, toUserDto } from '../users/users.queries.ts';
+import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
+import { findHolders, findTransfersContext, postTransfers } from './transfers.queries.ts';
+
+/** One transfer: who sends what to whom (SPEC §7 p2pTransfer). */
+export interface TransferJob {
+  sender: AuthUser;
+  input: P2pTransferInput;
+}
+
+/** What a sender gets back: the sender with fresh balances, and SPEC §8's message. */
+export interface TransferResult {
+  senderUser: UserDto;
+  message: string;
+}
+
+/**
+ * Members send currency to others by nickname (SPEC §7, DESIGN §4): a batch of transfers in the
+ * caller's transaction `tx`, as if they came one after the other in the given order. One statement
+ * reads the currencies, the recipients and every balance row the batch can touch (locked), each
+ * transfer is checked in turn against the balances the earlier ones left, and one statement posts them
+ * all and reads the senders back (DESIGN §9: a batch costs the round trips of one transfer). The sender
+ * pays exactly `amount`; the tax (amount x transferTax, rounded down to the currency's precision) goes to
+ * the tax collector (burned when none) as a category 4 row. A refused transfer leaves no trace and does
+ * not stop the others; its outcome carries the error: NOT_FOUND (currency, recipient), CONFLICT (not
+ * transferable, frozen, `Insufficient funds`), VALIDATION (precision, self-transfer). An accepted one
+ * answers `{senderUser, message}` (`Sent 9.90 SD to bob (tax 0.10 SD)`), the sender's balances as they
+ * are after the batch. Throws (rolling back the whole batch) only on a database failure.
+ */
+export async function p2pTransfers(
+  tx: Tx,
+  jobs: readonly TransferJob[],
+  changes: LiveChanges,
+): Promise<Outcome<TransferResult>[]> {
+  const ctx = await findTransfersContext(tx, {
+    currencyIds: [...new Set(jobs.map((j) => j.input.currencyId))],
+    nicknames: [...new Set(jobs.map((j) => j.input.recipientNickName))],
+    senderIds: [...new Set(jobs.map((j) => j.sender.id))],
+  });
+  const entries: Entry[] = [];
+  const accepted: Array<{ index: number; senderId: string; message: string }> = [];
+  const outcomes: Array<Outcome<TransferResult> | null> = jobs.map(() => null);
+
+  for (const [index, { sender, input }] of jobs.entries()) {
+    try {
+      const currency = ctx.currencies.get(input.currencyId);
+      if (!currency) throw new AppError('NOT_FOUND', 'Currency not found');
+      if (!currency.canTransfer) throw new AppError('CONFLICT', `${currency.ticker} cannot be transferred`);
+      requireNotFrozen(currency);
+      requirePrecision(input.amount, currency);
+      const recipient = ctx.recipients.get(input.recipientNickName.toLowerCase());
+      if (!recipient?.isActive) throw new AppError('NOT_FOUND', 'Recipient not found');
+      if (recipient.id === sender.id) throw new AppError('VALIDATION', 'You cannot send to yourself');
+      // The rows are locked and hold what earlier transfers of the batch left.
+      if (!ctx.balances.covers(sender.id, currency.currencyId, input.amount)) {
+        throw new AppError('CONFLICT', 'Insufficient funds');
+      }
+      const tax = mulFraction(input.amount, fromNumeric(currency.transferTax), currency.precision);
+      const received = (input.amount - tax) as Amount;
+      const base = { currencyId: currency.currencyId, executorId: sender.id, senderId: sender.id };
+      const mine: Entry[] = [];
+      if (received > 0n) {
+        mine.push({
+          ...base,
+          category: TX_CATEGORY.Transfer,
+          amount: received,
+          recipientId: recipient.id,
+          note: input.note ?? '',
+        });
+      }
+      if (tax > 0n) {
+        mine.push({
+          ...base,
+          category: TX_CATEGORY.Tax,
+          amount: tax,
+          recipientId: currency.collectorId,
+          note: `Transfer tax to ${currency.taxCollector || 'burn'}`,
+        });
+      }
+      for (const e of mine) {
+        ctx.balances.apply(e);
+        changes.touchUser(e.senderId);
+        changes.touchUser(e.recipientId);
+      }
+      entries.push(...mine);
+      const fmt = (a: Amount) => `${formatAmount(a, currency.precision)} ${currency.ticker}`;
+      const taxText = tax > 0n ? ` (tax ${fmt(tax)})` : '';
+      accepted.push({
+        index,
+        senderId: sender.id,
+        message: `Sent ${fmt(received)} to ${recipient.nickname}${taxText}`,
+      });
+    } catch (error) {
+      outcomes[index] = { ok: false, error };
+    }
+  }
+
+  if (accepted.length > 0) {
+    const views = await postTransfers(tx, entries, [...new Set(accepted.map((a) => a.senderId))]);
+    for (const { index, senderId, message } of accepted) {
+      const v = views.get(senderId);
+      if (!v) throw new Error(`sender ${senderId} was not read back`);
+      outcomes[index] = {
+        ok: true,
+        value: { senderUser: toUserDto(v.account, v.balances, v.referrerNickname), message },
+      };
+    }
+  }
+  return outcomes.map((o) => o ?? { ok: false, error: new Error('transfer left without an outcome') });
+}
+
+/**
+ * One transfer (SPEC §7 p2pTransfer): `p2pTransfers` with a batch of one, in the caller's transaction.
+ * Answers `{senderUser, message}`; throws the transfer's error (see `p2pTransfers`).
+ */
+export async function p2pTransfer(
+  tx: Tx,
+  sender: AuthUser,
+  input: TransferJob['input'],
+  changes: LiveChanges,
+): Promise<TransferResult> {
+  const [outcome] = await p2pTransfers(tx, [{ sender, input }], changes);
+  if (!outcome) throw new Error('no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
+}
+
+/**
+ * Admin mint or burn (SPEC §7, DESIGN §4) in the caller's transaction: mint issues `amount` to the
+ * member (category 10), burn removes it from the member (category 11). Writes an admin log row.
+ * Throws NOT_FOUND, CONFLICT (not mintable / burnable, insufficient funds for a burn), VALIDATION.
+ */
+export async function mintOrBurn(
+  tx: Tx,
+  admin: AuthUser,
+  kind: 'mint' | 'burn',
+  input: MintInput,
+  address: string,
+  changes: LiveChanges,
+): Promise<{ message: string }> {
+  const currency = await requireCurrency(tx, input.currencyId);
+  if (kind === 'mint' && !currency.canMint) throw new AppError('CONFLICT', `${currency.ticker} cannot be minted`);
+  if (kind === 'burn' && !currency.canBurn) throw new AppError('CONFLICT', `${currency.ticker} cannot be burned`);
+  requirePrecision(input.amount, currency);
+  const member = await findUserByNickname(tx, input.recipientNickName);
+  if (!member) throw new AppError('NOT_FOUND', 'Recipient not found');
+  changes.touchUser(member.id);
+  await postEntries(tx, [
+    {
+      category: kind === 'mint' ? TX_CATEGORY.Mint : TX_CATEGORY.Burn,
+      currencyId: currency.currencyId,
+      amount: input.amount,
+      executorId: admin.id,
+      senderId: kind === 'mint' ? null : member.id,
+      recipientId: kind === 'mint' ? member.id : null,
+      note: input.note,
+    },
+  ]);
+  const text = `${formatAmount(input.amount, currency.precision)} ${currency.ticker}`;
+  const action = kind === 'mint' ? `Minted ${text} to ${member.nickname}` : `Burned ${text} from ${member.nickname}`;
+  await insertAdminLog(tx, {
+    adminId: admin.id,
+    affectedUserId: member.id,
+    address,
+    category: kind === 'mint' ? ADMIN_CATEGORY.ManualMint : ADMIN_CATEGORY.ManualBurn,
+    action: `${action}: ${input.note}`,
+  });
+  return { message: action };
+}
+
+/**
+ * Shares `amount` of currency A among the holders of currency B, the sender excluded, pro rata to
+ * their B holdings (DESIGN §4, SPEC §4 Distribution): each share is rounded down to whole units of A
+ * and the remainder stays with the sender, who pays only what was shared. Category 3 rows.
+ * Throws NOT_FOUND, CONFLICT (not transferable, frozen, nobody to receive a whole unit, funds).
+ */
+export async function distributeCurrency(
+  tx: Tx,
+  sender: AuthUser,
+  input: DistributeCurrencyInput,
+  changes: LiveChanges,
+): Promise<{ senderUser: UserDto; recipients: number; distributed: string; message: string }> {
+  const currency = await requireCurrency(tx, input.currencyId);
+  const target = await requireCurrency(tx, input.targetCurrencyId);
+  if (!currency.canTransfer) throw new AppError('CONFLICT', `${currency.ticker} cannot be transferred`);
+  requireNotFrozen(currency);
+  requirePrecision(input.amount, currency);
+  const holders = await findHolders(tx, target.currencyId, sender.id);
+  const totalHeld = holders.reduce((s, h) => s + h.amount, 0n);
+  const entries: Entry[] = [];
+  let distributed = 0n;
+  if (totalHeld > 0n) {
+    for (const h of holders) {
+      const raw = (input.amount * h.amount) / totalHeld;
+      const share = raw - (raw % UNIT);
+      if (share <= 0n) continue;
+      distributed += share;
+      entries.push({
+        category: TX_CATEGORY.Transfer,
+        currencyId: currency.currencyId,
+        amount: share as Amount,
+        executorId: sender.id,
+        senderId: sender.id,
+        recipientId: h.userId,
+        note: input.note ?? `Distribution to ${target.ticker} holders`,
+      });
+    }
+  }
+  if (entries.length === 0) {
+    throw new AppError('CONFLICT', `No ${target.ticker} holder would receive a whole ${currency.ticker}`);
+  }
+  await postEntries(tx, entries);
+  for (const e of entries) {
+    changes.touchUser(e.senderId);
+    changes.touchUser(e.recipientId);
+  }
+  const senderUser = await loadUserDto(tx, sender.id);
+  if (!senderUser) throw new AppError('NOT_FOUND', 'User not found');
+  const text = `${formatAmount(distributed, currency.precision)} ${currency.ticker}`;
+  return {
+    senderUser,
+    recipients: entries.length,
+    distributed: toDecimalString(distributed),
+    message: `Distributed ${text} to ${entries.length} ${target.ticker} holders`,
+  };
+}

@@ -1,0 +1,154 @@
+/** SQL of the exchange's market data (DESIGN §5): the book, trades, depth and candles. */
+import { type Amount, type CandleInterval, fromNumeric } from '@starlight/shared';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { exchangeOrders } from '../../db/schema/index.ts';
+import { type OrderRow, toOrderRow } from './orders.queries.ts';
+
+/** The open book of a pair: buys best (highest) price first, sells lowest first, then by time; `limit` a side. */
+export async function findBook(
+  db: DbOrTx,
+  pairId: string,
+  limit: number,
+): Promise<{ buys: OrderRow[]; sells: OrderRow[] }> {
+  const side = (buySide: boolean) =>
+    db
+      .select()
+      .from(exchangeOrders)
+      .where(and(eq(exchangeOrders.pairId, pairId), eq(exchangeOrders.state, 1), eq(exchangeOrders.buySide, buySide)))
+      .orderBy(buySide ? desc(exchangeOrders.price) : exchangeOrders.price, exchangeOrders.seq)
+      .limit(limit);
+  const [buys, sells] = await Promise.all([side(true), side(false)]);
+  return { buys: buys.map(toOrderRow), sells: sells.map(toOrderRow) };
+}
+
+/** A recorded trade. */
+export interface TradeRow {
+  id: string;
+  seq: number;
+  pairId: string;
+  takerBuySide: boolean;
+  price: Amount;
+  amount: Amount;
+  createdAt: Date;
+}
+
+type TradeSqlRow = {
+  id: string;
+  seq: string | number;
+  pair_id: string;
+  taker_buy_side: boolean;
+  price: string;
+  amount: string;
+  created_at: string | Date;
+};
+
+function toTradeRow(r: TradeSqlRow): TradeRow {
+  return {
+    id: r.id,
+    seq: Number(r.seq),
+    pairId: r.pair_id,
+    takerBuySide: r.taker_buy_side,
+    price: fromNumeric(String(r.price)),
+    amount: fromNumeric(String(r.amount)),
+    createdAt: new Date(r.created_at),
+  };
+}
+
+/** The latest trades of a pair, newest first; only those after `afterSeq` when given. */
+export async function findTrades(db: DbOrTx, pairId: string, limit: number, afterSeq?: number): Promise<TradeRow[]> {
+  const after = afterSeq === undefined ? sql`true` : sql`seq > ${afterSeq}`;
+  const res = await db.execute<TradeSqlRow>(sql`
+    SELECT id, seq, pair_id, taker_buy_side, price, amount, created_at FROM exchange_trades
+    WHERE pair_id = ${pairId} AND ${after}
+    ORDER BY seq DESC LIMIT ${limit}`);
+  return res.rows.map(toTradeRow);
+}
+
+/** The highest trade `seq` of a pair (0 when none). */
+export async function findLastTradeSeq(db: DbOrTx, pairId: string): Promise<number> {
+  const res = await db.execute<{ seq: string | null }>(
+    sql`SELECT max(seq) AS seq FROM exchange_trades WHERE pair_id = ${pairId}`,
+  );
+  return Number(res.rows[0]?.seq ?? 0);
+}
+
+/** The open quantity of a pair per price level, best first, `levels` a side. */
+export async function findDepth(
+  db: DbOrTx,
+  pairId: string,
+  levels: number,
+): Promise<{ buys: DepthRow[]; sells: DepthRow[] }> {
+  const side = async (buySide: boolean) => {
+    const res = await db.execute<{ price: string; amount: string; orders: string }>(sql`
+      SELECT price, sum(initial_amount - filled_amount) AS amount, count(*) AS orders
+      FROM exchange_orders WHERE pair_id = ${pairId} AND state = 1 AND buy_side = ${buySide}
+      GROUP BY price ORDER BY price ${buySide ? sql`DESC` : sql`ASC`} LIMIT ${levels}`);
+    return res.rows.map((r) => ({
+      price: fromNumeric(String(r.price)),
+      amount: fromNumeric(String(r.amount)),
+      orders: Number(r.orders),
+    }));
+  };
+  const [buys, sells] = await Promise.all([side(true), side(false)]);
+  return { buys, sells };
+}
+
+/** One price level of the book. */
+export interface DepthRow {
+  price: Amount;
+  amount: Amount;
+  orders: number;
+}
+
+const INTERVALS: Record<CandleInterval, string> = {
+  '1m': '1 minute',
+  '5m': '5 minutes',
+  '15m': '15 minutes',
+  '1h': '1 hour',
+  '4h': '4 hours',
+  '1d': '1 day',
+};
+
+/** One OHLC bucket. */
+export interface CandleRow {
+  time: Date;
+  open: Amount;
+  high: Amount;
+  low: Amount;
+  close: Amount;
+  volume: Amount;
+}
+
+/** The last `limit` buckets of `interval` that hold trades, oldest first (buckets aligned to the epoch, UTC). */
+export async function findCandles(
+  db: DbOrTx,
+  pairId: string,
+  interval: CandleInterval,
+  limit: number,
+): Promise<CandleRow[]> {
+  const width = INTERVALS[interval];
+  const res = await db.execute<{
+    bucket: string | Date;
+    open: string;
+    high: string;
+    low: string;
+    close: string;
+    volume: string;
+  }>(sql`
+    SELECT * FROM (
+      SELECT date_bin(${width}::interval, created_at, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS bucket,
+             (array_agg(price ORDER BY seq))[1] AS open, max(price) AS high, min(price) AS low,
+             (array_agg(price ORDER BY seq DESC))[1] AS close, sum(amount) AS volume
+      FROM exchange_trades WHERE pair_id = ${pairId}
+      GROUP BY bucket ORDER BY bucket DESC LIMIT ${limit}
+    ) c ORDER BY bucket ASC`);
+  return res.rows.map((r) => ({
+    time: new Date(r.bucket),
+    open: fromNumeric(String(r.open)),
+    high: fromNumeric(String(r.high)),
+    low: fromNumeric(String(r.low)),
+    close: fromNumeric(String(r.close)),
+    volume: fromNumeric(String(r.volume)),
+  }));
+}

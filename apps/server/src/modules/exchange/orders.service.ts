@@ -1,0 +1,215 @@
+/**
+ * The exchange's orders (SPEC §4, §7 Exchange, §8; DESIGN §5): placing a batch (validate, escrow and
+ * match, persist), cancels and payouts. Every movement of money goes through the ledger in the caller's
+ * transaction, and every change to a pair's orders runs under the pair's advisory lock.
+ * `escrowRemaining` on an order always equals what the ledger holds in escrow for it.
+ */
+import {
+  ADMIN_CATEGORY,
+  type Amount,
+  AppError,
+  ORDER_STATE,
+  type OrderResponse,
+  type PlaceOrderInput,
+  type PlaceOrderResponse,
+  sumAmounts,
+  TX_CATEGORY,
+} from '@starlight/shared';
+import type { Tx } from '../../db/client.ts';
+import type { Outcome } from '../../lib/group-commit.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { insertAdminLog } from '../audit/audit.queries.ts';
+import { postEntries } from '../ledger/ledger.posting.ts';
+import { pairAmountText, pairName, toOrderDto } from './exchange.dto.ts';
+import { OrderBatch, refundOpenOrders } from './orders.escrow.ts';
+import { persistOrderBatch } from './orders.persist.ts';
+import { findOrder, findOrderContext, type OrderRow, type SideReach, updateOrders } from './orders.queries.ts';
+import { validateOrder } from './orders.validate.ts';
+import { findPair, lockPair, type PairRow } from './pairs.queries.ts';
+
+/** One order to place: who places it and what (SPEC §7 placeOrder). */
+export interface OrderJob {
+  member: AuthUser;
+  input: PlaceOrderInput;
+}
+
+/** How far the batch's orders of one side reach into the other side of the book (null: none of that side). */
+function reachOf(jobs: readonly OrderJob[], buySide: boolean): SideReach | null {
+  const side = jobs.filter((j) => j.input.buySide === buySide).map((j) => j.input);
+  if (side.length === 0) return null;
+  // Ascending prices: a buy reaches furthest at the highest, a sell at the lowest.
+  const prices = side.map((o) => o.price).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const best = (buySide ? prices[prices.length - 1] : prices[0]) as Amount;
+  return { limit: best, quantity: sumAmounts(side.map((o) => o.initialAmount)) };
+}
+
+/**
+ * Places a batch of orders on ONE pair (`pairId`) in the caller's transaction `tx`, as if they came one
+ * after the other in the given order (SPEC §7 placeOrder, DESIGN §5): takes the pair's lock, reads the
+ * pair, the resting orders the batch can reach and the balance rows it can touch (locked), then for each
+ * order in turn checks it, escrows its funds (category 20; a buy escrows initialAmount x price rounded up
+ * to sellCurrency's precision, a sell its initialAmount) and matches it by price-time priority at the
+ * resting orders' prices; each fill posts the quantity and the cost out of the two escrows (22), the
+ * buyer's price improvement back to the buyer (22), each side's fee on its proceeds to the collector or
+ * burned (23). Everything is written in one statement (DESIGN §9: a batch costs the round trips of one
+ * order). An order that is refused leaves no trace and does not stop the others; its outcome carries the
+ * error: NOT_FOUND (pair, or hidden to a member), CONFLICT (frozen pair: its `frozenNote`; disabled side;
+ * frozen currency; `Insufficient funds`), VALIDATION (amount or price beyond the currencies' precision,
+ * an order worth less than one unit of sellCurrency's precision). An accepted order answers
+ * `{order, trades, tx:{note}, message}` with SPEC §8's message (`Placed a buy order of …` /
+ * `Placed a Sell Order of …`), its state as its own matching left it. Throws (rolling back the whole
+ * batch) only on a database failure.
+ */
+export async function placeOrders(
+  tx: Tx,
+  pairId: string,
+  jobs: readonly OrderJob[],
+  changes: LiveChanges,
+): Promise<Outcome<PlaceOrderResponse>[]> {
+  await lockPair(tx, pairId);
+  const context = await findOrderContext(tx, {
+    pairId,
+    userIds: [...new Set(jobs.map((j) => j.member.id))],
+    buys: reachOf(jobs, true),
+    sells: reachOf(jobs, false),
+  });
+  if (!context) return jobs.map(() => ({ ok: false, error: new AppError('NOT_FOUND', 'Pair not found') }));
+  const outcomes: Array<Outcome<PlaceOrderResponse> | null> = jobs.map(() => null);
+  const batch = new OrderBatch(context, changes);
+  for (const [index, { member, input }] of jobs.entries()) {
+    try {
+      validateOrder(context.pair, member, input);
+      batch.escrowAndMatch(index, member.id, input);
+    } catch (error) {
+      outcomes[index] = { ok: false, error };
+    }
+  }
+  if (batch.answers.length > 0) {
+    for (const { index, response } of await persistOrderBatch(tx, batch))
+      outcomes[index] = { ok: true, value: response };
+    changes.touchPair(pairId);
+  }
+  return outcomes.map((o) => o ?? { ok: false, error: new Error('order left without an outcome') });
+}
+
+/**
+ * A member places one order (SPEC §7 placeOrder): `placeOrders` with a batch of one, in the caller's
+ * transaction. Answers `{order, trades, tx:{note}, message}`; throws the order's error (see `placeOrders`).
+ */
+export async function placeOrder(
+  tx: Tx,
+  member: AuthUser,
+  input: PlaceOrderInput,
+  changes: LiveChanges,
+): Promise<PlaceOrderResponse> {
+  const [outcome] = await placeOrders(tx, input.pair, [{ member, input }], changes);
+  if (!outcome) throw new Error('no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
+}
+
+/** Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again. */
+async function lockOwnOrder(tx: Tx, caller: AuthUser, orderId: string, adminOnly: boolean): Promise<OrderRow> {
+  const first = await findOrder(tx, orderId);
+  const mayAct = first && (caller.role === 'admin' || (!adminOnly && first.userId === caller.id));
+  if (!first || !mayAct) throw new AppError('NOT_FOUND', 'Order not found');
+  await lockPair(tx, first.pairId);
+  const order = await findOrder(tx, orderId);
+  if (!order) throw new AppError('NOT_FOUND', 'Order not found');
+  if (order.state !== ORDER_STATE.Placed) throw new AppError('CONFLICT', 'Order is not open');
+  return order;
+}
+
+async function requireOrderPair(tx: Tx, order: OrderRow): Promise<PairRow> {
+  // Deleting a pair cancels its open orders under the same lock, so an open order's pair is live.
+  const pair = await findPair(tx, order.pairId);
+  if (!pair) throw new Error(`open order ${order.id} on a deleted pair`);
+  return pair;
+}
+
+/**
+ * Cancels an open order (SPEC §7 cancelOrder): its owner or an admin; another member's order answers
+ * NOT_FOUND. Returns the unfilled escrow to the owner (category 21) under the pair's lock, so concurrent
+ * cancels refund once. Answers `{order, message}`: `Sell order cancelled` / `Buy order cancelled` (SPEC §8).
+ * Throws NOT_FOUND, CONFLICT `Order is not open`.
+ */
+export async function cancelOrder(
+  tx: Tx,
+  caller: AuthUser,
+  orderId: string,
+  changes: LiveChanges,
+): Promise<OrderResponse> {
+  const order = await lockOwnOrder(tx, caller, orderId, false);
+  const pair = await requireOrderPair(tx, order);
+  const { entries, updates } = refundOpenOrders(pair, [order], caller.id, 'Order cancelled: escrow returned');
+  await postEntries(tx, entries);
+  await updateOrders(tx, updates);
+  changes.touchPair(pair.id);
+  changes.touchUser(order.userId);
+  return {
+    order: toOrderDto({ ...order, state: ORDER_STATE.Cancelled, escrowRemaining: 0n as Amount }),
+    message: order.buySide ? 'Buy order cancelled' : 'Sell order cancelled',
+  };
+}
+
+/**
+ * Admin: pays out the rest of a sell order that was settled outside the platform (SPEC §7 payoutOrder,
+ * DESIGN §5): the escrowed remainder leaves escrow to the seller (category 22) and is burned from them
+ * (category 11), the order becomes Filled, and an admin log row (Manual Burn) records it.
+ * Answers `{order, message: 'Sell order paid out'}`. Throws NOT_FOUND, CONFLICT (a buy order, not open).
+ */
+export async function payoutOrder(
+  tx: Tx,
+  admin: AuthUser,
+  orderId: string,
+  address: string,
+  changes: LiveChanges,
+): Promise<OrderResponse> {
+  const order = await lockOwnOrder(tx, admin, orderId, true);
+  if (order.buySide) throw new AppError('CONFLICT', 'Only sell orders can be paid out');
+  const pair = await requireOrderPair(tx, order);
+  const rest = order.escrowRemaining;
+  const text = pairAmountText(pair).buy(rest);
+  if (rest > 0n) {
+    const common = { currencyId: pair.buyCurrency, amount: rest, executorId: admin.id, reference: order.id };
+    await postEntries(tx, [
+      {
+        ...common,
+        category: TX_CATEGORY.CexTradeExecuted,
+        senderId: null,
+        recipientId: order.userId,
+        escrow: true,
+        note: 'Sell order paid out: settled outside the platform',
+      },
+      {
+        ...common,
+        category: TX_CATEGORY.Burn,
+        senderId: order.userId,
+        recipientId: null,
+        note: 'Sell order paid out: escrow burned',
+      },
+    ]);
+  }
+  await updateOrders(tx, [
+    { id: order.id, filledAmount: order.initialAmount, escrowRemaining: 0n as Amount, state: ORDER_STATE.Filled },
+  ]);
+  await insertAdminLog(tx, {
+    adminId: admin.id,
+    affectedUserId: order.userId,
+    address,
+    category: ADMIN_CATEGORY.ManualBurn,
+    action: `Paid out sell order ${order.id} on ${pairName(pair.buyName, pair.sellName)}: burned ${text} from escrow`,
+  });
+  changes.touchPair(pair.id);
+  changes.touchUser(order.userId);
+  return {
+    order: toOrderDto({
+      ...order,
+      filledAmount: order.initialAmount,
+      escrowRemaining: 0n as Amount,
+      state: ORDER_STATE.Filled,
+    }),
+    message: 'Sell order paid out',
+  };
+}
