@@ -6,33 +6,13 @@
  */
 import { type Amount, AppError, parseAmount } from '@starlight/shared';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltApp } from '../src/app.ts';
+import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../src/db/transaction.ts';
 import { LiveChanges } from '../src/lib/live-changes.ts';
 import { p2pTransfers, type TransferJob } from '../src/modules/bank/transfers.service.ts';
-import {
-  balanceOf,
-  call,
-  expectLedgerBalanced,
-  loginAdmin,
-  type Member,
-  makeApp,
-  mint,
-  registerMember,
-} from './helpers.ts';
+import { balanceOf, call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp } from './helpers.ts';
 
-let built: BuiltApp;
-let app: FastifyInstance;
-let admin: Member;
-
-beforeAll(async () => {
-  built = await makeApp();
-  app = built.app;
-  admin = await loginAdmin(app);
-});
-afterAll(() => app.close());
+const t = useTestApp();
 
 const SD = 1; // taxed 1%, to the admin
 const SN = 2; // untaxed
@@ -47,10 +27,14 @@ interface TransferSpec {
 
 /** Three members holding a little of SD and SN (so some transfers are refused). */
 async function members(): Promise<Member[]> {
-  const list = [await registerMember(app, 'bt'), await registerMember(app, 'bt'), await registerMember(app, 'bt')];
+  const list = [
+    await registerMember(t.app, 'bt'),
+    await registerMember(t.app, 'bt'),
+    await registerMember(t.app, 'bt'),
+  ];
   for (const m of list) {
-    await mint(app, admin, m.nickname, SD, '5');
-    await mint(app, admin, m.nickname, SN, '3');
+    await mint(t.app, t.admin, m.nickname, SD, '5');
+    await mint(t.app, t.admin, m.nickname, SN, '3');
   }
   return list;
 }
@@ -63,7 +47,7 @@ function generic(message: string, list: Member[]): string {
 }
 
 async function balances(list: Member[]): Promise<string[][]> {
-  return Promise.all(list.map(async (m) => [await balanceOf(app, m, SD), await balanceOf(app, m, SN)]));
+  return Promise.all(list.map(async (m) => [await balanceOf(t.app, m, SD), await balanceOf(t.app, m, SN)]));
 }
 
 const transferSpec = fc.record({
@@ -80,11 +64,11 @@ describe('transfers written in one batch', () => {
       fc.asyncProperty(fc.array(transferSpec, { minLength: 1, maxLength: 12 }), async (specs: TransferSpec[]) => {
         const one = await members();
         const sequential: unknown[] = [];
-        for (const t of specs) {
-          const res = await call(app, one[t.from]?.token, 'POST', '/api/bank/p2pTransfer', {
-            recipientNickName: nicknameOf(one, t.to),
-            currencyId: t.currencyId,
-            amount: t.amount,
+        for (const spec of specs) {
+          const res = await call(t.app, one[spec.from]?.token, 'POST', '/api/bank/p2pTransfer', {
+            recipientNickName: nicknameOf(one, spec.to),
+            currencyId: spec.currencyId,
+            amount: spec.amount,
           });
           const body = res.json<{ message: string; senderUser?: { nickname: string } }>();
           sequential.push([res.statusCode, generic(body.message, one)]);
@@ -102,7 +86,7 @@ describe('transfers written in one batch', () => {
             },
           };
         });
-        const outcomes = await inTransaction(built.database.db, (tx) => p2pTransfers(tx, jobs, new LiveChanges()));
+        const outcomes = await inTransaction(t.built.database.db, (tx) => p2pTransfers(tx, jobs, new LiveChanges()));
         const batched = outcomes.map((o) => {
           if (o.ok) return [200, generic(o.value.message, two)];
           expect(o.error).toBeInstanceOf(AppError);
@@ -116,19 +100,19 @@ describe('transfers written in one batch', () => {
       }),
       { numRuns: 12 },
     );
-    await expectLedgerBalanced(app, admin);
+    await expectLedgerBalanced(t.app, t.admin);
   });
 
   it('does not let two members with nothing pay each other in one batch', async () => {
-    const a = await registerMember(app, 'bt');
-    const b = await registerMember(app, 'bt');
-    const rich = await registerMember(app, 'bt');
-    await mint(app, admin, rich.nickname, SN, '10');
+    const a = await registerMember(t.app, 'bt');
+    const b = await registerMember(t.app, 'bt');
+    const rich = await registerMember(t.app, 'bt');
+    await mint(t.app, t.admin, rich.nickname, SN, '10');
     const job = (from: Member, to: Member, amount: string): TransferJob => ({
       sender: { id: from.id, nickname: from.nickname, role: 'user' },
       input: { recipientNickName: to.nickname, currencyId: SN, amount: parseAmount(amount) as Amount },
     });
-    const outcomes = await inTransaction(built.database.db, (tx) =>
+    const outcomes = await inTransaction(t.built.database.db, (tx) =>
       p2pTransfers(tx, [job(a, b, '5'), job(b, a, '5'), job(rich, a, '4'), job(a, b, '3')], new LiveChanges()),
     );
     expect(outcomes.map((o) => (o.ok ? o.value.message : (o.error as Error).message))).toEqual([
@@ -140,9 +124,9 @@ describe('transfers written in one batch', () => {
     // The sender's answer carries their balances after the batch.
     const last = outcomes[3];
     expect(last?.ok && last.value.senderUser.balances).toEqual([{ currencyId: SN, amount: '1' }]);
-    expect(await balanceOf(app, a, SN)).toBe('1');
-    expect(await balanceOf(app, b, SN)).toBe('3');
-    expect(await balanceOf(app, rich, SN)).toBe('6');
-    await expectLedgerBalanced(app, admin);
+    expect(await balanceOf(t.app, a, SN)).toBe('1');
+    expect(await balanceOf(t.app, b, SN)).toBe('3');
+    expect(await balanceOf(t.app, rich, SN)).toBe('6');
+    await expectLedgerBalanced(t.app, t.admin);
   });
 });

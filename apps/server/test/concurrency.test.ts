@@ -1,33 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { TransactionsResponse } from '@starlight/shared';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltApp } from '../src/app.ts';
-import {
-  balanceOf,
-  call,
-  expectLedgerBalanced,
-  loginAdmin,
-  type Member,
-  makeApp,
-  mint,
-  registerMember,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { balanceOf, call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp } from './helpers.ts';
 
-let built: BuiltApp;
-let app: FastifyInstance;
-let admin: Member;
-
-beforeAll(async () => {
-  built = await makeApp();
-  app = built.app;
-  admin = await loginAdmin(app);
-});
-afterAll(() => app.close());
+const t = useTestApp();
 
 function transfer(from: Member, to: Member, amount: string, headers: Record<string, string> = {}) {
   return call(
-    app,
+    t.app,
     from.token,
     'POST',
     '/api/bank/p2pTransfer',
@@ -37,7 +17,7 @@ function transfer(from: Member, to: Member, amount: string, headers: Record<stri
 }
 
 async function transferCount(member: Member): Promise<number> {
-  const res = await call(app, member.token, 'POST', '/api/bank/transactions', {
+  const res = await call(t.app, member.token, 'POST', '/api/bank/transactions', {
     paging: { limit: 5, page: 1 },
     category: 3,
   });
@@ -47,9 +27,9 @@ async function transferCount(member: Member): Promise<number> {
 
 describe('concurrent money movements', () => {
   it('100 parallel transfers of 10 SN from 100 SN: exactly 10 succeed, the rest are refused', async () => {
-    const a = await registerMember(app, 'race');
-    const b = await registerMember(app, 'race');
-    await mint(app, admin, a.nickname, 2, '100');
+    const a = await registerMember(t.app, 'race');
+    const b = await registerMember(t.app, 'race');
+    await mint(t.app, t.admin, a.nickname, 2, '100');
     const results = await Promise.all(Array.from({ length: 100 }, () => transfer(a, b, '10')));
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(10);
@@ -57,18 +37,18 @@ describe('concurrent money movements', () => {
     for (const r of results.filter((x) => x.statusCode === 409)) {
       expect(r.json()).toEqual({ message: 'Insufficient funds' });
     }
-    expect(await balanceOf(app, a, 2)).toBe('0');
-    expect(await balanceOf(app, b, 2)).toBe('100');
+    expect(await balanceOf(t.app, a, 2)).toBe('0');
+    expect(await balanceOf(t.app, b, 2)).toBe('100');
     expect(await transferCount(b)).toBe(10);
-    await expectLedgerBalanced(app, admin);
+    await expectLedgerBalanced(t.app, t.admin);
   });
 
   it('200 crossing transfers between two members: no 5xx and nothing created or lost', async () => {
-    const a = await registerMember(app, 'cross');
-    const b = await registerMember(app, 'cross');
+    const a = await registerMember(t.app, 'cross');
+    const b = await registerMember(t.app, 'cross');
     // Enough for every transfer each sends, in whatever order they run: 100 x 1.25 and 100 x 0.75.
-    await mint(app, admin, a.nickname, 2, '125');
-    await mint(app, admin, b.nickname, 2, '75');
+    await mint(t.app, t.admin, a.nickname, 2, '125');
+    await mint(t.app, t.admin, b.nickname, 2, '75');
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? transfer(a, b, '1.25') : transfer(b, a, '0.75'))),
     );
@@ -78,19 +58,19 @@ describe('concurrent money movements', () => {
     const okAB = results.filter((r, i) => i % 2 === 0 && r.statusCode === 200).length;
     const okBA = results.filter((r, i) => i % 2 === 1 && r.statusCode === 200).length;
     expect([okAB, okBA]).toEqual([100, 100]);
-    const balA = await balanceOf(app, a, 2);
-    const balB = await balanceOf(app, b, 2);
+    const balA = await balanceOf(t.app, a, 2);
+    const balB = await balanceOf(t.app, b, 2);
     // A: 125 - 100 x 1.25 + 100 x 0.75 = 75; B: 75 + 125 - 75 = 125.
     expect([balA, balB]).toEqual(['75', '125']);
     expect(await transferCount(a)).toBe(200);
-    await expectLedgerBalanced(app, admin);
+    await expectLedgerBalanced(t.app, t.admin);
   });
 
   it('crossing transfers that overdraw: the totals stay conserved', async () => {
-    const a = await registerMember(app, 'tight');
-    const b = await registerMember(app, 'tight');
-    await mint(app, admin, a.nickname, 2, '5');
-    await mint(app, admin, b.nickname, 2, '5');
+    const a = await registerMember(t.app, 'tight');
+    const b = await registerMember(t.app, 'tight');
+    await mint(t.app, t.admin, a.nickname, 2, '5');
+    await mint(t.app, t.admin, b.nickname, 2, '5');
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? transfer(a, b, '1') : transfer(b, a, '1'))),
     );
@@ -99,25 +79,25 @@ describe('concurrent money movements', () => {
     expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
     const okAB = results.filter((r, i) => i % 2 === 0 && r.statusCode === 200).length;
     const okBA = results.filter((r, i) => i % 2 === 1 && r.statusCode === 200).length;
-    const balA = await balanceOf(app, a, 2);
-    const balB = await balanceOf(app, b, 2);
+    const balA = await balanceOf(t.app, a, 2);
+    const balB = await balanceOf(t.app, b, 2);
     expect(BigInt(balA) + BigInt(balB)).toBe(10n);
     expect(balA).toBe(String(5 - okAB + okBA));
-    await expectLedgerBalanced(app, admin);
+    await expectLedgerBalanced(t.app, t.admin);
   });
 
   it('20 concurrent requests with one Idempotency-Key debit once and all answer alike', async () => {
-    const a = await registerMember(app, 'idem');
-    const b = await registerMember(app, 'idem');
-    await mint(app, admin, a.nickname, 2, '100');
+    const a = await registerMember(t.app, 'idem');
+    const b = await registerMember(t.app, 'idem');
+    await mint(t.app, t.admin, a.nickname, 2, '100');
     const key = { 'idempotency-key': `k-${randomBytes(8).toString('hex')}` };
     const results = await Promise.all(Array.from({ length: 20 }, () => transfer(a, b, '7', key)));
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     const first = results[0]?.body;
     expect(results.every((r) => r.body === first)).toBe(true);
-    expect(await balanceOf(app, a, 2)).toBe('93');
-    expect(await balanceOf(app, b, 2)).toBe('7');
+    expect(await balanceOf(t.app, a, 2)).toBe('93');
+    expect(await balanceOf(t.app, b, 2)).toBe('7');
     expect(await transferCount(b)).toBe(1);
-    await expectLedgerBalanced(app, admin);
+    await expectLedgerBalanced(t.app, t.admin);
   });
 });

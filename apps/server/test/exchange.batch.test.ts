@@ -6,25 +6,14 @@
  */
 import { type Amount, AppError, type GetOrdersResponse, type PlaceOrderResponse, parseAmount } from '@starlight/shared';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltApp } from '../src/app.ts';
+import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../src/db/transaction.ts';
 import { LiveChanges } from '../src/lib/live-changes.ts';
 import { placeOrders } from '../src/modules/exchange/orders.service.ts';
 import { createMarket, fundedMember, type Market, ordersOf, place } from './exchange.helpers.ts';
-import { balanceOf, call, expectLedgerBalanced, loginAdmin, type Member, makeApp, registerMember } from './helpers.ts';
+import { balanceOf, call, expectLedgerBalanced, type Member, registerMember, useTestApp } from './helpers.ts';
 
-let built: BuiltApp;
-let app: FastifyInstance;
-let admin: Member;
-
-beforeAll(async () => {
-  built = await makeApp();
-  app = built.app;
-  admin = await loginAdmin(app);
-});
-afterAll(() => app.close());
+const t = useTestApp();
 
 interface OrderSpec {
   who: number;
@@ -35,13 +24,13 @@ interface OrderSpec {
 
 /** Three traders with little money (so some orders are refused) and a fee collector. */
 async function setUp(): Promise<{ market: Market; traders: Member[]; collector: Member }> {
-  const collector = await registerMember(app, 'fee');
-  const market = await createMarket(app, admin, { fee: '0.01', feeCollector: collector.nickname });
+  const collector = await registerMember(t.app, 'fee');
+  const market = await createMarket(t.app, t.admin, { fee: '0.01', feeCollector: collector.nickname });
   const holdings = { [market.base.currencyId]: '6', [market.quote.currencyId]: '9' };
   const traders = [
-    await fundedMember(app, admin, holdings),
-    await fundedMember(app, admin, holdings),
-    await fundedMember(app, admin, holdings),
+    await fundedMember(t.app, t.admin, holdings),
+    await fundedMember(t.app, t.admin, holdings),
+    await fundedMember(t.app, t.admin, holdings),
   ];
   return { market, traders, collector };
 }
@@ -63,7 +52,7 @@ function seen(r: PlaceOrderResponse, m: Market) {
 
 /** The end state of a market: the book, each member's orders and balances, by member index. */
 async function endState(s: { market: Market; traders: Member[]; collector: Member }) {
-  const book = await call(app, undefined, 'POST', '/api/cex/getOrders', { pair: s.market.pair._id });
+  const book = await call(t.app, undefined, 'POST', '/api/cex/getOrders', { pair: s.market.pair._id });
   const { orders } = book.json<GetOrdersResponse>();
   const level = (o: { price: string; initialAmount: string; filledAmount: string }) => [
     o.price,
@@ -75,14 +64,14 @@ async function endState(s: { market: Market; traders: Member[]; collector: Membe
     buys: orders.buys.map(level),
     sells: orders.sells.map(level),
     orders: await Promise.all(
-      s.traders.map(async (t) =>
-        (await ordersOf(app, t)).map((o) => [o.buySide, o.initialAmount, o.price, o.filledAmount, o.state]),
+      s.traders.map(async (trader) =>
+        (await ordersOf(t.app, trader)).map((o) => [o.buySide, o.initialAmount, o.price, o.filledAmount, o.state]),
       ),
     ),
     balances: await Promise.all(
       people.map(async (p) => [
-        await balanceOf(app, p, s.market.base.currencyId),
-        await balanceOf(app, p, s.market.quote.currencyId),
+        await balanceOf(t.app, p, s.market.base.currencyId),
+        await balanceOf(t.app, p, s.market.quote.currencyId),
       ]),
     ),
   };
@@ -103,7 +92,7 @@ describe('orders placed in one batch', () => {
         const one = await setUp();
         const sequential: unknown[] = [];
         for (const o of specs) {
-          const res = await place(app, one.traders[o.who], one.market.pair._id, o.buySide, o.qty, o.price);
+          const res = await place(t.app, one.traders[o.who], one.market.pair._id, o.buySide, o.qty, o.price);
           sequential.push(
             res.statusCode === 200
               ? seen(res.json<PlaceOrderResponse>(), one.market)
@@ -113,9 +102,9 @@ describe('orders placed in one batch', () => {
 
         const two = await setUp();
         const jobs = specs.map((o) => {
-          const t = two.traders[o.who] as Member;
+          const trader = two.traders[o.who] as Member;
           return {
-            member: { id: t.id, nickname: t.nickname, role: 'user' },
+            member: { id: trader.id, nickname: trader.nickname, role: 'user' },
             input: {
               pair: two.market.pair._id,
               buySide: o.buySide,
@@ -124,7 +113,7 @@ describe('orders placed in one batch', () => {
             },
           };
         });
-        const outcomes = await inTransaction(built.database.db, (tx) =>
+        const outcomes = await inTransaction(t.built.database.db, (tx) =>
           placeOrders(tx, two.market.pair._id, jobs, new LiveChanges()),
         );
         const batched = outcomes.map((o) => {
@@ -139,7 +128,7 @@ describe('orders placed in one batch', () => {
       }),
       { numRuns: 12 },
     );
-    await expectLedgerBalanced(app, admin);
+    await expectLedgerBalanced(t.app, t.admin);
   });
 
   it('refuses an order whose funds an earlier order of the same batch took, and keeps the others', async () => {
@@ -159,7 +148,7 @@ describe('orders placed in one batch', () => {
     // A's buy of 2 at 2 needs 4: it rests (A: 1); B's sell of 3 needs 3 base, B has 2: refused.
     const base = s.market.base.ticker;
     const quote = s.market.quote.ticker;
-    const outcomes = await inTransaction(built.database.db, (tx) =>
+    const outcomes = await inTransaction(t.built.database.db, (tx) =>
       placeOrders(
         tx,
         s.market.pair._id,
@@ -183,14 +172,14 @@ describe('orders placed in one batch', () => {
     // The first answer shows the sell as it was placed; the book shows it filled since.
     const first = outcomes[0];
     expect(first?.ok && first.value.order.state).toBe(1);
-    expect((await ordersOf(app, b)).map((o) => [o.state, o.filledAmount])).toEqual([[3, '4']]);
+    expect((await ordersOf(t.app, b)).map((o) => [o.state, o.filledAmount])).toEqual([[3, '4']]);
     // 1% fee on each side's proceeds to the collector.
-    expect(await balanceOf(app, a, s.market.base.currencyId)).toBe('9.96');
-    expect(await balanceOf(app, a, s.market.quote.currencyId)).toBe('1');
-    expect(await balanceOf(app, b, s.market.base.currencyId)).toBe('2');
-    expect(await balanceOf(app, b, s.market.quote.currencyId)).toBe('12.96');
-    expect(await balanceOf(app, s.collector, s.market.base.currencyId)).toBe('0.04');
-    expect(await balanceOf(app, s.collector, s.market.quote.currencyId)).toBe('0.04');
-    await expectLedgerBalanced(app, admin);
+    expect(await balanceOf(t.app, a, s.market.base.currencyId)).toBe('9.96');
+    expect(await balanceOf(t.app, a, s.market.quote.currencyId)).toBe('1');
+    expect(await balanceOf(t.app, b, s.market.base.currencyId)).toBe('2');
+    expect(await balanceOf(t.app, b, s.market.quote.currencyId)).toBe('12.96');
+    expect(await balanceOf(t.app, s.collector, s.market.base.currencyId)).toBe('0.04');
+    expect(await balanceOf(t.app, s.collector, s.market.quote.currencyId)).toBe('0.04');
+    await expectLedgerBalanced(t.app, t.admin);
   });
 });

@@ -6,11 +6,16 @@ import type { GetOrdersResponse, Order, Trade, WsServerMessage } from '@starligh
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { createMarket, expectBookConsistent, fundedMember, ordersOf, place } from './exchange.helpers.ts';
-import { balanceOf, expectLedgerBalanced, loginAdmin, type Member, makeApp, registerMember } from './helpers.ts';
-import { TEST_ADMIN, TEST_JWT_SECRET } from './test-db.ts';
+import {
+  balanceOf,
+  expectLedgerBalanced,
+  type Member,
+  makeApp,
+  makePgliteApp,
+  registerMember,
+  useTestApp,
+} from './helpers.ts';
 
 /** A WebSocket client that records every message and can wait for one. */
 class LiveSocket {
@@ -74,17 +79,17 @@ const tradesIn = (messages: WsServerMessage[], pair: string): Set<string> =>
   new Set(messages.flatMap((m) => (m.type === 'trades' && m.pair === pair ? m.trades.map((t) => t._id) : [])));
 
 describe('two server processes on one database', () => {
+  const t = useTestApp();
   let a: BuiltApp;
   let b: BuiltApp;
   let admin: Member;
   beforeAll(async () => {
-    [a, b] = await Promise.all([makeApp(), makeApp()]);
+    a = t.built;
+    admin = t.admin;
+    b = await makeApp();
     await Promise.all([a.app.listen({ port: 0, host: '127.0.0.1' }), b.app.listen({ port: 0, host: '127.0.0.1' })]);
-    admin = await loginAdmin(a.app);
   });
-  afterAll(async () => {
-    await Promise.all([a.app.close(), b.app.close()]);
-  });
+  afterAll(() => b.app.close());
 
   it('keep one book for crossing orders sent to both, and both push the same events', async () => {
     const m = await createMarket(a.app, admin);
@@ -189,16 +194,24 @@ describe('two server processes on one database', () => {
     s.send({ type: 'auth', token: member.token });
     await s.until((ms) => ms.some((x) => x.type === 'orders'));
     const placed = await place(a.app, member, m.pair._id, true, '2', '3');
+    expect(placed.statusCode, placed.body).toBe(200);
     const orderId = placed.json<{ order: Order }>().order._id;
-    await s.until((ms) => s.last('orders')?.orders.some((o) => o._id === orderId && o.state === 1) && ms.length > 0);
-    await a.app.inject({
+    await s.until(() => s.last('orders')?.orders.some((o) => o._id === orderId && o.state === 1));
+    await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount === '4');
+    const cancelled = await a.app.inject({
       method: 'POST',
       url: '/api/cex/cancelOrder',
       headers: { authorization: `Bearer ${member.token}` },
       payload: { orderId },
     });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json<{ message: string }>().message).toBe('Buy order cancelled');
+    // The socket on B hears the cancel: the order Cancelled (2) and the escrow of 6 back, as the API says.
     await s.until(() => s.last('orders')?.orders.some((o) => o._id === orderId && o.state === 2));
     await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount === '10');
+    expect(s.last('orders')?.orders.map((o) => [o._id, o.state])).toEqual([[orderId, 2]]);
+    expect(await balanceOf(a.app, member, m.quote.currencyId)).toBe('10');
+    await expectLedgerBalanced(a.app, admin);
     s.close();
   });
 
@@ -229,26 +242,14 @@ describe('two server processes on one database', () => {
 });
 
 describe('on the embedded PGlite database', () => {
-  let built: BuiltApp;
+  const t = useTestApp({}, { build: makePgliteApp });
   beforeAll(async () => {
-    built = await buildApp(
-      loadConfig({
-        DATA_DIR: 'memory://',
-        LOG_LEVEL: 'silent',
-        JWT_SECRET: TEST_JWT_SECRET,
-        ADMIN_NICKNAME: TEST_ADMIN.nickname,
-        ADMIN_EMAIL: TEST_ADMIN.email,
-        ADMIN_PASSWORD: TEST_ADMIN.password,
-      }),
-    );
-    await built.app.listen({ port: 0, host: '127.0.0.1' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
-  afterAll(() => built.app.close());
 
   it('matches orders and pushes the trades through the in-process bus', async () => {
+    const { app, admin, built } = t;
     expect(built.database.kind).toBe('pglite');
-    const { app } = built;
-    const admin = await loginAdmin(app);
     const m = await createMarket(app, admin);
     const seller = await fundedMember(app, admin, { [m.base.currencyId]: '10' });
     const buyer = await fundedMember(app, admin, { [m.quote.currencyId]: '100' });

@@ -4,8 +4,7 @@
  */
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { ADMIN_URL, TEST_ADMIN, TEST_DB_NAME, TEST_JWT_SECRET, testDatabaseUrl } from './test-db.ts';
+import { ADMIN_URL, TEST_DB_NAME, testConfig } from './test-db.ts';
 
 export default async function setup(): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
@@ -20,14 +19,7 @@ export default async function setup(): Promise<void> {
   await client.query(`DROP DATABASE IF EXISTS ${TEST_DB_NAME} WITH (FORCE)`);
   await client.query(`CREATE DATABASE ${TEST_DB_NAME}`);
   await client.end();
-  const config = loadConfig({
-    DATABASE_URL: testDatabaseUrl(),
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: TEST_JWT_SECRET,
-    ADMIN_NICKNAME: TEST_ADMIN.nickname,
-    ADMIN_EMAIL: TEST_ADMIN.email,
-    ADMIN_PASSWORD: TEST_ADMIN.password,
-  });
+  const config = testConfig({ RATE_LIMIT_AUTH: undefined, RATE_LIMIT_LOGIN_FAILURES: undefined });
   const { app } = await buildApp(config);
   await app.close();
 }

@@ -7,29 +7,20 @@ import type { AuditResponse, AuthResponse } from '@starlight/shared';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.ts';
-import { type Config, loadConfig } from '../src/config.ts';
-import { TEST_ADMIN, TEST_JWT_SECRET, testDatabaseUrl } from './test-db.ts';
+import { TEST_ADMIN, testConfig } from './test-db.ts';
+
+export { testConfig } from './test-db.ts';
 
 export const PASSWORD = 'Str0ng!Passw0rd';
-
-/** A test config on the test database; `overrides` for rate-limit tests and the like. */
-export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({
-    DATABASE_URL: testDatabaseUrl(),
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: TEST_JWT_SECRET,
-    ADMIN_NICKNAME: TEST_ADMIN.nickname,
-    ADMIN_EMAIL: TEST_ADMIN.email,
-    ADMIN_PASSWORD: TEST_ADMIN.password,
-    RATE_LIMIT_AUTH: '100000',
-    RATE_LIMIT_LOGIN_FAILURES: '100000',
-    ...overrides,
-  });
-}
 
 /** Builds the app on the test database. Close it in afterAll. */
 export async function makeApp(overrides: Record<string, string> = {}): Promise<BuiltApp> {
   return buildApp(testConfig(overrides));
+}
+
+/** Builds the app on a fresh in-memory PGlite database (no DATABASE_URL, DESIGN §1). Close it in afterAll. */
+export async function makePgliteApp(): Promise<BuiltApp> {
+  return buildApp(testConfig({ DATABASE_URL: undefined, DATA_DIR: 'memory://' }));
 }
 
 /** A unique alphanumeric nickname (SPEC §5: 3 to 32). */
@@ -152,14 +143,18 @@ export interface TestApp {
 }
 
 /**
- * Builds the app on the test database before the file's tests, signs the seeded admin in, and closes
- * the app after them. Read the fields inside tests or hooks (they are set in `beforeAll`).
- * `overrides` are config variables, as for `makeApp`.
+ * Builds the app on the test database before the file's (or the describe block's) tests, signs the
+ * seeded admin in, and closes the app after them. Read the fields inside tests or hooks (they are set
+ * in `beforeAll`). `overrides` are config variables, as for `makeApp`; `options.build` builds the app
+ * another way (e.g. `makePgliteApp`).
  */
-export function useTestApp(overrides: Record<string, string> = {}): TestApp {
+export function useTestApp(
+  overrides: Record<string, string> = {},
+  options: { build?: () => Promise<BuiltApp> } = {},
+): TestApp {
   const ctx = {} as TestApp;
   beforeAll(async () => {
-    ctx.built = await makeApp(overrides);
+    ctx.built = await (options.build ? options.build() : makeApp(overrides));
     ctx.app = ctx.built.app;
     ctx.admin = await loginAdmin(ctx.app);
   });

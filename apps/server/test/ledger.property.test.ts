@@ -6,10 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { type Currency, formatAmount, mulFraction, toDecimalString, UNIT, type User } from '@starlight/shared';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltApp } from '../src/app.ts';
-import { call, expectLedgerBalanced, loginAdmin, type Member, makeApp, mint, registerMember } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp } from './helpers.ts';
 
 const MEMBERS = 4;
 const SD = 1;
@@ -19,16 +17,7 @@ const SD_TAX = 10_000_000n;
 /** One hundredth: every amount here has at most 2 decimals (precision 2). */
 const CENT = UNIT / 100n;
 
-let built: BuiltApp;
-let app: FastifyInstance;
-let admin: Member;
-
-beforeAll(async () => {
-  built = await makeApp();
-  app = built.app;
-  admin = await loginAdmin(app);
-});
-afterAll(() => app.close());
+const t = useTestApp();
 
 /** Balances per member per currency id, in 10^-9 units. */
 interface Model {
@@ -61,7 +50,7 @@ function portion(m: Model, who: number, currencyId: number, permille: number): b
 async function expectMatches(m: Model, r: Real): Promise<void> {
   for (let i = 0; i < MEMBERS; i++) {
     const member = r.members[i] as Member;
-    const res = await call(app, member.token, 'GET', '/api/user/me');
+    const res = await call(t.app, member.token, 'GET', '/api/user/me');
     expect(res.statusCode).toBe(200);
     const actual = res.json<{ user: User }>().user.balances;
     const expected = [...(m.balances[i] ?? new Map<number, bigint>()).entries()]
@@ -71,7 +60,7 @@ async function expectMatches(m: Model, r: Real): Promise<void> {
     expect(actual, `balances of member ${i}`).toEqual(expected);
     expect(actual.some((b) => b.amount.startsWith('-'))).toBe(false);
   }
-  await expectLedgerBalanced(app, admin);
+  await expectLedgerBalanced(t.app, t.admin);
 }
 
 class MintCommand implements fc.AsyncCommand<Model, Real> {
@@ -86,7 +75,7 @@ class MintCommand implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
     const currencyId = this.currency === 'SD' ? SD : this.currency === 'SN' ? SN : m.target;
-    const res = await call(app, admin.token, 'POST', '/api/bank/mint', {
+    const res = await call(t.app, t.admin.token, 'POST', '/api/bank/mint', {
       recipientNickName: r.members[this.who]?.nickname,
       currencyId,
       amount: text(this.cents * CENT),
@@ -112,7 +101,7 @@ class BurnCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real): Promise<void> {
     const currencyId = this.currency === 'SD' ? SD : SN;
     const amount = portion(m, this.who, currencyId, this.permille);
-    const res = await call(app, admin.token, 'POST', '/api/bank/burn', {
+    const res = await call(t.app, t.admin.token, 'POST', '/api/bank/burn', {
       recipientNickName: r.members[this.who]?.nickname,
       currencyId,
       amount: text(amount),
@@ -145,7 +134,7 @@ class TransferCommand implements fc.AsyncCommand<Model, Real> {
     const currencyId = this.currency === 'SD' ? SD : SN;
     const amount = portion(m, this.from, currencyId, this.permille);
     const sender = r.members[this.from] as Member;
-    const res = await call(app, sender.token, 'POST', '/api/bank/p2pTransfer', {
+    const res = await call(t.app, sender.token, 'POST', '/api/bank/p2pTransfer', {
       recipientNickName: r.members[this.to]?.nickname,
       currencyId,
       amount: text(amount),
@@ -178,7 +167,7 @@ class DistributeCommand implements fc.AsyncCommand<Model, Real> {
     const currencyId = this.currency === 'SD' ? SD : SN;
     const amount = portion(m, this.from, currencyId, this.permille);
     const sender = r.members[this.from] as Member;
-    const res = await call(app, sender.token, 'POST', '/api/bank/distributeCurrency', {
+    const res = await call(t.app, sender.token, 'POST', '/api/bank/distributeCurrency', {
       currencyId,
       amount: text(amount),
       targetCurrencyId: m.target,
@@ -233,9 +222,9 @@ describe('the ledger against a model', () => {
         run++;
         const setup = async () => {
           const members: Member[] = [];
-          for (let i = 0; i < MEMBERS; i++) members.push(await registerMember(app, `p${run}x`));
+          for (let i = 0; i < MEMBERS; i++) members.push(await registerMember(t.app, `p${run}x`));
           // A fresh target currency per run, so only this run's members hold it.
-          const res = await call(app, admin.token, 'POST', '/api/bank/createCurrency', {
+          const res = await call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', {
             ticker: `P${randomBytes(3).toString('hex').toUpperCase()}`,
             name: 'Property Coin',
             precision: 2,
@@ -256,7 +245,7 @@ describe('the ledger against a model', () => {
             ...(i < 3 ? [[i, target, BigInt(i + 1) * UNIT] as [number, number, bigint]] : []),
           ]);
           for (const [i, currencyId, units] of opening) {
-            await mint(app, admin, members[i]?.nickname ?? '', currencyId, text(units));
+            await mint(t.app, t.admin, members[i]?.nickname ?? '', currencyId, text(units));
             add(model, i, currencyId, units);
           }
           return { model, real: { members, target } };

@@ -1,36 +1,19 @@
 import type { TransactionsResponse } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltApp } from '../src/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type DeclaredRoute, declaredRoutes } from '../src/http/access.ts';
-import {
-  call,
-  expectLedgerBalanced,
-  loginAdmin,
-  type Member,
-  makeApp,
-  mint,
-  registerMember,
-  withRole,
-} from './helpers.ts';
+import { call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp, withRole } from './helpers.ts';
 
-let built: BuiltApp;
-let app: FastifyInstance;
-let admin: Member;
+const t = useTestApp();
 let member: Member;
 let creator: Member;
 let routes: DeclaredRoute[];
 
 beforeAll(async () => {
-  built = await makeApp();
-  app = built.app;
-  admin = await loginAdmin(app);
-  member = await registerMember(app, 'sec');
-  creator = await withRole(built, await registerMember(app, 'creator'), 'creator');
+  member = await registerMember(t.app, 'sec');
+  creator = await withRole(t.built, await registerMember(t.app, 'creator'), 'creator');
   routes = [...declaredRoutes];
 });
-afterAll(() => app.close());
 
 /** A concrete path for a route: `:params` become a well-formed object id. */
 function pathOf(route: DeclaredRoute): string {
@@ -39,7 +22,7 @@ function pathOf(route: DeclaredRoute): string {
 
 function hit(route: DeclaredRoute, token: string | undefined, payload?: unknown) {
   const method = route.method as 'GET' | 'POST';
-  return call(app, token, method, pathOf(route), method === 'GET' ? undefined : (payload ?? {}));
+  return call(t.app, token, method, pathOf(route), method === 'GET' ? undefined : (payload ?? {}));
 }
 
 const BAD_TOKENS = ['garbage', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl'];
@@ -89,10 +72,10 @@ describe('admin routes', () => {
   });
 
   it('stop accepting a demoted admin at once', async () => {
-    const promoted = await withRole(built, await registerMember(app, 'demoted'), 'admin');
-    expect((await call(app, promoted.token, 'GET', '/api/bank/audit')).statusCode).toBe(200);
-    await built.database.db.execute(sql`UPDATE users SET role = 'user' WHERE id = ${promoted.id}`);
-    expect((await call(app, promoted.token, 'GET', '/api/bank/audit')).statusCode).toBe(403);
+    const promoted = await withRole(t.built, await registerMember(t.app, 'demoted'), 'admin');
+    expect((await call(t.app, promoted.token, 'GET', '/api/bank/audit')).statusCode).toBe(200);
+    await t.built.database.db.execute(sql`UPDATE users SET role = 'user' WHERE id = ${promoted.id}`);
+    expect((await call(t.app, promoted.token, 'GET', '/api/bank/audit')).statusCode).toBe(403);
   });
 });
 
@@ -126,7 +109,7 @@ describe('request bodies', () => {
     const withBody = routes.filter((r) => r.method === 'POST' && r.hasBody);
     expect(withBody.length).toBeGreaterThanOrEqual(10);
     for (const route of withBody) {
-      const token = route.access === 'public' ? undefined : admin.token;
+      const token = route.access === 'public' ? undefined : t.admin.token;
       const res = await hit(route, token, { unexpectedField: 1 });
       const label = `${route.method} ${route.url}`;
       expect(res.statusCode, label).toBe(400);
@@ -139,14 +122,14 @@ describe('request bodies', () => {
 
   it('answer unknown /api paths with a JSON 404', async () => {
     for (const method of ['GET', 'POST'] as const) {
-      const res = await call(app, member.token, method, '/api/bank/nothingHere', method === 'POST' ? {} : undefined);
+      const res = await call(t.app, member.token, method, '/api/bank/nothingHere', method === 'POST' ? {} : undefined);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'Not found' });
     }
   });
 
   it('refuse a body that is not JSON with 400', async () => {
-    const res = await app.inject({
+    const res = await t.app.inject({
       method: 'POST',
       url: '/api/bank/p2pTransfer',
       headers: { authorization: `Bearer ${member.token}`, 'content-type': 'application/json' },
@@ -159,21 +142,21 @@ describe('request bodies', () => {
 
 describe('transaction histories', () => {
   it('never show a member the rows of others, whatever the filters', async () => {
-    const a = await registerMember(app, 'pa');
-    const b = await registerMember(app, 'pb');
-    const snoop = await registerMember(app, 'snoop');
-    await mint(app, admin, a.nickname, 2, '10');
-    await mint(app, admin, snoop.nickname, 2, '1');
+    const a = await registerMember(t.app, 'pa');
+    const b = await registerMember(t.app, 'pb');
+    const snoop = await registerMember(t.app, 'snoop');
+    await mint(t.app, t.admin, a.nickname, 2, '10');
+    await mint(t.app, t.admin, snoop.nickname, 2, '1');
     expect(
       (
-        await call(app, a.token, 'POST', '/api/bank/p2pTransfer', {
+        await call(t.app, a.token, 'POST', '/api/bank/p2pTransfer', {
           recipientNickName: b.nickname,
           currencyId: 2,
           amount: '4',
         })
       ).statusCode,
     ).toBe(200);
-    const theirs = await call(app, admin.token, 'POST', '/api/bank/alltransactions', {
+    const theirs = await call(t.app, t.admin.token, 'POST', '/api/bank/alltransactions', {
       paging: { limit: 50, page: 1 },
       nickname: a.nickname,
     });
@@ -188,7 +171,7 @@ describe('transaction histories', () => {
       { nickname: 'admin', category: 10 },
     ];
     for (const f of filters) {
-      const res = await call(app, snoop.token, 'POST', '/api/bank/transactions', {
+      const res = await call(t.app, snoop.token, 'POST', '/api/bank/transactions', {
         paging: { limit: 50, page: 1 },
         ...f,
       });
@@ -202,22 +185,22 @@ describe('transaction histories', () => {
         expect([t.sender?.nickname, t.recipient?.nickname]).toContain(snoop.nickname);
       }
     }
-    const own = await call(app, snoop.token, 'POST', '/api/bank/transactions', {
+    const own = await call(t.app, snoop.token, 'POST', '/api/bank/transactions', {
       paging: { limit: 50, page: 1 },
       nickname: a.nickname,
     });
     expect(own.json<TransactionsResponse>().total).toBe(0);
     // The transfer's parties do see it.
-    const forB = await call(app, b.token, 'POST', '/api/bank/transactions', {
+    const forB = await call(t.app, b.token, 'POST', '/api/bank/transactions', {
       paging: { limit: 50, page: 1 },
       nickname: a.nickname,
     });
     expect(forB.json<TransactionsResponse>().total).toBe(1);
-    await expectLedgerBalanced(app, admin);
+    await expectLedgerBalanced(t.app, t.admin);
   });
 
   it('never leak password hashes or tokens in user payloads', async () => {
-    const res = await call(app, member.token, 'GET', '/api/user/me');
+    const res = await call(t.app, member.token, 'GET', '/api/user/me');
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toMatch(/password|argon2|tokenVersion|apiKey/i);
   });

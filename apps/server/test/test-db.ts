@@ -1,4 +1,6 @@
-/** Where the tests' PostgreSQL lives (DESIGN §2: TEST_DATABASE_URL). */
+/** Where the tests' PostgreSQL lives (DESIGN §2: TEST_DATABASE_URL) and the config every test app starts from. */
+import { type Config, loadConfig } from '../src/config.ts';
+
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** STARLIGHT_TEST_DB names another database, so that two checkouts can run their tests side by side. */
 export const TEST_DB_NAME = process.env.STARLIGHT_TEST_DB ?? 'starlight_test';
@@ -12,3 +14,22 @@ export function testDatabaseUrl(name = TEST_DB_NAME): string {
 
 export const TEST_ADMIN = { nickname: 'admin', email: 'admin@starlight.test', password: 'Admin-Passw0rd!' };
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+/**
+ * A test config on the test database, quiet, with the test admin and secret and no practical rate limit;
+ * `overrides` replace any variable (undefined removes it, e.g. `DATABASE_URL` for PGlite).
+ */
+export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
+  const env: Record<string, string | undefined> = {
+    DATABASE_URL: testDatabaseUrl(),
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    ADMIN_NICKNAME: TEST_ADMIN.nickname,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    RATE_LIMIT_AUTH: '100000',
+    RATE_LIMIT_LOGIN_FAILURES: '100000',
+    ...overrides,
+  };
+  return loadConfig(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)));
+}

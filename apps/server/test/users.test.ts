@@ -2,9 +2,8 @@ import type { AuthResponse, User } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltApp } from '../src/app.ts';
-import { call, type Member, makeApp, PASSWORD, registerMember, uniqueNick } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, type Member, makeApp, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
 import { TEST_JWT_SECRET } from './test-db.ts';
 
 function register(app: FastifyInstance, payload: unknown, remoteAddress?: string) {
@@ -31,12 +30,11 @@ function newAccount(prefix = 'u') {
   return { nickname, email: `${nickname}@example.test`, password: PASSWORD };
 }
 
-let built: BuiltApp;
-let app: FastifyInstance;
+const t = useTestApp();
 
 /** Rows of a query on the test database. */
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  const res = await built.database.db.execute(query);
+  const res = await t.built.database.db.execute(query);
   return res.rows as T[];
 }
 
@@ -45,16 +43,10 @@ async function userExists(nickname: string): Promise<boolean> {
   return found.length > 0;
 }
 
-beforeAll(async () => {
-  built = await makeApp();
-  app = built.app;
-});
-afterAll(() => app.close());
-
 describe('register', () => {
   it('creates the account, signs it in and never returns secrets', async () => {
     const body = newAccount();
-    const res = await register(app, body);
+    const res = await register(t.app, body);
     expect(res.statusCode, res.body).toBe(200);
     const out = res.json<AuthResponse>();
     expect(out.token).toEqual(expect.any(String));
@@ -75,7 +67,7 @@ describe('register', () => {
     expect(res.body).not.toContain('passwordHash');
     expect(res.body).not.toContain('argon2');
     expect(res.body).not.toContain(PASSWORD);
-    const me = await call(app, out.token, 'GET', '/api/user/me');
+    const me = await call(t.app, out.token, 'GET', '/api/user/me');
     expect(me.statusCode).toBe(200);
     expect(me.json<{ user: User }>().user.nickname).toBe(body.nickname);
   });
@@ -85,14 +77,14 @@ describe('register', () => {
     async (field) => {
       const body: Record<string, string> = newAccount();
       delete body[field];
-      const res = await register(app, body);
+      const res = await register(t.app, body);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(`"${field}" is required`);
     },
   );
 
   it('lists every field error', async () => {
-    const res = await register(app, {});
+    const res = await register(t.app, {});
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: '"nickname" is required',
@@ -110,7 +102,7 @@ describe('register', () => {
     ['too short', 'ab'],
     ['too long', 'x'.repeat(33)],
   ])('refuses a %s nickname', async (_label, nickname) => {
-    const res = await register(app, { ...newAccount(), nickname });
+    const res = await register(t.app, { ...newAccount(), nickname });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('"nickname" contains an invalid value');
   });
@@ -118,7 +110,7 @@ describe('register', () => {
   it.each(['not-an-email', 'a@', '@example.test', `${'x'.repeat(250)}@example.test`])(
     'refuses the e-mail %s',
     async (email) => {
-      const res = await register(app, { ...newAccount(), email });
+      const res = await register(t.app, { ...newAccount(), email });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('"email" contains an invalid value');
     },
@@ -126,10 +118,10 @@ describe('register', () => {
 
   it('stores the e-mail lowercased and signs in with any case', async () => {
     const body = newAccount();
-    const res = await register(app, { ...body, email: body.email.toUpperCase() });
+    const res = await register(t.app, { ...body, email: body.email.toUpperCase() });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<AuthResponse>().user.email).toBe(body.email.toLowerCase());
-    const again = await login(app, body.email.toUpperCase(), PASSWORD);
+    const again = await login(t.app, body.email.toUpperCase(), PASSWORD);
     expect(again.statusCode, again.body).toBe(200);
   });
 
@@ -143,7 +135,7 @@ describe('register', () => {
     ['without a symbol', 'Ab1cxyzw'],
   ])('refuses a password %s with "Password not strong enough"', async (_label, password) => {
     const body = { ...newAccount(), password };
-    const res = await register(app, body);
+    const res = await register(t.app, body);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Password not strong enough');
     expect(await userExists(body.nickname)).toBe(false);
@@ -151,19 +143,19 @@ describe('register', () => {
 
   it('refuses an unknown field such as role and creates nobody', async () => {
     const body = newAccount();
-    const res = await register(app, { ...body, role: 'admin' });
+    const res = await register(t.app, { ...body, role: 'admin' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('"role" is not allowed');
     expect(res.json().errors).toEqual([{ field: 'role', message: '"role" is not allowed' }]);
     expect(await userExists(body.nickname)).toBe(false);
-    const signIn = await login(app, body.nickname, PASSWORD);
+    const signIn = await login(t.app, body.nickname, PASSWORD);
     expect(signIn.statusCode).toBe(401);
   });
 
   it('refuses a nickname taken in another case with 409', async () => {
     const first = newAccount('dup');
-    expect((await register(app, first)).statusCode).toBe(200);
-    const res = await register(app, {
+    expect((await register(t.app, first)).statusCode).toBe(200);
+    const res = await register(t.app, {
       ...newAccount(),
       nickname: first.nickname.toUpperCase(),
     });
@@ -179,7 +171,7 @@ describe('register', () => {
     const nickname = uniqueNick('race');
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        register(app, { nickname, email: `${nickname}${i}@example.test`, password: PASSWORD }),
+        register(t.app, { nickname, email: `${nickname}${i}@example.test`, password: PASSWORD }),
       ),
     );
     const codes = results.map((r) => r.statusCode).sort();
@@ -188,24 +180,24 @@ describe('register', () => {
 
   it('refuses an e-mail that is already registered with 409', async () => {
     const first = newAccount();
-    expect((await register(app, first)).statusCode).toBe(200);
-    const res = await register(app, { ...newAccount(), email: first.email.toUpperCase() });
+    expect((await register(t.app, first)).statusCode).toBe(200);
+    const res = await register(t.app, { ...newAccount(), email: first.email.toUpperCase() });
     expect(res.statusCode).toBe(409);
   });
 
   it('stores a referrer given by nickname and returns it', async () => {
-    const referrer = await registerMember(app, 'ref');
+    const referrer = await registerMember(t.app, 'ref');
     const body = { ...newAccount(), referrer: referrer.nickname.toUpperCase() };
-    const res = await register(app, body);
+    const res = await register(t.app, body);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<AuthResponse>().user.referrer).toBe(referrer.nickname);
-    const me = await call(app, res.json<AuthResponse>().token, 'GET', '/api/user/me');
+    const me = await call(t.app, res.json<AuthResponse>().token, 'GET', '/api/user/me');
     expect(me.json<{ user: User }>().user.referrer).toBe(referrer.nickname);
   });
 
   it('refuses an unknown referrer with 400 and creates nobody', async () => {
     const body = { ...newAccount(), referrer: uniqueNick('ghost') };
-    const res = await register(app, body);
+    const res = await register(t.app, body);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('"referrer" contains an invalid value');
     expect(await userExists(body.nickname)).toBe(false);
@@ -215,28 +207,28 @@ describe('register', () => {
 describe('login', () => {
   let member: Member;
   beforeAll(async () => {
-    member = await registerMember(app, 'login');
+    member = await registerMember(t.app, 'login');
   });
 
   it('signs in by nickname, in any case', async () => {
-    const res = await login(app, member.nickname.toUpperCase(), PASSWORD);
+    const res = await login(t.app, member.nickname.toUpperCase(), PASSWORD);
     expect(res.statusCode, res.body).toBe(200);
     const out = res.json<AuthResponse>();
     expect(out.user.nickname).toBe(member.nickname);
     expect(out.token).toEqual(expect.any(String));
-    expect((await call(app, out.token, 'GET', '/api/user/me')).statusCode).toBe(200);
+    expect((await call(t.app, out.token, 'GET', '/api/user/me')).statusCode).toBe(200);
   });
 
   it('signs in by e-mail', async () => {
-    const res = await login(app, member.email, PASSWORD);
+    const res = await login(t.app, member.email, PASSWORD);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<AuthResponse>().user.nickname).toBe(member.nickname);
   });
 
   it('answers a wrong password and an unknown account alike: 401 Incorrect password', async () => {
-    const wrong = await login(app, member.nickname, 'Wr0ng!Password');
-    const unknown = await login(app, uniqueNick('nobody'), PASSWORD);
-    const unknownEmail = await login(app, `${uniqueNick('nobody')}@example.test`, PASSWORD);
+    const wrong = await login(t.app, member.nickname, 'Wr0ng!Password');
+    const unknown = await login(t.app, uniqueNick('nobody'), PASSWORD);
+    const unknownEmail = await login(t.app, `${uniqueNick('nobody')}@example.test`, PASSWORD);
     for (const res of [wrong, unknown, unknownEmail]) {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: 'Incorrect password' });
@@ -244,23 +236,23 @@ describe('login', () => {
   });
 
   it('answers 400 for a missing field', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/user/login', payload: { nickOrEmail: 'someone' } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/user/login', payload: { nickOrEmail: 'someone' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('"password" is required');
   });
 
   it('refuses an inactive account with 403, and its open sessions too', async () => {
-    const m = await registerMember(app, 'inactive');
-    await built.database.db.execute(sql`UPDATE users SET is_active = false WHERE id = ${m.id}`);
-    const res = await login(app, m.nickname, PASSWORD);
+    const m = await registerMember(t.app, 'inactive');
+    await t.built.database.db.execute(sql`UPDATE users SET is_active = false WHERE id = ${m.id}`);
+    const res = await login(t.app, m.nickname, PASSWORD);
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toEqual(expect.any(String));
-    expect((await call(app, m.token, 'GET', '/api/user/me')).statusCode).toBe(403);
+    expect((await call(t.app, m.token, 'GET', '/api/user/me')).statusCode).toBe(403);
   });
 
   it('writes an access log row of type 1 with the caller IP', async () => {
-    const m = await registerMember(app, 'access');
-    const res = await login(app, m.nickname, PASSWORD, '198.51.100.23');
+    const m = await registerMember(t.app, 'access');
+    const res = await login(t.app, m.nickname, PASSWORD, '198.51.100.23');
     expect(res.statusCode, res.body).toBe(200);
     const logs = await rows<{ login_type: number; address: string }>(
       sql`SELECT login_type, address FROM access_logs WHERE user_id = ${m.id} ORDER BY created_at, id`,
@@ -272,8 +264,8 @@ describe('login', () => {
   });
 
   it('takes the client IP from X-Forwarded-For only when a trusted (local) proxy sent it', async () => {
-    const m = await registerMember(app, 'proxied');
-    const viaProxy = await app.inject({
+    const m = await registerMember(t.app, 'proxied');
+    const viaProxy = await t.app.inject({
       method: 'POST',
       url: '/api/user/login',
       remoteAddress: '10.0.0.5',
@@ -281,7 +273,7 @@ describe('login', () => {
       payload: { nickOrEmail: m.nickname, password: PASSWORD },
     });
     expect(viaProxy.statusCode, viaProxy.body).toBe(200);
-    const direct = await app.inject({
+    const direct = await t.app.inject({
       method: 'POST',
       url: '/api/user/login',
       remoteAddress: '203.0.113.99',
@@ -296,8 +288,8 @@ describe('login', () => {
   });
 
   it('writes no access log row for a failed sign-in', async () => {
-    const m = await registerMember(app, 'nolog');
-    expect((await login(app, m.nickname, 'Wr0ng!Password')).statusCode).toBe(401);
+    const m = await registerMember(t.app, 'nolog');
+    expect((await login(t.app, m.nickname, 'Wr0ng!Password')).statusCode).toBe(401);
     const logs = await rows<{ n: string }>(sql`SELECT count(*) AS n FROM access_logs WHERE user_id = ${m.id}`);
     expect(Number(logs[0]?.n)).toBe(1);
   });
@@ -305,13 +297,13 @@ describe('login', () => {
 
 describe('sessions', () => {
   it('me: 401 Not authorized without a token', async () => {
-    const res = await call(app, undefined, 'GET', '/api/user/me');
+    const res = await call(t.app, undefined, 'GET', '/api/user/me');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ message: 'Not authorized' });
   });
 
   it('me: 401 Not authorized with a garbage token or a token signed with another secret', async () => {
-    const m = await registerMember(app, 'forged');
+    const m = await registerMember(t.app, 'forged');
     const forged = await new SignJWT({ role: 'admin', tv: 0 })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(m.id)
@@ -319,16 +311,16 @@ describe('sessions', () => {
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
     for (const token of ['garbage', 'a.b.c', forged]) {
-      const res = await call(app, token, 'GET', '/api/user/me');
+      const res = await call(t.app, token, 'GET', '/api/user/me');
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: 'Not authorized' });
     }
-    const notBearer = await app.inject({ method: 'GET', url: '/api/user/me', headers: { authorization: m.token } });
+    const notBearer = await t.app.inject({ method: 'GET', url: '/api/user/me', headers: { authorization: m.token } });
     expect(notBearer.statusCode).toBe(401);
   });
 
   it('me: 401 Token expired with an expired token', async () => {
-    const m = await registerMember(app, 'expired');
+    const m = await registerMember(t.app, 'expired');
     const now = Math.floor(Date.now() / 1000);
     const expired = await new SignJWT({ role: 'user', tv: 0 })
       .setProtectedHeader({ alg: 'HS256' })
@@ -336,63 +328,63 @@ describe('sessions', () => {
       .setIssuedAt(now - 25 * 3600)
       .setExpirationTime(now - 3600)
       .sign(new TextEncoder().encode(TEST_JWT_SECRET));
-    const res = await call(app, expired, 'GET', '/api/user/me');
+    const res = await call(t.app, expired, 'GET', '/api/user/me');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ message: 'Token expired' });
   });
 
   it('a session lasts 24 hours', async () => {
-    const m = await registerMember(app, 'ttl');
+    const m = await registerMember(t.app, 'ttl');
     const [, payload] = m.token.split('.');
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as { iat: number; exp: number };
     expect(claims.exp - claims.iat).toBe(24 * 3600);
   });
 
   it('logout ends the session on the server', async () => {
-    const m = await registerMember(app, 'logout');
-    const second = (await login(app, m.nickname, PASSWORD)).json<AuthResponse>().token;
-    const res = await call(app, m.token, 'POST', '/api/user/logout');
+    const m = await registerMember(t.app, 'logout');
+    const second = (await login(t.app, m.nickname, PASSWORD)).json<AuthResponse>().token;
+    const res = await call(t.app, m.token, 'POST', '/api/user/logout');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('You have been logged out');
     for (const token of [m.token, second]) {
-      const me = await call(app, token, 'GET', '/api/user/me');
+      const me = await call(t.app, token, 'GET', '/api/user/me');
       expect(me.statusCode).toBe(401);
       expect(me.json().message).toBe('Not authorized');
     }
-    const fresh = await login(app, m.nickname, PASSWORD);
+    const fresh = await login(t.app, m.nickname, PASSWORD);
     expect(fresh.statusCode).toBe(200);
-    expect((await call(app, fresh.json<AuthResponse>().token, 'GET', '/api/user/me')).statusCode).toBe(200);
+    expect((await call(t.app, fresh.json<AuthResponse>().token, 'GET', '/api/user/me')).statusCode).toBe(200);
   });
 });
 
 describe('updateProfile', () => {
   it('sets and clears isAnonymous (the Private checkbox)', async () => {
-    const m = await registerMember(app, 'anon');
-    const on = await call(app, m.token, 'POST', '/api/user/updateProfile', { isAnonymous: true });
+    const m = await registerMember(t.app, 'anon');
+    const on = await call(t.app, m.token, 'POST', '/api/user/updateProfile', { isAnonymous: true });
     expect(on.statusCode, on.body).toBe(200);
     expect(on.json().message).toBe('Your account has been updated');
     expect(on.json<{ user: User }>().user.isAnonymous).toBe(true);
-    const me = await call(app, m.token, 'GET', '/api/user/me');
+    const me = await call(t.app, m.token, 'GET', '/api/user/me');
     expect(me.json<{ user: User }>().user.isAnonymous).toBe(true);
-    const off = await call(app, m.token, 'POST', '/api/user/updateProfile', { isAnonymous: false });
+    const off = await call(t.app, m.token, 'POST', '/api/user/updateProfile', { isAnonymous: false });
     expect(off.statusCode).toBe(200);
     expect(off.json<{ user: User }>().user.isAnonymous).toBe(false);
   });
 
   it('refuses other fields such as role and changes nothing', async () => {
-    const m = await registerMember(app, 'sneaky');
-    const res = await call(app, m.token, 'POST', '/api/user/updateProfile', { isAnonymous: true, role: 'admin' });
+    const m = await registerMember(t.app, 'sneaky');
+    const res = await call(t.app, m.token, 'POST', '/api/user/updateProfile', { isAnonymous: true, role: 'admin' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('"role" is not allowed');
-    const user = (await call(app, m.token, 'GET', '/api/user/me')).json<{ user: User }>().user;
+    const user = (await call(t.app, m.token, 'GET', '/api/user/me')).json<{ user: User }>().user;
     expect(user.role).toBe('user');
     expect(user.isAnonymous).toBe(false);
-    const fame = await call(app, m.token, 'POST', '/api/user/updateProfile', { fame: 100 });
+    const fame = await call(t.app, m.token, 'POST', '/api/user/updateProfile', { fame: 100 });
     expect(fame.statusCode).toBe(400);
   });
 
   it('needs a session', async () => {
-    const res = await call(app, undefined, 'POST', '/api/user/updateProfile', { isAnonymous: true });
+    const res = await call(t.app, undefined, 'POST', '/api/user/updateProfile', { isAnonymous: true });
     expect(res.statusCode).toBe(401);
   });
 });
