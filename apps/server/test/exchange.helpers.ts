@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { buyEscrowFor } from '../src/modules/exchange/matching.engine.ts';
-import { call, type Member, mint, registerMember } from './helpers.ts';
+import { call, type Member, mint, registerMember, type TestApp } from './helpers.ts';
 
 export interface TestCurrency {
   currencyId: number;
@@ -180,4 +180,44 @@ export async function expectBookConsistent(built: BuiltApp, pairId: string, sell
     }
   }
   if (bestBid !== null && bestAsk !== null) expect(bestBid < bestAsk, 'the book is not crossed').toBe(true);
+}
+
+/** The exchange calls and reads of a test file's app `t` (read when called, after `useTestApp`'s `beforeAll`). */
+export function exchangeCalls(t: TestApp) {
+  /** cancelOrder as `who`. */
+  const cancel = (who: Member | undefined, orderId: string, headers: Record<string, string> = {}) =>
+    call(t.app, who?.token, 'POST', '/api/cex/cancelOrder', { orderId }, headers);
+  /** payoutOrder as `who`. */
+  const payout = (who: Member | undefined, orderId: string) =>
+    call(t.app, who?.token, 'POST', '/api/cex/payoutOrder', { orderId });
+  /** modifyPair as `who`. */
+  const modify = (who: Member | undefined, body: Record<string, unknown>) =>
+    call(t.app, who?.token, 'POST', '/api/cex/modifyPair', body);
+
+  /** Admin log rows of `category` whose action contains `text`, oldest first. */
+  async function adminLogs(
+    category: number,
+    text: string,
+  ): Promise<Array<{ action: string; affected: string | null }>> {
+    const res = await t.built.database.db.execute<{ action: string; affected: string | null }>(sql`
+      SELECT action, affected_user_id AS affected FROM admin_logs
+      WHERE category = ${category} AND action LIKE ${`%${text}%`} ORDER BY created_at`);
+    return res.rows;
+  }
+
+  /** The ledger rows referencing an order, oldest first, amounts without trailing zeros. */
+  async function ledgerRows(reference: string) {
+    const res = await t.built.database.db.execute<{
+      category: number;
+      amount: string;
+      sender_id: string | null;
+      recipient_id: string | null;
+      escrow: boolean;
+    }>(sql`
+      SELECT category, amount::text AS amount, sender_id, recipient_id, escrow FROM bank_transactions
+      WHERE reference = ${reference} ORDER BY created_at, id`);
+    return res.rows.map((r) => ({ ...r, amount: r.amount.replace(/\.?0+$/, '') }));
+  }
+
+  return { cancel, payout, modify, adminLogs, ledgerRows };
 }

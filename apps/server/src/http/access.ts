@@ -13,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-/** One declared /api route: what the route-table tests walk (security.test.ts). */
+/** One declared /api route: what the route-table tests walk (test/http.access.test.ts). */
 export interface DeclaredRoute {
   method: string;
   url: string;

@@ -1,0 +1,399 @@
+/** The bank's reports through the API (SPEC §3, §7 Bank; DESIGN §4): histories, stats, supply history, the audit. */
+import type {
+  AuditResponse,
+  CurrencyStatsEntry,
+  SupplyHistoryResponse,
+  SupplyPoint,
+  TransactionsResponse,
+} from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { bankCalls, describeTxs } from './bank.helpers.ts';
+import { createMarket, placeOk } from './exchange.helpers.ts';
+import {
+  balanceOf,
+  call,
+  expectLedgerBalanced,
+  type Member,
+  mint,
+  registerMember,
+  uniqueNick,
+  useTestApp,
+} from './helpers.ts';
+
+const t = useTestApp();
+const { newCurrency, transfer, burn, history, allHistory } = bankCalls(t);
+
+describe('POST /api/bank/transactions', () => {
+  /** A sends B 1 SN, 2 SN and 3 SD; C sends B 4 SN; the admin minted to A and C. */
+  async function scene() {
+    const a = await registerMember(t.app, 'ha');
+    const b = await registerMember(t.app, 'hb');
+    const c = await registerMember(t.app, 'hc');
+    await mint(t.app, t.admin, a.nickname, 2, '100');
+    await mint(t.app, t.admin, a.nickname, 1, '100');
+    await mint(t.app, t.admin, c.nickname, 2, '100');
+    for (const [from, cur, amount] of [
+      [a, 2, '1'],
+      [a, 2, '2'],
+      [a, 1, '3'],
+      [c, 2, '4'],
+    ] as const) {
+      const res = await transfer(from, b.nickname, cur, amount);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    return { a, b, c };
+  }
+
+  it('lists only the member own rows, newest first, with the total', async () => {
+    const { a, b, c } = await scene();
+    const ha = await history(a);
+    expect(ha.message).toEqual(expect.any(String));
+    expect(ha.total).toBe(6);
+    expect(describeTxs(ha.txs)).toEqual([
+      `4 0.03 ${a.nickname}->admin`,
+      `3 2.97 ${a.nickname}->${b.nickname}`,
+      `3 2 ${a.nickname}->${b.nickname}`,
+      `3 1 ${a.nickname}->${b.nickname}`,
+      `10 100 system->${a.nickname}`,
+      `10 100 system->${a.nickname}`,
+    ]);
+    const dates = ha.txs.map((t) => Date.parse(t.createdAt));
+    expect([...dates].sort((x, y) => y - x)).toEqual(dates);
+    expect(ha.txs.every((t) => /^[0-9a-f]{24}$/.test(t._id))).toBe(true);
+    // B sees what A and C sent, never the tax row or the mints to A and C.
+    const hb = await history(b);
+    expect(hb.total).toBe(4);
+    expect(hb.txs.every((t) => t.category === 3 && t.recipient?.nickname === b.nickname)).toBe(true);
+    // C never sees A's rows.
+    const hc = await history(c);
+    expect(hc.total).toBe(2);
+    expect(hc.txs.some((t) => t.sender?.nickname === a.nickname || t.recipient?.nickname === a.nickname)).toBe(false);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('filters by currency, category, amount and the other party', async () => {
+    const { a, b, c } = await scene();
+    expect((await history(b, { currencyId: 2 })).total).toBe(3);
+    expect((await history(b, { currencyId: 1 })).total).toBe(1);
+    expect((await history(a, { category: 10 })).total).toBe(2);
+    expect((await history(a, { category: 4 })).total).toBe(1);
+    expect((await history(a, { category: 33 })).total).toBe(0);
+    expect(describeTxs((await history(b, { amountAbove: '2', amountBelow: '3' })).txs)).toEqual([
+      `3 2.97 ${a.nickname}->${b.nickname}`,
+      `3 2 ${a.nickname}->${b.nickname}`,
+    ]);
+    expect((await history(b, { amountAbove: 3.5 })).total).toBe(1);
+    expect((await history(b, { amountBelow: '1' })).total).toBe(1);
+    expect((await history(b, { nickname: c.nickname })).txs.map((t) => t.balance.amount)).toEqual(['4']);
+    expect((await history(b, { nickname: a.nickname.toUpperCase() })).total).toBe(3);
+    expect((await history(b, { nickname: a.nickname, currencyId: 2, amountAbove: '1.5' })).total).toBe(1);
+    expect((await history(b, { nickname: uniqueNick('nobody') })).total).toBe(0);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('filters by date range', async () => {
+    const { b } = await scene();
+    const day = 24 * 3600 * 1000;
+    const now = Date.now();
+    expect((await history(b, { startDate: new Date(now - 60_000).toISOString() })).total).toBe(4);
+    expect((await history(b, { startDate: new Date(now + day).toISOString() })).total).toBe(0);
+    expect((await history(b, { endDate: new Date(now - day).toISOString() })).total).toBe(0);
+    expect(
+      (
+        await history(b, {
+          startDate: new Date(now - day).toISOString().slice(0, 10),
+          endDate: new Date(now + day).toISOString().slice(0, 10),
+        })
+      ).total,
+    ).toBe(4);
+    const bad = await call(t.app, b.token, 'POST', '/api/bank/transactions', {
+      paging: { limit: 10, page: 1 },
+      startDate: 'yesterday',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('"startDate" contains an invalid value');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('pages with limit 5..50 and page >= 1', async () => {
+    const a = await registerMember(t.app, 'pg');
+    const b = await registerMember(t.app, 'pg');
+    await mint(t.app, t.admin, a.nickname, 2, '100');
+    for (let i = 1; i <= 11; i++) {
+      expect((await transfer(a, b.nickname, 2, String(i))).statusCode).toBe(200);
+    }
+    const page = async (limit: number, p: number) =>
+      (
+        await call(t.app, b.token, 'POST', '/api/bank/transactions', { paging: { limit, page: p } })
+      ).json<TransactionsResponse>();
+    const p1 = await page(5, 1);
+    const p2 = await page(5, 2);
+    const p3 = await page(5, 3);
+    const p4 = await page(5, 4);
+    expect([p1.total, p2.total, p3.total, p4.total]).toEqual([11, 11, 11, 11]);
+    expect(p1.txs.map((t) => t.balance.amount)).toEqual(['11', '10', '9', '8', '7']);
+    expect(p2.txs.map((t) => t.balance.amount)).toEqual(['6', '5', '4', '3', '2']);
+    expect(p3.txs.map((t) => t.balance.amount)).toEqual(['1']);
+    expect(p4.txs).toEqual([]);
+    expect((await page(50, 1)).txs).toHaveLength(11);
+
+    const refused: Array<[unknown, string]> = [
+      [{ limit: 4, page: 1 }, '"paging.limit" contains an invalid value'],
+      [{ limit: 51, page: 1 }, '"paging.limit" contains an invalid value'],
+      [{ limit: 10.5, page: 1 }, '"paging.limit" contains an invalid value'],
+      [{ limit: 10, page: 0 }, '"paging.page" contains an invalid value'],
+      [{ limit: 10 }, '"paging.page" is required'],
+      [undefined, '"paging" is required'],
+    ];
+    for (const [paging, message] of refused) {
+      const res = await call(t.app, b.token, 'POST', '/api/bank/transactions', paging === undefined ? {} : { paging });
+      expect(res.statusCode, JSON.stringify(paging)).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('needs a session', async () => {
+    const res = await call(t.app, undefined, 'POST', '/api/bank/transactions', { paging: { limit: 10, page: 1 } });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/bank/alltransactions', () => {
+  it('lets the admin see every row; the nickname filter matches any party', async () => {
+    const a = await registerMember(t.app, 'all');
+    const b = await registerMember(t.app, 'all');
+    await mint(t.app, t.admin, a.nickname, 2, '10');
+    expect((await transfer(a, b.nickname, 2, '4')).statusCode).toBe(200);
+    const forA = await allHistory({ nickname: a.nickname });
+    expect(describeTxs(forA.txs)).toEqual([`3 4 ${a.nickname}->${b.nickname}`, `10 10 system->${a.nickname}`]);
+    expect(forA.total).toBe(2);
+    const forB = await allHistory({ nickname: b.nickname });
+    expect(describeTxs(forB.txs)).toEqual([`3 4 ${a.nickname}->${b.nickname}`]);
+    // The admin executed the mint: the admin's nickname finds it too.
+    const mints = await allHistory({ nickname: 'admin', category: 10, amountAbove: '10', amountBelow: '10' });
+    expect(mints.txs.some((t) => t.recipient?.nickname === a.nickname)).toBe(true);
+    const page = await allHistory({ paging: { limit: 5, page: 1 } });
+    expect(page.txs).toHaveLength(5);
+    expect(page.total).toBeGreaterThanOrEqual(3);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('is for admins only', async () => {
+    const m = await registerMember(t.app, 'allm');
+    const res = await call(t.app, m.token, 'POST', '/api/bank/alltransactions', { paging: { limit: 10, page: 1 } });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('POST /api/bank/currencyStats', () => {
+  it('gives signed totals per category (burns negative) and circulating per SPEC §3', async () => {
+    const coin = await newCurrency({ transferTax: '0.1' });
+    const a = await registerMember(t.app, 'st');
+    const b = await registerMember(t.app, 'st');
+    await mint(t.app, t.admin, a.nickname, coin.currencyId, '100');
+    await mint(t.app, t.admin, b.nickname, coin.currencyId, '50');
+    expect((await burn(a.nickname, coin.currencyId, '20')).statusCode).toBe(200);
+    expect((await transfer(a, b.nickname, coin.currencyId, '10')).statusCode).toBe(200);
+
+    const res = await call(t.app, t.admin.token, 'POST', '/api/bank/currencyStats', { currencyId: coin.currencyId });
+    expect(res.statusCode, res.body).toBe(200);
+    const { currencyStats, message } = res.json<{ currencyStats: CurrencyStatsEntry[]; message: string }>();
+    expect(message).toEqual(expect.any(String));
+    expect(currencyStats).toEqual([
+      {
+        _id: coin.currencyId,
+        categories: [
+          { category: 3, total: '9', count: 1 },
+          { category: 4, total: '1', count: 1 },
+          { category: 10, total: '150', count: 2 },
+          { category: 11, total: '-20', count: 1 },
+        ],
+        totals: '140',
+        // Mints 150 + burns (-20) - taxes 1.
+        circulating: '129',
+      },
+    ]);
+    // Here every tax was burned, so circulating is exactly what the members hold.
+    expect(await balanceOf(t.app, a, coin.currencyId)).toBe('70');
+    expect(await balanceOf(t.app, b, coin.currencyId)).toBe('59');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('filters by date range and returns every currency without a filter', async () => {
+    const coin = await newCurrency();
+    const a = await registerMember(t.app, 'st2');
+    await mint(t.app, t.admin, a.nickname, coin.currencyId, '5');
+    const stats = async (body: Record<string, unknown>) =>
+      (await call(t.app, t.admin.token, 'POST', '/api/bank/currencyStats', body)).json<{
+        currencyStats: CurrencyStatsEntry[];
+      }>().currencyStats;
+    const tomorrow = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
+    expect(await stats({ currencyId: coin.currencyId, startDate: tomorrow })).toEqual([]);
+    expect(
+      await stats({ currencyId: coin.currencyId, endDate: new Date(Date.now() - 24 * 3600 * 1000).toISOString() }),
+    ).toEqual([]);
+    const today = await stats({ currencyId: coin.currencyId, startDate: new Date(Date.now() - 60_000).toISOString() });
+    expect(today[0]?.categories).toEqual([{ category: 10, total: '5', count: 1 }]);
+    const all = await stats({});
+    expect(all.map((s) => s._id)).toEqual(expect.arrayContaining([1, 2, coin.currencyId]));
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('is for admins only', async () => {
+    const m = await registerMember(t.app, 'stm');
+    expect((await call(t.app, m.token, 'POST', '/api/bank/currencyStats', {})).statusCode).toBe(403);
+  });
+});
+
+/** supplyHistory as anyone (the route is public); expects success. */
+async function supplyHistory(body: Record<string, unknown>): Promise<SupplyPoint[]> {
+  const res = await call(t.app, undefined, 'POST', '/api/bank/supplyHistory', body);
+  expect(res.statusCode, res.body).toBe(200);
+  const { points, message } = res.json<SupplyHistoryResponse>();
+  expect(message).toMatch(new RegExp(`^Got ${points.length} [A-Z0-9]+ supply points$`));
+  return points;
+}
+
+/** The audit's row of one currency. */
+async function auditOf(currencyId: number): Promise<AuditResponse['currencies'][number] | undefined> {
+  return (await expectLedgerBalanced(t.app, t.admin)).currencies.find((c) => c.currencyId === currencyId);
+}
+
+const HOUR_MS = 3600 * 1000;
+
+describe('POST /api/bank/supplyHistory', () => {
+  it('ends with the audit supply and the all-time circulating, after mint, burn and a taxed transfer', async () => {
+    const collector = await registerMember(t.app, 'shc');
+    const coin = await newCurrency({ transferTax: '0.1', taxCollector: collector.nickname });
+    const a = await registerMember(t.app, 'sha');
+    const b = await registerMember(t.app, 'shb');
+    await mint(t.app, t.admin, a.nickname, coin.currencyId, '100');
+    await mint(t.app, t.admin, b.nickname, coin.currencyId, '50.25');
+    expect((await burn(a.nickname, coin.currencyId, '20')).statusCode).toBe(200);
+    // 10 sent: 9 reach b, the 1 of tax goes to the collector (still held, but not circulating).
+    expect((await transfer(a, b.nickname, coin.currencyId, '10')).statusCode).toBe(200);
+
+    const before = Date.now();
+    const points = await supplyHistory({ currencyId: coin.currencyId, interval: '1h', limit: 3 });
+    const after = Date.now();
+    expect(points).toHaveLength(3);
+    const times = points.map((p) => Date.parse(p.time));
+    expect(times[1]! - times[0]!).toBe(HOUR_MS);
+    expect(times[2]! - times[1]!).toBe(HOUR_MS);
+    // The last bucket is the current hour, starting on the hour (UTC).
+    expect(times[2]).toBeGreaterThanOrEqual(Math.floor(before / HOUR_MS) * HOUR_MS);
+    expect(times[2]).toBeLessThanOrEqual(Math.floor(after / HOUR_MS) * HOUR_MS);
+    // The currency is minutes old: two hours ago it had nothing.
+    expect(points[0]).toEqual({ time: points[0]!.time, supply: '0', circulating: '0' });
+    // Minted 150.25, burned 20: 130.25 exist; circulating also leaves out the 1 of tax.
+    expect(points[2]).toMatchObject({ supply: '130.25', circulating: '129.25' });
+
+    const audit = await auditOf(coin.currencyId);
+    expect(audit).toMatchObject({ issued: '150.25', removed: '20', balances: '130.25', escrow: '0' });
+    const held = [
+      await balanceOf(t.app, a, coin.currencyId),
+      await balanceOf(t.app, b, coin.currencyId),
+      await balanceOf(t.app, collector, coin.currencyId),
+    ];
+    expect(held).toEqual(['70', '59.25', '1']);
+
+    const stats = await call(t.app, t.admin.token, 'POST', '/api/bank/currencyStats', { currencyId: coin.currencyId });
+    expect(stats.json<{ currencyStats: CurrencyStatsEntry[] }>().currencyStats[0]?.circulating).toBe('129.25');
+  });
+
+  it('places each movement in its bucket and carries the totals forward over quiet days', async () => {
+    const coin = await newCurrency();
+    const a = await registerMember(t.app, 'shd');
+    const b = await registerMember(t.app, 'shd');
+    await mint(t.app, t.admin, a.nickname, coin.currencyId, '100');
+    await mint(t.app, t.admin, b.nickname, coin.currencyId, '50');
+    // Move the two mints into the past (the API always writes "now"): a's three days ago, b's yesterday.
+    // The ledger is append-only (a trigger refuses UPDATE): only a replication session, as the test's
+    // superuser, may rewrite a row, and only in this transaction.
+    const back = async (member: Member, hours: number) =>
+      t.built.database.db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL session_replication_role = replica`);
+        await tx.execute(sql`
+          UPDATE bank_transactions SET created_at = now() - make_interval(hours => ${hours})
+          WHERE currency_id = ${coin.currencyId} AND recipient_id = ${member.id}`);
+      });
+    await back(a, 72);
+    await back(b, 24);
+    expect((await burn(a.nickname, coin.currencyId, '20')).statusCode).toBe(200);
+
+    const daily = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 5 });
+    expect(daily.map((p) => [p.supply, p.circulating])).toEqual([
+      ['0', '0'],
+      ['100', '100'],
+      ['100', '100'],
+      ['150', '150'],
+      ['130', '130'],
+    ]);
+    expect(Date.parse(daily[4]!.time) - Date.parse(daily[0]!.time)).toBe(4 * 24 * HOUR_MS);
+    expect(daily[4]!.time).toMatch(/T00:00:00\.000Z$/);
+    // A short window still counts everything before it: its first bucket starts from the full history.
+    const short = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 2 });
+    expect(short.map((p) => p.supply)).toEqual(['150', '130']);
+    expect(short.map((p) => p.time)).toEqual(daily.slice(3).map((p) => p.time));
+    // Without a limit: 200 buckets, the same last point.
+    const full = await supplyHistory({ currencyId: coin.currencyId, interval: '1h' });
+    expect(full).toHaveLength(200);
+    expect(full[199]).toMatchObject({ supply: '130', circulating: '130' });
+    expect(full[0]).toMatchObject({ supply: '0', circulating: '0' });
+  });
+
+  it('keeps money held in escrow by an open order in the supply', async () => {
+    const { pair, base } = await createMarket(t.app, t.admin);
+    const seller = await registerMember(t.app, 'she');
+    await mint(t.app, t.admin, seller.nickname, base.currencyId, '40');
+    await placeOk(t.app, seller, pair._id, false, '15', '2');
+    expect(await balanceOf(t.app, seller, base.currencyId)).toBe('25');
+
+    const points = await supplyHistory({ currencyId: base.currencyId, interval: '1h', limit: 1 });
+    expect(points).toEqual([{ time: expect.any(String), supply: '40', circulating: '40' }]);
+    expect(await auditOf(base.currencyId)).toMatchObject({ balances: '25', escrow: '15', issued: '40', removed: '0' });
+  });
+
+  it('answers 404 for an unknown currency and 400 for a bad interval or limit', async () => {
+    const unknown = await call(t.app, undefined, 'POST', '/api/bank/supplyHistory', {
+      currencyId: 99999,
+      interval: '1h',
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('Currency not found');
+
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ currencyId: 1, interval: '5m' }, '"interval" contains an invalid value'],
+      [{ currencyId: 1 }, '"interval" is required'],
+      [{ currencyId: 1, interval: '1d', limit: 0 }, '"limit" contains an invalid value'],
+      [{ currencyId: 1, interval: '1d', limit: 367 }, '"limit" contains an invalid value'],
+      [{ currencyId: 1, interval: '1d', limit: 2.5 }, '"limit" contains an invalid value'],
+      [{ interval: '1d' }, '"currencyId" is required'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await call(t.app, undefined, 'POST', '/api/bank/supplyHistory', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message, JSON.stringify(body)).toBe(message);
+    }
+  });
+});
+
+describe('GET /api/bank/audit', () => {
+  it('reports conservation per currency to the admin', async () => {
+    const res = await call(t.app, t.admin.token, 'GET', '/api/bank/audit');
+    expect(res.statusCode).toBe(200);
+    const audit = res.json<AuditResponse>();
+    expect(audit.ok).toBe(true);
+    expect(audit.message).toBe('Ledger balanced');
+    const sd = audit.currencies.find((c) => c.currencyId === 1);
+    expect(sd).toMatchObject({ ticker: 'SD', difference: '0', negativeBalances: 0, escrow: '0', ok: true });
+  });
+
+  it('is for admins only', async () => {
+    const m = await registerMember(t.app, 'aud');
+    expect((await call(t.app, m.token, 'GET', '/api/bank/audit')).statusCode).toBe(403);
+    expect((await call(t.app, undefined, 'GET', '/api/bank/audit')).statusCode).toBe(401);
+  });
+});
