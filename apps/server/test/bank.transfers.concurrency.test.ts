@@ -25,6 +25,25 @@ async function transferCount(member: Member): Promise<number> {
   return res.json<TransactionsResponse>().total;
 }
 
+/**
+ * 200 transfers at once, alternately A to B (`ab`) and B to A (`ba`), in SN. Expects no 5xx and only 200
+ * or 409; returns how many went through each way and both balances after.
+ */
+async function crossTransfers(a: Member, b: Member, ab: string, ba: string) {
+  const results = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? transfer(a, b, ab) : transfer(b, a, ba))),
+  );
+  const codes = results.map((r) => r.statusCode);
+  expect(codes.filter((c) => c >= 500)).toEqual([]);
+  expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
+  return {
+    okAB: results.filter((r, i) => i % 2 === 0 && r.statusCode === 200).length,
+    okBA: results.filter((r, i) => i % 2 === 1 && r.statusCode === 200).length,
+    balA: await balanceOf(t.app, a, 2),
+    balB: await balanceOf(t.app, b, 2),
+  };
+}
+
 describe('concurrent money movements', () => {
   it('100 parallel transfers of 10 SN from 100 SN: exactly 10 succeed, the rest are refused', async () => {
     const a = await registerMember(t.app, 'race');
@@ -49,17 +68,8 @@ describe('concurrent money movements', () => {
     // Enough for every transfer each sends, in whatever order they run: 100 x 1.25 and 100 x 0.75.
     await mint(t.app, t.admin, a.nickname, 2, '125');
     await mint(t.app, t.admin, b.nickname, 2, '75');
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? transfer(a, b, '1.25') : transfer(b, a, '0.75'))),
-    );
-    const codes = results.map((r) => r.statusCode);
-    expect(codes.filter((c) => c >= 500)).toEqual([]);
-    expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
-    const okAB = results.filter((r, i) => i % 2 === 0 && r.statusCode === 200).length;
-    const okBA = results.filter((r, i) => i % 2 === 1 && r.statusCode === 200).length;
+    const { okAB, okBA, balA, balB } = await crossTransfers(a, b, '1.25', '0.75');
     expect([okAB, okBA]).toEqual([100, 100]);
-    const balA = await balanceOf(t.app, a, 2);
-    const balB = await balanceOf(t.app, b, 2);
     // A: 125 - 100 x 1.25 + 100 x 0.75 = 75; B: 75 + 125 - 75 = 125.
     expect([balA, balB]).toEqual(['75', '125']);
     expect(await transferCount(a)).toBe(200);
@@ -71,16 +81,7 @@ describe('concurrent money movements', () => {
     const b = await registerMember(t.app, 'tight');
     await mint(t.app, t.admin, a.nickname, 2, '5');
     await mint(t.app, t.admin, b.nickname, 2, '5');
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? transfer(a, b, '1') : transfer(b, a, '1'))),
-    );
-    const codes = results.map((r) => r.statusCode);
-    expect(codes.filter((c) => c >= 500)).toEqual([]);
-    expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
-    const okAB = results.filter((r, i) => i % 2 === 0 && r.statusCode === 200).length;
-    const okBA = results.filter((r, i) => i % 2 === 1 && r.statusCode === 200).length;
-    const balA = await balanceOf(t.app, a, 2);
-    const balB = await balanceOf(t.app, b, 2);
+    const { okAB, okBA, balA, balB } = await crossTransfers(a, b, '1', '1');
     expect(BigInt(balA) + BigInt(balB)).toBe(10n);
     expect(balA).toBe(String(5 - okAB + okBA));
     await expectLedgerBalanced(t.app, t.admin);

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, type Member, makeApp, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
+import { call, type Member, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
 import { TEST_JWT_SECRET } from './test-db.ts';
 
 function register(app: FastifyInstance, payload: unknown, remoteAddress?: string) {
@@ -389,74 +389,65 @@ describe('updateProfile', () => {
   });
 });
 
-describe('rate limits', () => {
-  it('limits register and login requests per IP (RATE_LIMIT_AUTH)', async () => {
-    const limited = await makeApp({ RATE_LIMIT_AUTH: '3' });
-    try {
-      const ip = '203.0.113.10';
-      for (let i = 0; i < 3; i++) {
-        const res = await register(limited.app, newAccount('rl'), ip);
-        expect(res.statusCode, res.body).toBe(200);
-      }
-      const fourth = await register(limited.app, newAccount('rl'), ip);
-      expect(fourth.statusCode).toBe(429);
-      expect(fourth.json().message).toEqual(expect.any(String));
-      // Another address is not affected.
-      expect((await register(limited.app, newAccount('rl'), '203.0.113.11')).statusCode).toBe(200);
-      // A client cannot pick another address with X-Forwarded-For: it is not a trusted proxy.
-      const spoofed = await limited.app.inject({
-        method: 'POST',
-        url: '/api/user/register',
-        remoteAddress: ip,
-        headers: { 'x-forwarded-for': '10.9.8.7' },
-        payload: newAccount('rl'),
-      });
-      expect(spoofed.statusCode).toBe(429);
+describe('rate limits per IP', () => {
+  const limited = useTestApp({ RATE_LIMIT_AUTH: '3' });
 
-      const m = await registerMember(limited.app, 'rllogin');
-      const loginIp = '203.0.113.12';
-      for (let i = 0; i < 3; i++) {
-        const res = await login(limited.app, m.nickname, PASSWORD, loginIp);
-        expect(res.statusCode, res.body).toBe(200);
-      }
-      const blocked = await login(limited.app, m.nickname, PASSWORD, loginIp);
-      expect(blocked.statusCode).toBe(429);
-      expect((await login(limited.app, m.nickname, PASSWORD, '203.0.113.13')).statusCode).toBe(200);
-    } finally {
-      await limited.app.close();
+  it('limits register and login requests per IP (RATE_LIMIT_AUTH)', async () => {
+    const ip = '203.0.113.10';
+    for (let i = 0; i < 3; i++) {
+      const res = await register(limited.app, newAccount('rl'), ip);
+      expect(res.statusCode, res.body).toBe(200);
     }
+    const fourth = await register(limited.app, newAccount('rl'), ip);
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json().message).toEqual(expect.any(String));
+    // Another address is not affected.
+    expect((await register(limited.app, newAccount('rl'), '203.0.113.11')).statusCode).toBe(200);
+    // A client cannot pick another address with X-Forwarded-For: it is not a trusted proxy.
+    const spoofed = await limited.app.inject({
+      method: 'POST',
+      url: '/api/user/register',
+      remoteAddress: ip,
+      headers: { 'x-forwarded-for': '10.9.8.7' },
+      payload: newAccount('rl'),
+    });
+    expect(spoofed.statusCode).toBe(429);
+
+    const m = await registerMember(limited.app, 'rllogin');
+    const loginIp = '203.0.113.12';
+    for (let i = 0; i < 3; i++) {
+      const res = await login(limited.app, m.nickname, PASSWORD, loginIp);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const blocked = await login(limited.app, m.nickname, PASSWORD, loginIp);
+    expect(blocked.statusCode).toBe(429);
+    expect((await login(limited.app, m.nickname, PASSWORD, '203.0.113.13')).statusCode).toBe(200);
   });
+});
+
+describe('rate limits per account', () => {
+  const limited = useTestApp({ RATE_LIMIT_LOGIN_FAILURES: '3' });
 
   it('limits failed sign-ins per account (RATE_LIMIT_LOGIN_FAILURES), whatever identifier is used', async () => {
-    const limited = await makeApp({ RATE_LIMIT_LOGIN_FAILURES: '3' });
-    try {
-      const m = await registerMember(limited.app, 'lock');
-      const other = await registerMember(limited.app, 'free');
-      expect((await login(limited.app, m.nickname, 'Wr0ng!Password')).statusCode).toBe(401);
-      expect((await login(limited.app, m.nickname.toUpperCase(), 'Wr0ng!Password')).statusCode).toBe(401);
-      expect((await login(limited.app, m.email, 'Wr0ng!Password')).statusCode).toBe(401);
-      // The account is now locked, even with the right password, by nickname or e-mail.
-      const locked = await login(limited.app, m.nickname, PASSWORD);
-      expect(locked.statusCode).toBe(429);
-      expect((await login(limited.app, m.email, PASSWORD)).statusCode).toBe(429);
-      // Other accounts are not.
-      expect((await login(limited.app, other.nickname, PASSWORD)).statusCode).toBe(200);
-    } finally {
-      await limited.app.close();
-    }
+    const m = await registerMember(limited.app, 'lock');
+    const other = await registerMember(limited.app, 'free');
+    expect((await login(limited.app, m.nickname, 'Wr0ng!Password')).statusCode).toBe(401);
+    expect((await login(limited.app, m.nickname.toUpperCase(), 'Wr0ng!Password')).statusCode).toBe(401);
+    expect((await login(limited.app, m.email, 'Wr0ng!Password')).statusCode).toBe(401);
+    // The account is now locked, even with the right password, by nickname or e-mail.
+    const locked = await login(limited.app, m.nickname, PASSWORD);
+    expect(locked.statusCode).toBe(429);
+    expect((await login(limited.app, m.email, PASSWORD)).statusCode).toBe(429);
+    // Other accounts are not.
+    expect((await login(limited.app, other.nickname, PASSWORD)).statusCode).toBe(200);
   });
 
   it('forgets failures after a successful sign-in', async () => {
-    const limited = await makeApp({ RATE_LIMIT_LOGIN_FAILURES: '3' });
-    try {
-      const m = await registerMember(limited.app, 'reset');
-      for (let round = 0; round < 2; round++) {
-        expect((await login(limited.app, m.nickname, 'Wr0ng!Password')).statusCode).toBe(401);
-        expect((await login(limited.app, m.nickname, 'Wr0ng!Password')).statusCode).toBe(401);
-        expect((await login(limited.app, m.nickname, PASSWORD)).statusCode).toBe(200);
-      }
-    } finally {
-      await limited.app.close();
+    const m = await registerMember(limited.app, 'reset');
+    for (let round = 0; round < 2; round++) {
+      expect((await login(limited.app, m.nickname, 'Wr0ng!Password')).statusCode).toBe(401);
+      expect((await login(limited.app, m.nickname, 'Wr0ng!Password')).statusCode).toBe(401);
+      expect((await login(limited.app, m.nickname, PASSWORD)).statusCode).toBe(200);
     }
   });
 });
