@@ -7,6 +7,7 @@ import type { AuditResponse, AuthResponse } from '@starlight/shared';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.ts';
+import { sqlErrorOf } from '../src/db/errors.ts';
 import { TEST_ADMIN, testConfig } from './test-db.ts';
 
 export { testConfig } from './test-db.ts';
@@ -130,8 +131,7 @@ export async function sqlStateOf(run: () => Promise<unknown>): Promise<string | 
     await run();
     return null;
   } catch (err) {
-    const e = err as { code?: string; cause?: { code?: string } };
-    return e.cause?.code ?? e.code ?? 'unknown';
+    return sqlErrorOf(err).code ?? 'unknown';
   }
 }
 

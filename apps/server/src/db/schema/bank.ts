@@ -1,21 +1,8 @@
 /** The bank: currencies, balances and the append-only ledger (SPEC §3, DESIGN §4). */
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  char,
-  check,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { money, objectId } from './columns.ts';
 import { users } from './users.ts';
-
-const money = (name: string) => numeric(name, { precision: 38, scale: 9 });
 
 export const currencies = pgTable(
   'currencies',
@@ -45,7 +32,7 @@ export const currencies = pgTable(
 export const balances = pgTable(
   'balances',
   {
-    userId: char('user_id', { length: 24 })
+    userId: objectId('user_id')
       .notNull()
       .references(() => users.id),
     currencyId: integer('currency_id')
@@ -69,16 +56,16 @@ export const balances = pgTable(
 export const bankTransactions = pgTable(
   'bank_transactions',
   {
-    id: char('id', { length: 24 }).primaryKey(),
+    id: objectId('id').primaryKey(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     category: integer('category').notNull(),
     currencyId: integer('currency_id')
       .notNull()
       .references(() => currencies.currencyId),
     amount: money('amount').notNull(),
-    executorId: char('executor_id', { length: 24 }).references(() => users.id),
-    senderId: char('sender_id', { length: 24 }).references(() => users.id),
-    recipientId: char('recipient_id', { length: 24 }).references(() => users.id),
+    executorId: objectId('executor_id').references(() => users.id),
+    senderId: objectId('sender_id').references(() => users.id),
+    recipientId: objectId('recipient_id').references(() => users.id),
     escrow: boolean('escrow').notNull().default(false),
     note: text('note').notNull().default(''),
     reference: text('reference'),

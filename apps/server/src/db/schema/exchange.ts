@@ -1,22 +1,9 @@
 /** The exchange, the Quantum Hub: pairs, orders and trades (SPEC §3, DESIGN §5). */
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  char,
-  check,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { currencies } from './bank.ts';
+import { money, objectId } from './columns.ts';
 import { users } from './users.ts';
-
-const money = (name: string) => numeric(name, { precision: 38, scale: 9 });
 
 /**
  * A pair trades `buyCurrency` (the asset) against `sellCurrency` (what it is paid in). Its name is
@@ -26,7 +13,7 @@ const money = (name: string) => numeric(name, { precision: 38, scale: 9 });
 export const exchangePairs = pgTable(
   'exchange_pairs',
   {
-    id: char('id', { length: 24 }).primaryKey(),
+    id: objectId('id').primaryKey(),
     buyCurrency: integer('buy_currency')
       .notNull()
       .references(() => currencies.currencyId),
@@ -40,7 +27,7 @@ export const exchangePairs = pgTable(
     frozenNote: text('frozen_note').notNull().default(''),
     fee: money('fee').notNull().default('0'),
     /** The user receiving fees (category 23); null burns them. */
-    feeCollectorId: char('fee_collector_id', { length: 24 }).references(() => users.id),
+    feeCollectorId: objectId('fee_collector_id').references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -60,12 +47,12 @@ export const exchangePairs = pgTable(
 export const exchangeOrders = pgTable(
   'exchange_orders',
   {
-    id: char('id', { length: 24 }).primaryKey(),
+    id: objectId('id').primaryKey(),
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    pairId: char('pair_id', { length: 24 })
+    pairId: objectId('pair_id')
       .notNull()
       .references(() => exchangePairs.id),
-    userId: char('user_id', { length: 24 })
+    userId: objectId('user_id')
       .notNull()
       .references(() => users.id),
     buySide: boolean('buy_side').notNull(),
@@ -90,15 +77,15 @@ export const exchangeOrders = pgTable(
 export const exchangeTrades = pgTable(
   'exchange_trades',
   {
-    id: char('id', { length: 24 }).primaryKey(),
+    id: objectId('id').primaryKey(),
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    pairId: char('pair_id', { length: 24 })
+    pairId: objectId('pair_id')
       .notNull()
       .references(() => exchangePairs.id),
-    buyOrderId: char('buy_order_id', { length: 24 })
+    buyOrderId: objectId('buy_order_id')
       .notNull()
       .references(() => exchangeOrders.id),
-    sellOrderId: char('sell_order_id', { length: 24 })
+    sellOrderId: objectId('sell_order_id')
       .notNull()
       .references(() => exchangeOrders.id),
     /** The taker's side: true when an incoming buy met a resting sell. */

@@ -1,21 +1,12 @@
 /** Members, their sessions' token version, and the logs of who did what (SPEC §3). */
 import { sql } from 'drizzle-orm';
-import {
-  type AnyPgColumn,
-  boolean,
-  char,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { objectId } from './columns.ts';
 
 export const users = pgTable(
   'users',
   {
-    id: char('id', { length: 24 }).primaryKey(),
+    id: objectId('id').primaryKey(),
     nickname: text('nickname').notNull(),
     email: text('email'),
     passwordHash: text('password_hash'),
@@ -25,7 +16,7 @@ export const users = pgTable(
     isWalletOnly: boolean('is_wallet_only').notNull().default(false),
     isEmailVerified: boolean('is_email_verified').notNull().default(false),
     isAnonymous: boolean('is_anonymous').notNull().default(false),
-    referrerId: char('referrer_id', { length: 24 }).references((): AnyPgColumn => users.id),
+    referrerId: objectId('referrer_id').references((): AnyPgColumn => users.id),
     fame: integer('fame').notNull().default(0),
     tokenVersion: integer('token_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -42,9 +33,9 @@ export const users = pgTable(
 export const accessLogs = pgTable(
   'access_logs',
   {
-    id: char('id', { length: 24 }).primaryKey(),
+    id: objectId('id').primaryKey(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    userId: char('user_id', { length: 24 })
+    userId: objectId('user_id')
       .notNull()
       .references(() => users.id),
     address: text('address').notNull(),
@@ -57,12 +48,12 @@ export const accessLogs = pgTable(
 export const adminLogs = pgTable(
   'admin_logs',
   {
-    id: char('id', { length: 24 }).primaryKey(),
+    id: objectId('id').primaryKey(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    adminId: char('admin_id', { length: 24 })
+    adminId: objectId('admin_id')
       .notNull()
       .references(() => users.id),
-    affectedUserId: char('affected_user_id', { length: 24 }).references(() => users.id),
+    affectedUserId: objectId('affected_user_id').references(() => users.id),
     address: text('address').notNull(),
     category: integer('category').notNull(),
     action: text('action').notNull(),
@@ -82,7 +73,7 @@ export const alertLevel = pgTable('alert_level', {
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: char('user_id', { length: 24 })
+    userId: objectId('user_id')
       .notNull()
       .references(() => users.id),
     key: text('key').notNull(),

@@ -91,23 +91,20 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     },
   );
 
-  app.post(
-    '/mint',
-    { config: { access: 'admin' }, schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } } },
-    (req) =>
-      moneyMoving(db, req, (tx, changes) =>
-        transfers.mintOrBurn(tx, requireAuth(req), 'mint', req.body, req.ip, changes),
-      ),
-  );
-
-  app.post(
-    '/burn',
-    { config: { access: 'admin' }, schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } } },
-    (req) =>
-      moneyMoving(db, req, (tx, changes) =>
-        transfers.mintOrBurn(tx, requireAuth(req), 'burn', req.body, req.ip, changes),
-      ),
-  );
+  // Admin mint and burn (SPEC §7): one body, one rule each way.
+  for (const kind of ['mint', 'burn'] as const) {
+    app.post(
+      `/${kind}`,
+      {
+        config: { access: 'admin' },
+        schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } },
+      },
+      (req) =>
+        moneyMoving(db, req, (tx, changes) =>
+          transfers.mintOrBurn(tx, requireAuth(req), kind, req.body, req.ip, changes),
+        ),
+    );
+  }
 
   app.post(
     '/distributeCurrency',

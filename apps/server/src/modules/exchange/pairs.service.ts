@@ -9,6 +9,7 @@ import {
   type PairsResponse,
 } from '@starlight/shared';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
@@ -51,11 +52,6 @@ async function collectorId(db: DbOrTx, nickname: string | undefined): Promise<st
   const user = await findUserByNickname(db, nickname);
   if (!user) throw new AppError('VALIDATION', '"feeCollector" contains an invalid value');
   return user.id;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return (e.cause?.code ?? e.code) === '23505';
 }
 
 /** The pair flags a request may set (`fee` a fraction 0..1 as an Amount). */

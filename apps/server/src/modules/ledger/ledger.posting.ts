@@ -6,6 +6,7 @@
 import { type Amount, AppError, formatAmount } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { sqlErrorOf } from '../../db/errors.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import { balanceKey } from './ledger.balances.ts';
@@ -27,9 +28,8 @@ export interface Entry {
 
 /** PostgreSQL's check_violation on `balances_amount_nonnegative`: someone would go below zero. */
 function isInsufficientFunds(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
-  const c = e.cause ?? e;
-  return c.code === '23514' && c.constraint === 'balances_amount_nonnegative';
+  const { code, constraint } = sqlErrorOf(err);
+  return code === '23514' && constraint === 'balances_amount_nonnegative';
 }
 
 /** Balance deltas of `entries` per (user, currency), in the global lock order: user id, then currency id. */

@@ -11,6 +11,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
 import {
   bumpTokenVersion,
@@ -67,7 +68,7 @@ export async function register(deps: UsersDeps, input: RegisterInput, address: s
     row = await insertUser(deps.db, { nickname: input.nickname, email: input.email, passwordHash, referrerId });
   } catch (err) {
     // Two registrations racing for one nickname: the unique index decides.
-    if ((err as { cause?: { code?: string }; code?: string }).cause?.code === '23505') {
+    if (isUniqueViolation(err)) {
       throw new AppError('CONFLICT', 'Nickname or email already taken');
     }
     throw err;
