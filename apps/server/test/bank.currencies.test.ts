@@ -2,7 +2,7 @@
 import type { Currency } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { bankCalls, uniqueTicker } from './bank.helpers.ts';
+import { bankCalls, currencyBody, uniqueTicker } from './bank.helpers.ts';
 import { balanceOf, call, expectLedgerBalanced, mint, registerMember, uniqueNick, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
@@ -76,16 +76,7 @@ describe('POST /api/bank/createCurrency', () => {
   it('gives concurrent creations distinct ids', async () => {
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', {
-          ticker: uniqueTicker(),
-          name: 'Race Coin',
-          precision: 2,
-          canDeposit: false,
-          canWithdraw: false,
-          canTransfer: true,
-          canMint: true,
-          canBurn: true,
-        }),
+        call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', currencyBody({ name: 'Race Coin' })),
       ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
@@ -95,41 +86,26 @@ describe('POST /api/bank/createCurrency', () => {
 
   it('refuses a taken ticker in any case with 409', async () => {
     const coin = await newCurrency();
-    const res = await call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', {
-      ticker: coin.ticker.toLowerCase(),
-      name: 'Copy Coin',
-      precision: 2,
-      canDeposit: false,
-      canWithdraw: false,
-      canTransfer: true,
-      canMint: true,
-      canBurn: true,
-    });
+    const res = await call(
+      t.app,
+      t.admin.token,
+      'POST',
+      '/api/bank/createCurrency',
+      currencyBody({ ticker: coin.ticker.toLowerCase(), name: 'Copy Coin' }),
+    );
     expect(res.statusCode).toBe(409);
-    const sd = await call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', {
-      ticker: 'SD',
-      name: 'Copy Coin',
-      precision: 2,
-      canDeposit: false,
-      canWithdraw: false,
-      canTransfer: true,
-      canMint: true,
-      canBurn: true,
-    });
+    const sd = await call(
+      t.app,
+      t.admin.token,
+      'POST',
+      '/api/bank/createCurrency',
+      currencyBody({ ticker: 'SD', name: 'Copy Coin' }),
+    );
     expect(sd.statusCode).toBe(409);
   });
 
   it('refuses taxes above 1 or below 0, bad precision, bad tickers and unknown collectors', async () => {
-    const base = {
-      ticker: uniqueTicker(),
-      name: 'Bad Coin',
-      precision: 2,
-      canDeposit: false,
-      canWithdraw: false,
-      canTransfer: true,
-      canMint: true,
-      canBurn: true,
-    };
+    const base = currencyBody({ name: 'Bad Coin' });
     const refused: Array<[Record<string, unknown>, string]> = [
       [{ transferTax: 1.01 }, '"transferTax" contains an invalid value'],
       [{ transferTax: '1.5' }, '"transferTax" contains an invalid value'],
@@ -155,16 +131,7 @@ describe('POST /api/bank/createCurrency', () => {
 
   it('is for admins only', async () => {
     const m = await registerMember(t.app, 'cc');
-    const res = await call(t.app, m.token, 'POST', '/api/bank/createCurrency', {
-      ticker: uniqueTicker(),
-      name: 'Mine Coin',
-      precision: 2,
-      canDeposit: false,
-      canWithdraw: false,
-      canTransfer: true,
-      canMint: true,
-      canBurn: true,
-    });
+    const res = await call(t.app, m.token, 'POST', '/api/bank/createCurrency', currencyBody({ name: 'Mine Coin' }));
     expect(res.statusCode).toBe(403);
   });
 });

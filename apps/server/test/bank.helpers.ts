@@ -10,6 +10,21 @@ export function uniqueTicker(): string {
   return `T${randomBytes(3).toString('hex').toUpperCase()}`;
 }
 
+/** A valid createCurrency body (transferable, mintable, burnable, precision 2) with a fresh ticker. */
+export function currencyBody(overrides: Partial<CreateCurrencyRequest> = {}): CreateCurrencyRequest {
+  return {
+    ticker: uniqueTicker(),
+    name: 'Test Coin',
+    precision: 2,
+    canDeposit: false,
+    canWithdraw: false,
+    canTransfer: true,
+    canMint: true,
+    canBurn: true,
+    ...overrides,
+  };
+}
+
 /** Rows as `category amount sender->recipient` for compact assertions. */
 export function describeTxs(txs: Transaction[]): string[] {
   return txs.map(
@@ -22,17 +37,7 @@ export function describeTxs(txs: Transaction[]): string[] {
 export function bankCalls(t: TestApp) {
   /** Creates a fresh currency as the admin, so a test can freeze or tax it without touching others. */
   async function newCurrency(overrides: Partial<CreateCurrencyRequest> = {}): Promise<Currency> {
-    const res = await call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', {
-      ticker: uniqueTicker(),
-      name: 'Test Coin',
-      precision: 2,
-      canDeposit: false,
-      canWithdraw: false,
-      canTransfer: true,
-      canMint: true,
-      canBurn: true,
-      ...overrides,
-    });
+    const res = await call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', currencyBody(overrides));
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ currency: Currency }>().currency;
   }

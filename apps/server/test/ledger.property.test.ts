@@ -1,12 +1,7 @@
-/**
- * The ledger against an in-memory model (STYLE habit 6): random sequences of mint, burn, taxed SD
- * transfers, untaxed SN transfers and distributions among a few fresh members. After every command
- * each member's balances equal the model's and the conservation audit passes.
- */
-import { randomBytes } from 'node:crypto';
 import { type Currency, formatAmount, mulFraction, toDecimalString, UNIT, type User } from '@starlight/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { currencyBody } from './bank.helpers.ts';
 import { call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp } from './helpers.ts';
 
 const MEMBERS = 4;
@@ -224,16 +219,13 @@ describe('the ledger against a model', () => {
           const members: Member[] = [];
           for (let i = 0; i < MEMBERS; i++) members.push(await registerMember(t.app, `p${run}x`));
           // A fresh target currency per run, so only this run's members hold it.
-          const res = await call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', {
-            ticker: `P${randomBytes(3).toString('hex').toUpperCase()}`,
-            name: 'Property Coin',
-            precision: 2,
-            canDeposit: false,
-            canWithdraw: false,
-            canTransfer: true,
-            canMint: true,
-            canBurn: true,
-          });
+          const res = await call(
+            t.app,
+            t.admin.token,
+            'POST',
+            '/api/bank/createCurrency',
+            currencyBody({ name: 'Property Coin' }),
+          );
           expect(res.statusCode, res.body).toBe(200);
           const target = res.json<{ currency: Currency }>().currency.currencyId;
           const model: Model = { balances: members.map(() => new Map<number, bigint>()), target };
