@@ -9,6 +9,18 @@ import { type SQL, sql } from 'drizzle-orm';
 import { queryNamed, type Tx } from '../../db/client.ts';
 import type { Entry } from './ledger.posting.ts';
 
+/**
+ * The global lock order of balance rows (DESIGN §4): user id, then currency id. Every statement that
+ * locks balance rows takes them in this order (`lockBalances` in SQL, the posting's upsert through
+ * this comparator), so two batches never wait on each other in a cycle.
+ */
+export function byLockOrder(
+  a: { userId: string; currencyId: number },
+  b: { userId: string; currencyId: number },
+): number {
+  return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.currencyId - b.currencyId;
+}
+
 /** The key of one balance, a (user, currency) pair, in a batch's maps. */
 export function balanceKey(userId: string, currencyId: number): string {
   return `${userId}:${currencyId}`;

@@ -9,7 +9,7 @@ import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { newObjectId } from '../../lib/ids.ts';
-import { balanceKey } from './ledger.balances.ts';
+import { balanceKey, byLockOrder } from './ledger.balances.ts';
 
 /** One movement of money: a ledger row. `senderId`/`recipientId` null = the system (or escrow). */
 export interface Entry {
@@ -47,9 +47,7 @@ function sortedDeltas(entries: readonly Entry[]): Array<{ userId: string; curren
     touch(e.senderId, e.currencyId, -e.amount);
     touch(e.recipientId, e.currencyId, e.amount);
   }
-  return [...deltas.values()].sort((a, b) =>
-    a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.currencyId - b.currencyId,
-  );
+  return [...deltas.values()].sort(byLockOrder);
 }
 
 /**
