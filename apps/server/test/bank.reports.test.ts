@@ -53,10 +53,10 @@ describe('POST /api/bank/transactions', () => {
     expect(describeTxs(ha.txs)).toEqual([
       `4 0.03 ${a.nickname}->admin`,
       `3 2.97 ${a.nickname}->${b.nickname}`,
-      `3 2 ${a.nickname}->${b.nickname}`,
-      `3 1 ${a.nickname}->${b.nickname}`,
-      `10 100 system->${a.nickname}`,
-      `10 100 system->${a.nickname}`,
+      `3 2.00 ${a.nickname}->${b.nickname}`,
+      `3 1.00 ${a.nickname}->${b.nickname}`,
+      `10 100.00 system->${a.nickname}`,
+      `10 100.00 system->${a.nickname}`,
     ]);
     const dates = ha.txs.map((t) => Date.parse(t.createdAt));
     expect([...dates].sort((x, y) => y - x)).toEqual(dates);
@@ -81,11 +81,11 @@ describe('POST /api/bank/transactions', () => {
     expect((await history(a, { category: 33 })).total).toBe(0);
     expect(describeTxs((await history(b, { amountAbove: '2', amountBelow: '3' })).txs)).toEqual([
       `3 2.97 ${a.nickname}->${b.nickname}`,
-      `3 2 ${a.nickname}->${b.nickname}`,
+      `3 2.00 ${a.nickname}->${b.nickname}`,
     ]);
     expect((await history(b, { amountAbove: 3.5 })).total).toBe(1);
     expect((await history(b, { amountBelow: '1' })).total).toBe(1);
-    expect((await history(b, { nickname: c.nickname })).txs.map((t) => t.balance.amount)).toEqual(['4']);
+    expect((await history(b, { nickname: c.nickname })).txs.map((t) => t.balance.amount)).toEqual(['4.00']);
     expect((await history(b, { nickname: a.nickname.toUpperCase() })).total).toBe(3);
     expect((await history(b, { nickname: a.nickname, currencyId: 2, amountAbove: '1.5' })).total).toBe(1);
     expect((await history(b, { nickname: uniqueNick('nobody') })).total).toBe(0);
@@ -132,9 +132,9 @@ describe('POST /api/bank/transactions', () => {
     const p3 = await page(5, 3);
     const p4 = await page(5, 4);
     expect([p1.total, p2.total, p3.total, p4.total]).toEqual([11, 11, 11, 11]);
-    expect(p1.txs.map((t) => t.balance.amount)).toEqual(['11', '10', '9', '8', '7']);
-    expect(p2.txs.map((t) => t.balance.amount)).toEqual(['6', '5', '4', '3', '2']);
-    expect(p3.txs.map((t) => t.balance.amount)).toEqual(['1']);
+    expect(p1.txs.map((t) => t.balance.amount)).toEqual(['11.00', '10.00', '9.00', '8.00', '7.00']);
+    expect(p2.txs.map((t) => t.balance.amount)).toEqual(['6.00', '5.00', '4.00', '3.00', '2.00']);
+    expect(p3.txs.map((t) => t.balance.amount)).toEqual(['1.00']);
     expect(p4.txs).toEqual([]);
     expect((await page(50, 1)).txs).toHaveLength(11);
 
@@ -167,10 +167,10 @@ describe('POST /api/bank/alltransactions', () => {
     await mint(t.app, t.admin, a.nickname, 2, '10');
     expect((await transfer(a, b.nickname, 2, '4')).statusCode).toBe(200);
     const forA = await allHistory({ nickname: a.nickname });
-    expect(describeTxs(forA.txs)).toEqual([`3 4 ${a.nickname}->${b.nickname}`, `10 10 system->${a.nickname}`]);
+    expect(describeTxs(forA.txs)).toEqual([`3 4.00 ${a.nickname}->${b.nickname}`, `10 10.00 system->${a.nickname}`]);
     expect(forA.total).toBe(2);
     const forB = await allHistory({ nickname: b.nickname });
-    expect(describeTxs(forB.txs)).toEqual([`3 4 ${a.nickname}->${b.nickname}`]);
+    expect(describeTxs(forB.txs)).toEqual([`3 4.00 ${a.nickname}->${b.nickname}`]);
     // The admin executed the mint: the admin's nickname finds it too.
     const mints = await allHistory({ nickname: 'admin', category: 10, amountAbove: '10', amountBelow: '10' });
     expect(mints.txs.some((t) => t.recipient?.nickname === a.nickname)).toBe(true);
@@ -199,14 +199,14 @@ describe('POST /api/bank/currencyStats', () => {
       {
         _id: coin.currencyId,
         categories: [
-          { category: 3, total: '9', count: 1 },
-          { category: 4, total: '1', count: 1 },
-          { category: 10, total: '150', count: 2 },
-          { category: 11, total: '-20', count: 1 },
+          { category: 3, total: '9.00', count: 1 },
+          { category: 4, total: '1.00', count: 1 },
+          { category: 10, total: '150.00', count: 2 },
+          { category: 11, total: '-20.00', count: 1 },
         ],
-        totals: '140',
+        totals: '140.00',
         // Mints 150 + burns (-20) - taxes 1.
-        circulating: '129',
+        circulating: '129.00',
       },
     ]);
     // Here every tax was burned, so circulating is exactly what the members hold.
@@ -229,7 +229,7 @@ describe('POST /api/bank/currencyStats', () => {
       await stats({ currencyId: coin.currencyId, endDate: new Date(Date.now() - 24 * 3600 * 1000).toISOString() }),
     ).toEqual([]);
     const today = await stats({ currencyId: coin.currencyId, startDate: new Date(Date.now() - 60_000).toISOString() });
-    expect(today[0]?.categories).toEqual([{ category: 10, total: '5', count: 1 }]);
+    expect(today[0]?.categories).toEqual([{ category: 10, total: '5.00', count: 1 }]);
     const all = await stats({});
     expect(all.map((s) => s._id)).toEqual(expect.arrayContaining([1, 2, coin.currencyId]));
     await expectLedgerBalanced(t.app, t.admin);
@@ -275,12 +275,12 @@ describe('POST /api/bank/supplyHistory', () => {
     expect(times[2]).toBeGreaterThanOrEqual(Math.floor(before / HOUR_MS) * HOUR_MS);
     expect(times[2]).toBeLessThanOrEqual(Math.floor(after / HOUR_MS) * HOUR_MS);
     // The currency is minutes old: two hours ago it had nothing.
-    expect(points[0]).toEqual({ time: points[0]!.time, supply: '0', circulating: '0' });
+    expect(points[0]).toEqual({ time: points[0]!.time, supply: '0.00', circulating: '0.00' });
     // Minted 150.25, burned 20: 130.25 exist; circulating also leaves out the 1 of tax.
     expect(points[2]).toMatchObject({ supply: '130.25', circulating: '129.25' });
 
     const audit = await auditOf(coin.currencyId);
-    expect(audit).toMatchObject({ issued: '150.25', removed: '20', balances: '130.25', escrow: '0' });
+    expect(audit).toMatchObject({ issued: '150.25', removed: '20.00', balances: '130.25', escrow: '0.00' });
     const held = [
       await balanceOf(t.app, a, coin.currencyId),
       await balanceOf(t.app, b, coin.currencyId),
@@ -314,23 +314,23 @@ describe('POST /api/bank/supplyHistory', () => {
 
     const daily = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 5 });
     expect(daily.map((p) => [p.supply, p.circulating])).toEqual([
-      ['0', '0'],
-      ['100', '100'],
-      ['100', '100'],
-      ['150', '150'],
-      ['130', '130'],
+      ['0.00', '0.00'],
+      ['100.00', '100.00'],
+      ['100.00', '100.00'],
+      ['150.00', '150.00'],
+      ['130.00', '130.00'],
     ]);
     expect(Date.parse(daily[4]!.time) - Date.parse(daily[0]!.time)).toBe(4 * 24 * HOUR_MS);
     expect(daily[4]!.time).toMatch(/T00:00:00\.000Z$/);
     // A short window still counts everything before it: its first bucket starts from the full history.
     const short = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 2 });
-    expect(short.map((p) => p.supply)).toEqual(['150', '130']);
+    expect(short.map((p) => p.supply)).toEqual(['150.00', '130.00']);
     expect(short.map((p) => p.time)).toEqual(daily.slice(3).map((p) => p.time));
     // Without a limit: 200 buckets, the same last point.
     const full = await supplyHistory({ currencyId: coin.currencyId, interval: '1h' });
     expect(full).toHaveLength(200);
-    expect(full[199]).toMatchObject({ supply: '130', circulating: '130' });
-    expect(full[0]).toMatchObject({ supply: '0', circulating: '0' });
+    expect(full[199]).toMatchObject({ supply: '130.00', circulating: '130.00' });
+    expect(full[0]).toMatchObject({ supply: '0.00', circulating: '0.00' });
   });
 
   it('keeps money held in escrow by an open order in the supply', async () => {
@@ -341,8 +341,13 @@ describe('POST /api/bank/supplyHistory', () => {
     expect(await balanceOf(t.app, seller, base.currencyId)).toBe('25');
 
     const points = await supplyHistory({ currencyId: base.currencyId, interval: '1h', limit: 1 });
-    expect(points).toEqual([{ time: expect.any(String), supply: '40', circulating: '40' }]);
-    expect(await auditOf(base.currencyId)).toMatchObject({ balances: '25', escrow: '15', issued: '40', removed: '0' });
+    expect(points).toEqual([{ time: expect.any(String), supply: '40.00', circulating: '40.00' }]);
+    expect(await auditOf(base.currencyId)).toMatchObject({
+      balances: '25.00',
+      escrow: '15.00',
+      issued: '40.00',
+      removed: '0.00',
+    });
   });
 
   it('answers 404 for an unknown currency and 400 for a bad interval or limit', async () => {
@@ -377,7 +382,7 @@ describe('GET /api/bank/audit', () => {
     expect(audit.ok).toBe(true);
     expect(audit.message).toBe('Ledger balanced');
     const sd = audit.currencies.find((c) => c.currencyId === 1);
-    expect(sd).toMatchObject({ ticker: 'SD', difference: '0', negativeBalances: 0, escrow: '0', ok: true });
+    expect(sd).toMatchObject({ ticker: 'SD', difference: '0.00', negativeBalances: 0, escrow: '0.00', ok: true });
   });
 });
 

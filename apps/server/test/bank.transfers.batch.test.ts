@@ -123,7 +123,7 @@ describe('transfers written in one batch', () => {
     ]);
     // The sender's answer carries their balances after the batch.
     const last = outcomes[3];
-    expect(last?.ok && last.value.senderUser.balances).toEqual([{ currencyId: SN, amount: '1' }]);
+    expect(last?.ok && last.value.senderUser.balances).toEqual([{ currencyId: SN, amount: '1.00' }]);
     expect(await balanceOf(t.app, a, SN)).toBe('1');
     expect(await balanceOf(t.app, b, SN)).toBe('3');
     expect(await balanceOf(t.app, rich, SN)).toBe('6');

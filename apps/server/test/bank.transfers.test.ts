@@ -76,7 +76,7 @@ describe('POST /api/bank/p2pTransfer', () => {
     expect(await balanceOf(t.app, a, 2)).toBe('9.5');
     expect(await balanceOf(t.app, b, 2)).toBe('10.5');
     const rows = (await history(a, { currencyId: 2 })).txs;
-    expect(describeTxs(rows)).toEqual([`3 10.5 ${a.nickname}->${b.nickname}`, `10 20 system->${a.nickname}`]);
+    expect(describeTxs(rows)).toEqual([`3 10.50 ${a.nickname}->${b.nickname}`, `10 20.00 system->${a.nickname}`]);
     await expectLedgerBalanced(t.app, t.admin);
   });
 
@@ -113,7 +113,7 @@ describe('POST /api/bank/p2pTransfer', () => {
     expect(tax[0]?.recipient).toBeNull();
     const audit = await expectLedgerBalanced(t.app, t.admin);
     const entry = audit.currencies.find((c) => c.currencyId === coin.currencyId);
-    expect(entry).toMatchObject({ balances: '9', issued: '10', removed: '1', difference: '0', ok: true });
+    expect(entry).toMatchObject({ balances: '9.00', issued: '10.00', removed: '1.00', difference: '0.00', ok: true });
   });
 
   it('refuses a frozen currency with 409 and its frozenNote', async () => {
@@ -238,7 +238,7 @@ describe('POST /api/bank/p2pTransfer', () => {
     expect(await balanceOf(t.app, a, 1)).toBe('5');
     expect(await balanceOf(t.app, b, 1)).toBe('0');
     const me = (await call(t.app, a.token, 'GET', '/api/user/me')).json<{ user: User }>().user;
-    expect(me.balances).toEqual([{ currencyId: 1, amount: '5' }]);
+    expect(me.balances).toEqual([{ currencyId: 1, amount: '5.00' }]);
     const after = [await history(a), await history(b)];
     expect(after.map((h) => h.total)).toEqual(before.map((h) => h.total));
     // Exactly the whole balance goes through.
@@ -290,7 +290,7 @@ describe('POST /api/bank/mint and /burn', () => {
 
     expect(describeTxs((await history(m)).txs)).toEqual([
       `11 5.25 ${m.nickname}->system`,
-      `10 25.5 system->${m.nickname}`,
+      `10 25.50 system->${m.nickname}`,
     ]);
     const rows = (await history(m)).txs;
     expect(rows.map((r) => r.executor)).toEqual([{ nickname: 'admin' }, { nickname: 'admin' }]);
@@ -406,9 +406,9 @@ describe('POST /api/bank/distributeCurrency', () => {
     const body = res.json<{ senderUser: User; recipients: number; distributed: string; message: string }>();
     // 10 x 1/6 = 1.66 -> 1; 10 x 2/6 = 3.33 -> 3; 10 x 3/6 = 5: 9 shared, 1 stays.
     expect(body.recipients).toBe(3);
-    expect(body.distributed).toBe('9');
+    expect(body.distributed).toBe('9.00');
     expect(body.message).toEqual(expect.any(String));
-    expect(body.senderUser.balances.find((b) => b.currencyId === 2)?.amount).toBe('91');
+    expect(body.senderUser.balances.find((b) => b.currencyId === 2)?.amount).toBe('91.00');
     expect(await balanceOf(t.app, sender, 2)).toBe('91');
     expect(await balanceOf(t.app, x, 2)).toBe('1');
     expect(await balanceOf(t.app, y, 2)).toBe('3');

@@ -75,7 +75,7 @@ describe('the embedded database (PGlite)', () => {
     expect(rows.txs.map((t) => [t.category, t.balance.amount, t.recipient?.nickname ?? null])).toEqual([
       [4, '0.12', 'admin'],
       [3, '12.22', b.nickname],
-      [10, '100', a.nickname],
+      [10, '100.00', a.nickname],
     ]);
     const hb = await call(t.app, b.token, 'POST', '/api/bank/transactions', { paging: { limit: 10, page: 1 } });
     expect(hb.json<TransactionsResponse>().txs.map((t) => t.note)).toEqual(['on PGlite']);
@@ -86,7 +86,7 @@ describe('the embedded database (PGlite)', () => {
     expect(all.json<TransactionsResponse>().total).toBe(1);
 
     const audit = await expectLedgerBalanced(t.app, t.admin);
-    expect(audit.currencies.find((c) => c.currencyId === 1)).toMatchObject({ issued: '100', balances: '100' });
+    expect(audit.currencies.find((c) => c.currencyId === 1)).toMatchObject({ issued: '100.00', balances: '100.00' });
   });
 
   it('serializes concurrent transfers: exactly what the balance covers goes through', async () => {

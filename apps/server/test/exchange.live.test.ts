@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { createMarket, expectBookConsistent, fundedMember, ordersOf, place } from './exchange.helpers.ts';
 import {
+  amountValue,
   balanceOf,
   expectLedgerBalanced,
   type Member,
@@ -151,7 +152,8 @@ describe('two server processes on one database', () => {
     await bobOnB.until((ms) => {
       const last = ms.filter((x) => x.type === 'balances').at(-1);
       return (
-        last?.type === 'balances' && last.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount === bobQuote
+        last?.type === 'balances' &&
+        amountValue(last.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount) === bobQuote
       );
     });
     // The visitor never sees anyone's orders or balances.
@@ -197,7 +199,9 @@ describe('two server processes on one database', () => {
     expect(placed.statusCode, placed.body).toBe(200);
     const orderId = placed.json<{ order: Order }>().order._id;
     await s.until(() => s.last('orders')?.orders.some((o) => o._id === orderId && o.state === 1));
-    await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount === '4');
+    await s.until(
+      () => amountValue(s.last('balances')?.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount) === '4',
+    );
     const cancelled = await a.app.inject({
       method: 'POST',
       url: '/api/cex/cancelOrder',
@@ -208,7 +212,9 @@ describe('two server processes on one database', () => {
     expect(cancelled.json<{ message: string }>().message).toBe('Buy order cancelled');
     // The socket on B hears the cancel: the order Cancelled (2) and the escrow of 6 back, as the API says.
     await s.until(() => s.last('orders')?.orders.some((o) => o._id === orderId && o.state === 2));
-    await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount === '10');
+    await s.until(
+      () => amountValue(s.last('balances')?.balances.find((x) => x.currencyId === m.quote.currencyId)?.amount) === '10',
+    );
     expect(s.last('orders')?.orders.map((o) => [o._id, o.state])).toEqual([[orderId, 2]]);
     expect(await balanceOf(a.app, member, m.quote.currencyId)).toBe('10');
     await expectLedgerBalanced(a.app, admin);
@@ -228,7 +234,7 @@ describe('two server processes on one database', () => {
       payload: { recipientNickName: recipient.nickname, currencyId: 2, amount: '4' },
     });
     expect(sent.statusCode, sent.body).toBe(200);
-    await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === 2)?.amount === '4');
+    await s.until(() => amountValue(s.last('balances')?.balances.find((x) => x.currencyId === 2)?.amount) === '4');
     const minted = await a.app.inject({
       method: 'POST',
       url: '/api/bank/mint',
@@ -236,7 +242,7 @@ describe('two server processes on one database', () => {
       payload: { recipientNickName: recipient.nickname, currencyId: 2, amount: '1.5', note: 'live mint' },
     });
     expect(minted.statusCode, minted.body).toBe(200);
-    await s.until(() => s.last('balances')?.balances.find((x) => x.currencyId === 2)?.amount === '5.5');
+    await s.until(() => amountValue(s.last('balances')?.balances.find((x) => x.currencyId === 2)?.amount) === '5.5');
     s.close();
   });
 });
@@ -261,7 +267,7 @@ describe('on the embedded PGlite database', () => {
     expect(res.statusCode).toBe(200);
     const tradeId = res.json<{ trades: Trade[] }>().trades[0]?._id ?? '';
     await s.until((ms) => tradesIn(ms, m.pair._id).has(tradeId));
-    await s.until(() => s.last('book')?.depth.sells[0]?.amount === '1');
+    await s.until(() => s.last('book')?.depth.sells[0]?.amount === '1.00');
     expect(await balanceOf(app, buyer, m.quote.currencyId)).toBe('92.5');
     await expectBookConsistent(built, m.pair._id, m.quote.precision);
     await expectLedgerBalanced(app, admin);

@@ -67,9 +67,9 @@ describe('market data', () => {
     const tBody = trades.json<TradesResponse>();
     expect(tBody.message).toBe('Got 3 trades');
     expect(tBody.trades.map((t) => [t.price, t.amount, t.buySide])).toEqual([
-      ['12', '1', true],
-      ['11', '3', true],
-      ['10', '1', true],
+      ['12.00', '1.00', true],
+      ['11.00', '3.00', true],
+      ['10.00', '1.00', true],
     ]);
     const limited = await call(t.app, undefined, 'POST', '/api/cex/getTrades', { pair: mk.pair._id, limit: 1 });
     expect(limited.json<TradesResponse>().trades).toHaveLength(1);
@@ -78,7 +78,7 @@ describe('market data', () => {
     expect(candles.statusCode).toBe(200);
     const cBody = candles.json<CandlesResponse>();
     expect(cBody.candles.map(({ time: _t, ...c }) => c)).toEqual([
-      { open: '10', high: '12', low: '10', close: '12', volume: '5' },
+      { open: '10.00', high: '12.00', low: '10.00', close: '12.00', volume: '5.00' },
     ]);
     expect(cBody.candles[0]?.time).toMatch(/T00:00:00\.000Z$/);
     const bad = await call(t.app, undefined, 'POST', '/api/cex/getCandles', { pair: mk.pair._id, interval: '2m' });
@@ -88,10 +88,10 @@ describe('market data', () => {
     expect(depth.statusCode).toBe(200);
     const d = depth.json<DepthResponse>().depth;
     expect(d.sells).toEqual([
-      { price: '12', amount: '1', orders: 1 },
-      { price: '13', amount: '9', orders: 2 },
+      { price: '12.00', amount: '1.00', orders: 1 },
+      { price: '13.00', amount: '9.00', orders: 2 },
     ]);
-    expect(d.buys).toEqual([{ price: '9', amount: '2', orders: 1 }]);
+    expect(d.buys).toEqual([{ price: '9.00', amount: '2.00', orders: 1 }]);
     const one = await call(t.app, undefined, 'POST', '/api/cex/getDepth', { pair: mk.pair._id, levels: 1 });
     expect(one.json<DepthResponse>().depth.sells).toHaveLength(1);
     for (const url of ['/api/cex/getTrades', '/api/cex/getDepth']) {

@@ -172,7 +172,7 @@ describe('orders placed in one batch', () => {
     // The first answer shows the sell as it was placed; the book shows it filled since.
     const first = outcomes[0];
     expect(first?.ok && first.value.order.state).toBe(1);
-    expect((await ordersOf(t.app, b)).map((o) => [o.state, o.filledAmount])).toEqual([[3, '4']]);
+    expect((await ordersOf(t.app, b)).map((o) => [o.state, o.filledAmount])).toEqual([[3, '4.00']]);
     // 1% fee on each side's proceeds to the collector.
     expect(await balanceOf(t.app, a, s.market.base.currencyId)).toBe('9.96');
     expect(await balanceOf(t.app, a, s.market.quote.currencyId)).toBe('1');

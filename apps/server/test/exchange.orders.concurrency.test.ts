@@ -82,13 +82,13 @@ describe('concurrent orders', () => {
       expect(b.statusCode).toBe(200);
       const filled = b.json<{ order: { filledAmount: string } }>().order.filledAmount;
       if (c.statusCode === 200) {
-        expect(filled).toBe('0');
+        expect(filled).toBe('0.00');
         expect(await balanceOf(t.app, seller, m.base.currencyId)).toBe('10');
         // Nobody else may be left to trade with the buyer's rest: cancel it.
         await cancel(buyer, b.json<{ order: { _id: string } }>().order._id);
       } else {
         expect(c.statusCode).toBe(409);
-        expect(filled).toBe('10');
+        expect(filled).toBe('10.00');
         expect(await balanceOf(t.app, seller, m.quote.currencyId)).toBe('20');
       }
       await expectBookConsistent(t.built, m.pair._id, m.quote.precision);

@@ -39,9 +39,9 @@ describe('placing orders', () => {
     expect(body.order).toMatchObject({
       pair: m.pair._id,
       buySide: true,
-      initialAmount: '3',
-      filledAmount: '0',
-      price: '1.5',
+      initialAmount: '3.00',
+      filledAmount: '0.00',
+      price: '1.50',
       state: 1,
     });
     expect(await balanceOf(t.app, buyer, m.quote.currencyId)).toBe('95.5');
@@ -62,12 +62,12 @@ describe('placing orders', () => {
     const buyer = await fundedMember(t.app, t.admin, { [mk.quote.currencyId]: '10' });
     const s = await placeOk(t.app, seller, mk.pair._id, false, '2', '1');
     const b = await placeOk(t.app, buyer, mk.pair._id, true, '3', '1.5');
-    expect(b.order).toMatchObject({ filledAmount: '2', state: 1 });
+    expect(b.order).toMatchObject({ filledAmount: '2.00', state: 1 });
     expect(b.message).toBe(
       `Placed a buy order of 3.00 ${mk.base.ticker} at 1.50 ${mk.quote.ticker}; 2.00 ${mk.base.ticker} filled at once`,
     );
     expect(b.trades).toHaveLength(1);
-    expect(b.trades[0]).toMatchObject({ pair: mk.pair._id, price: '1', amount: '2', buySide: true });
+    expect(b.trades[0]).toMatchObject({ pair: mk.pair._id, price: '1.00', amount: '2.00', buySide: true });
     // Escrowed 4.50, paid 2.00 for 2 at 1.00, got 1.00 back, 1.50 stays for the unfilled 1 at 1.50.
     expect(await balanceOf(t.app, buyer, mk.quote.currencyId)).toBe('6.5');
     expect(await balanceOf(t.app, buyer, mk.base.currencyId)).toBe('2');
@@ -79,12 +79,12 @@ describe('placing orders', () => {
       { category: 22, amount: '1', sender_id: null, recipient_id: buyer.id, escrow: true },
     ]);
     const sellerOrders = await ordersOf(t.app, seller);
-    expect(sellerOrders.find((o) => o._id === s.order._id)).toMatchObject({ state: 3, filledAmount: '2' });
+    expect(sellerOrders.find((o) => o._id === s.order._id)).toMatchObject({ state: 3, filledAmount: '2.00' });
     // Cancelling the rest returns exactly the 1.50 still in escrow.
     const c = await cancel(buyer, b.order._id);
     expect(c.statusCode, c.body).toBe(200);
     expect(c.json().message).toBe('Buy order cancelled');
-    expect(c.json().order).toMatchObject({ state: 2, filledAmount: '2' });
+    expect(c.json().order).toMatchObject({ state: 2, filledAmount: '2.00' });
     expect(await balanceOf(t.app, buyer, mk.quote.currencyId)).toBe('8');
     await expectLedgerBalanced(t.app, t.admin);
   });
@@ -100,11 +100,11 @@ describe('placing orders', () => {
     await placeOk(t.app, s3, mk.pair._id, false, '2', '1.00');
     const buyer = await fundedMember(t.app, t.admin, { [mk.quote.currencyId]: '100' });
     const b = await placeOk(t.app, buyer, mk.pair._id, true, '5', '1.2');
-    expect(b.order).toMatchObject({ filledAmount: '5', state: 3 });
+    expect(b.order).toMatchObject({ filledAmount: '5.00', state: 3 });
     expect(b.trades.map((t) => [t.price, t.amount])).toEqual([
-      ['1', '2'],
-      ['1', '2'],
-      ['1.1', '1'],
+      ['1.00', '2.00'],
+      ['1.00', '2.00'],
+      ['1.10', '1.00'],
     ]);
     // 2 + 2 + 1.10 = 5.10 paid; the 0.90 of improvement came back.
     expect(await balanceOf(t.app, buyer, mk.quote.currencyId)).toBe('94.9');
@@ -114,7 +114,7 @@ describe('placing orders', () => {
     expect(await balanceOf(t.app, s1, mk.quote.currencyId)).toBe('1.1');
     const book = await call(t.app, undefined, 'POST', '/api/cex/getOrders', { pair: mk.pair._id });
     expect(book.json<GetOrdersResponse>().orders.sells.map((o) => [o.price, o.initialAmount, o.filledAmount])).toEqual([
-      ['1.1', '2', '1'],
+      ['1.10', '2.00', '1.00'],
     ]);
     await expectLedgerBalanced(t.app, t.admin);
   });
@@ -127,10 +127,10 @@ describe('placing orders', () => {
     await placeOk(t.app, b2, mk.pair._id, true, '10', '3');
     const seller = await fundedMember(t.app, t.admin, { [mk.base.currencyId]: '20' });
     const s = await placeOk(t.app, seller, mk.pair._id, false, '10.5', '1');
-    expect(s.order).toMatchObject({ filledAmount: '10.5', state: 3 });
+    expect(s.order).toMatchObject({ filledAmount: '10.50', state: 3 });
     expect(s.trades.map((t) => [t.price, t.amount, t.buySide])).toEqual([
-      ['3', '10', false],
-      ['2', '0.5', false],
+      ['3.00', '10.00', false],
+      ['2.00', '0.50', false],
     ]);
     expect(await balanceOf(t.app, seller, mk.quote.currencyId)).toBe('31');
     expect(await balanceOf(t.app, b2, mk.quote.currencyId)).toBe('70');
@@ -328,7 +328,7 @@ describe('cancelling and paying out', () => {
     const res = await payout(t.admin, s.order._id);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
-      order: { ...s.order, filledAmount: '6', state: 3 },
+      order: { ...s.order, filledAmount: '6.00', state: 3 },
       message: 'Sell order paid out',
     });
     expect(await balanceOf(t.app, seller, m.base.currencyId)).toBe('4');

@@ -134,7 +134,7 @@ describe('pairs', () => {
     expect(await balanceOf(t.app, buyer, m.base.currencyId)).toBe('1');
     expect(await balanceOf(t.app, seller, m.base.currencyId)).toBe('99');
     expect(await balanceOf(t.app, seller, m.quote.currencyId)).toBe('2.5');
-    expect((await ordersOf(t.app, buyer)).map((o) => [o.state, o.filledAmount])).toEqual([[2, '1']]);
+    expect((await ordersOf(t.app, buyer)).map((o) => [o.state, o.filledAmount])).toEqual([[2, '1.00']]);
     const pairs = await call(t.app, t.admin.token, 'GET', '/api/cex/getPairs');
     expect(pairs.json<PairsResponse>().pairs.map((p) => p._id)).not.toContain(m.pair._id);
     expect((await call(t.app, undefined, 'POST', '/api/cex/getOrders', { pair: m.pair._id })).statusCode).toBe(404);

@@ -3,7 +3,7 @@
  * checks every money test ends with (conservation and no negative balance).
  */
 import { randomBytes } from 'node:crypto';
-import type { AuditResponse, AuthResponse } from '@starlight/shared';
+import { type AuditResponse, type AuthResponse, fromNumeric, toDecimalString } from '@starlight/shared';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.ts';
@@ -104,12 +104,22 @@ export async function mint(app: FastifyInstance, admin: Member, to: string, curr
   expect(res.statusCode, res.body).toBe(200);
 }
 
-/** A member's balance of one currency as a decimal string ("0" when none). */
+/** A wire amount ("49.50") as its value in the fewest decimals ("49.5"); undefined stays undefined. */
+export function amountValue(wire: string | undefined): string | undefined {
+  return wire === undefined ? undefined : toDecimalString(fromNumeric(wire));
+}
+
+/**
+ * A member's balance of one currency as its value in the fewest decimals ("49.5", "0" when none), so
+ * money tests compare values; the wire's own format ("49.50" at precision 2) is asserted in
+ * bank.amounts.test.ts.
+ */
 export async function balanceOf(app: FastifyInstance, member: Member, currencyId: number): Promise<string> {
   const res = await call(app, member.token, 'GET', '/api/user/me');
   expect(res.statusCode, res.body).toBe(200);
   const b = res.json<{ user: { balances: Array<{ currencyId: number; amount: string }> } }>().user.balances;
-  return b.find((x) => x.currencyId === currencyId)?.amount ?? '0';
+  const wire = b.find((x) => x.currencyId === currencyId)?.amount;
+  return amountValue(wire) ?? '0';
 }
 
 /** Asserts DESIGN §4 conservation per currency and that no balance is negative, through the audit route. */
@@ -118,7 +128,7 @@ export async function expectLedgerBalanced(app: FastifyInstance, admin: Member):
   expect(res.statusCode, res.body).toBe(200);
   const audit = res.json<AuditResponse>();
   for (const c of audit.currencies) {
-    expect(c.difference, `currency ${c.ticker} conservation`).toBe('0');
+    expect(c.difference, `currency ${c.ticker} conservation`).toMatch(/^0(\.0+)?$/);
     expect(c.negativeBalances, `currency ${c.ticker} negative balances`).toBe(0);
   }
   expect(audit.ok).toBe(true);

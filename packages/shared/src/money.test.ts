@@ -6,6 +6,7 @@ import {
   fitsPrecision,
   floorToPrecision,
   formatAmount,
+  formatAtPrecision,
   fromNumeric,
   MIN_AMOUNT,
   mulAmounts,
@@ -16,6 +17,13 @@ import {
   toDecimalString,
   UNIT,
 } from './money.ts';
+
+/** Parses a decimal text the test knows is valid. */
+function parse(text: string): bigint {
+  const a = parseAmount(text);
+  if (a === null) throw new Error(`bad amount ${text}`);
+  return a;
+}
 
 /** A decimal text with `decimals` places, all of them used: 0 -> "7", 3 -> "7.001". */
 function textWithDecimals(decimals: number): string {
@@ -195,5 +203,23 @@ describe('abbreviateAmount (SPEC §2 Quantum Hub)', () => {
     expect(abbreviateAmount(-(10n ** 6n) * UNIT)).toBe('-1.00M');
     expect(abbreviateAmount(12_500_000_000n, 0)).toBe('12');
     expect(abbreviateAmount(12_500_000_000n)).toBe('12.50');
+  });
+});
+
+describe('formatAtPrecision (amounts on the wire)', () => {
+  it.each([
+    ['50', 2, '50.00'],
+    ['49.5', 2, '49.50'],
+    ['7', 0, '7'],
+    ['0', 2, '0.00'],
+    ['0.125', 2, '0.125'],
+    ['123456789012345.123456789', 9, '123456789012345.123456789'],
+  ])('%s at precision %i is "%s"', (text, precision, expected) => {
+    expect(formatAtPrecision(parse(text), precision)).toBe(expected);
+  });
+
+  it('keeps the sign of a negative total and never hides a digit', () => {
+    expect(formatAtPrecision(-parse('1.5'), 2)).toBe('-1.50');
+    expect(formatAtPrecision(-parse('0.001'), 0)).toBe('-0.001');
   });
 });

@@ -137,3 +137,13 @@ export function sumAmounts(values: Iterable<Amount | bigint>): Amount {
   for (const v of values) total += v;
   return total as Amount;
 }
+
+/**
+ * Formats an Amount as the wire and the screen show a currency's amounts (issue 6, DESIGN §3): with
+ * exactly the currency's `precision` decimals ("50.00" at precision 2, "7" at 0), or with every decimal
+ * it really has when that is more, so no digit is ever hidden.
+ */
+export function formatAtPrecision(a: Amount | bigint, precision: number): string {
+  const abs = (a < 0n ? -a : a) as Amount;
+  return formatAmount(a, Math.max(precision, decimalsOf(abs)));
+}

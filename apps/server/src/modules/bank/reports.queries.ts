@@ -2,10 +2,10 @@
 import {
   type Amount,
   formatAmount,
+  formatAtPrecision,
   fromNumeric,
   type SupplyInterval,
   type Transaction,
-  toDecimalString,
 } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
@@ -51,6 +51,7 @@ export async function findTransactions(db: DbOrTx, f: TxFilters): Promise<{ txs:
       created_at: string | Date;
       category: number;
       currency_id: number;
+      precision: number;
       amount: string;
       note: string;
       reference: string | null;
@@ -58,9 +59,10 @@ export async function findTransactions(db: DbOrTx, f: TxFilters): Promise<{ txs:
       sender: string | null;
       recipient: string | null;
     }>(sql`
-      SELECT t.id, t.created_at, t.category, t.currency_id, t.amount, t.note, t.reference,
+      SELECT t.id, t.created_at, t.category, t.currency_id, c.precision, t.amount, t.note, t.reference,
              e.nickname AS executor, s.nickname AS sender, r.nickname AS recipient
       FROM bank_transactions t
+      JOIN currencies c ON c.currency_id = t.currency_id
       LEFT JOIN users e ON e.id = t.executor_id
       LEFT JOIN users s ON s.id = t.sender_id
       LEFT JOIN users r ON r.id = t.recipient_id
@@ -78,7 +80,10 @@ export async function findTransactions(db: DbOrTx, f: TxFilters): Promise<{ txs:
       executor: party(r.executor),
       sender: party(r.sender),
       recipient: party(r.recipient),
-      balance: { currencyId: r.currency_id, amount: toDecimalString(fromNumeric(String(r.amount))) },
+      balance: {
+        currencyId: r.currency_id,
+        amount: formatAtPrecision(fromNumeric(String(r.amount)), Number(r.precision)),
+      },
       category: r.category,
       note: r.note,
       reference: r.reference,
@@ -95,17 +100,25 @@ function endOfDay(date: string): string {
 export async function findCategoryTotals(
   db: DbOrTx,
   f: { startDate?: string | undefined; endDate?: string | undefined; currencyId?: number | undefined },
-): Promise<Array<{ currencyId: number; category: number; total: Amount; count: number }>> {
+): Promise<Array<{ currencyId: number; precision: number; category: number; total: Amount; count: number }>> {
   const where: SQL[] = [sql`true`];
   if (f.startDate) where.push(sql`created_at >= ${new Date(f.startDate).toISOString()}::timestamptz`);
   if (f.endDate) where.push(sql`created_at <= ${endOfDay(f.endDate)}::timestamptz`);
   if (f.currencyId !== undefined) where.push(sql`currency_id = ${f.currencyId}`);
-  const res = await db.execute<{ currency_id: number; category: number; total: string; n: string }>(sql`
-    SELECT currency_id, category, sum(amount) AS total, count(*) AS n
-    FROM bank_transactions WHERE ${sql.join(where, sql` AND `)}
-    GROUP BY currency_id, category ORDER BY currency_id, category`);
+  const res = await db.execute<{
+    currency_id: number;
+    precision: number;
+    category: number;
+    total: string;
+    n: string;
+  }>(sql`
+    SELECT t.currency_id, min(c.precision) AS precision, t.category, sum(t.amount) AS total, count(*) AS n
+    FROM (SELECT currency_id, category, amount FROM bank_transactions WHERE ${sql.join(where, sql` AND `)}) t
+    JOIN currencies c ON c.currency_id = t.currency_id
+    GROUP BY t.currency_id, t.category ORDER BY t.currency_id, t.category`);
   return res.rows.map((r) => ({
     currencyId: Number(r.currency_id),
+    precision: Number(r.precision),
     category: Number(r.category),
     total: fromNumeric(String(r.total)),
     count: Number(r.n),
@@ -117,6 +130,7 @@ export async function findConservation(db: DbOrTx): Promise<
   Array<{
     currencyId: number;
     ticker: string;
+    precision: number;
     balances: Amount;
     negative: number;
     issued: Amount;
@@ -127,13 +141,14 @@ export async function findConservation(db: DbOrTx): Promise<
   const res = await db.execute<{
     currency_id: number;
     ticker: string;
+    precision: number;
     balances: string;
     negative: string;
     issued: string;
     removed: string;
     escrow: string;
   }>(sql`
-    SELECT c.currency_id, c.ticker,
+    SELECT c.currency_id, c.ticker, c.precision,
       coalesce((SELECT sum(amount) FROM balances b WHERE b.currency_id = c.currency_id), 0) AS balances,
       (SELECT count(*) FROM balances b WHERE b.currency_id = c.currency_id AND b.amount < 0) AS negative,
       coalesce(sum(t.amount) FILTER (WHERE t.sender_id IS NULL AND NOT t.escrow), 0) AS issued,
@@ -141,10 +156,11 @@ export async function findConservation(db: DbOrTx): Promise<
       coalesce(sum(t.amount) FILTER (WHERE t.recipient_id IS NULL AND t.escrow), 0)
         - coalesce(sum(t.amount) FILTER (WHERE t.sender_id IS NULL AND t.escrow), 0) AS escrow
     FROM currencies c LEFT JOIN bank_transactions t ON t.currency_id = c.currency_id
-    GROUP BY c.currency_id, c.ticker ORDER BY c.currency_id`);
+    GROUP BY c.currency_id, c.ticker, c.precision ORDER BY c.currency_id`);
   return res.rows.map((r) => ({
     currencyId: Number(r.currency_id),
     ticker: r.ticker,
+    precision: Number(r.precision),
     balances: fromNumeric(String(r.balances)),
     negative: Number(r.negative),
     issued: fromNumeric(String(r.issued)),

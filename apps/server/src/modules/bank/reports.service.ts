@@ -5,12 +5,12 @@ import {
   CIRCULATING_SUBTRACT,
   type CurrencyStatsEntry,
   type CurrencyStatsQuery,
+  formatAtPrecision,
   NEGATIVE_STAT_CATEGORIES,
   type SupplyHistoryQuery,
   type SupplyHistoryResponse,
   type TransactionsQuery,
   type TransactionsResponse,
-  toDecimalString,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { requireCurrency } from './currencies.service.ts';
@@ -31,11 +31,12 @@ export async function listTransactions(
 
 /**
  * Admin currency stats (DESIGN §4): per currency, each category's total (burns, forge burns and opened
- * chips negative) and count in the range, the signed sum, and circulating per SPEC §3.
+ * chips negative) and count in the range, the signed sum, and circulating per SPEC §3, each a decimal
+ * string at the currency's precision.
  */
 export async function currencyStats(db: Db, q: CurrencyStatsQuery): Promise<CurrencyStatsEntry[]> {
   const rows = await findCategoryTotals(db, q);
-  const byCurrency = new Map<number, CurrencyStatsEntry & { sum: bigint; circ: bigint }>();
+  const byCurrency = new Map<number, CurrencyStatsEntry & { sum: bigint; circ: bigint; precision: number }>();
   for (const r of rows) {
     const signed = NEGATIVE_STAT_CATEGORIES.includes(r.category) ? -r.total : r.total;
     const entry = byCurrency.get(r.currencyId) ?? {
@@ -45,17 +46,18 @@ export async function currencyStats(db: Db, q: CurrencyStatsQuery): Promise<Curr
       circulating: '0',
       sum: 0n,
       circ: 0n,
+      precision: r.precision,
     };
-    entry.categories.push({ category: r.category, total: toDecimalString(signed), count: r.count });
+    entry.categories.push({ category: r.category, total: formatAtPrecision(signed, r.precision), count: r.count });
     entry.sum += signed;
     if (CIRCULATING_ADD.includes(r.category)) entry.circ += signed;
     if (CIRCULATING_SUBTRACT.includes(r.category)) entry.circ -= signed;
     byCurrency.set(r.currencyId, entry);
   }
-  return [...byCurrency.values()].map(({ sum, circ, ...e }) => ({
+  return [...byCurrency.values()].map(({ sum, circ, precision, ...e }) => ({
     ...e,
-    totals: toDecimalString(sum),
-    circulating: toDecimalString(circ),
+    totals: formatAtPrecision(sum, precision),
+    circulating: formatAtPrecision(circ, precision),
   }));
 }
 
@@ -77,8 +79,8 @@ export async function supplyHistory(db: Db, q: SupplyHistoryQuery): Promise<Supp
   });
   const points = rows.map((r) => ({
     time: r.time.toISOString(),
-    supply: toDecimalString(r.supply),
-    circulating: toDecimalString(r.circulating),
+    supply: formatAtPrecision(r.supply, currency.precision),
+    circulating: formatAtPrecision(r.circulating, currency.precision),
   }));
   return { points, message: `Got ${points.length} ${currency.ticker} supply points` };
 }
@@ -91,14 +93,15 @@ export async function audit(db: Db): Promise<AuditResponse> {
   const rows = await findConservation(db);
   const list = rows.map((r) => {
     const difference = r.balances + r.escrow - (r.issued - r.removed);
+    const text = (a: bigint) => formatAtPrecision(a, r.precision);
     return {
       currencyId: r.currencyId,
       ticker: r.ticker,
-      balances: toDecimalString(r.balances),
-      escrow: toDecimalString(r.escrow),
-      issued: toDecimalString(r.issued),
-      removed: toDecimalString(r.removed),
-      difference: toDecimalString(difference),
+      balances: text(r.balances),
+      escrow: text(r.escrow),
+      issued: text(r.issued),
+      removed: text(r.removed),
+      difference: text(difference),
       negativeBalances: r.negative,
       ok: difference === 0n && r.negative === 0,
     };

@@ -5,6 +5,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { type BatchBalances, lockBalances } from '../ledger/ledger.balances.ts';
 import { balancesAfterPosting, type Entry, postEntries } from '../ledger/ledger.posting.ts';
+import type { BalanceText } from '../users/users.queries.ts';
 import type { CurrencyRow } from './currencies.queries.ts';
 
 /** The currency fields a transfer checks (DESIGN §4). */
@@ -110,8 +111,8 @@ export interface PostedAccount {
 export interface PostedAccountView {
   account: PostedAccount;
   referrerNickname: string | null;
-  /** `amount` as numeric text, by currency id. */
-  balances: Array<{ currencyId: number; amount: string }>;
+  /** `amount` as numeric text with the currency's precision, by currency id. */
+  balances: BalanceText[];
 }
 
 /**
@@ -128,7 +129,7 @@ export async function postTransfers(
     accounts: Array<{
       account: PostedAccount;
       referrer_nickname: string | null;
-      bals: Array<{ currencyId: number; amount: string }> | null;
+      bals: BalanceText[] | null;
     }> | null;
   }>(tx, entries, {
     name: 'bank_post_transfers',
@@ -149,7 +150,11 @@ export async function postTransfers(
     views.set(a.id, {
       account: { ...a, createdAt: new Date(a.createdAt), updatedAt: new Date(a.updatedAt) },
       referrerNickname: v.referrer_nickname,
-      balances: (v.bals ?? []).map((b) => ({ currencyId: Number(b.currencyId), amount: String(b.amount) })),
+      balances: (v.bals ?? []).map((b) => ({
+        currencyId: Number(b.currencyId),
+        amount: String(b.amount),
+        precision: Number(b.precision),
+      })),
     });
   }
   for (const id of accountIds) if (!views.has(id)) throw new Error(`postTransfers: no account ${id}`);

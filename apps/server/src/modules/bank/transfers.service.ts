@@ -8,12 +8,12 @@ import {
   AppError,
   type DistributeCurrencyInput,
   formatAmount,
+  formatAtPrecision,
   fromNumeric,
   type MintInput,
   mulFraction,
   type P2pTransferInput,
   TX_CATEGORY,
-  toDecimalString,
   UNIT,
   type User as UserDto,
 } from '@starlight/shared';
@@ -245,7 +245,7 @@ export async function distributeCurrency(
   return {
     senderUser,
     recipients: entries.length,
-    distributed: toDecimalString(distributed),
+    distributed: formatAtPrecision(distributed, currency.precision),
     message: `Distributed ${text} to ${entries.length} ${target.ticker} holders`,
   };
 }

@@ -4,6 +4,7 @@ import {
   type Candle,
   type Depth,
   formatAmount,
+  formatAtPrecision,
   type Order,
   type Pair,
   type Trade,
@@ -29,6 +30,15 @@ export function pairAmountText(pair: Pick<PairRow, 'buyPrecision' | 'buyTicker' 
   };
 }
 
+/**
+ * The precisions a pair's amounts are written at (issue 6): quantities (`initialAmount`, `filledAmount`,
+ * trade and level amounts, volume) in its buyCurrency's, prices in its sellCurrency's (DESIGN §5).
+ */
+export interface PairPrecision {
+  buyPrecision: number;
+  sellPrecision: number;
+}
+
 /** SPEC §3 pair on the wire. */
 export function toPairDto(p: PairRow): Pair {
   return {
@@ -47,50 +57,51 @@ export function toPairDto(p: PairRow): Pair {
   };
 }
 
-/** SPEC §3 order on the wire (never its owner). */
-export function toOrderDto(o: Omit<OrderRow, 'userId' | 'seq'>): Order {
+/** SPEC §3 order on the wire (never its owner), amounts at the pair's precisions `p`. */
+export function toOrderDto(o: Omit<OrderRow, 'userId' | 'seq'>, p: PairPrecision): Order {
   return {
     _id: o.id,
     pair: o.pairId,
     buySide: o.buySide,
-    initialAmount: toDecimalString(o.initialAmount),
-    filledAmount: toDecimalString(o.filledAmount),
-    price: toDecimalString(o.price),
+    initialAmount: formatAtPrecision(o.initialAmount, p.buyPrecision),
+    filledAmount: formatAtPrecision(o.filledAmount, p.buyPrecision),
+    price: formatAtPrecision(o.price, p.sellPrecision),
     state: o.state,
     createdAt: o.createdAt.toISOString(),
   };
 }
 
-/** A trade on the wire. */
-export function toTradeDto(t: Omit<TradeRow, 'seq'>): Trade {
+/** A trade on the wire, amounts at the pair's precisions `p`. */
+export function toTradeDto(t: Omit<TradeRow, 'seq'>, p: PairPrecision): Trade {
   return {
     _id: t.id,
     pair: t.pairId,
-    price: toDecimalString(t.price),
-    amount: toDecimalString(t.amount),
+    price: formatAtPrecision(t.price, p.sellPrecision),
+    amount: formatAtPrecision(t.amount, p.buyPrecision),
     buySide: t.takerBuySide,
     createdAt: t.createdAt.toISOString(),
   };
 }
 
-/** The book's depth on the wire: per price level, its open quantity and order count. */
-export function toDepthDto(d: { buys: DepthRow[]; sells: DepthRow[] }): Depth {
+/** The book's depth on the wire: per price level, its open quantity and order count, at the pair's precisions. */
+export function toDepthDto(d: { buys: DepthRow[]; sells: DepthRow[] }, p: PairPrecision): Depth {
   const level = (l: DepthRow) => ({
-    price: toDecimalString(l.price),
-    amount: toDecimalString(l.amount),
+    price: formatAtPrecision(l.price, p.sellPrecision),
+    amount: formatAtPrecision(l.amount, p.buyPrecision),
     orders: l.orders,
   });
   return { buys: d.buys.map(level), sells: d.sells.map(level) };
 }
 
-/** One OHLC candle on the wire. */
-export function toCandleDto(c: CandleRow): Candle {
+/** One OHLC candle on the wire: prices at the sellCurrency's precision, volume at the buyCurrency's. */
+export function toCandleDto(c: CandleRow, p: PairPrecision): Candle {
+  const price = (a: Amount) => formatAtPrecision(a, p.sellPrecision);
   return {
     time: c.time.toISOString(),
-    open: toDecimalString(c.open),
-    high: toDecimalString(c.high),
-    low: toDecimalString(c.low),
-    close: toDecimalString(c.close),
-    volume: toDecimalString(c.volume),
+    open: price(c.open),
+    high: price(c.high),
+    low: price(c.low),
+    close: price(c.close),
+    volume: formatAtPrecision(c.volume, p.buyPrecision),
   };
 }

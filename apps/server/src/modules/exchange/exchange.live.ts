@@ -12,6 +12,7 @@ import type { LiveClient } from '../../plugins/websocket.ts';
 import { toTradeDto } from './exchange.dto.ts';
 import { findLastTradeSeq, findTrades } from './market.queries.ts';
 import { loadBook, loadDepth, loadUserOrders } from './market.service.ts';
+import { findPair, type PairRow } from './pairs.queries.ts';
 import { requireViewablePair } from './pairs.service.ts';
 
 const FLUSH_MS = 15;
@@ -28,9 +29,9 @@ export function startExchangeLive(app: FastifyInstance, db: Db): () => void {
   /** Per pair watched here: the last trade already pushed. */
   const tradeCursor = new Map<string, number>();
 
-  const pushBook = async (pairId: string, to: LiveClient[]) => {
-    const [orders, depth] = await Promise.all([loadBook(db, pairId), loadDepth(db, pairId)]);
-    for (const c of to) c.send({ type: 'book', pair: pairId, orders, depth });
+  const pushBook = async (pair: PairRow, to: LiveClient[]) => {
+    const [orders, depth] = await Promise.all([loadBook(db, pair), loadDepth(db, pair)]);
+    for (const c of to) c.send({ type: 'book', pair: pair.id, orders, depth });
   };
   const pushOrders = async (userId: string, to: LiveClient[]) => {
     const orders = await loadUserOrders(db, userId);
@@ -41,26 +42,28 @@ export function startExchangeLive(app: FastifyInstance, db: Db): () => void {
     if (client.user) await pushOrders(client.user.id, [client]);
   });
   hub.handlers.onSubscribe = async (client, pairId) => {
-    await requireViewablePair(db, pairId, client.user);
+    const pair = await requireViewablePair(db, pairId, client.user);
     // The first watcher here starts the pair's trade cursor; later pushes send only newer trades.
     if (hub.clientsOfPair(pairId).length === 0) tradeCursor.set(pairId, await findLastTradeSeq(db, pairId));
     client.pairs.add(pairId);
     const trades = await findTrades(db, pairId, TRADES_PER_PUSH);
-    await pushBook(pairId, [client]);
-    client.send({ type: 'trades', pair: pairId, trades: trades.map(toTradeDto) });
+    await pushBook(pair, [client]);
+    client.send({ type: 'trades', pair: pairId, trades: trades.map((t) => toTradeDto(t, pair)) });
   };
 
   const flush = async ({ pairs, users }: { pairs: string[]; users: string[] }) => {
     for (const pairId of pairs) {
       const watchers = hub.clientsOfPair(pairId);
       if (watchers.length === 0) continue;
+      const pair = await findPair(db, pairId);
+      if (!pair) continue;
       const after = tradeCursor.get(pairId) ?? (await findLastTradeSeq(db, pairId));
       const trades = await findTrades(db, pairId, TRADES_PER_PUSH, after);
       const newest = trades[0];
       if (newest) tradeCursor.set(pairId, newest.seq);
-      await pushBook(pairId, watchers);
+      await pushBook(pair, watchers);
       if (trades.length > 0) {
-        const dtos = trades.map(toTradeDto);
+        const dtos = trades.map((t) => toTradeDto(t, pair));
         for (const c of watchers) c.send({ type: 'trades', pair: pairId, trades: dtos });
       }
     }

@@ -4,17 +4,19 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toCandleDto, toDepthDto, toOrderDto, toTradeDto } from './exchange.dto.ts';
 import { findBook, findCandles, findDepth, findTrades } from './market.queries.ts';
-import { findUserOrders } from './orders.queries.ts';
+import { findUserOrders, type OrderRow } from './orders.queries.ts';
+import type { PairRow } from './pairs.queries.ts';
 import { requireViewablePair, type Viewer } from './pairs.service.ts';
 
 /** How many open orders a side of `getOrders` lists, and how many own orders `getUserOrders` lists. */
 export const BOOK_LIMIT = 500;
 export const USER_ORDERS_LIMIT = 500;
 
-/** The open orders of a pair as the wire shows them, best price first. */
-export async function loadBook(db: DbOrTx, pairId: string): Promise<{ buys: Order[]; sells: Order[] }> {
-  const book = await findBook(db, pairId, BOOK_LIMIT);
-  return { buys: book.buys.map(toOrderDto), sells: book.sells.map(toOrderDto) };
+/** The open orders of `pair` as the wire shows them, best price first. */
+export async function loadBook(db: DbOrTx, pair: PairRow): Promise<{ buys: Order[]; sells: Order[] }> {
+  const book = await findBook(db, pair.id, BOOK_LIMIT);
+  const dto = (o: OrderRow) => toOrderDto(o, pair);
+  return { buys: book.buys.map(dto), sells: book.sells.map(dto) };
 }
 
 /**
@@ -22,14 +24,14 @@ export async function loadBook(db: DbOrTx, pairId: string): Promise<{ buys: Orde
  * lowest first, each side at most 500. Message `Got N Orders`. Throws NOT_FOUND.
  */
 export async function listBook(db: Db, viewer: Viewer, pairId: string): Promise<GetOrdersResponse> {
-  await requireViewablePair(db, pairId, viewer);
-  const orders = await loadBook(db, pairId);
+  const pair = await requireViewablePair(db, pairId, viewer);
+  const orders = await loadBook(db, pair);
   return { orders, message: `Got ${orders.buys.length + orders.sells.length} Orders` };
 }
 
 /** A member's orders on the wire, newest first, at most 500. */
 export async function loadUserOrders(db: DbOrTx, userId: string, pairId?: string): Promise<Order[]> {
-  return (await findUserOrders(db, userId, pairId, USER_ORDERS_LIMIT)).map(toOrderDto);
+  return (await findUserOrders(db, userId, pairId, USER_ORDERS_LIMIT)).map((o) => toOrderDto(o, o));
 }
 
 /** SPEC §7 getUserOrders (member): own orders of every state, newest first. Message `Got N Orders`. */
@@ -40,26 +42,26 @@ export async function listUserOrders(db: Db, member: AuthUser, pairId?: string):
 
 /** Recent trades of a pair (public, ours), newest first; `limit` default 50. Throws NOT_FOUND. */
 export async function listTrades(db: Db, viewer: Viewer, pairId: string, limit = 50) {
-  await requireViewablePair(db, pairId, viewer);
-  const trades = (await findTrades(db, pairId, limit)).map(toTradeDto);
+  const pair = await requireViewablePair(db, pairId, viewer);
+  const trades = (await findTrades(db, pairId, limit)).map((t) => toTradeDto(t, pair));
   return { trades, message: `Got ${trades.length} trades` };
 }
 
 /** OHLC candles of a pair (public, ours), oldest first; `limit` buckets, default 200. Throws NOT_FOUND. */
 export async function listCandles(db: Db, viewer: Viewer, pairId: string, interval: CandleInterval, limit = 200) {
-  await requireViewablePair(db, pairId, viewer);
-  const candles = (await findCandles(db, pairId, interval, limit)).map(toCandleDto);
+  const pair = await requireViewablePair(db, pairId, viewer);
+  const candles = (await findCandles(db, pairId, interval, limit)).map((c) => toCandleDto(c, pair));
   return { candles, message: `Got ${candles.length} candles` };
 }
 
-/** The book's open quantity per price level, best first (public, ours). */
-export async function loadDepth(db: DbOrTx, pairId: string, levels = 50): Promise<Depth> {
-  return toDepthDto(await findDepth(db, pairId, levels));
+/** The book's open quantity per price level of `pair`, best first (public, ours). */
+export async function loadDepth(db: DbOrTx, pair: PairRow, levels = 50): Promise<Depth> {
+  return toDepthDto(await findDepth(db, pair.id, levels), pair);
 }
 
 /** Order-book depth of a pair (public, ours); `levels` a side, default 50. Throws NOT_FOUND. */
 export async function depthOf(db: Db, viewer: Viewer, pairId: string, levels = 50) {
-  await requireViewablePair(db, pairId, viewer);
-  const depth = await loadDepth(db, pairId, levels);
+  const pair = await requireViewablePair(db, pairId, viewer);
+  const depth = await loadDepth(db, pair, levels);
   return { depth, message: `Got ${depth.buys.length + depth.sells.length} price levels` };
 }

@@ -81,7 +81,8 @@ export class OrderBatch {
   /** The orders accepted so far, in order. */
   readonly answers: PlacedAnswer[] = [];
   private book: Book;
-  private readonly pair: PairRow;
+  /** The pair the batch places on (its answers are written at its precisions). */
+  readonly pair: PairRow;
   private readonly rules: MarketRules;
   private readonly balances: BatchBalances;
   private readonly changes: LiveChanges;

@@ -28,17 +28,20 @@ export async function persistOrderBatch(
       const t = tradeById.get(id);
       const tAt = stored.get(id);
       if (!t || !tAt) throw new Error(`trade ${id} was not stored`);
-      return toTradeDto({
-        id,
-        pairId: writes.pairId,
-        takerBuySide: t.takerBuySide,
-        price: t.price,
-        amount: t.amount,
-        ...tAt,
-      });
+      return toTradeDto(
+        {
+          id,
+          pairId: writes.pairId,
+          takerBuySide: t.takerBuySide,
+          price: t.price,
+          amount: t.amount,
+          ...tAt,
+        },
+        batch.pair,
+      );
     });
     const response = {
-      order: toOrderDto({ ...order, pairId: writes.pairId, ...at }),
+      order: toOrderDto({ ...order, pairId: writes.pairId, ...at }, batch.pair),
       trades,
       tx: { note },
       message: note,

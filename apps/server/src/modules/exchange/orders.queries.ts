@@ -1,9 +1,10 @@
 /** SQL of the exchange's orders (SPEC §3, DESIGN §5): a placement batch's context and writes, cancels, reads. */
 import { type Amount, formatAmount, fromNumeric } from '@starlight/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
-import { exchangeOrders } from '../../db/schema/index.ts';
+import { currencies, exchangeOrders, exchangePairs } from '../../db/schema/index.ts';
 import { type BatchBalances, lockBalances } from '../ledger/ledger.balances.ts';
 import type { PostAlong } from '../ledger/ledger.posting.ts';
 import { type PairRow, type PairSqlRow, pairRows, toPairRow } from './pairs.queries.ts';
@@ -258,18 +259,28 @@ export async function findOpenOrdersOfPair(db: DbOrTx, pairId: string): Promise<
   return rows.map(toOrderRow);
 }
 
-/** A member's orders, newest first, optionally of one pair; at most `limit`. */
+/** A member's orders, newest first, optionally of one pair; at most `limit`; each with its pair's precisions. */
 export async function findUserOrders(
   db: DbOrTx,
   userId: string,
   pairId: string | undefined,
   limit: number,
-): Promise<OrderRow[]> {
+): Promise<Array<OrderRow & { buyPrecision: number; sellPrecision: number }>> {
   const where = pairId
     ? and(eq(exchangeOrders.userId, userId), eq(exchangeOrders.pairId, pairId))
     : eq(exchangeOrders.userId, userId);
-  const rows = await db.select().from(exchangeOrders).where(where).orderBy(desc(exchangeOrders.seq)).limit(limit);
-  return rows.map(toOrderRow);
+  const buy = alias(currencies, 'buy_currency');
+  const sell = alias(currencies, 'sell_currency');
+  const rows = await db
+    .select({ order: exchangeOrders, buyPrecision: buy.precision, sellPrecision: sell.precision })
+    .from(exchangeOrders)
+    .innerJoin(exchangePairs, eq(exchangePairs.id, exchangeOrders.pairId))
+    .innerJoin(buy, eq(buy.currencyId, exchangePairs.buyCurrency))
+    .innerJoin(sell, eq(sell.currencyId, exchangePairs.sellCurrency))
+    .where(where)
+    .orderBy(desc(exchangeOrders.seq))
+    .limit(limit);
+  return rows.map((r) => ({ ...toOrderRow(r.order), buyPrecision: r.buyPrecision, sellPrecision: r.sellPrecision }));
 }
 
 /** A trade to record. */

@@ -148,7 +148,7 @@ export async function cancelOrder(
   changes.touchPair(pair.id);
   changes.touchUser(order.userId);
   return {
-    order: toOrderDto({ ...order, state: ORDER_STATE.Cancelled, escrowRemaining: 0n as Amount }),
+    order: toOrderDto({ ...order, state: ORDER_STATE.Cancelled, escrowRemaining: 0n as Amount }, pair),
     message: order.buySide ? 'Buy order cancelled' : 'Sell order cancelled',
   };
 }
@@ -204,12 +204,10 @@ export async function payoutOrder(
   changes.touchPair(pair.id);
   changes.touchUser(order.userId);
   return {
-    order: toOrderDto({
-      ...order,
-      filledAmount: order.initialAmount,
-      escrowRemaining: 0n as Amount,
-      state: ORDER_STATE.Filled,
-    }),
+    order: toOrderDto(
+      { ...order, filledAmount: order.initialAmount, escrowRemaining: 0n as Amount, state: ORDER_STATE.Filled },
+      pair,
+    ),
     message: 'Sell order paid out',
   };
 }

@@ -112,18 +112,20 @@ export interface PostAlong {
 
 /**
  * A member's non-zero balances as they are after the posting of the same statement, as a JSON array of
- * `{currencyId, amount}` (amount as numeric text) by currency id: the rows the post wrote (new ones
+ * `{currencyId, amount, precision}` (amount as numeric text, precision the currency's) by currency id: the rows the post wrote (new ones
  * included) and the member's other rows as the statement's snapshot saw them. `userId` is an SQL
  * expression of the member's id (a column of the caller's query). Only inside `PostAlong.columns`.
  */
 export function balancesAfterPosting(userId: SQL): SQL {
-  return sql`(SELECT json_agg(json_build_object('currencyId', x.currency_id, 'amount', x.amount::text)
+  return sql`(SELECT json_agg(json_build_object('currencyId', x.currency_id, 'amount', x.amount::text,
+                                                'precision', c.precision)
                               ORDER BY x.currency_id)
       FROM (SELECT p.currency_id, p.amount FROM up p WHERE p.user_id = ${userId}
             UNION ALL
             SELECT b.currency_id, b.amount FROM balances b
              WHERE b.user_id = ${userId} AND NOT EXISTS (
                SELECT 1 FROM up p WHERE p.user_id = b.user_id AND p.currency_id = b.currency_id)) x
+      JOIN currencies c ON c.currency_id = x.currency_id
      WHERE x.amount > 0)`;
 }
 

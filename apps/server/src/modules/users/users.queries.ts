@@ -1,11 +1,18 @@
 /** SQL of the users module: accounts, their balances and the access log. */
-import { fromNumeric, toDecimalString, type User as UserDto } from '@starlight/shared';
+import { formatAtPrecision, fromNumeric, type User as UserDto } from '@starlight/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { accessLogs, balances, users } from '../../db/schema/index.ts';
+import { accessLogs, balances, currencies, users } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
 export type UserRow = typeof users.$inferSelect;
+
+/** A balance as read for the wire: `amount` as NUMERIC text, `precision` its currency's (0..9). */
+export interface BalanceText {
+  currencyId: number;
+  amount: string;
+  precision: number;
+}
 
 /** Finds an account by nickname (case-insensitive) or null. */
 export async function findUserByNickname(db: DbOrTx, nickname: string): Promise<UserRow | null> {
@@ -71,8 +78,9 @@ export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | nul
   if (!row) return null;
   const [bals, referrer] = await Promise.all([
     db
-      .select({ currencyId: balances.currencyId, amount: balances.amount })
+      .select({ currencyId: balances.currencyId, amount: balances.amount, precision: currencies.precision })
       .from(balances)
+      .innerJoin(currencies, eq(currencies.currencyId, balances.currencyId))
       .where(and(eq(balances.userId, id), sql`${balances.amount} > 0`))
       .orderBy(asc(balances.currencyId)),
     row.referrerId ? findUserById(db, row.referrerId) : Promise.resolve(null),
@@ -80,10 +88,10 @@ export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | nul
   return toUserDto(row, bals, referrer?.nickname ?? null);
 }
 
-/** Maps a row to DESIGN §3 `User`; never the password hash. */
+/** Maps a row to DESIGN §3 `User`, amounts at their currency's precision; never the password hash. */
 export function toUserDto(
   row: Omit<UserRow, 'passwordHash' | 'referrerId' | 'tokenVersion'>,
-  bals: ReadonlyArray<{ currencyId: number; amount: string }>,
+  bals: readonly BalanceText[],
   referrerNickname: string | null,
 ): UserDto {
   return {
@@ -98,7 +106,10 @@ export function toUserDto(
     isAnonymous: row.isAnonymous,
     referrer: referrerNickname,
     fame: row.fame,
-    balances: bals.map((b) => ({ currencyId: b.currencyId, amount: toDecimalString(fromNumeric(String(b.amount))) })),
+    balances: bals.map((b) => ({
+      currencyId: b.currencyId,
+      amount: formatAtPrecision(fromNumeric(String(b.amount)), b.precision),
+    })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
