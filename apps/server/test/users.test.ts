@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, type Member, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
+import { call, type Member, makeApp, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
 import { TEST_JWT_SECRET } from './test-db.ts';
 
 function register(app: FastifyInstance, payload: unknown, remoteAddress?: string) {
@@ -263,28 +263,37 @@ describe('login', () => {
     expect(logs.every((l) => l.login_type === 1)).toBe(true);
   });
 
-  it('takes the client IP from X-Forwarded-For only when a trusted (local) proxy sent it', async () => {
-    const m = await registerMember(t.app, 'proxied');
-    const viaProxy = await t.app.inject({
+  /** Signs `m` in through `app` from `remoteAddress`, claiming `forwardedFor`; answers the logged address. */
+  async function loggedAddress(app: FastifyInstance, m: Member, remoteAddress: string, forwardedFor: string) {
+    const res = await app.inject({
       method: 'POST',
       url: '/api/user/login',
-      remoteAddress: '10.0.0.5',
-      headers: { 'x-forwarded-for': '198.51.100.77' },
+      remoteAddress,
+      headers: { 'x-forwarded-for': forwardedFor },
       payload: { nickOrEmail: m.nickname, password: PASSWORD },
     });
-    expect(viaProxy.statusCode, viaProxy.body).toBe(200);
-    const direct = await t.app.inject({
-      method: 'POST',
-      url: '/api/user/login',
-      remoteAddress: '203.0.113.99',
-      headers: { 'x-forwarded-for': '198.51.100.78' },
-      payload: { nickOrEmail: m.nickname, password: PASSWORD },
-    });
-    expect(direct.statusCode, direct.body).toBe(200);
-    const logs = await rows<{ address: string }>(
-      sql`SELECT address FROM access_logs WHERE user_id = ${m.id} ORDER BY created_at, id`,
+    expect(res.statusCode, res.body).toBe(200);
+    const [log] = await rows<{ address: string }>(
+      sql`SELECT address FROM access_logs WHERE user_id = ${m.id} ORDER BY created_at DESC, id DESC LIMIT 1`,
     );
-    expect(logs.slice(1).map((l) => l.address)).toEqual(['198.51.100.77', '203.0.113.99']);
+    return log?.address;
+  }
+
+  it("believes no X-Forwarded-For by default: the address is the connection's, whoever claims otherwise", async () => {
+    const m = await registerMember(t.app, 'proxied');
+    expect(await loggedAddress(t.app, m, '127.0.0.1', '198.51.100.77')).toBe('127.0.0.1');
+    expect(await loggedAddress(t.app, m, '10.0.0.5', '198.51.100.78')).toBe('10.0.0.5');
+  });
+
+  it('takes the client IP from X-Forwarded-For only when a configured proxy (TRUST_PROXY) sent it', async () => {
+    const behindProxy = await makeApp({ TRUST_PROXY: '10.0.0.0/8' });
+    try {
+      const m = await registerMember(behindProxy.app, 'proxied');
+      expect(await loggedAddress(behindProxy.app, m, '10.0.0.5', '198.51.100.77')).toBe('198.51.100.77');
+      expect(await loggedAddress(behindProxy.app, m, '203.0.113.99', '198.51.100.78')).toBe('203.0.113.99');
+    } finally {
+      await behindProxy.app.close();
+    }
   });
 
   it('writes no access log row for a failed sign-in', async () => {

@@ -9,14 +9,26 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
   const tags = ['audit'];
   app.get(
     '/getDefconLevel',
-    { config: { access: 'public' }, schema: { tags, response: { 200: defconResponse } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The alert level (defcon) and its message, shown to every visitor',
+        tags,
+        response: { 200: defconResponse },
+      },
+    },
     () => audit.getDefconLevel(db),
   );
   app.post(
     '/setDefconLevel',
     {
       config: { access: 'admin' },
-      schema: { tags, body: setDefconRequest, response: { 200: messageResponse, '4xx': errorResponse } },
+      schema: {
+        summary: 'Set the alert level 0-5 and its message (admin)',
+        tags,
+        body: setDefconRequest,
+        response: { 200: messageResponse, '4xx': errorResponse },
+      },
     },
     (req) => audit.setDefconLevel(db, requireAuth(req), req.body, req.ip),
   );

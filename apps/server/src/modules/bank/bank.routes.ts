@@ -45,7 +45,10 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
 
   app.get(
     '/currencies',
-    { config: { access: 'public' }, schema: { tags, response: { 200: currenciesResponse } } },
+    {
+      config: { access: 'public' },
+      schema: { summary: 'Every currency with its rules and taxes', tags, response: { 200: currenciesResponse } },
+    },
     async () => {
       const list = await currencies.listCurrencies(db);
       return { currencies: list, message: `Got ${list.length} currencies` };
@@ -56,7 +59,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/createCurrency',
     {
       config: { access: 'admin' },
-      schema: { tags, body: createCurrencyRequest, response: { 200: currencyResponse, ...errors } },
+      schema: {
+        summary: 'Create a currency; the server assigns its currencyId (admin)',
+        tags,
+        body: createCurrencyRequest,
+        response: { 200: currencyResponse, ...errors },
+      },
     },
     async (req) => {
       const currency = await currencies.createCurrency(db, requireAuth(req), req.body, req.ip);
@@ -68,7 +76,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/modifyCurrency',
     {
       config: { access: 'admin' },
-      schema: { tags, body: modifyCurrencyRequest, response: { 200: currencyResponse, ...errors } },
+      schema: {
+        summary: "Change any of a currency's fields but its ticker (admin)",
+        tags,
+        body: modifyCurrencyRequest,
+        response: { 200: currencyResponse, ...errors },
+      },
     },
     async (req) => {
       const currency = await currencies.modifyCurrency(db, requireAuth(req), req.body, req.ip);
@@ -80,7 +93,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/p2pTransfer',
     {
       config: { access: 'member' },
-      schema: { tags, body: p2pTransferRequest, response: { 200: p2pTransferResponse, ...errors } },
+      schema: {
+        summary: "Send an amount of a currency to a member by nickname, with the currency's transfer tax",
+        tags,
+        body: p2pTransferRequest,
+        response: { 200: p2pTransferResponse, ...errors },
+      },
     },
     // With an Idempotency-Key the transfer goes alone, in the key's transaction; without, with its lane's batch.
     (req) => {
@@ -97,7 +115,15 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       `/${kind}`,
       {
         config: { access: 'admin' },
-        schema: { tags, body: mintRequest, response: { 200: messageResponse, ...errors } },
+        schema: {
+          summary:
+            kind === 'mint'
+              ? 'Mint an amount of a currency to a member, with a note (admin)'
+              : 'Burn an amount of a currency from a member, with a note (admin)',
+          tags,
+          body: mintRequest,
+          response: { 200: messageResponse, ...errors },
+        },
       },
       (req) =>
         moneyMoving(db, req, (tx, changes) =>
@@ -110,7 +136,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/distributeCurrency',
     {
       config: { access: 'member' },
-      schema: { tags, body: distributeCurrencyRequest, response: { 200: distributeCurrencyResponse, ...errors } },
+      schema: {
+        summary: 'Share an amount among the holders of another currency, pro rata in whole units',
+        tags,
+        body: distributeCurrencyRequest,
+        response: { 200: distributeCurrencyResponse, ...errors },
+      },
     },
     (req) =>
       moneyMoving(db, req, (tx, changes) => transfers.distributeCurrency(tx, requireAuth(req), req.body, changes)),
@@ -120,7 +151,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/transactions',
     {
       config: { access: 'member' },
-      schema: { tags, body: transactionsRequest, response: { 200: transactionsResponse, ...errors } },
+      schema: {
+        summary: "The caller's own ledger rows, newest first, filtered and paged",
+        tags,
+        body: transactionsRequest,
+        response: { 200: transactionsResponse, ...errors },
+      },
     },
     (req) => reports.listTransactions(db, requireAuth(req).id, req.body),
   );
@@ -129,7 +165,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/alltransactions',
     {
       config: { access: 'admin' },
-      schema: { tags, body: allTransactionsRequest, response: { 200: transactionsResponse, ...errors } },
+      schema: {
+        summary: 'Every ledger row, newest first, filtered and paged (admin)',
+        tags,
+        body: allTransactionsRequest,
+        response: { 200: transactionsResponse, ...errors },
+      },
     },
     (req) => reports.listTransactions(db, undefined, req.body),
   );
@@ -138,7 +179,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/currencyStats',
     {
       config: { access: 'admin' },
-      schema: { tags, body: currencyStatsRequest, response: { 200: currencyStatsResponse, ...errors } },
+      schema: {
+        summary: 'Per currency and category: totals, counts and circulating supply in a date range (admin)',
+        tags,
+        body: currencyStatsRequest,
+        response: { 200: currencyStatsResponse, ...errors },
+      },
     },
     async (req) => {
       const currencyStats = await reports.currencyStats(db, req.body);
@@ -150,14 +196,26 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/supplyHistory',
     {
       config: { access: 'public' },
-      schema: { tags, body: supplyHistoryRequest, response: { 200: supplyHistoryResponse, ...errors } },
+      schema: {
+        summary: "A currency's supply and circulating amount over time, one point per hour or day",
+        tags,
+        body: supplyHistoryRequest,
+        response: { 200: supplyHistoryResponse, ...errors },
+      },
     },
     (req) => reports.supplyHistory(db, req.body),
   );
 
   app.get(
     '/audit',
-    { config: { access: 'admin' }, schema: { tags, response: { 200: auditResponse, ...errors } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Conservation check per currency: balances plus escrow equal issued minus removed (admin)',
+        tags,
+        response: { 200: auditResponse, ...errors },
+      },
+    },
     () => reports.audit(db),
   );
 };

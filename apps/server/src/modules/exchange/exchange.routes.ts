@@ -55,7 +55,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/createPair',
     {
       config: { access: 'admin' },
-      schema: { tags, body: createPairRequest, response: { 200: pairResponse, ...errors } },
+      schema: {
+        summary: 'Create a trading pair between two currencies (admin)',
+        tags,
+        body: createPairRequest,
+        response: { 200: pairResponse, ...errors },
+      },
     },
     (req) => pairs.createPair(db, requireAuth(req), req.body, req.ip),
   );
@@ -64,7 +69,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/modifyPair',
     {
       config: { access: 'admin' },
-      schema: { tags, body: modifyPairRequest, response: { 200: pairResponse, ...errors } },
+      schema: {
+        summary: "Change a trading pair's flags, fee and fee collector (admin)",
+        tags,
+        body: modifyPairRequest,
+        response: { 200: pairResponse, ...errors },
+      },
     },
     (req) => pairs.modifyPair(db, requireAuth(req), req.body, req.ip),
   );
@@ -73,7 +83,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/deletePair',
     {
       config: { access: 'admin' },
-      schema: { tags, body: deletePairRequest, response: { 200: deletePairResponse, ...errors } },
+      schema: {
+        summary: 'Delete a trading pair after cancelling and refunding its open orders (admin)',
+        tags,
+        body: deletePairRequest,
+        response: { 200: deletePairResponse, ...errors },
+      },
     },
     (req) =>
       withLiveChanges(publisher, (changes) => pairs.deletePair(db, requireAuth(req), req.body.pairId, req.ip, changes)),
@@ -81,7 +96,14 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     '/getPairs',
-    { config: { access: 'public' }, schema: { tags, response: { 200: pairsResponse, ...errors } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The trading pairs (admins also see hidden ones)',
+        tags,
+        response: { 200: pairsResponse, ...errors },
+      },
+    },
     (req) => pairs.listPairs(db, req.auth),
   );
 
@@ -89,7 +111,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/placeOrder',
     {
       config: { access: 'member' },
-      schema: { tags, body: placeOrderRequest, response: { 200: placeOrderResponse, ...errors } },
+      schema: {
+        summary: 'Place a buy or sell order; it escrows funds and matches by price-time priority',
+        tags,
+        body: placeOrderRequest,
+        response: { 200: placeOrderResponse, ...errors },
+      },
     },
     // With an Idempotency-Key the order goes alone, in the key's transaction; without, with its pair's batch.
     (req) =>
@@ -102,7 +129,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/cancelOrder',
     {
       config: { access: 'member' },
-      schema: { tags, body: orderIdRequest, response: { 200: orderResponse, ...errors } },
+      schema: {
+        summary: 'Cancel an open order and return its unfilled escrow (owner or admin)',
+        tags,
+        body: orderIdRequest,
+        response: { 200: orderResponse, ...errors },
+      },
     },
     (req) => moneyMoving(db, req, (tx, changes) => orders.cancelOrder(tx, requireAuth(req), req.body.orderId, changes)),
   );
@@ -111,7 +143,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/payoutOrder',
     {
       config: { access: 'admin' },
-      schema: { tags, body: orderIdRequest, response: { 200: orderResponse, ...errors } },
+      schema: {
+        summary: 'Close a sell order settled outside the platform, burning its escrowed rest (admin)',
+        tags,
+        body: orderIdRequest,
+        response: { 200: orderResponse, ...errors },
+      },
     },
     (req) =>
       moneyMoving(db, req, (tx, changes) =>
@@ -123,7 +160,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/getOrders',
     {
       config: { access: 'public' },
-      schema: { tags, body: getOrdersRequest, response: { 200: getOrdersResponse, ...errors } },
+      schema: {
+        summary: "A pair's open orders (the order book) without owners",
+        tags,
+        body: getOrdersRequest,
+        response: { 200: getOrdersResponse, ...errors },
+      },
     },
     (req) => market.listBook(db, req.auth, req.body.pair),
   );
@@ -132,7 +174,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/getUserOrders',
     {
       config: { access: 'member' },
-      schema: { tags, querystring: getUserOrdersQuery, response: { 200: userOrdersResponse, ...errors } },
+      schema: {
+        summary: "The caller's own orders of every state, newest first",
+        tags,
+        querystring: getUserOrdersQuery,
+        response: { 200: userOrdersResponse, ...errors },
+      },
     },
     (req) => market.listUserOrders(db, requireAuth(req), req.query.pair),
   );
@@ -141,7 +188,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/getTrades',
     {
       config: { access: 'public' },
-      schema: { tags, body: getTradesRequest, response: { 200: tradesResponse, ...errors } },
+      schema: {
+        summary: "A pair's recent trades, newest first",
+        tags,
+        body: getTradesRequest,
+        response: { 200: tradesResponse, ...errors },
+      },
     },
     (req) => market.listTrades(db, req.auth, req.body.pair, req.body.limit),
   );
@@ -150,7 +202,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/getCandles',
     {
       config: { access: 'public' },
-      schema: { tags, body: getCandlesRequest, response: { 200: candlesResponse, ...errors } },
+      schema: {
+        summary: "A pair's price candles (OHLC and volume) for the chart",
+        tags,
+        body: getCandlesRequest,
+        response: { 200: candlesResponse, ...errors },
+      },
     },
     (req) => market.listCandles(db, req.auth, req.body.pair, req.body.interval, req.body.limit),
   );
@@ -159,7 +216,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/getDepth',
     {
       config: { access: 'public' },
-      schema: { tags, body: getDepthRequest, response: { 200: depthResponse, ...errors } },
+      schema: {
+        summary: "A pair's open quantity per price level",
+        tags,
+        body: getDepthRequest,
+        response: { 200: depthResponse, ...errors },
+      },
     },
     (req) => market.depthOf(db, req.auth, req.body.pair, req.body.levels),
   );

@@ -7,6 +7,7 @@
 import { type Amount, AppError, ORDER_STATE, type PlaceOrderInput, TX_CATEGORY } from '@starlight/shared';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
+import { matchingSeconds } from '../../lib/metrics.ts';
 import type { BatchBalances } from '../ledger/ledger.balances.ts';
 import type { Entry } from '../ledger/ledger.posting.ts';
 import { pairAmountText } from './exchange.dto.ts';
@@ -144,7 +145,9 @@ export class OrderBatch {
       escrow,
       seq: BATCH_SEQ_BASE + index,
     };
+    const stopTimer = matchingSeconds.startTimer();
     const result = matchOrder(this.book, incoming, this.rules);
+    stopTimer();
     this.book = result.book;
     const tradeIds = result.fills.map((f) => this.recordFill(f, ownerId, buySide));
     // Makers are stored orders or orders of this batch: keep the latest state of each.

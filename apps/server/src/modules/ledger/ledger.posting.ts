@@ -9,6 +9,7 @@ import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import { ledgerPostings, ledgerRows } from '../../lib/metrics.ts';
 import { balanceKey, byLockOrder } from './ledger.balances.ts';
 
 /** One movement of money: a ledger row. `senderId`/`recipientId` null = the system (or escrow). */
@@ -159,6 +160,8 @@ export async function postEntries<R extends Record<string, unknown> = Record<str
   }
   if (!row) throw new Error('The posting statement returned no row');
   if (!row.ok) throw new AppError('CONFLICT', 'Insufficient funds');
+  ledgerPostings.inc();
+  ledgerRows.inc(entries.length);
   const { ok: _ok, ...rest } = row;
   return rest as unknown as R;
 }

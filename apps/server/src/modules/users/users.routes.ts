@@ -24,7 +24,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
     '/register',
     {
       config: { access: 'public', ...limited },
-      schema: { tags, body: registerRequest, response: { 200: authResponse, '4xx': errorResponse } },
+      schema: {
+        summary: 'Register with nickname, e-mail and password; answers the session token',
+        tags,
+        body: registerRequest,
+        response: { 200: authResponse, '4xx': errorResponse },
+      },
     },
     (req) => users.register(deps, req.body, req.ip),
   );
@@ -33,20 +38,39 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
     '/login',
     {
       config: { access: 'public', ...limited },
-      schema: { tags, body: loginRequest, response: { 200: authResponse, '4xx': errorResponse } },
+      schema: {
+        summary: 'Sign in with nickname or e-mail and password; answers the session token',
+        tags,
+        body: loginRequest,
+        response: { 200: authResponse, '4xx': errorResponse },
+      },
     },
     (req) => users.login(deps, req.body, req.ip),
   );
 
   app.get(
     '/me',
-    { config: { access: 'member' }, schema: { tags, response: { 200: meResponse, '4xx': errorResponse } } },
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: 'The signed-in member with their balances',
+        tags,
+        response: { 200: meResponse, '4xx': errorResponse },
+      },
+    },
     async (req) => ({ user: await users.me(deps.db, requireAuth(req).id), message: 'OK' }),
   );
 
   app.post(
     '/logout',
-    { config: { access: 'member' }, schema: { tags, response: { 200: messageResponse, '4xx': errorResponse } } },
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: 'End the session on the server too',
+        tags,
+        response: { 200: messageResponse, '4xx': errorResponse },
+      },
+    },
     (req) => users.logout(deps.db, requireAuth(req).id),
   );
 
@@ -54,7 +78,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
     '/updateProfile',
     {
       config: { access: 'member' },
-      schema: { tags, body: updateProfileRequest, response: { 200: updateProfileResponse, '4xx': errorResponse } },
+      schema: {
+        summary: "Change the caller's profile",
+        tags,
+        body: updateProfileRequest,
+        response: { 200: updateProfileResponse, '4xx': errorResponse },
+      },
     },
     async (req) => ({
       user: await users.updateProfile(deps.db, requireAuth(req).id, req.body),

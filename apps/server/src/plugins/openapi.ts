@@ -1,0 +1,101 @@
+/**
+ * The OpenAPI document (`/api/docs/json`) and its UI (`/api/docs`), generated from the routes' shared
+ * Zod schemas (DESIGN §3). For client authors every operation carries an `operationId` (SPEC's call
+ * name: the path's last segment unless the route names one), a summary, a tag per area, the security
+ * schemes it takes, and its error responses with the one error body, derived here from the route's
+ * declared access, body and rate limit so that no route repeats them.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { errorResponse } from '@starlight/shared';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Access } from '../http/access.ts';
+
+const ERROR_BODY = z.toJSONSchema(errorResponse, { target: 'openapi-3.0' });
+
+/** What each error status means on this API (DESIGN §3). */
+const ERRORS: Record<string, string> = {
+  '400': 'Validation failed: `message` is the first field error, `errors` lists every field',
+  '401': 'No or bad credentials (`Not authorized`) or an expired session (`Token expired`)',
+  '403': 'Forbidden by role or account state',
+  '404': 'An object the request names does not exist (or is not yours)',
+  '409': 'A business rule refused: insufficient funds, frozen currency or pair, wrong state',
+  '429': 'Rate limited',
+};
+
+/** SPEC's call name of a route: the last segment of its path (`/api/bank/p2pTransfer` -> `p2pTransfer`). */
+export function operationIdOf(method: string, url: string): string {
+  const segments = url.split('/').filter((s) => s && s !== 'api');
+  const last = segments.at(-1) ?? 'root';
+  if (segments.length > 2) {
+    // Nested paths such as /api/forge/recipes/create: verb first, then the collection (createRecipes).
+    const collection = segments.at(-2) ?? '';
+    return `${last}${collection.charAt(0).toUpperCase()}${collection.slice(1)}`;
+  }
+  return method === 'GET' && !/^(get|new|disable)/.test(last)
+    ? `get${last.charAt(0).toUpperCase()}${last.slice(1)}`
+    : last;
+}
+
+interface RouteDoc {
+  operationId?: string;
+  summary?: string;
+  tags?: string[];
+  security?: unknown;
+  response?: Record<string, unknown>;
+  body?: unknown;
+  hide?: boolean;
+}
+
+const openapiPlugin: FastifyPluginAsync<{ publicUrl: string }> = async (app, { publicUrl }) => {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Starlight API',
+        version: '0.0.1',
+        description: 'The bank, accounts and exchange of Starlight. Amounts are decimal strings in currency units.',
+        license: { name: 'Proprietary', url: `${publicUrl}/` },
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          // The x-api-key scheme joins when API keys exist (issue 7): no route takes one yet.
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      const { route, url } = input;
+      if (!url.startsWith('/api/')) return out;
+      const schema = out.schema as RouteDoc;
+      const config = (route.config ?? {}) as { access?: Access; rateLimit?: unknown };
+      const access = config.access ?? 'public';
+      const method = [route.method].flat()[0] ?? 'GET';
+      schema.operationId ??= operationIdOf(method, url);
+      schema.tags ??= [url.split('/')[2] ?? 'api'];
+      schema.security = access === 'public' ? [] : [{ bearer: [] }];
+      const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+      delete response['4xx'];
+      const statuses: string[] = [];
+      if (schema.body) statuses.push('400', '404');
+      if (access !== 'public') statuses.push('401');
+      if (access === 'admin' || access === 'creator') statuses.push('403');
+      if (method === 'POST' && access !== 'public') statuses.push('409');
+      if (config.rateLimit) statuses.push('429');
+      for (const status of statuses) {
+        response[status] = { description: ERRORS[status], content: { 'application/json': { schema: ERROR_BODY } } };
+      }
+      schema.response = response;
+      return out;
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+};
+
+export const openapi = fp(openapiPlugin, { name: 'openapi' });
