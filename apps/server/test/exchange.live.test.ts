@@ -3,7 +3,6 @@
  * both push the same events (LISTEN/NOTIFY); the socket protocol; the in-process bus on PGlite.
  */
 import type { GetOrdersResponse, Order, Trade, WsServerMessage } from '@starlight/shared';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { createMarket, expectBookConsistent, fundedMember, ordersOf, place } from './exchange.helpers.ts';
@@ -17,64 +16,7 @@ import {
   registerMember,
   useTestApp,
 } from './helpers.ts';
-
-/** A WebSocket client that records every message and can wait for one. */
-class LiveSocket {
-  readonly messages: WsServerMessage[] = [];
-  private waiters: Array<() => void> = [];
-  private readonly ws: WebSocket;
-  private constructor(ws: WebSocket) {
-    this.ws = ws;
-    ws.addEventListener('message', (ev) => {
-      this.messages.push(JSON.parse(String(ev.data)) as WsServerMessage);
-      for (const w of this.waiters.splice(0)) w();
-    });
-  }
-
-  static async open(app: FastifyInstance, headers?: Record<string, string>): Promise<LiveSocket> {
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    const url = `ws://127.0.0.1:${address.port}/api/ws`;
-    const ws = headers ? new WebSocket(url, { headers } as unknown as string[]) : new WebSocket(url);
-    const socket = new LiveSocket(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.addEventListener('open', () => resolve());
-      ws.addEventListener('error', () => reject(new Error('websocket failed')));
-    });
-    return socket;
-  }
-
-  send(message: unknown): void {
-    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-
-  /** Waits until `test` holds for the messages received so far (checked on every new message). */
-  async until<T>(test: (messages: WsServerMessage[]) => T | undefined | false, ms = 10_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = test(this.messages);
-      if (found) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out; got ${JSON.stringify(this.messages.map((m) => m.type))}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
-  }
-
-  /** The message of `type` last received, if any. */
-  last<K extends WsServerMessage['type']>(type: K): Extract<WsServerMessage, { type: K }> | undefined {
-    return this.messages.filter((m): m is Extract<WsServerMessage, { type: K }> => m.type === type).at(-1);
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
+import { LiveSocket } from './live-socket.ts';
 
 const tradesIn = (messages: WsServerMessage[], pair: string): Set<string> =>
   new Set(messages.flatMap((m) => (m.type === 'trades' && m.pair === pair ? m.trades.map((t) => t._id) : [])));

@@ -1,5 +1,5 @@
 /**
- * Failed sign-ins per account in a sliding 15-minute window (DESIGN §2 RATE_LIMIT_AUTH):
+ * Failed sign-ins per key (account and address, address) in a 15-minute window (DESIGN §2):
  * in Redis when `REDIS_URL` is set, so replicas share it; in memory otherwise.
  */
 import type { Redis } from 'ioredis';

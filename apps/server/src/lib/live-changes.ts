@@ -94,6 +94,20 @@ export class ChangePublisher {
   }
 }
 
+/** One bus event: sessions of members that ended (logout and every other token version bump). */
+export interface SessionsEndedEvent {
+  kind: 'sessions-ended';
+  userId: string;
+  /** Tokens of an older version than this are no longer valid. */
+  tokenVersion: number;
+}
+
+/** True when a bus event is a `SessionsEndedEvent`. */
+export function isSessionsEndedEvent(e: unknown): e is SessionsEndedEvent {
+  const x = e as Partial<SessionsEndedEvent> | null;
+  return x?.kind === 'sessions-ended' && typeof x.userId === 'string' && typeof x.tokenVersion === 'number';
+}
+
 /** The pairs and members changed since the last flush of a `subscribeToChanges` subscriber. */
 export interface ChangedIds {
   pairs: string[];

@@ -48,6 +48,15 @@ interface AuthOptions {
   jwtSecret: string;
 }
 
+/**
+ * The token of an `Authorization: Bearer <token>` header, or undefined. The scheme is matched without
+ * regard to case (RFC 7235 §2.1: `bearer`, `BEARER` and `Bearer` are one scheme).
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header ? /^bearer[ ]+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
 /** Returns the signed-in user of a request or throws 401 `Not authorized`. For services behind member routes. */
 export function requireAuth(request: FastifyRequest): AuthUser {
   if (!request.auth) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
@@ -92,8 +101,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
   }
 
   async function authenticate(request: FastifyRequest): Promise<AuthUser> {
-    const header = request.headers.authorization;
-    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    const token = bearerToken(request.headers.authorization);
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     const { sub, tv } = await verifyToken(token);
     // A named prepared statement: this runs on every signed-in request (DESIGN §9).

@@ -10,8 +10,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import { createEventBus, type EventBus } from '../lib/event-bus.ts';
-import { ChangePublisher } from '../lib/live-changes.ts';
-import type { AuthUser } from './auth.ts';
+import { ChangePublisher, isSessionsEndedEvent, type SessionsEndedEvent } from '../lib/live-changes.ts';
+import { type AuthUser, bearerToken } from './auth.ts';
 
 /** The part of a `ws` WebSocket the hub uses (the package ships no types here). */
 interface RawSocket {
@@ -34,6 +34,8 @@ const HEARTBEAT_MS = 30_000;
 export interface LiveClient {
   readonly id: number;
   user: AuthUser | null;
+  /** The token version of the session the socket signed in with (null before it signs in). */
+  tokenVersion: number | null;
   readonly pairs: Set<string>;
   send(message: WsServerMessage): void;
 }
@@ -65,21 +67,35 @@ export class LiveHub {
 declare module 'fastify' {
   interface FastifyInstance {
     /** The live hub of this process, the bus between processes, and the publisher of changes on it. */
-    live: { hub: LiveHub; bus: EventBus; changes: ChangePublisher };
+    live: { hub: LiveHub; bus: EventBus; changes: ChangePublisher; sessions: SessionEnder };
   }
 }
 
 /** The `exp` claim of a JWT (seconds), read without verifying: the token was verified already. */
-function tokenExpiry(token: string): number | null {
+/** The expiry (epoch seconds) and token version of a token the auth plugin has verified. */
+function tokenClaims(token: string): { exp: number | null; tv: number | null } {
   try {
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
       exp?: unknown;
+      tv?: unknown;
     };
-    return typeof payload.exp === 'number' ? payload.exp : null;
+    return {
+      exp: typeof payload.exp === 'number' ? payload.exp : null,
+      tv: typeof payload.tv === 'number' ? payload.tv : null,
+    };
   } catch {
-    return null;
+    return { exp: null, tv: null };
   }
 }
+
+/** Ends a member's sessions on the sockets of every server process (DESIGN §8: token version). */
+export interface SessionEnder {
+  /** Closes, everywhere, the member's sockets signed in with a token older than `tokenVersion`. */
+  end(userId: string, tokenVersion: number): Promise<void>;
+}
+
+/** WebSocket close code of a socket whose session ended (logout, password change, deactivation). */
+export const SESSION_ENDED_CLOSE = 4001;
 
 function messageOf(err: unknown): string {
   return err instanceof AppError ? err.message : 'Internal server error';
@@ -89,7 +105,24 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
   const bus = await createEventBus(opts.database);
   const hub = new LiveHub();
   const changes = new ChangePublisher(bus, app.log);
-  app.decorate('live', { hub, bus, changes });
+  const sessions: SessionEnder = {
+    async end(userId, tokenVersion) {
+      const event: SessionsEndedEvent = { kind: 'sessions-ended', userId, tokenVersion };
+      await bus.publish(event);
+    },
+  };
+  app.decorate('live', { hub, bus, changes, sessions });
+  /** Sockets of this process, by client, so an ended session's sockets can be closed. */
+  const socketOf = new Map<LiveClient, RawSocket>();
+  const stopEndingSessions = bus.subscribe((event) => {
+    if (!isSessionsEndedEvent(event)) return;
+    for (const client of hub.clientsOfUser(event.userId)) {
+      if ((client.tokenVersion ?? -1) >= event.tokenVersion) continue;
+      client.send({ type: 'error', message: 'Not authorized' });
+      client.user = null;
+      socketOf.get(client)?.close(SESSION_ENDED_CLOSE, 'Session ended');
+    }
+  });
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } });
 
@@ -116,18 +149,21 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
     const client: LiveClient = {
       id: nextId++,
       user: null,
+      tokenVersion: null,
       pairs: new Set(),
       send(message) {
         if (socket.readyState === OPEN) socket.send(JSON.stringify(message));
       },
     };
     hub.clients.add(client);
+    socketOf.set(client, socket);
     alive.set(socket, true);
 
     const authenticated = async (user: AuthUser, token: string | null) => {
       client.user = user;
       if (expiry) clearTimeout(expiry);
-      const exp = token ? tokenExpiry(token) : null;
+      const { exp, tv } = token ? tokenClaims(token) : { exp: null, tv: null };
+      client.tokenVersion = tv;
       if (exp !== null) {
         const ms = Math.min(Math.max(exp * 1000 - Date.now(), 0), 2 ** 31 - 1);
         expiry = setTimeout(() => {
@@ -197,14 +233,14 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
     socket.on('close', () => {
       if (expiry) clearTimeout(expiry);
       hub.clients.delete(client);
+      socketOf.delete(client);
       alive.delete(socket);
     });
 
     // A token sent on the upgrade request itself (non-browser clients) signs the socket in at once.
     if (req.auth) {
-      const header = req.headers.authorization ?? '';
       const user = req.auth;
-      enqueue(() => authenticated(user, header.startsWith('Bearer ') ? header.slice(7).trim() : null));
+      enqueue(() => authenticated(user, bearerToken(req.headers.authorization) ?? null));
     }
   });
 
@@ -223,6 +259,7 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
   });
   app.addHook('preClose', async () => {
     if (heartbeat) clearInterval(heartbeat);
+    stopEndingSessions();
     await changes.flush(); // what is still queued goes out before the bus closes
     await bus.close();
   });

@@ -59,12 +59,14 @@ export async function updateUser(
   return row ?? null;
 }
 
-/** Ends every session of an account (DESIGN §8 token version). */
-export async function bumpTokenVersion(db: DbOrTx, id: string): Promise<void> {
-  await db
+/** Ends every session of an account (DESIGN §8 token version). Returns the new version (0 when no account). */
+export async function bumpTokenVersion(db: DbOrTx, id: string): Promise<number> {
+  const [row] = await db
     .update(users)
     .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
-    .where(eq(users.id, id));
+    .where(eq(users.id, id))
+    .returning({ tokenVersion: users.tokenVersion });
+  return row?.tokenVersion ?? 0;
 }
 
 /** Writes an access log row (SPEC §3: login type 1-4, IP). */

@@ -71,7 +71,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
         response: { 200: messageResponse, '4xx': errorResponse },
       },
     },
-    (req) => users.logout(deps.db, requireAuth(req).id),
+    (req) => users.logout(deps.db, app.live.sessions, requireAuth(req).id),
   );
 
   app.post(

@@ -77,22 +77,30 @@ export async function register(deps: UsersDeps, input: RegisterInput, address: s
   return session(deps, row, `Welcome to Starlight, ${row.nickname}`);
 }
 
+/** Failed sign-ins one address may make across every account, as a multiple of the per-account limit. */
+const ADDRESS_FAILURES_FACTOR = 5;
+
 /**
  * Signs in by nickname or e-mail (SPEC §7 login). Unknown account and wrong password both answer
- * 401 `Incorrect password`; an inactive account 403; too many failures for the account 429.
+ * 401 `Incorrect password`; an inactive account 403. Too many failures answer 429: for the account from
+ * this address (`maxLoginFailures`), or from this address whatever the account (5x that). Failures are
+ * never counted per account alone, so a stranger's guesses cannot lock the owner out from elsewhere.
  */
 export async function login(deps: UsersDeps, input: LoginInput, address: string): Promise<AuthResponse> {
   const name = input.nickOrEmail.trim().toLowerCase();
   const row = name.includes('@') ? await findUserByEmail(deps.db, name) : await findUserByNickname(deps.db, name);
-  // Failures count per account (DESIGN §8), whichever of nickname or e-mail was typed.
-  const key = row ? `user:${row.id}` : `name:${name}`;
-  if ((await deps.failures.count(key)) >= deps.maxLoginFailures) {
+  // Failures count per account and address (DESIGN §8), whichever of nickname or e-mail was typed, and
+  // per address across accounts.
+  const key = `${row ? `user:${row.id}` : `name:${name}`}|addr:${address}`;
+  const addressKey = `addr:${address}`;
+  const [forAccount, forAddress] = await Promise.all([deps.failures.count(key), deps.failures.count(addressKey)]);
+  if (forAccount >= deps.maxLoginFailures || forAddress >= deps.maxLoginFailures * ADDRESS_FAILURES_FACTOR) {
     throw new AppError('RATE_LIMITED', 'Too many failed sign-ins, please try again in 15 minutes');
   }
   dummyHash ??= hashPassword('Not-a-real-password-1!');
   const ok = await verify(row?.passwordHash ?? (await dummyHash), input.password).catch(() => false);
   if (!row?.passwordHash || !ok) {
-    await deps.failures.record(key);
+    await Promise.all([deps.failures.record(key), deps.failures.record(addressKey)]);
     throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
   }
   if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
@@ -101,9 +109,16 @@ export async function login(deps: UsersDeps, input: LoginInput, address: string)
   return session(deps, row, `Welcome back, ${row.nickname}`);
 }
 
-/** Ends every session of the account on the server (DESIGN §3 logout). */
-export async function logout(db: Db, userId: string): Promise<{ message: string }> {
-  await bumpTokenVersion(db, userId);
+/**
+ * Ends every session of the account on the server (DESIGN §3 logout): its tokens stop working, and the
+ * sockets signed in with them are closed on every server process (`sessions.end`).
+ */
+export async function logout(
+  db: Db,
+  sessions: { end(userId: string, tokenVersion: number): Promise<void> },
+  userId: string,
+): Promise<{ message: string }> {
+  await sessions.end(userId, await bumpTokenVersion(db, userId));
   return { message: MESSAGES.loggedOut };
 }
 
