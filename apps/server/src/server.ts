@@ -1,4 +1,4 @@
-/** Starts Starlight: listen, print the first admin's password once, shut down gracefully. */
+/** Starts Starlight: listen, print the first admin's password once, drain and stop on SIGTERM or SIGINT. */
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 
@@ -26,9 +26,18 @@ const banner = [
 ];
 console.log(banner.join('\n'));
 
+/** How long a shutdown waits for requests in flight before it gives up (milliseconds). */
+const DRAIN_MS = 10_000;
+
+// SIGTERM drains (DESIGN §9): the listener closes at once (new connections are refused), requests in
+// flight finish, sockets and the database close, then the process exits 0.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     app.log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      app.log.error('requests still in flight after the drain time: exiting');
+      process.exit(1);
+    }, DRAIN_MS).unref();
     app
       .close()
       .then(() => process.exit(0))

@@ -21,10 +21,15 @@ export class LiveSocket {
     });
   }
 
-  static async open(app: FastifyInstance, headers?: Record<string, string>): Promise<LiveSocket> {
+  /** Opens a socket to the `/api/ws` of a listening `app`, with upgrade `headers` if given. */
+  static open(app: FastifyInstance, headers?: Record<string, string>): Promise<LiveSocket> {
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('not listening');
-    const url = `ws://127.0.0.1:${address.port}/api/ws`;
+    return LiveSocket.openUrl(`ws://127.0.0.1:${address.port}/api/ws`, headers);
+  }
+
+  /** Opens a socket to `url` (ws://...), with upgrade `headers` if given. */
+  static async openUrl(url: string, headers?: Record<string, string>): Promise<LiveSocket> {
     const ws = headers ? new WebSocket(url, { headers } as unknown as string[]) : new WebSocket(url);
     const socket = new LiveSocket(ws);
     await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,238 @@
+/**
+ * Production basics (issue 6 §5, DESIGN §9): metrics, static assets, one log line per request, SIGTERM
+ * draining, and two server processes on one database sharing Redis and the live feed.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMarket, fundedMember, placeOk } from './exchange.helpers.ts';
+import { call, makeApp, mint, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
+import { LiveSocket } from './live-socket.ts';
+import { type ServerProcess, startServerProcess } from './server-process.ts';
+
+const t = useTestApp();
+
+/** The value of one sample of the Prometheus text `metrics` (0 when absent). */
+function sample(metrics: string, name: string, labels = ''): number {
+  const line = metrics.split('\n').find((l) => l.startsWith(`${name}${labels} `) || l === `${name}${labels}`);
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+async function scrape(): Promise<string> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/metrics' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^text\/plain/);
+  return res.body;
+}
+
+describe('GET /api/metrics', () => {
+  it('counts requests per route and status, ledger postings and matching time', async () => {
+    const before = await scrape();
+    const a = await registerMember(t.app, 'met');
+    const b = await registerMember(t.app, 'met');
+    await mint(t.app, t.admin, a.nickname, 2, '10');
+    const sent = await call(t.app, a.token, 'POST', '/api/bank/p2pTransfer', {
+      recipientNickName: b.nickname,
+      currencyId: 2,
+      amount: '1',
+    });
+    expect(sent.statusCode).toBe(200);
+    const m = await createMarket(t.app, t.admin);
+    const seller = await fundedMember(t.app, t.admin, { [m.base.currencyId]: '5' });
+    await placeOk(t.app, seller, m.pair._id, false, '1', '2');
+    const after = await scrape();
+
+    const transfers = '{method="POST",route="/api/bank/p2pTransfer",status="200"}';
+    const count = 'starlight_http_request_duration_seconds_count';
+    expect(sample(after, count, transfers) - sample(before, count, transfers)).toBe(1);
+    // Mint, transfer, the funding mint and the order: four postings, at least one row each.
+    expect(
+      sample(after, 'starlight_ledger_postings_total') - sample(before, 'starlight_ledger_postings_total'),
+    ).toBeGreaterThanOrEqual(4);
+    expect(
+      sample(after, 'starlight_ledger_rows_total') - sample(before, 'starlight_ledger_rows_total'),
+    ).toBeGreaterThanOrEqual(4);
+    expect(
+      sample(after, 'starlight_matching_seconds_count') - sample(before, 'starlight_matching_seconds_count'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(after).toMatch(/^starlight_db_pool_connections\{state="total"\} \d+$/m);
+    expect(after).toMatch(/^starlight_websocket_clients \d+$/m);
+  });
+});
+
+describe('static assets of the web app', () => {
+  const dist = mkdtempSync(path.join(tmpdir(), 'starlight-dist-'));
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  it('serves hashed assets compressed and immutable, index.html never cached', async () => {
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Starlight</title>');
+    const js = `export const app = '${'starlight '.repeat(500)}';`;
+    writeFileSync(path.join(dist, 'assets', 'app-Ab12Cd34.js'), js);
+    writeFileSync(path.join(dist, 'assets', 'app-Ab12Cd34.js.gz'), gzipSync(js));
+    const web = await makeApp({ WEB_DIST: dist });
+    try {
+      const asset = await web.app.inject({
+        method: 'GET',
+        url: '/assets/app-Ab12Cd34.js',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['content-encoding']).toBe('gzip');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(asset.rawPayload.length).toBeLessThan(js.length / 10);
+
+      const plain = await web.app.inject({ method: 'GET', url: '/assets/app-Ab12Cd34.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(js);
+
+      for (const url of ['/', '/dashboard', '/index.html']) {
+        const page = await web.app.inject({ method: 'GET', url });
+        expect(page.statusCode, url).toBe(200);
+        expect(page.headers['cache-control'], url).toBe('no-cache');
+        expect(page.body).toContain('<title>Starlight</title>');
+      }
+      const api = await web.app.inject({ method: 'GET', url: '/api/nothing-here' });
+      expect(api.statusCode).toBe(404);
+      expect(api.json()).toEqual({ message: 'Not found' });
+    } finally {
+      await web.app.close();
+    }
+  });
+});
+
+describe('a server process', () => {
+  const started: ServerProcess[] = [];
+  const start = async (env: Record<string, string> = {}) => {
+    const p = await startServerProcess(env);
+    started.push(p);
+    return p;
+  };
+  afterAll(() => {
+    for (const p of started) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+  });
+
+  it('logs one line per request at info: method, route, status and time', async () => {
+    const p = await start();
+    await fetch(`${p.url}/api/health`);
+    await fetch(`${p.url}/api/cex/getPairs`);
+    await fetch(`${p.url}/api/user/me`);
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = p
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests.map((l) => [l.method, l.route, l.status])).toEqual([
+      ['GET', '/api/health', 200],
+      ['GET', '/api/health', 200],
+      ['GET', '/api/cex/getPairs', 200],
+      ['GET', '/api/user/me', 401],
+    ]);
+    for (const l of requests) expect(typeof l.ms).toBe('number');
+    expect(lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toEqual([]);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  });
+
+  it('drains on SIGTERM: refuses new connections, finishes the request in flight, closes sockets, exits 0', async () => {
+    const p = await start();
+    const member = await fetch(`${p.url}/api/user/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        nickname: uniqueNick('drain'),
+        email: `${uniqueNick('d')}@example.test`,
+        password: PASSWORD,
+      }),
+    });
+    expect(member.status).toBe(200);
+    const ws = await LiveSocket.openUrl(`ws://127.0.0.1:${p.port}/api/ws`);
+
+    // A sign-in whose body is still on its way when the signal comes.
+    const body = JSON.stringify({ nickOrEmail: 'nobody-here', password: 'Wr0ng!Password' });
+    const socket = connect(p.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let answer = '';
+    socket.on('data', (d: Buffer) => {
+      answer += d.toString('utf8');
+    });
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(
+      `POST /api/user/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    p.child.kill('SIGTERM');
+
+    await ws.until(() => ws.closeCode !== null);
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(fetch(`${p.url}/api/health`)).rejects.toThrow();
+    socket.write(body.slice(10));
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 401/);
+    expect(answer).toContain('Incorrect password');
+    expect(await p.exited).toBe(0);
+  });
+
+  it('shares the sign-in budget through Redis and the live feed through PostgreSQL with another process', async () => {
+    const env = { REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_AUTH: '3', TRUST_PROXY: '127.0.0.1' };
+    const a = await start(env);
+    const b = await start(env);
+    // A fresh client address for this run, so earlier runs' counters in Redis do not count.
+    const client = `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+    const registerVia = (p: ServerProcess) => {
+      const nickname = uniqueNick('two');
+      return fetch(`${p.url}/api/user/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+        body: JSON.stringify({ nickname, email: `${nickname}@example.test`, password: PASSWORD }),
+      });
+    };
+    const answers = [await registerVia(a), await registerVia(b), await registerVia(a), await registerVia(b)];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    const [alice, bob] = (await Promise.all(answers.slice(0, 2).map((r) => r.json()))) as Array<{
+      user: { nickname: string };
+      token: string;
+    }>;
+
+    // Bob watches on B; the admin mints to Alice and Alice pays Bob through A.
+    const watch = await LiveSocket.openUrl(`ws://127.0.0.1:${b.port}/api/ws`);
+    watch.send({ type: 'auth', token: bob?.token });
+    await watch.until((ms) => ms.some((x) => x.type === 'balances'));
+    const post = (p: ServerProcess, url: string, token: string, payload: unknown) =>
+      fetch(`${p.url}${url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(payload),
+      });
+    const adminToken = t.admin.token;
+    expect(
+      (
+        await post(a, '/api/bank/mint', adminToken, {
+          recipientNickName: alice?.user.nickname,
+          currencyId: 2,
+          amount: '3',
+          note: 'two processes',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await post(a, '/api/bank/p2pTransfer', alice?.token ?? '', {
+          recipientNickName: bob?.user.nickname,
+          currencyId: 2,
+          amount: '2',
+        })
+      ).status,
+    ).toBe(200);
+    await watch.until((ms) =>
+      ms.some((x) => x.type === 'balances' && x.balances.some((bal) => bal.currencyId === 2 && bal.amount === '2.00')),
+    );
+    watch.close();
+  });
+});
