@@ -15,6 +15,7 @@ import { type Database, openDatabase } from './db/client.ts';
 import { type SeedResult, seed } from './db/seed.ts';
 import { assertAccessDeclared } from './http/access.ts';
 import { handleError } from './http/errors.ts';
+import { parseJsonBody } from './http/json-body.ts';
 import { memoryFailureCounter, redisFailureCounter } from './lib/failure-counter.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
@@ -77,6 +78,8 @@ export async function buildApp(config: Config, options: { database?: Database } 
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRoute', assertAccessDeclared);
   app.setErrorHandler(handleError);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
   // Plugins: external ones, then the app's own; then the modules (STYLE: fastify/demo's order).
   await app.register(requestLog);

@@ -39,7 +39,8 @@ describe('parseAmount', () => {
     expect(parseAmount('0.01')).toBe(MIN_AMOUNT);
     expect(parseAmount('0.000000001')).toBe(1n);
     expect(parseAmount(1e-7)).toBe(100n);
-    expect(parseAmount('  3 ')).toBe(3n * UNIT);
+    expect(parseAmount('  3 ')).toBeNull();
+    expect(parseAmount(' 10')).toBeNull();
     expect(parseAmount('1000000000000000')).toBe(10n ** 15n * UNIT);
     // Trailing zeros beyond nine places carry no value.
     expect(parseAmount('1.1000000000')).toBe(1_100_000_000n);

@@ -24,7 +24,8 @@ export function amount(units: bigint): Amount {
 
 /**
  * Parses a decimal string ("12.5") or a JSON number (12.5) in currency units into an Amount.
- * Returns null when the text is not a plain non-negative decimal or has more than 9 decimals.
+ * Returns null when the text is not a plain non-negative decimal (no sign, no spaces, no exponent) or has
+ * more than 9 decimals (issue 6 §8: `" 10"` is refused, not trimmed).
  */
 export function parseAmount(input: string | number): Amount | null {
   let text: string;
@@ -34,7 +35,7 @@ export function parseAmount(input: string | number): Amount | null {
     text = Math.abs(input) < 1e-6 && input !== 0 ? input.toFixed(SCALE + 1) : String(input);
     if (text.includes('e')) return null;
   } else {
-    text = input.trim();
+    text = input;
   }
   const m = DECIMAL.exec(text);
   if (!m) return null;

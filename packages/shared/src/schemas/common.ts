@@ -46,6 +46,10 @@ export function issueList(issues: readonly Issue[]): Array<{ field: string; mess
 
 const alnum = /^[a-zA-Z0-9]+$/;
 
+/** The range of a PostgreSQL `integer`: every integer field is bounded to what the database can store. */
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
+
 /** SPEC §5 note: text up to 255, may be empty. */
 export const note = z.string().max(255);
 /** SPEC §5 name: 3 to 127 characters. */
@@ -89,8 +93,8 @@ export const walletAddress = z
  * missing id into NaN ("contains an invalid value" instead of "is required") and null, "" or true into 0/1.
  */
 export const currencyId = z.preprocess(
-  (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
-  z.number().int(),
+  (v) => (typeof v === 'string' && /^-?\d{1,10}$/.test(v.trim()) ? Number(v) : v),
+  z.number().int().min(INT32_MIN).max(INT32_MAX),
 );
 /** SPEC §5 precision: integer 0 to 9. */
 export const precision = z.number().int().min(0).max(9);
@@ -101,11 +105,20 @@ export const currencyName = z.string().min(3).max(31);
 /** SPEC §5 reference: up to 255. */
 export const reference = z.string().max(255);
 /** SPEC §5 transaction category and state filter: integer at least 1. */
-export const category = z.number().int().min(1);
+export const category = z.number().int().min(1).max(INT32_MAX);
 /** SPEC §5 URL: a valid URI. */
 export const url = z.url();
-/** ISO 8601 date-time on the wire. */
-export const isoDate = z.iso.datetime({ offset: true }).or(z.iso.date());
+/**
+ * ISO 8601 date-time (or date) on the wire, of a year 1 to 9999 that is a real calendar date, so
+ * that PostgreSQL can store it (year 0000 has no timestamp there).
+ */
+export const isoDate = z.iso
+  .datetime({ offset: true })
+  .or(z.iso.date())
+  .refine((v) => {
+    const year = Number(v.slice(0, 4));
+    return year >= 1 && year <= 9999 && !Number.isNaN(Date.parse(v));
+  });
 
 /** A decimal string on the wire (DESIGN §3: amounts in responses are always strings). */
 export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
@@ -146,7 +159,7 @@ export const fraction = z.union([z.number(), z.string()]).transform((v, ctx): Am
 /** SPEC §5 paging: limit integer 5 to 50, page integer at least 1. */
 export const paging = z.strictObject({
   limit: z.number().int().min(5).max(50),
-  page: z.number().int().min(1),
+  page: z.number().int().min(1).max(INT32_MAX),
 });
 export type Paging = z.infer<typeof paging>;
 
