@@ -32,7 +32,7 @@ apps/web/dist/index.html: $(WEB_SOURCES) node_modules/.installed
 	npm run build --workspace @starlight/web
 	touch $@
 
-.PHONY: install build start dev test typecheck lint unit e2e bench clean
+.PHONY: install build start dev test typecheck lint unit e2e bench soak clean
 
 install: $(NODE_DEP) node_modules/.installed
 
@@ -55,6 +55,11 @@ test: install
 
 bench: build
 	node bench/run.ts
+
+# The ledger model across bank and exchange for SOAK_STEPS steps (default 10000) on the test PostgreSQL;
+# SOAK_SEED=<seed> replays a run.
+soak: install
+	npx vitest run --project soak
 
 clean:
 	rm -rf node_modules */*/node_modules apps/web/dist .cache data

@@ -25,6 +25,17 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      {
+        // `make soak` only: the ledger model for 10,000 steps or more (apps/server/test/ledger.soak.ts).
+        test: {
+          name: 'soak',
+          include: ['apps/server/test/**/*.soak.ts'],
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          testTimeout: 4 * 3600_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
     ],
   },
 });

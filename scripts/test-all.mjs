@@ -37,6 +37,12 @@ rmSync('.cache/vitest.json', { force: true });
 const vitestOk = run('unit + integration', 'npx', [
   'vitest',
   'run',
+  '--project',
+  'shared',
+  '--project',
+  'web',
+  '--project',
+  'server',
   '--reporter=default',
   '--reporter=json',
   '--outputFile.json=.cache/vitest.json',

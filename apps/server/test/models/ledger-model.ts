@@ -1,0 +1,378 @@
+/**
+ * The ledger model (issue 6 §4, §8): fast-check commands that drive the real API (mint, burn, taxed and
+ * untaxed transfers, distributions, and orders and cancels on an exchange pair) and a simple in-memory
+ * model of every member's balances. After each bank command the balances must equal the model's to the
+ * unit; after each exchange command (whose fills the model does not re-derive) the model takes the pair's
+ * two currencies from the API, and the book must agree with the ledger's escrow. After every command no
+ * balance is negative and the audit balances. Used by ledger.property.test.ts (make test, about 300
+ * steps) and ledger.soak.ts (make soak, 10,000 steps or more).
+ */
+import {
+  type Currency,
+  formatAmount,
+  fromNumeric,
+  mulFraction,
+  type Order,
+  type Pair,
+  toDecimalString,
+  UNIT,
+  type User,
+} from '@starlight/shared';
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { currencyBody } from '../bank.helpers.ts';
+import { expectBookConsistent } from '../exchange.helpers.ts';
+import {
+  amountValue,
+  call,
+  expectLedgerBalanced,
+  type Member,
+  mint,
+  registerMember,
+  type TestApp,
+} from '../helpers.ts';
+
+const MEMBERS = 4;
+const SD = 1;
+const SN = 2;
+/** SD's transfer tax, 1%, as a 10^-9-scaled fraction. */
+const SD_TAX = 10_000_000n;
+/** One hundredth: every amount here has at most 2 decimals (precision 2). */
+const CENT = UNIT / 100n;
+
+/** Balances per member per currency id, in 10^-9 units; `target` is the run's own currency. */
+export interface Model {
+  balances: Array<Map<number, bigint>>;
+  target: number;
+}
+/** The run's members and its exchange pair (target currency against SN). */
+export interface Real {
+  members: Member[];
+  target: number;
+  pair: string;
+}
+
+/** What a run of the model counted: commands run and invariant checks passed. */
+export interface ModelStats {
+  steps: number;
+  checks: number;
+  runs: number;
+}
+
+/**
+ * The model's fast-check property over the app of `t`: `maxCommands` commands per run. Returns the
+ * property and the stats it fills as it runs.
+ */
+export function ledgerModel(t: TestApp, maxCommands: number) {
+  const stats: ModelStats = { steps: 0, checks: 0, runs: 0 };
+  function held(m: Model, who: number, currencyId: number): bigint {
+    return m.balances[who]?.get(currencyId) ?? 0n;
+  }
+  function add(m: Model, who: number, currencyId: number, delta: bigint): void {
+    m.balances[who]?.set(currencyId, held(m, who, currencyId) + delta);
+  }
+  const text = (units: bigint) => formatAmount(units, 2);
+
+  /**
+   * An amount in whole cents: `permille` thousandths of what the member holds (over 1000 overdraws),
+   * at least one cent. Taken from the model at run time, so most commands can succeed.
+   */
+  function portion(m: Model, who: number, currencyId: number, permille: number): bigint {
+    const cents = (held(m, who, currencyId) * BigInt(permille)) / 1000n / CENT;
+    return (cents > 0n ? cents : 1n) * CENT;
+  }
+
+  /** Every member's balances through the API equal the model's; none negative; the audit passes. */
+  async function expectMatches(m: Model, r: Real): Promise<void> {
+    for (let i = 0; i < MEMBERS; i++) {
+      const member = r.members[i] as Member;
+      const res = await call(t.app, member.token, 'GET', '/api/user/me');
+      expect(res.statusCode).toBe(200);
+      const actual = res.json<{ user: User }>().user.balances.map((b) => ({ ...b, amount: amountValue(b.amount) }));
+      const expected = [...(m.balances[i] ?? new Map<number, bigint>()).entries()]
+        .filter(([, v]) => v !== 0n)
+        .sort(([a], [b]) => a - b)
+        .map(([currencyId, v]) => ({ currencyId, amount: toDecimalString(v) }));
+      expect(actual, `balances of member ${i}`).toEqual(expected);
+      stats.checks++;
+      expect(actual.some((b) => b.amount?.startsWith('-'))).toBe(false);
+    }
+    await expectLedgerBalanced(t.app, t.admin);
+    stats.checks++;
+  }
+
+  /**
+   * After an exchange command: the model takes the balances of the pair's currencies from the API (its
+   * fills are not re-derived here), then the book must agree with the ledger's escrow.
+   */
+  async function adoptPairBalances(m: Model, r: Real): Promise<void> {
+    for (let i = 0; i < MEMBERS; i++) {
+      const res = await call(t.app, r.members[i]?.token, 'GET', '/api/user/me');
+      expect(res.statusCode).toBe(200);
+      const balances = res.json<{ user: User }>().user.balances;
+      for (const currencyId of [SN, m.target]) {
+        const wire = balances.find((b) => b.currencyId === currencyId)?.amount;
+        m.balances[i]?.set(currencyId, wire === undefined ? 0n : fromNumeric(wire));
+      }
+    }
+    await expectBookConsistent(t.built, r.pair, 2);
+    stats.checks++;
+  }
+
+  class MintCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly currency: 'SD' | 'SN' | 'T';
+    readonly cents: bigint;
+    constructor(who: number, currency: 'SD' | 'SN' | 'T', cents: bigint) {
+      this.who = who;
+      this.currency = currency;
+      this.cents = cents;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const currencyId = this.currency === 'SD' ? SD : this.currency === 'SN' ? SN : m.target;
+      const res = await call(t.app, t.admin.token, 'POST', '/api/bank/mint', {
+        recipientNickName: r.members[this.who]?.nickname,
+        currencyId,
+        amount: text(this.cents * CENT),
+        note: 'property mint',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      add(m, this.who, currencyId, this.cents * CENT);
+      await expectMatches(m, r);
+    }
+    toString = () => `mint(${this.who}, ${this.currency}, ${text(this.cents * CENT)})`;
+  }
+
+  class BurnCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly currency: 'SD' | 'SN';
+    readonly permille: number;
+    constructor(who: number, currency: 'SD' | 'SN', permille: number) {
+      this.who = who;
+      this.currency = currency;
+      this.permille = permille;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const currencyId = this.currency === 'SD' ? SD : SN;
+      const amount = portion(m, this.who, currencyId, this.permille);
+      const res = await call(t.app, t.admin.token, 'POST', '/api/bank/burn', {
+        recipientNickName: r.members[this.who]?.nickname,
+        currencyId,
+        amount: text(amount),
+        note: 'property burn',
+      });
+      if (held(m, this.who, currencyId) < amount) {
+        expect(res.statusCode, res.body).toBe(409);
+      } else {
+        expect(res.statusCode, res.body).toBe(200);
+        add(m, this.who, currencyId, -amount);
+      }
+      await expectMatches(m, r);
+    }
+    toString = () => `burn(${this.who}, ${this.currency}, ${this.permille}‰)`;
+  }
+
+  class TransferCommand implements fc.AsyncCommand<Model, Real> {
+    readonly from: number;
+    readonly to: number;
+    readonly currency: 'SD' | 'SN';
+    readonly permille: number;
+    constructor(from: number, to: number, currency: 'SD' | 'SN', permille: number) {
+      this.from = from;
+      this.to = to;
+      this.currency = currency;
+      this.permille = permille;
+    }
+    check = () => this.from !== this.to;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const currencyId = this.currency === 'SD' ? SD : SN;
+      const amount = portion(m, this.from, currencyId, this.permille);
+      const sender = r.members[this.from] as Member;
+      const res = await call(t.app, sender.token, 'POST', '/api/bank/p2pTransfer', {
+        recipientNickName: r.members[this.to]?.nickname,
+        currencyId,
+        amount: text(amount),
+      });
+      if (held(m, this.from, currencyId) < amount) {
+        expect(res.statusCode, res.body).toBe(409);
+      } else {
+        expect(res.statusCode, res.body).toBe(200);
+        // SD: 1% to the collector (the admin, outside the model), rounded down to precision 2.
+        const tax = currencyId === SD ? mulFraction(amount, SD_TAX, 2) : 0n;
+        add(m, this.from, currencyId, -amount);
+        add(m, this.to, currencyId, amount - tax);
+      }
+      await expectMatches(m, r);
+    }
+    toString = () => `transfer(${this.from} -> ${this.to}, ${this.currency}, ${this.permille}‰)`;
+  }
+
+  class DistributeCommand implements fc.AsyncCommand<Model, Real> {
+    readonly from: number;
+    readonly currency: 'SD' | 'SN';
+    readonly permille: number;
+    constructor(from: number, currency: 'SD' | 'SN', permille: number) {
+      this.from = from;
+      this.currency = currency;
+      this.permille = permille;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const currencyId = this.currency === 'SD' ? SD : SN;
+      const amount = portion(m, this.from, currencyId, this.permille);
+      const sender = r.members[this.from] as Member;
+      const res = await call(t.app, sender.token, 'POST', '/api/bank/distributeCurrency', {
+        currencyId,
+        amount: text(amount),
+        targetCurrencyId: m.target,
+      });
+      // Holders of the target currency but the sender, pro rata, whole units, remainder kept.
+      const holders = Array.from({ length: MEMBERS }, (_, i) => i).filter(
+        (i) => i !== this.from && held(m, i, m.target) > 0n,
+      );
+      const total = holders.reduce((s, i) => s + held(m, i, m.target), 0n);
+      const shares = holders
+        .map((i) => {
+          const raw = total > 0n ? (amount * held(m, i, m.target)) / total : 0n;
+          return [i, raw - (raw % UNIT)] as const;
+        })
+        .filter(([, share]) => share > 0n);
+      const paid = shares.reduce((s, [, share]) => s + share, 0n);
+      if (shares.length === 0 || held(m, this.from, currencyId) < paid) {
+        expect(res.statusCode, res.body).toBe(409);
+      } else {
+        expect(res.statusCode, res.body).toBe(200);
+        expect(amountValue(res.json<{ distributed: string }>().distributed)).toBe(toDecimalString(paid));
+        add(m, this.from, currencyId, -paid);
+        for (const [i, share] of shares) add(m, i, currencyId, share);
+      }
+      await expectMatches(m, r);
+    }
+    toString = () => `distribute(${this.from}, ${this.currency}, ${this.permille}‰)`;
+  }
+
+  class PlaceOrderCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly buySide: boolean;
+    readonly permille: number;
+    readonly priceCents: number;
+    constructor(who: number, buySide: boolean, permille: number, priceCents: number) {
+      this.who = who;
+      this.buySide = buySide;
+      this.permille = permille;
+      this.priceCents = priceCents;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      // A quantity of the target currency: a portion of what the member holds (a buy may not be covered).
+      const quantity = portion(m, this.who, m.target, this.permille);
+      const res = await call(t.app, r.members[this.who]?.token, 'POST', '/api/cex/placeOrder', {
+        pair: r.pair,
+        buySide: this.buySide,
+        initialAmount: text(quantity),
+        price: text(BigInt(this.priceCents) * CENT),
+      });
+      // Refused: not covered (409), or worth less than one unit of SN (400, SPEC §5 precision).
+      expect([200, 400, 409], res.body).toContain(res.statusCode);
+      if (res.statusCode === 409) expect(res.json().message).toBe('Insufficient funds');
+      if (res.statusCode === 400) expect(res.json().message).toBe('The order is worth less than 0.01 SN');
+      await adoptPairBalances(m, r);
+      await expectMatches(m, r);
+    }
+    toString = () => `${this.buySide ? 'buy' : 'sell'}(${this.who}, ${this.permille}‰ at ${this.priceCents}¢)`;
+  }
+
+  class CancelOrderCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    constructor(who: number) {
+      this.who = who;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const member = r.members[this.who] as Member;
+      const mine = await call(t.app, member.token, 'GET', '/api/cex/getUserOrders');
+      const open = mine.json<{ orders: Order[] }>().orders.find((o) => o.state === 1 && o.pair === r.pair);
+      if (open) {
+        const res = await call(t.app, member.token, 'POST', '/api/cex/cancelOrder', { orderId: open._id });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      await adoptPairBalances(m, r);
+      await expectMatches(m, r);
+    }
+    toString = () => `cancel(${this.who})`;
+  }
+
+  const who = fc.integer({ min: 0, max: MEMBERS - 1 });
+  const permille = fc.integer({ min: 1, max: 1200 });
+  const mintArb = fc
+    .tuple(who, fc.constantFrom('SD' as const, 'SN' as const, 'T' as const), fc.bigInt({ min: 1n, max: 100_000n }))
+    .map(([w, c, n]) => new MintCommand(w, c, n));
+  const commandArbs = [
+    // Mints twice as often: the other commands need something to move.
+    mintArb,
+    mintArb,
+    fc.tuple(who, fc.constantFrom('SD' as const, 'SN' as const), permille).map(([w, c, p]) => new BurnCommand(w, c, p)),
+    fc.tuple(who, who, permille).map(([f, t, p]) => new TransferCommand(f, t, 'SD', p)),
+    fc.tuple(who, who, permille).map(([f, t, p]) => new TransferCommand(f, t, 'SN', p)),
+    fc
+      .tuple(who, fc.constantFrom('SD' as const, 'SN' as const), permille)
+      .map(([f, c, p]) => new DistributeCommand(f, c, p)),
+    fc
+      .tuple(who, fc.boolean(), permille, fc.integer({ min: 50, max: 150 }))
+      .map(([w, b, p, c]) => new PlaceOrderCommand(w, b, p, c)),
+    who.map((w) => new CancelOrderCommand(w)),
+  ];
+
+  let run = 0;
+  const property = fc.asyncProperty(fc.commands(commandArbs, { maxCommands }), async (cmds) => {
+    run++;
+    stats.runs++;
+    const setup = async () => {
+      const members: Member[] = [];
+      for (let i = 0; i < MEMBERS; i++) members.push(await registerMember(t.app, `p${run}x`));
+      // A fresh target currency per run, so only this run's members hold it, traded against SN.
+      const res = await call(
+        t.app,
+        t.admin.token,
+        'POST',
+        '/api/bank/createCurrency',
+        currencyBody({ name: 'Property Coin' }),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const target = res.json<{ currency: Currency }>().currency.currencyId;
+      const pairRes = await call(t.app, t.admin.token, 'POST', '/api/cex/createPair', {
+        buyCurrency: target,
+        sellCurrency: SN,
+        canBuy: true,
+        canSell: true,
+        fee: '0.01',
+        feeCollector: t.admin.nickname,
+      });
+      expect(pairRes.statusCode, pairRes.body).toBe(200);
+      const pair = pairRes.json<{ pair: Pair }>().pair._id;
+      const model: Model = { balances: members.map(() => new Map<number, bigint>()), target };
+      // Opening balances, so most commands have something to move: 100 SD and 100 SN each,
+      // and 1, 2, 3 of the target currency for the first three members (the fourth holds none).
+      const opening: Array<[number, number, bigint]> = members.flatMap((_, i) => [
+        [i, SD, 100n * UNIT] as [number, number, bigint],
+        [i, SN, 100n * UNIT] as [number, number, bigint],
+        ...(i < 3 ? [[i, target, BigInt(i + 1) * UNIT] as [number, number, bigint]] : []),
+      ]);
+      for (const [i, currencyId, units] of opening) {
+        await mint(t.app, t.admin, members[i]?.nickname ?? '', currencyId, text(units));
+        add(model, i, currencyId, units);
+      }
+      return { model, real: { members, target, pair } };
+    };
+    await fc.asyncModelRun(setup, cmds);
+  });
+  return { property, stats };
+}
