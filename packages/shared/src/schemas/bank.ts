@@ -84,20 +84,7 @@ export type CreateCurrencyInput = z.output<typeof createCurrencyRequest>;
 /** `modifyCurrency`: currencyId and any subset of the others except ticker. */
 export const modifyCurrencyRequest = z.strictObject({
   currencyId,
-  name: currencyFields.name.optional(),
-  precision: currencyFields.precision.optional(),
-  canDeposit: currencyFields.canDeposit.optional(),
-  canWithdraw: currencyFields.canWithdraw.optional(),
-  canTransfer: currencyFields.canTransfer.optional(),
-  canMint: currencyFields.canMint.optional(),
-  canBurn: currencyFields.canBurn.optional(),
-  isFrozen: currencyFields.isFrozen.optional(),
-  frozenNote: currencyFields.frozenNote.optional(),
-  depositTax: currencyFields.depositTax.optional(),
-  withdrawTax: currencyFields.withdrawTax.optional(),
-  transferTax: currencyFields.transferTax.optional(),
-  taxCollector: currencyFields.taxCollector.optional(),
-  imgUrl: currencyFields.imgUrl.optional(),
+  ...createCurrencyRequest.omit({ ticker: true }).partial().shape,
 });
 export type ModifyCurrencyRequest = z.input<typeof modifyCurrencyRequest>;
 /** `modifyCurrency` as the server receives it, parsed. */

@@ -124,37 +124,31 @@ export const isoDate = z.iso
 export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
 
 /**
+ * A JSON number or decimal string parsed to an Amount (10^-9 units), refused as `contains an invalid
+ * value` unless `accepts` the parsed Amount.
+ */
+function decimalInput(accepts: (a: Amount) => boolean) {
+  return z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
+    const a = parseAmount(v);
+    if (a === null || !accepts(a)) {
+      ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
+      return z.NEVER;
+    }
+    return a;
+  });
+}
+
+/**
  * SPEC §5 amount: a JSON number or decimal string, at least 0.01, parsed to an Amount (10^-9 units).
  * The currency's precision is checked by the service, which knows the currency.
  */
-export const amountInput = z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
-  const a = parseAmount(v);
-  if (a === null || a < MIN_AMOUNT || a > MAX_AMOUNT) {
-    ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
-    return z.NEVER;
-  }
-  return a;
-});
+export const amountInput = decimalInput((a) => a >= MIN_AMOUNT && a <= MAX_AMOUNT);
 
 /** A filter amount: any non-negative decimal (amountAbove / amountBelow). */
-export const amountFilter = z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
-  const a = parseAmount(v);
-  if (a === null || a > MAX_AMOUNT) {
-    ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
-    return z.NEVER;
-  }
-  return a;
-});
+export const amountFilter = decimalInput((a) => a <= MAX_AMOUNT);
 
 /** SPEC §5 percent/tax/fee: number 0 to 1, parsed to an Amount-scaled fraction (0.05 -> 50_000_000n). */
-export const fraction = z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
-  const a = parseAmount(v);
-  if (a === null || a > UNIT) {
-    ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
-    return z.NEVER;
-  }
-  return a;
-});
+export const fraction = decimalInput((a) => a <= UNIT);
 
 /** SPEC §5 paging: limit integer 5 to 50, page integer at least 1. */
 export const paging = z.strictObject({
