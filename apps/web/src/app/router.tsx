@@ -11,11 +11,11 @@ import { z } from 'zod';
 import { ComingSoon } from '../components/ComingSoon.tsx';
 import { LoginPage } from '../features/auth/components/LoginPage.tsx';
 import { RegisterPage } from '../features/auth/components/RegisterPage.tsx';
-import { txLogSearch } from '../features/bank/utils/tx-log-search.ts';
-import { DashboardPage } from '../features/dashboard/components/DashboardPage.tsx';
+import { UserBankPage } from '../features/bank/components/UserBankPage.tsx';
 import { HomePage } from '../features/home/components/HomePage.tsx';
-import { UserBankPage } from '../features/userbank/components/UserBankPage.tsx';
 import { UserConfigPage } from '../features/userconfig/components/UserConfigPage.tsx';
+import { txLogSearch } from '../lib/tx-log/tx-log-search.ts';
+import { DashboardPage } from './pages/DashboardPage.tsx';
 import { Shell } from './Shell.tsx';
 
 const rootRoute = createRootRoute({
@@ -32,10 +32,7 @@ const QuantumHubPage = lazyRouteComponent(
   () => import('../features/exchange/components/QuantumHubPage.tsx'),
   'QuantumHubPage',
 );
-const AnalyticsPage = lazyRouteComponent(
-  () => import('../features/exchange/components/AnalyticsPage.tsx'),
-  'AnalyticsPage',
-);
+const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
 
 /**
  * Dashboard view and admin console tab live in the URL (DESIGN §1: filters and paging in the URL), and

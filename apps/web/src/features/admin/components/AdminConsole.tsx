@@ -8,11 +8,8 @@ import { Card, Group, ScrollArea, Tabs, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
-import type { z } from 'zod';
-import type { dashboardSearch } from '../../../app/router.tsx';
-import { pickTxLogSearch } from '../../bank/utils/tx-log-search.ts';
-import { CexControlPanel } from '../../exchange/components/CexControlPanel.tsx';
+import { type ComponentType, useEffect, useRef } from 'react';
+import { pickTxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
 import classes from './admin.module.css';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
 import { CurrencyTab } from './CurrencyTab.tsx';
@@ -35,10 +32,13 @@ export const ADMIN_TABS = [
   { value: 'cex-control', label: 'Cex Control' },
 ] as const;
 
-type DashboardSearch = z.infer<typeof dashboardSearch>;
-
 const DEFAULT_TAB = 'currency';
 const route = getRouteApi('/dashboard');
+type DashboardSearch = ReturnType<typeof route.useSearch>;
+
+export type AdminTab = (typeof ADMIN_TABS)[number]['value'];
+/** Panels that other features own (the app composes them in, e.g. the exchange's Cex Control). */
+export type AdminPanels = Partial<Record<AdminTab, ComponentType>>;
 
 /** Tnx Logs with its filters and page in the URL (`tx*` beside `view` and `tab`, DESIGN §1). */
 function TnxLogsRoute() {
@@ -61,20 +61,21 @@ function TnxLogsRoute() {
   );
 }
 
-function TabPanelContent({ value, label }: { value: string; label: string }) {
+function TabPanelContent({ value, label, panels }: { value: AdminTab; label: string; panels: AdminPanels }) {
+  const Panel = panels[value];
+  if (Panel) return <Panel />;
   switch (value) {
     case 'currency':
       return <CurrencyTab />;
     case 'tnx':
       return <TnxLogsRoute />;
-    case 'cex-control':
-      return <CexControlPanel />;
     default:
       return <ComingSoonPanel title={label} />;
   }
 }
 
-export default function AdminConsole() {
+/** The console; `panels` fills the tabs another feature owns (a tab without a panel shows coming soon). */
+export default function AdminConsole({ panels = {} }: { panels?: AdminPanels }) {
   const { tab } = route.useSearch();
   const navigate = route.useNavigate();
   const isPhone = useMediaQuery('(max-width: 48em)');
@@ -131,7 +132,7 @@ export default function AdminConsole() {
         )}
         {ADMIN_TABS.map((t) => (
           <Tabs.Panel key={t.value} value={t.value} pt="md">
-            {t.value === active && <TabPanelContent value={t.value} label={t.label} />}
+            {t.value === active && <TabPanelContent value={t.value} label={t.label} panels={panels} />}
           </Tabs.Panel>
         ))}
       </Tabs>

@@ -4,12 +4,12 @@ import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { createCurrencyRequest } from '@starlight/shared';
 import { useState } from 'react';
+import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useCreateCurrency } from '../api/create-currency.ts';
 import { useRefreshBankData } from '../hooks/use-refresh-bank-data.ts';
 import { type CurrencyFormValues, EMPTY_CURRENCY_FORM, toCreateRequest } from '../utils/currency-form.ts';
-import { errorMessage, fieldErrors } from '../utils/errors.ts';
 import classes from './admin.module.css';
 import { CurrencyFields } from './CurrencyFields.tsx';
 

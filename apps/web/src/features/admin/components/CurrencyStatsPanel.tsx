@@ -30,11 +30,11 @@ import {
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
-import { useCurrencies } from '../../bank/api/currencies.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { useCurrencyStats } from '../api/currency-stats.ts';
 import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { type RangeShortcut, shortcutRange, toWireDate } from '../utils/date-range.ts';
-import { errorMessage } from '../utils/errors.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 
 const ABBREVIATE_FROM = 1_000_000n * UNIT;

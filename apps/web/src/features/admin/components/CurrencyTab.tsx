@@ -5,8 +5,8 @@
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconFlame, IconPencil, IconPlus, IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { errorMessage } from '../utils/errors.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { CreateCurrencyModal } from './CreateCurrencyModal.tsx';
 import { CurrencyStatsPanel } from './CurrencyStatsPanel.tsx';
 import { ModifyCurrencyModal } from './ModifyCurrencyModal.tsx';

@@ -7,9 +7,10 @@ import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { modifyCurrencyRequest } from '@starlight/shared';
 import { useState } from 'react';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
 import { useModifyCurrency } from '../api/modify-currency.ts';
 import { useRefreshBankData } from '../hooks/use-refresh-bank-data.ts';
 import {
@@ -18,7 +19,6 @@ import {
   EMPTY_CURRENCY_FORM,
   toModifyRequest,
 } from '../utils/currency-form.ts';
-import { errorMessage, fieldErrors } from '../utils/errors.ts';
 import classes from './admin.module.css';
 import { CurrencyFields } from './CurrencyFields.tsx';
 

@@ -7,13 +7,13 @@ import { Alert, Button, Group, Modal, NativeSelect, Stack, Textarea, TextInput }
 import { useForm } from '@mantine/form';
 import { fitsPrecision, mintRequest, parseAmount } from '@starlight/shared';
 import { useState } from 'react';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
 import { type SupplyAction, useMintOrBurn } from '../api/mint-burn.ts';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.ts';
 import { useRefreshBankData } from '../hooks/use-refresh-bank-data.ts';
-import { errorMessage, fieldErrors } from '../utils/errors.ts';
 import classes from './admin.module.css';
 
 interface Values extends Record<string, unknown> {

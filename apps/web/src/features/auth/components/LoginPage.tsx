@@ -2,29 +2,25 @@
 import { Anchor, Button, Card, Center, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { ApiError } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
-import { login } from '../api/auth.ts';
+import { useLogin } from '../api/login.ts';
 
 export function LoginPage() {
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const login = useLogin();
   const form = useForm({ mode: 'controlled', initialValues: { nickOrEmail: '', password: '' } });
   const filled = form.values.nickOrEmail.trim() !== '' && form.values.password !== '';
 
   const submit = form.onSubmit(async (values) => {
-    setBusy(true);
     try {
-      const res = await login({ nickOrEmail: values.nickOrEmail.trim(), password: values.password });
+      const res = await login.mutateAsync({ nickOrEmail: values.nickOrEmail.trim(), password: values.password });
       useSession.getState().signIn(res.user, res.token);
       toastSuccess(res.message);
       await navigate({ to: '/dashboard' });
     } catch (err) {
-      toastError(err instanceof ApiError ? err.message : String(err));
-    } finally {
-      setBusy(false);
+      toastError(errorMessage(err));
     }
   });
 
@@ -46,7 +42,7 @@ export function LoginPage() {
               required
               {...form.getInputProps('password')}
             />
-            <Button type="submit" loading={busy} disabled={!filled}>
+            <Button type="submit" loading={login.isPending} disabled={!filled}>
               {filled ? 'Sign in' : 'Complete all fields'}
             </Button>
             <Text size="sm" c="dimmed">

@@ -7,12 +7,11 @@ import { Anchor, Button, Card, Center, PasswordInput, Stack, Text, TextInput, Ti
 import { useForm } from '@mantine/form';
 import { registerRequest } from '@starlight/shared';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { ApiError } from '../../../lib/api.ts';
+import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
-import { registerAccount } from '../api/auth.ts';
+import { useRegister } from '../api/register.ts';
 
 interface Values extends Record<string, unknown> {
   nickname: string;
@@ -26,7 +25,7 @@ const toRequest = ({ confirmation: _c, ...v }: Values) => dropEmpty(v);
 
 export function RegisterPage({ referrer = '' }: { referrer?: string }) {
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const register = useRegister();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { nickname: '', email: '', password: '', confirmation: '', referrer },
@@ -52,19 +51,14 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
       toastError('Passwords do not match');
       return;
     }
-    setBusy(true);
     try {
-      const res = await registerAccount(toRequest(values) as Parameters<typeof registerAccount>[0]);
+      const res = await register.mutateAsync(toRequest(values) as Parameters<typeof register.mutateAsync>[0]);
       useSession.getState().signIn(res.user, res.token);
       toastSuccess(res.message);
       await navigate({ to: '/dashboard' });
     } catch (err) {
-      if (err instanceof ApiError) {
-        for (const e of err.errors) if (e.field) form.setFieldError(e.field, e.message);
-        toastError(err.message);
-      } else toastError(String(err));
-    } finally {
-      setBusy(false);
+      form.setErrors(fieldErrors(err));
+      toastError(errorMessage(err));
     }
   });
 
@@ -92,7 +86,7 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
             />
             {matchHint}
             <TextInput label="Referrer (optional)" {...form.getInputProps('referrer')} />
-            <Button type="submit" loading={busy} disabled={!complete || mismatch}>
+            <Button type="submit" loading={register.isPending} disabled={!complete || mismatch}>
               {complete ? 'Register' : 'Complete all fields'}
             </Button>
             <Text size="sm" c="dimmed">

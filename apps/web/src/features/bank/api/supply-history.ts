@@ -2,6 +2,7 @@
 import type { SupplyHistoryRequest, SupplyHistoryResponse, SupplyInterval, SupplyPoint } from '@starlight/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export function getSupplyHistory(body: SupplyHistoryRequest): Promise<SupplyHistoryResponse> {
   return api<SupplyHistoryResponse>('POST', '/bank/supplyHistory', body);
@@ -9,7 +10,7 @@ export function getSupplyHistory(body: SupplyHistoryRequest): Promise<SupplyHist
 
 export function supplyHistoryQuery(currencyId: number, interval: SupplyInterval, limit: number) {
   return queryOptions({
-    queryKey: ['supply-history', currencyId, interval, limit],
+    queryKey: queryKeys.supplyHistory(currencyId, interval, limit),
     queryFn: async (): Promise<SupplyPoint[]> => (await getSupplyHistory({ currencyId, interval, limit })).points,
   });
 }

@@ -2,6 +2,7 @@
 import type { DistributeCurrencyRequest, P2pTransferRequest, User } from '@starlight/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, newIdempotencyKey } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.ts';
 
 /** POST /api/bank/p2pTransfer with an Idempotency-Key: `{senderUser, message}`. */
@@ -14,8 +15,8 @@ export function useP2pTransfer() {
       }),
     onSuccess: async (res) => {
       useSession.getState().setUser(res.senderUser);
-      await client.invalidateQueries({ queryKey: ['me'] });
-      await client.invalidateQueries({ queryKey: ['transactions'] });
+      await client.invalidateQueries({ queryKey: queryKeys.meAll });
+      await client.invalidateQueries({ queryKey: queryKeys.transactionsAll });
     },
   });
 }
@@ -30,8 +31,8 @@ export function useDistributeCurrency() {
       }),
     onSuccess: async (res) => {
       useSession.getState().setUser(res.senderUser);
-      await client.invalidateQueries({ queryKey: ['me'] });
-      await client.invalidateQueries({ queryKey: ['transactions'] });
+      await client.invalidateQueries({ queryKey: queryKeys.meAll });
+      await client.invalidateQueries({ queryKey: queryKeys.transactionsAll });
     },
   });
 }

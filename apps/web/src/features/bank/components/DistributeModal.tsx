@@ -5,10 +5,10 @@
 import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { distributeCurrencyRequest } from '@starlight/shared';
-import { ApiError } from '../../../lib/api.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useCurrencies } from '../api/currencies.ts';
 import { useDistributeCurrency } from '../api/transfers.ts';
 
 interface Values extends Record<string, unknown> {
@@ -45,7 +45,7 @@ export function DistributeModal({ opened, onClose }: { opened: boolean; onClose:
       toastSuccess(res.message);
       close();
     } catch (err) {
-      toastError(err instanceof ApiError ? err.message : String(err));
+      toastError(errorMessage(err));
     }
   });
   return (

@@ -21,9 +21,9 @@ import type { Currency } from '@starlight/shared';
 import { IconHelp, IconRefresh, IconSend, IconShare } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Money } from '../../../components/Money.tsx';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { useMe } from '../../../lib/me.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useMe } from '../../auth/api/auth.ts';
-import { useCurrencies } from '../api/currencies.ts';
 import { DistributeModal } from './DistributeModal.tsx';
 import { TransferModal } from './TransferModal.tsx';
 

@@ -2,7 +2,7 @@
 import type { CandleInterval, CandlesResponse, Depth, DepthResponse, Trade, TradesResponse } from '@starlight/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { exchangeKeys } from './keys.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export function getTrades(pair: string, limit = 50): Promise<TradesResponse> {
   return api<TradesResponse>('POST', '/cex/getTrades', { pair, limit });
@@ -10,7 +10,7 @@ export function getTrades(pair: string, limit = 50): Promise<TradesResponse> {
 
 export function useTrades(pair: string | null) {
   return useQuery({
-    queryKey: exchangeKeys.trades(pair ?? ''),
+    queryKey: queryKeys.exchange.trades(pair ?? ''),
     enabled: Boolean(pair),
     queryFn: async (): Promise<Trade[]> => (await getTrades(pair ?? '')).trades,
   });
@@ -22,7 +22,7 @@ export function getCandles(pair: string, interval: CandleInterval, limit = 200):
 
 export function useCandles(pair: string | null, interval: CandleInterval, limit = 200) {
   return useQuery({
-    queryKey: [...exchangeKeys.candles(pair ?? '', interval), limit],
+    queryKey: [...queryKeys.exchange.candles(pair ?? '', interval), limit],
     enabled: Boolean(pair),
     queryFn: async () => (await getCandles(pair ?? '', interval, limit)).candles,
   });
@@ -34,7 +34,7 @@ export function getDepth(pair: string, levels = 50): Promise<DepthResponse> {
 
 export function useDepth(pair: string | null) {
   return useQuery({
-    queryKey: exchangeKeys.depth(pair ?? ''),
+    queryKey: queryKeys.exchange.depth(pair ?? ''),
     enabled: Boolean(pair),
     queryFn: async (): Promise<Depth> => (await getDepth(pair ?? '')).depth,
   });

@@ -12,8 +12,8 @@ import type {
 } from '@starlight/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.ts';
-import { exchangeKeys } from './keys.ts';
 
 export interface Book {
   buys: Order[];
@@ -26,7 +26,7 @@ export function getOrders(pair: string): Promise<GetOrdersResponse> {
 
 export const bookQuery = (pair: string) =>
   queryOptions({
-    queryKey: exchangeKeys.book(pair),
+    queryKey: queryKeys.exchange.book(pair),
     queryFn: async (): Promise<Book> => (await getOrders(pair)).orders,
   });
 
@@ -43,7 +43,7 @@ export function getUserOrders(): Promise<UserOrdersResponse> {
 export function useMyOrders() {
   const token = useSession((s) => s.token);
   return useQuery({
-    queryKey: exchangeKeys.myOrders(token),
+    queryKey: queryKeys.exchange.myOrders(token),
     enabled: Boolean(token),
     queryFn: async () => (await getUserOrders()).orders,
   });

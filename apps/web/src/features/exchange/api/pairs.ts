@@ -11,8 +11,8 @@ import type {
 } from '@starlight/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.ts';
-import { exchangeKeys } from './keys.ts';
 
 export function getPairs(): Promise<PairsResponse> {
   return api<PairsResponse>('GET', '/cex/getPairs');
@@ -21,7 +21,7 @@ export function getPairs(): Promise<PairsResponse> {
 /** Keyed by the session token too: an admin also sees hidden pairs. */
 export const pairsQuery = (token: string | null) =>
   queryOptions({
-    queryKey: [...exchangeKeys.pairs, token],
+    queryKey: [...queryKeys.exchange.pairs, token],
     queryFn: async () => (await getPairs()).pairs,
   });
 
@@ -45,7 +45,7 @@ export function deletePair(pairId: string): Promise<DeletePairResponse> {
 /** The pair mutations; each reloads the pair list (SPEC §8: the list reloads on 'Pair modified'). */
 export function usePairMutations() {
   const client = useQueryClient();
-  const reload = () => client.invalidateQueries({ queryKey: exchangeKeys.pairs });
+  const reload = () => client.invalidateQueries({ queryKey: queryKeys.exchange.pairs });
   return {
     create: useMutation({ mutationFn: createPair, onSuccess: reload }),
     modify: useMutation({ mutationFn: modifyPair, onSuccess: reload }),

@@ -17,12 +17,13 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { newIdempotencyKey } from '../../../lib/api.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { exchangeKeys } from '../api/keys.ts';
 import { cancelOrder, useMyOrders } from '../api/orders.ts';
-import { errorText, toastServerMessage } from '../utils/messages.ts';
+import { toastServerMessage } from '../utils/messages.ts';
 import { sortMyOrders } from '../utils/order-preview.ts';
 
 const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal' };
@@ -42,11 +43,11 @@ function OrderRow({ order, pair }: { order: Order; pair: Pair | undefined }) {
       const res = await cancelOrder(order._id, newIdempotencyKey());
       toastServerMessage(res.message);
       await Promise.allSettled([
-        client.invalidateQueries({ queryKey: exchangeKeys.all }),
-        client.invalidateQueries({ queryKey: ['me'] }),
+        client.invalidateQueries({ queryKey: queryKeys.exchange.all }),
+        client.invalidateQueries({ queryKey: queryKeys.meAll }),
       ]);
     } catch (err) {
-      toastError(errorText(err));
+      toastError(errorMessage(err));
     } finally {
       setBusy(false);
     }

@@ -9,14 +9,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.ts';
-import { exchangeKeys } from '../api/keys.ts';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
 import { placeOrder } from '../api/orders.ts';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
-import { errorText, toastServerMessage } from '../utils/messages.ts';
+import { toastServerMessage } from '../utils/messages.ts';
 import { previewOrder } from '../utils/order-preview.ts';
 
 type Side = '' | 'buy' | 'sell';
@@ -101,11 +102,11 @@ export function OrderForm({
       toastServerMessage(res.message);
       setQuantity('');
       await Promise.allSettled([
-        client.invalidateQueries({ queryKey: exchangeKeys.all }),
-        client.invalidateQueries({ queryKey: ['me'] }),
+        client.invalidateQueries({ queryKey: queryKeys.exchange.all }),
+        client.invalidateQueries({ queryKey: queryKeys.meAll }),
       ]);
     } catch (err) {
-      toastError(errorText(err));
+      toastError(errorMessage(err));
     } finally {
       setBusy(false);
     }

@@ -6,11 +6,12 @@
 import { Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { CreatePairRequest, ModifyPairRequest, Pair } from '@starlight/shared';
 import { useState } from 'react';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { fractionToPercent, percentToFraction } from '../../../lib/percent.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
 import { usePairMutations } from '../api/pairs.ts';
-import { errorText, toastServerMessage } from '../utils/messages.ts';
+import { toastServerMessage } from '../utils/messages.ts';
 
 interface Values {
   buyCurrency: string;
@@ -87,7 +88,7 @@ function PairForm({ pair, onClose }: { pair: Pair | null; onClose: () => void })
       }
       onClose();
     } catch (err) {
-      toastError(errorText(err));
+      toastError(errorMessage(err));
     }
   };
 

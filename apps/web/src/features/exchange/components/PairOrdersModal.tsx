@@ -5,6 +5,7 @@
  * that places an order as the admin. On a phone the dialog is full screen and the tables compact, so
  * every column and the Payout button show without scrolling sideways.
  */
+
 import {
   Button,
   Group,
@@ -33,12 +34,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { newIdempotencyKey } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
-import { exchangeKeys } from '../api/keys.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
 import { payoutOrder, placeOrder, useBook } from '../api/orders.ts';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.ts';
 import { type PairView, usePairView } from '../hooks/use-pair-view.ts';
-import { errorText, toastServerMessage } from '../utils/messages.ts';
+import { toastServerMessage } from '../utils/messages.ts';
 
 function OrdersTable({
   title,
@@ -175,9 +177,9 @@ function CreateOrder({ pair, compact }: { pair: Pair; compact: boolean }) {
       idem.reset();
       toastServerMessage(res.message);
       setQuantity('');
-      await client.invalidateQueries({ queryKey: exchangeKeys.book(pair._id) });
+      await client.invalidateQueries({ queryKey: queryKeys.exchange.book(pair._id) });
     } catch (err) {
-      toastError(errorText(err));
+      toastError(errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -266,16 +268,16 @@ function PairOrders({ pair, compact }: { pair: Pair; compact: boolean }) {
     try {
       const res = await payoutOrder(o._id, newIdempotencyKey());
       toastServerMessage(res.message);
-      await client.invalidateQueries({ queryKey: exchangeKeys.book(pair._id) });
+      await client.invalidateQueries({ queryKey: queryKeys.exchange.book(pair._id) });
     } catch (err) {
-      toastError(errorText(err));
+      toastError(errorMessage(err));
     } finally {
       setBusyId(null);
     }
   };
   return (
     <Stack gap="md">
-      {book.isError && <Text c="red.4">{errorText(book.error)}</Text>}
+      {book.isError && <Text c="red.4">{errorMessage(book.error)}</Text>}
       <OrdersTable title="Buys" orders={book.data?.buys ?? []} pair={pair} compact={compact} busyId={busyId} />
       <OrdersTable
         title="Sells"

@@ -9,12 +9,12 @@ import type { User } from '@starlight/shared';
 import { IconArrowsExchange, IconUser, IconWallet } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { DistributeModal } from '../../bank/components/DistributeModal.tsx';
-import { MyTokens } from '../../bank/components/MyTokens.tsx';
-import { TransactionLog } from '../../bank/components/TransactionLog.tsx';
-import { TransferModal } from '../../bank/components/TransferModal.tsx';
 import { useTxLogUrl } from '../hooks/use-tx-log-url.ts';
+import { DistributeModal } from './DistributeModal.tsx';
 import { MyInfo } from './MyInfo.tsx';
+import { MyTokens } from './MyTokens.tsx';
+import { TransactionLog } from './TransactionLog.tsx';
+import { TransferModal } from './TransferModal.tsx';
 
 export function MobileConsole({ user, logsOpen }: { user: User; logsOpen: boolean }) {
   const [tab, setTab] = useState<string | null>('assets');

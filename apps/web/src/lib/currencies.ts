@@ -4,7 +4,8 @@
  */
 import type { Currency } from '@starlight/shared';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { api } from './api.ts';
+import { queryKeys } from './query-keys.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,8 +25,10 @@ export function clearCurrencyCache(): void {
   localStorage.removeItem('nextGetCurrencies');
 }
 
-export const currenciesQuery = queryOptions({ queryKey: ['currencies'], queryFn: () => fetchCurrencies(false) });
+/** The currency list's query (served from localStorage while the 24-hour window lasts). */
+export const currenciesQuery = queryOptions({ queryKey: queryKeys.currencies, queryFn: () => fetchCurrencies(false) });
 
+/** The currency list with `byId` (currencyId -> Currency) and `refresh` (forces a fetch past the 24-hour cache). */
 export function useCurrencies() {
   const client = useQueryClient();
   const query = useQuery(currenciesQuery);

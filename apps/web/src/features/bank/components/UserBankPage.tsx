@@ -7,12 +7,12 @@ import { useMediaQuery } from '@mantine/hooks';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { ComingSoon } from '../../../components/ComingSoon.tsx';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
-import { GameItems } from '../../bank/components/GameItems.tsx';
-import { MyTokens } from '../../bank/components/MyTokens.tsx';
-import { TransactionLog } from '../../bank/components/TransactionLog.tsx';
 import { useTxLogUrl } from '../hooks/use-tx-log-url.ts';
+import { GameItems } from './GameItems.tsx';
 import { MobileConsole } from './MobileConsole.tsx';
 import { MyInfo } from './MyInfo.tsx';
+import { MyTokens } from './MyTokens.tsx';
+import { TransactionLog } from './TransactionLog.tsx';
 
 const route = getRouteApi('/userbank');
 

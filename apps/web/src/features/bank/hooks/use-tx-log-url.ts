@@ -3,8 +3,8 @@
  * that keep the route's own `tab=logs` (and the desktop's `log` sub-tab) and drop everything else.
  */
 import { getRouteApi } from '@tanstack/react-router';
-import type { TxLogUrl } from '../../bank/hooks/use-tx-log.ts';
-import { pickTxLogSearch, type TxLogSearch } from '../../bank/utils/tx-log-search.ts';
+import { pickTxLogSearch, type TxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
+import type { TxLogUrl } from '../../../lib/tx-log/use-tx-log.ts';
 
 const route = getRouteApi('/userbank');
 

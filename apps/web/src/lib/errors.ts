@@ -1,6 +1,7 @@
 /** Error text for toasts and inline alerts: the server's `message` (SPEC §8) or the error's own text. */
-import { ApiError } from '../../../lib/api.ts';
+import { ApiError } from './api.ts';
 
+/** The text to show for any failure: an ApiError's server message, an Error's message, else the value as text. */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);

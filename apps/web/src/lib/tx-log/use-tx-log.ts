@@ -7,8 +7,8 @@
 import { useForm } from '@mantine/form';
 import { pageAfterError, transactionsRequest } from '@starlight/shared';
 import { useEffect } from 'react';
-import { schemaValidate } from '../../../lib/form.ts';
-import { useTransactions } from '../api/transactions.ts';
+import { schemaValidate } from '../form.ts';
+import { useTransactions } from './get-transactions.ts';
 import {
   filtersFromSearch,
   limitOf,
@@ -21,7 +21,7 @@ import {
   type TxLogSearch,
   withLimit,
   withPage,
-} from '../utils/tx-log-search.ts';
+} from './tx-log-search.ts';
 
 /** The log's part of the URL and how to change it (push; `replace` for corrections). */
 export interface TxLogUrl {
@@ -29,6 +29,7 @@ export interface TxLogUrl {
   onSearch: (next: TxLogSearch, options?: { replace?: boolean }) => void;
 }
 
+/** The log of `scope` (own or all) driven by the URL `search`; returns the query, the filter form and the paging actions. */
 export function useTxLog({ search, onSearch }: TxLogUrl, scope: 'own' | 'all') {
   const query = useTransactions(scope, requestFromSearch(search));
   const page = pageOf(search);

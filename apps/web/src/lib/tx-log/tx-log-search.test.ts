@@ -2,7 +2,7 @@ import { transactionsRequest } from '@starlight/shared';
 import { defaultParseSearch, defaultStringifySearch } from '@tanstack/react-router';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { schemaValidate } from '../../../lib/form.ts';
+import { schemaValidate } from '../form.ts';
 import {
   filtersFromSearch,
   pickTxLogSearch,

@@ -6,31 +6,27 @@ import { Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { MESSAGES } from '@starlight/shared';
 import { IconLogout, IconShieldLock, IconUser, IconWand } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
-import { toastSuccess } from '../../../lib/notify.ts';
-import { useSession } from '../../../lib/session.ts';
-import { useRequireSession } from '../../../lib/use-require-session.ts';
-import { logout } from '../../auth/api/auth.ts';
-import { clearCurrencyCache } from '../../bank/api/currencies.ts';
+import { logout } from '../../features/auth/api/logout.ts';
+import { CexControlPanel } from '../../features/exchange/components/CexControlPanel.tsx';
+import { toastSuccess } from '../../lib/notify.ts';
+import { useRequireSession } from '../../lib/use-require-session.ts';
 
-const AdminConsole = lazy(() => import('../../admin/components/AdminConsole.tsx'));
+const AdminConsole = lazy(() => import('../../features/admin/components/AdminConsole.tsx'));
 const route = getRouteApi('/dashboard');
+/** Admin Console tabs that other features own. */
+const ADMIN_PANELS = { 'cex-control': CexControlPanel };
 
 export function DashboardPage() {
   const user = useRequireSession();
   const { view } = route.useSearch();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const isPhone = useMediaQuery('(max-width: 48em)');
   if (!user) return <Loader m="xl" />;
 
   const signOut = async () => {
-    await logout().catch(() => undefined);
-    useSession.getState().clear();
-    clearCurrencyCache();
-    client.clear();
+    await logout();
     toastSuccess(MESSAGES.loggedOut);
     await navigate({ to: '/login' });
   };
@@ -75,7 +71,7 @@ export function DashboardPage() {
       </Card>
       {view === 'admin' && user.role === 'admin' && (
         <Suspense fallback={<Loader />}>
-          <AdminConsole />
+          <AdminConsole panels={ADMIN_PANELS} />
         </Suspense>
       )}
       {view === 'creator' && user.role === 'creator' && (
