@@ -8,7 +8,7 @@ import { Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@
 import { useEffect, useState } from 'react';
 import type { ChartInterval } from '../../components/chart-format.ts';
 import { CurrencySupplyCard } from '../../features/bank/components/CurrencySupplyCard.tsx';
-import { usePairs } from '../../features/exchange/api/pairs.ts';
+import { usePairs } from '../../features/exchange/api/get-pairs.ts';
 import { PairAnalyticsCard } from '../../features/exchange/components/PairAnalyticsCard.tsx';
 import { useCurrencies } from '../../lib/currencies.ts';
 import { errorMessage } from '../../lib/errors.ts';

@@ -12,7 +12,7 @@ import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
-import { type SupplyAction, useMintOrBurn } from '../api/mint-burn.ts';
+import { type SupplyAction, useMintOrBurn } from '../api/mint-or-burn.ts';
 import { useRefreshBankData } from '../hooks/use-refresh-bank-data.ts';
 import classes from './admin.module.css';
 

@@ -9,7 +9,7 @@ import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useDistributeCurrency } from '../api/transfers.ts';
+import { useDistributeCurrency } from '../api/distribute-currency.ts';
 
 interface Values extends Record<string, unknown> {
   currencyId: string;

@@ -11,7 +11,7 @@ import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
-import { useP2pTransfer } from '../api/transfers.ts';
+import { useP2pTransfer } from '../api/p2p-transfer.ts';
 
 interface Values extends Record<string, unknown> {
   recipientNickName: string;

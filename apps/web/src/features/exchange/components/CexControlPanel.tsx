@@ -13,7 +13,8 @@ import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
-import { usePairMutations, usePairs } from '../api/pairs.ts';
+import { useDeletePair } from '../api/delete-pair.ts';
+import { usePairs } from '../api/get-pairs.ts';
 import { toastServerMessage } from '../utils/messages.ts';
 import { PairFormModal } from './PairFormModal.tsx';
 import { PairOrdersModal } from './PairOrdersModal.tsx';
@@ -76,7 +77,7 @@ export function CexControlPanel() {
   const isPhone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const pairs = usePairs();
   const { byId } = useCurrencies();
-  const { remove } = usePairMutations();
+  const remove = useDeletePair();
   const [form, setForm] = useState<{ pair: Pair | null } | null>(null);
   const [viewing, setViewing] = useState<Pair | null>(null);
   const [deleting, setDeleting] = useState<Pair | null>(null);

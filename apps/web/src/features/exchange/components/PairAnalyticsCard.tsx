@@ -9,7 +9,7 @@ import { ChartCard } from '../../../components/ChartCard.tsx';
 import { abbreviateNumber, bucketLabel, type ChartInterval, chartNumber } from '../../../components/chart-format.ts';
 import { formatMoney } from '../../../components/Money.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
-import { useCandles } from '../api/market.ts';
+import { useCandles } from '../api/get-candles.ts';
 import { usePairView } from '../hooks/use-pair-view.ts';
 
 type Interval = ChartInterval;

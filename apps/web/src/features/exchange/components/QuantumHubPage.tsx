@@ -12,7 +12,7 @@ import { formatMoney } from '../../../components/Money.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useMe } from '../../../lib/me.ts';
 import { useSession } from '../../../lib/session.ts';
-import { usePairs } from '../api/pairs.ts';
+import { usePairs } from '../api/get-pairs.ts';
 import { type LiveStatus, useExchangeSocket } from '../hooks/use-exchange-socket.ts';
 import { type PairView, usePairView } from '../hooks/use-pair-view.ts';
 import { DepthChart } from './DepthChart.tsx';
