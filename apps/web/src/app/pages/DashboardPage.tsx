@@ -1,22 +1,29 @@
 /**
  * SPEC §2 Dashboard: welcome with nickname; User, Admin (role admin) and Creator (role creator,
- * desktop) buttons; Logout. The Admin Console opens in place (?view=admin).
+ * desktop) buttons; Logout. The Admin Console opens in place (?view=admin); otherwise the member's
+ * console: balances, recent activity and open orders, each linking to its page, so the page is never empty.
  */
-import { Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { MESSAGES } from '@starlight/shared';
 import { IconLogout, IconShieldLock, IconUser, IconWand } from '@tabler/icons-react';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { logout } from '../../features/auth/api/logout.ts';
-import { CexControlPanel } from '../../features/exchange/components/CexControlPanel.tsx';
+import { BalancesSummary } from '../../features/bank/components/BalancesSummary.tsx';
+import { RecentActivity } from '../../features/bank/components/RecentActivity.tsx';
+import { OpenOrdersSummary } from '../../features/exchange/components/OpenOrdersSummary.tsx';
 import { toastSuccess } from '../../lib/notify.ts';
 import { useRequireSession } from '../../lib/use-require-session.ts';
 
 const AdminConsole = lazy(() => import('../../features/admin/components/AdminConsole.tsx'));
 const route = getRouteApi('/dashboard');
-/** Admin Console tabs that other features own. */
-const ADMIN_PANELS = { 'cex-control': CexControlPanel };
+/** Admin Console tabs that other features own, loaded with their tab. */
+const ADMIN_PANELS = {
+  'cex-control': lazy(() =>
+    import('../../features/exchange/components/CexControlPanel.tsx').then((m) => ({ default: m.CexControlPanel })),
+  ),
+};
 
 export function DashboardPage() {
   const user = useRequireSession();
@@ -24,6 +31,13 @@ export function DashboardPage() {
   const navigate = useNavigate();
   const isPhone = useMediaQuery('(max-width: 48em)');
   if (!user) return <Loader m="xl" />;
+  // A view the member's role does not open falls back to their own console.
+  const shown =
+    view === 'admin' && user.role === 'admin'
+      ? 'admin'
+      : view === 'creator' && user.role === 'creator'
+        ? 'creator'
+        : 'user';
 
   const signOut = async () => {
     await logout();
@@ -69,16 +83,23 @@ export function DashboardPage() {
           </Group>
         </Group>
       </Card>
-      {view === 'admin' && user.role === 'admin' && (
+      {shown === 'admin' && (
         <Suspense fallback={<Loader />}>
           <AdminConsole panels={ADMIN_PANELS} />
         </Suspense>
       )}
-      {view === 'creator' && user.role === 'creator' && (
+      {shown === 'creator' && (
         <Card withBorder p="lg">
           <Title order={3}>Creator Console</Title>
           <Text c="dimmed">Collection Control is coming soon.</Text>
         </Card>
+      )}
+      {shown === 'user' && (
+        <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md" data-testid="member-console">
+          <BalancesSummary />
+          <RecentActivity />
+          <OpenOrdersSummary />
+        </SimpleGrid>
       )}
     </Stack>
   );

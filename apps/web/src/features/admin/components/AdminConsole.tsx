@@ -4,11 +4,11 @@
  * `tx*`) are dropped when the tab changes. Currency and Tnx Logs are built;
  * the others show a coming-soon panel. The tab list scrolls sideways on a phone.
  */
-import { Card, Group, ScrollArea, Tabs, Title } from '@mantine/core';
+import { Card, Group, Loader, ScrollArea, Tabs, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
-import { type ComponentType, useEffect, useRef } from 'react';
+import { type ComponentType, Suspense, useEffect, useRef } from 'react';
 import { pickTxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
 import classes from './admin.module.css';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
@@ -63,7 +63,12 @@ function TnxLogsRoute() {
 
 function TabPanelContent({ value, label, panels }: { value: AdminTab; label: string; panels: AdminPanels }) {
   const Panel = panels[value];
-  if (Panel) return <Panel />;
+  if (Panel)
+    return (
+      <Suspense fallback={<Loader size="sm" />}>
+        <Panel />
+      </Suspense>
+    );
   switch (value) {
     case 'currency':
       return <CurrencyTab />;

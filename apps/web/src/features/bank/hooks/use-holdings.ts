@@ -27,4 +27,3 @@ export function useHoldings() {
   };
   return { holdings, currencies, me, refresh };
 }
-
