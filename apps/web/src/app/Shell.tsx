@@ -1,59 +1,26 @@
 /** The app shell (SPEC §2): left and right menus on desktop, a Menu button with the full list on phones. */
-import {
-  ActionIcon,
-  AppShell,
-  Button,
-  Drawer,
-  Group,
-  NavLink,
-  Stack,
-  Text,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, AppShell, Button, Group, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMenu2, IconStarFilled } from '@tabler/icons-react';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { DefconModal } from '../features/alerts/components/DefconModal.tsx';
-import { DisclaimerModal } from '../features/alerts/components/DisclaimerModal.tsx';
-import { useExchangeSocket } from '../features/exchange/hooks/use-exchange-socket.ts';
+import { lazy, Suspense, useState } from 'react';
+import { Alerts } from '../features/alerts/components/Alerts.tsx';
 import { useSession } from '../lib/session.ts';
 import { LEFT_MENU, type NavItem, RIGHT_MENU } from './nav.ts';
+import classes from './shell.module.css';
 
-function MenuLink({ item, active, onNavigate }: { item: NavItem; active: boolean; onNavigate?: () => void }) {
-  const Icon = item.icon;
-  if (item.external) {
-    return (
-      <NavLink
-        component="a"
-        href={item.to}
-        target="_blank"
-        rel="noopener noreferrer"
-        label={item.label}
-        leftSection={<Icon size={18} />}
-      />
-    );
-  }
-  return (
-    <NavLink
-      component={Link}
-      to={item.to}
-      label={item.label}
-      active={active}
-      leftSection={<Icon size={18} />}
-      onClick={onNavigate}
-    />
-  );
-}
-
-function IconBar({ items, path }: { items: NavItem[]; path: string }) {
+function IconBar({ items, path, end = false }: { items: NavItem[]; path: string; end?: boolean }) {
   return (
     <Group gap={4} wrap="nowrap">
-      {items.map((item) => {
+      {items.map((item, i) => {
         const Icon = item.icon;
         const active = !item.external && path === item.to;
+        const tip = {
+          'data-label': item.label,
+          className: i >= items.length - 2 && end ? `${classes.tip} ${classes.tipEnd}` : classes.tip,
+        };
         return (
-          <Tooltip key={item.label} label={item.label} withArrow>
+          <span key={item.label} style={{ display: 'contents' }}>
             {item.external ? (
               <ActionIcon
                 component="a"
@@ -63,6 +30,7 @@ function IconBar({ items, path }: { items: NavItem[]; path: string }) {
                 variant="subtle"
                 size="lg"
                 aria-label={item.label}
+                {...tip}
               >
                 <Icon size={20} />
               </ActionIcon>
@@ -73,30 +41,38 @@ function IconBar({ items, path }: { items: NavItem[]; path: string }) {
                 variant={active ? 'light' : 'subtle'}
                 size="lg"
                 aria-label={item.label}
+                {...tip}
               >
                 <Icon size={20} />
               </ActionIcon>
             )}
-          </Tooltip>
+          </span>
         );
       })}
     </Group>
   );
 }
 
-/** A signed-in member's own feed (balances, orders) on every page; the Quantum Hub runs its own socket. */
-function MemberLive() {
-  useExchangeSocket(null);
-  return null;
-}
+/** A signed-in member's own feed (balances, orders), loaded with its socket code only once someone signs in. */
+const PhoneMenu = lazy(() => import('./PhoneMenu.tsx').then((m) => ({ default: m.PhoneMenu })));
+
+const MemberLive = lazy(() =>
+  import('../features/exchange/components/MemberLive.tsx').then((m) => ({ default: m.MemberLive })),
+);
 
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // The phone menu's code loads with its first opening and stays for the closing animation.
+  const [menuUsed, setMenuUsed] = useState(false);
   const path = useRouterState({ select: (s) => s.location.pathname });
   const signedIn = useSession((s) => s.token !== null);
   return (
     <AppShell header={{ height: 60 }} padding="md">
-      {signedIn && path !== '/quantumhub' && <MemberLive />}
+      {signedIn && path !== '/quantumhub' && (
+        <Suspense fallback={null}>
+          <MemberLive />
+        </Suspense>
+      )}
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -113,14 +89,17 @@ export function Shell() {
             </Group>
           </Group>
           <Group visibleFrom="md" gap={4}>
-            <IconBar items={RIGHT_MENU} path={path} />
+            <IconBar items={RIGHT_MENU} path={path} end />
           </Group>
           <Group hiddenFrom="md" gap="xs">
             <Button
               variant="light"
               size="sm"
               leftSection={<IconMenu2 size={16} />}
-              onClick={toggle}
+              onClick={() => {
+                setMenuUsed(true);
+                toggle();
+              }}
               aria-expanded={opened}
               aria-controls="mobile-menu"
             >
@@ -129,26 +108,15 @@ export function Shell() {
           </Group>
         </Group>
       </AppShell.Header>
-      <Drawer
-        id="mobile-menu"
-        opened={opened}
-        onClose={close}
-        title="Menu"
-        position="right"
-        size="xs"
-        closeButtonProps={{ 'aria-label': 'Close menu' }}
-      >
-        <Stack gap={0}>
-          {[...LEFT_MENU, ...RIGHT_MENU].map((item) => (
-            <MenuLink key={item.label} item={item} active={path === item.to} onNavigate={close} />
-          ))}
-        </Stack>
-      </Drawer>
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <PhoneMenu opened={opened} onClose={close} path={path} />
+        </Suspense>
+      )}
       <AppShell.Main>
         <Outlet />
       </AppShell.Main>
-      <DisclaimerModal />
-      <DefconModal />
+      <Alerts />
     </AppShell>
   );
 }

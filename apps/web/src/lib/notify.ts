@@ -1,15 +1,24 @@
-/** Toasts (SPEC §8): top-right, closing after 5000 ms, carrying the server's message. */
+/**
+ * Toasts (SPEC §8): top-right, closing after 5000 ms, carrying the server's message. The toast container
+ * (app/providers.tsx) loads with the first toast: `useToastsShown` tells it one has been asked for.
+ */
 import { notifications } from '@mantine/notifications';
+import { create } from 'zustand';
 
-export function toastSuccess(message: string): void {
-  notifications.show({ color: 'teal', message, autoClose: 5000 });
+/** True once any toast was shown in this page's life. */
+export const useToastsShown = create<{ shown: boolean }>(() => ({ shown: false }));
+
+function show(options: Parameters<typeof notifications.show>[0]): void {
+  useToastsShown.setState({ shown: true });
+  notifications.show(options);
 }
 
+/** A green toast with `message`. */
+export function toastSuccess(message: string): void {
+  show({ color: 'teal', message, autoClose: 5000 });
+}
+
+/** A red 'Error' toast with `message` (the server's, SPEC §8). */
 export function toastError(message: string): void {
-  notifications.show({
-    color: 'red',
-    title: 'Error',
-    message,
-    autoClose: 5000,
-  });
+  show({ color: 'red', title: 'Error', message, autoClose: 5000 });
 }

@@ -14,6 +14,7 @@ import { BalancesSummary } from '../../features/bank/components/BalancesSummary.
 import { RecentActivity } from '../../features/bank/components/RecentActivity.tsx';
 import { OpenOrdersSummary } from '../../features/exchange/components/OpenOrdersSummary.tsx';
 import { toastSuccess } from '../../lib/notify.ts';
+import { parseDashboardSearch } from '../../lib/route-search.ts';
 import { useRequireSession } from '../../lib/use-require-session.ts';
 
 const AdminConsole = lazy(() => import('../../features/admin/components/AdminConsole.tsx'));
@@ -27,7 +28,7 @@ const ADMIN_PANELS = {
 
 export function DashboardPage() {
   const user = useRequireSession();
-  const { view } = route.useSearch();
+  const { view } = route.useSearch({ select: parseDashboardSearch });
   const navigate = useNavigate();
   const isPhone = useMediaQuery('(max-width: 48em)');
   if (!user) return <Loader m="xl" />;

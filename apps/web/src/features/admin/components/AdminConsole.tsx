@@ -9,6 +9,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { type ComponentType, Suspense, useEffect, useRef } from 'react';
+import { parseDashboardSearch } from '../../../lib/route-search.ts';
 import { pickTxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
 import classes from './admin.module.css';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
@@ -42,7 +43,7 @@ export type AdminPanels = Partial<Record<AdminTab, ComponentType>>;
 
 /** Tnx Logs with its filters and page in the URL (`tx*` beside `view` and `tab`, DESIGN §1). */
 function TnxLogsRoute() {
-  const search = route.useSearch();
+  const search = route.useSearch({ select: parseDashboardSearch });
   const navigate = route.useNavigate();
   return (
     <TnxLogsTab
@@ -81,7 +82,7 @@ function TabPanelContent({ value, label, panels }: { value: AdminTab; label: str
 
 /** The console; `panels` fills the tabs another feature owns (a tab without a panel shows coming soon). */
 export default function AdminConsole({ panels = {} }: { panels?: AdminPanels }) {
-  const { tab } = route.useSearch();
+  const { tab } = route.useSearch({ select: parseDashboardSearch });
   const navigate = route.useNavigate();
   const isPhone = useMediaQuery('(max-width: 48em)');
   const active = ADMIN_TABS.some((t) => t.value === tab) ? (tab as string) : DEFAULT_TAB;

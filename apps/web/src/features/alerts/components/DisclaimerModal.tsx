@@ -1,49 +1,19 @@
 /**
- * SPEC §2/§4: the Beta Disclaimer (v0.0.1). Shown when never accepted, when the stored version is
- * older, or a month after the last acceptance. Accept stays disabled until the box is ticked.
+ * SPEC §2/§4: the Beta Disclaimer (v0.0.1), shown when due (../disclaimer.ts). Accept stays disabled
+ * until the box is ticked.
  */
 import { Button, Checkbox, Group, Modal, ScrollArea, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { DISCLAIMER_KEY, DISCLAIMER_VERSION } from '../disclaimer.ts';
 
-export const DISCLAIMER_VERSION = 'v0.0.1';
-const KEY = 'disclaimer';
-
-interface Stored {
-  version: string;
-  nextShow: number;
-}
-
-function compareVersions(a: string, b: string): number {
-  const pa = a.replace(/^v/, '').split('.').map(Number);
-  const pb = b.replace(/^v/, '').split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** True when the disclaimer is due (pure, for tests and the modal). */
-export function isDisclaimerDue(stored: Stored | null, now: number): boolean {
-  if (!stored) return true;
-  return compareVersions(stored.version, DISCLAIMER_VERSION) < 0 || now >= stored.nextShow;
-}
-
-function readStored(): Stored | null {
-  try {
-    return JSON.parse(localStorage.getItem(KEY) ?? 'null') as Stored | null;
-  } catch {
-    return null;
-  }
-}
-
+/** The dialog, open from the start: the shell mounts it only when the disclaimer is due. */
 export function DisclaimerModal() {
-  const [opened, setOpened] = useState(() => isDisclaimerDue(readStored(), Date.now()));
+  const [opened, setOpened] = useState(true);
   const [agreed, setAgreed] = useState(false);
   const accept = () => {
     const next = new Date();
     next.setMonth(next.getMonth() + 1);
-    localStorage.setItem(KEY, JSON.stringify({ version: DISCLAIMER_VERSION, nextShow: next.getTime() }));
+    localStorage.setItem(DISCLAIMER_KEY, JSON.stringify({ version: DISCLAIMER_VERSION, nextShow: next.getTime() }));
     setOpened(false);
   };
   return (

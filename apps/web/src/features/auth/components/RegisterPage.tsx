@@ -6,7 +6,7 @@
 import { Anchor, Button, Card, Center, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { registerRequest } from '@starlight/shared';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
@@ -100,4 +100,12 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
       </Card>
     </Center>
   );
+}
+
+const referredRoute = getRouteApi('/register/$referrerId');
+
+/** /register/{nickname}: the form with the referrer filled in (SPEC §2). */
+export function RegisterReferred() {
+  const { referrerId } = referredRoute.useParams();
+  return <RegisterPage referrer={referrerId} />;
 }

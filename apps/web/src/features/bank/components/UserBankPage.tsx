@@ -6,6 +6,7 @@ import { Loader, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '
 import { useMediaQuery } from '@mantine/hooks';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { ComingSoon } from '../../../components/ComingSoon.tsx';
+import { parseUserBankSearch } from '../../../lib/route-search.ts';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
 import { useTxLogUrl } from '../hooks/use-tx-log-url.ts';
 import { GameItems } from './GameItems.tsx';
@@ -20,7 +21,7 @@ type LogView = NonNullable<ReturnType<typeof route.useSearch>['log']>;
 
 /** The sub-tab is the `log` search param; switching it drops the log's filters (SPEC §4: page 1). */
 function UserLogs() {
-  const { log: sub = 'user' } = route.useSearch();
+  const { log: sub = 'user' } = route.useSearch({ select: parseUserBankSearch });
   const navigate = useNavigate();
   const txLog = useTxLogUrl();
   return (
@@ -64,7 +65,7 @@ function Holdings() {
 export function UserBankPage() {
   const user = useRequireSession();
   const isPhone = useMediaQuery('(max-width: 48em)');
-  const { tab = 'profile' } = route.useSearch();
+  const { tab = 'profile' } = route.useSearch({ select: parseUserBankSearch });
   const navigate = useNavigate();
   if (!user) return <Loader m="xl" />;
   if (isPhone) return <MobileConsole user={user} logsOpen={tab === 'logs'} />;

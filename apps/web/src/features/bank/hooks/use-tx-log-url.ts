@@ -3,13 +3,14 @@
  * that keep the route's own `tab=logs` (and the desktop's `log` sub-tab) and drop everything else.
  */
 import { getRouteApi } from '@tanstack/react-router';
+import { parseUserBankSearch } from '../../../lib/route-search.ts';
 import { pickTxLogSearch, type TxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
 import type { TxLogUrl } from '../../../lib/tx-log/use-tx-log.ts';
 
 const route = getRouteApi('/userbank');
 
 export function useTxLogUrl(): TxLogUrl & { close: () => void } {
-  const search = route.useSearch();
+  const search = route.useSearch({ select: parseUserBankSearch });
   const navigate = route.useNavigate();
   const go = (next: TxLogSearch, replace = false) =>
     navigate({
