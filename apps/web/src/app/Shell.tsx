@@ -1,5 +1,5 @@
 /** The app shell (SPEC §2): left and right menus on desktop, a Menu button with the full list on phones. */
-import { ActionIcon, AppShell, Button, Group, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMenu2, IconStarFilled } from '@tabler/icons-react';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
@@ -54,6 +54,9 @@ function IconBar({ items, path, end = false }: { items: NavItem[]; path: string;
 }
 
 /** A signed-in member's own feed (balances, orders), loaded with its socket code only once someone signs in. */
+// Server data (TanStack Query) loads with the first page that shows some: not with the home page's first paint.
+const DataProvider = lazy(() => import('./DataProvider.tsx').then((m) => ({ default: m.DataProvider })));
+
 const PhoneMenu = lazy(() => import('./PhoneMenu.tsx').then((m) => ({ default: m.PhoneMenu })));
 
 const MemberLive = lazy(() =>
@@ -66,14 +69,18 @@ export function Shell() {
   const [menuUsed, setMenuUsed] = useState(false);
   const path = useRouterState({ select: (s) => s.location.pathname });
   const signedIn = useSession((s) => s.token !== null);
+  // Pages marked `staticData.isStatic` (home, coming soon) show no server data and need no query client.
+  const isStatic = useRouterState({ select: (s) => s.matches.some((m) => m.staticData.isStatic === true) });
   return (
-    <AppShell header={{ height: 60 }} padding="md">
+    <>
       {signedIn && path !== '/quantumhub' && (
         <Suspense fallback={null}>
-          <MemberLive />
+          <DataProvider>
+            <MemberLive />
+          </DataProvider>
         </Suspense>
       )}
-      <AppShell.Header>
+      <Box component="header" className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <UnstyledButton component={Link} to="/" aria-label="Starlight home">
@@ -107,16 +114,24 @@ export function Shell() {
             </Button>
           </Group>
         </Group>
-      </AppShell.Header>
+      </Box>
       {menuUsed && (
         <Suspense fallback={null}>
           <PhoneMenu opened={opened} onClose={close} path={path} />
         </Suspense>
       )}
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
+      <Box component="main" className={classes.main}>
+        {isStatic ? (
+          <Outlet />
+        ) : (
+          <Suspense fallback={null}>
+            <DataProvider>
+              <Outlet />
+            </DataProvider>
+          </Suspense>
+        )}
+      </Box>
       <Alerts />
-    </AppShell>
+    </>
   );
 }

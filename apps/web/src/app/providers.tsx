@@ -1,9 +1,7 @@
-/** App-wide providers: Mantine (dark theme), toasts top-right 5000 ms (SPEC §8), server data. */
+/** App-wide providers: Mantine (dark theme), toasts top-right 5000 ms (SPEC §8). */
 import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useToastsShown } from '../lib/notify.ts';
-import { queryClient } from '../lib/query-client.ts';
 
 const theme = createTheme({
   primaryColor: 'indigo',
@@ -29,19 +27,17 @@ const cssVariables: CSSVariablesResolver = (t) => ({
 // The toast container's code (and its transitions) loads with the first toast, not with the first paint.
 const Toasts = lazy(() => import('./Toasts.tsx').then((m) => ({ default: m.Toasts })));
 
-/** Mantine, the query client and the toast container around the app. */
+/** Mantine and the toast container around the app (the shell adds the query client where pages need it). */
 export function Providers({ children }: { children: ReactNode }) {
   const toasts = useToastsShown((s) => s.shown);
   return (
     <MantineProvider theme={theme} defaultColorScheme="dark" cssVariablesResolver={cssVariables}>
-      <QueryClientProvider client={queryClient}>
-        {toasts && (
-          <Suspense fallback={null}>
-            <Toasts />
-          </Suspense>
-        )}
-        {children}
-      </QueryClientProvider>
+      {toasts && (
+        <Suspense fallback={null}>
+          <Toasts />
+        </Suspense>
+      )}
+      {children}
     </MantineProvider>
   );
 }

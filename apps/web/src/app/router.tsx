@@ -20,9 +20,9 @@ const rootRoute = createRootRoute({
   notFoundComponent: () => <ComingSoon title="Page not found" />,
 });
 
-const page = (path: string, component: RouteComponent) =>
-  createRoute({ getParentRoute: () => rootRoute, path, component });
-const soon = (path: string, title: string) => page(path, () => <ComingSoon title={title} />);
+const page = (path: string, component: RouteComponent, isStatic = false) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component, staticData: { isStatic } });
+const soon = (path: string, title: string) => page(path, () => <ComingSoon title={title} />, true);
 
 // Each page is its own chunk, fetched when the route is first visited (or hovered: defaultPreload).
 const HomePage = lazyRouteComponent(() => import('../features/home/components/HomePage.tsx'), 'HomePage');
@@ -70,7 +70,7 @@ const registerWithReferrer = createRoute({
 });
 
 const routeTree = rootRoute.addChildren([
-  page('/', HomePage),
+  page('/', HomePage, true),
   createRoute({
     getParentRoute: () => rootRoute,
     path: '/main',
@@ -109,5 +109,9 @@ export const router = createRouter({ routeTree, defaultPreload: 'intent', scroll
 declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
+  }
+  interface StaticDataRouteOption {
+    /** The page shows no server data: the shell renders it without loading the query client. */
+    isStatic?: boolean;
   }
 }
