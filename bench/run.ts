@@ -10,7 +10,7 @@
  * BENCH_PGBENCH_SCALE (the client count), BENCH_MEMBERS (200), BENCH_DB_POOL_SIZE and
  * BENCH_LOG_LEVEL (the server's DB_POOL_SIZE and LOG_LEVEL; default: the server's own defaults),
  * BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
- * BENCH_PG_HOST / BENCH_PG_PORT / BENCH_PG_USER (127.0.0.1, 5432, postgres; a host starting with `/` is
+ * BENCH_DB (the server's database, starlight_bench), BENCH_PG_HOST / BENCH_PG_PORT / BENCH_PG_USER (127.0.0.1, 5432, postgres; a host starting with `/` is
  * a Unix socket directory, used by the server and pgbench alike).
  */
 import path from 'node:path';
@@ -32,7 +32,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const resultsDir = path.join(here, 'results');
 
-const SERVER_DB = 'starlight_bench';
+/** The server's database (BENCH_DB, so that two checkouts can bench side by side). */
+const SERVER_DB = process.env.BENCH_DB || 'starlight_bench';
 const PGBENCH_DB = 'starlight_pgbench';
 const ADMIN = 'admin';
 const ADMIN_PASSWORD = 'Bench-admin-9!';

@@ -1,7 +1,7 @@
 /** App-wide providers: Mantine (dark theme), toasts top-right 5000 ms (SPEC §8). */
 import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
-import { useToastsShown } from '../lib/notify.ts';
+import { useToastsShown } from '../lib/toasts-shown.ts';
 
 const theme = createTheme({
   primaryColor: 'indigo',

@@ -1,12 +1,9 @@
 /**
  * Toasts (SPEC §8): top-right, closing after 5000 ms, carrying the server's message. The toast container
- * (app/providers.tsx) loads with the first toast: `useToastsShown` tells it one has been asked for.
+ * (app/providers.tsx) loads with the first toast (lib/toasts-shown.ts).
  */
 import { notifications } from '@mantine/notifications';
-import { create } from 'zustand';
-
-/** True once any toast was shown in this page's life. */
-export const useToastsShown = create<{ shown: boolean }>(() => ({ shown: false }));
+import { useToastsShown } from './toasts-shown.ts';
 
 function show(options: Parameters<typeof notifications.show>[0]): void {
   useToastsShown.setState({ shown: true });
