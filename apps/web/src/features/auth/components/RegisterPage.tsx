@@ -3,15 +3,16 @@
  * /register/{nickname}). Live match hints, inline schema messages, the button disabled with
  * 'Complete all fields' until all are filled, empty fields dropped.
  */
-import { Anchor, Button, Card, Center, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { registerRequest } from '@starlight/shared';
-import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useSession } from '../../../lib/session.ts';
+import { toastError } from '../../../lib/notify.ts';
 import { useRegister } from '../api/register.ts';
+import { useEnterApp } from '../hooks/use-enter-app.ts';
+import { AuthCard } from './AuthCard.tsx';
 
 interface Values extends Record<string, unknown> {
   nickname: string;
@@ -24,7 +25,7 @@ interface Values extends Record<string, unknown> {
 const toRequest = ({ confirmation: _c, ...v }: Values) => dropEmpty(v);
 
 export function RegisterPage({ referrer = '' }: { referrer?: string }) {
-  const navigate = useNavigate();
+  const enterApp = useEnterApp();
   const register = useRegister();
   const form = useForm<Values>({
     mode: 'controlled',
@@ -53,9 +54,7 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
     }
     try {
       const res = await register.mutateAsync(toRequest(values) as Parameters<typeof register.mutateAsync>[0]);
-      useSession.getState().signIn(res.user, res.token);
-      toastSuccess(res.message);
-      await navigate({ to: '/dashboard' });
+      await enterApp(res);
     } catch (err) {
       form.setErrors(fieldErrors(err));
       toastError(errorMessage(err));
@@ -63,42 +62,35 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
   });
 
   return (
-    <Center mih="70vh">
-      <Card withBorder radius="md" p="xl" w="100%" maw={460}>
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Title order={2}>Create your account</Title>
-            <TextInput label="Nickname" autoComplete="username" required {...form.getInputProps('nickname')} />
-            <TextInput label="E-mail" type="email" autoComplete="email" required {...form.getInputProps('email')} />
-            <PasswordInput
-              label="Password"
-              description="8 to 32 characters with a lowercase and an uppercase letter, a digit and a symbol"
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label="Confirm password"
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('confirmation')}
-              error={mismatch ? ' ' : undefined}
-            />
-            {matchHint}
-            <TextInput label="Referrer (optional)" {...form.getInputProps('referrer')} />
-            <Button type="submit" loading={register.isPending} disabled={!complete || mismatch}>
-              {complete ? 'Register' : 'Complete all fields'}
-            </Button>
-            <Text size="sm" c="dimmed">
-              Already a member?{' '}
-              <Anchor component={Link} to="/login">
-                Sign in
-              </Anchor>
-            </Text>
-          </Stack>
-        </form>
-      </Card>
-    </Center>
+    <AuthCard title="Create your account" width={460} onSubmit={submit}>
+      <TextInput label="Nickname" autoComplete="username" required {...form.getInputProps('nickname')} />
+      <TextInput label="E-mail" type="email" autoComplete="email" required {...form.getInputProps('email')} />
+      <PasswordInput
+        label="Password"
+        description="8 to 32 characters with a lowercase and an uppercase letter, a digit and a symbol"
+        autoComplete="new-password"
+        required
+        {...form.getInputProps('password')}
+      />
+      <PasswordInput
+        label="Confirm password"
+        autoComplete="new-password"
+        required
+        {...form.getInputProps('confirmation')}
+        error={mismatch ? ' ' : undefined}
+      />
+      {matchHint}
+      <TextInput label="Referrer (optional)" {...form.getInputProps('referrer')} />
+      <Button type="submit" loading={register.isPending} disabled={!complete || mismatch}>
+        {complete ? 'Register' : 'Complete all fields'}
+      </Button>
+      <Text size="sm" c="dimmed">
+        Already a member?{' '}
+        <Anchor component={Link} to="/login">
+          Sign in
+        </Anchor>
+      </Text>
+    </AuthCard>
   );
 }
 

@@ -3,7 +3,7 @@
  * abbreviated (M, B, T, Q), a Cancel button on Placed orders; empty: 'No orders Found'. Live through the
  * socket's `orders` pushes.
  */
-import { Badge, Box, Button, Card, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Stack, Text } from '@mantine/core';
 import {
   abbreviateAmount,
   formatDate,
@@ -24,6 +24,7 @@ import { useMyOrders } from '../api/get-user-orders.ts';
 import { toastServerMessage } from '../utils/messages.ts';
 import { sortMyOrders } from '../utils/order-preview.ts';
 import { OrdersTable } from './OrdersTable.tsx';
+import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 
 const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal' };
 
@@ -57,22 +58,21 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
     }
   };
   return (
-    <Card withBorder radius="md" component="section" aria-labelledby="my-orders-title">
-      <Group justify="space-between" mb="sm" gap="xs">
-        <Title order={2} size="h4" id="my-orders-title">
-          My orders
-        </Title>
-        <SegmentedControl
-          size="xs"
-          aria-label="Which orders"
+    <PanelCard
+      id="my-orders-title"
+      title="My orders"
+      control={
+        <ViewSwitch
+          label="Which orders"
           value={scope}
-          onChange={(v) => setScope(v === 'all' ? 'all' : 'pair')}
-          data={[
+          onChange={setScope}
+          options={[
             { value: 'pair', label: 'This pair' },
             { value: 'all', label: 'All pairs' },
           ]}
         />
-      </Group>
+      }
+    >
       {orders.isLoading ? (
         <Text c="dimmed">Loading…</Text>
       ) : (
@@ -145,6 +145,6 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
           />
         </Box>
       )}
-    </Card>
+    </PanelCard>
   );
 }

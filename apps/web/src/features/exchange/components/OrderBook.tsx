@@ -2,7 +2,7 @@
  * SPEC §2 Quantum Hub: the buy and sell lists of the selected pair (open orders, best price first), and
  * the same book grouped by price level (from depth). Live through the socket's `book` pushes.
  */
-import { Card, Group, SegmentedControl, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { type DepthLevel, fromNumeric, type Order, toDecimalString } from '@starlight/shared';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
@@ -10,6 +10,7 @@ import { useDepth } from '../api/get-depth.ts';
 import { useBook } from '../api/get-orders.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
 import { OrdersTable } from './OrdersTable.tsx';
+import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 
 /** The unfilled quantity of an order, as a decimal string. */
 function remainingOf(o: Order): string {
@@ -92,22 +93,21 @@ export function OrderBook({ view, onPick }: { view: PairView; onPick: (price: st
   const book = useBook(view.pair._id);
   const depth = useDepth(mode === 'levels' ? view.pair._id : null);
   return (
-    <Card withBorder radius="md" component="section" aria-labelledby="order-book-title">
-      <Group justify="space-between" mb="sm" gap="xs">
-        <Title order={2} size="h4" id="order-book-title">
-          Order book
-        </Title>
-        <SegmentedControl
-          size="xs"
-          aria-label="Order book view"
+    <PanelCard
+      id="order-book-title"
+      title="Order book"
+      control={
+        <ViewSwitch
+          label="Order book view"
           value={mode}
-          onChange={(v) => setMode(v === 'levels' ? 'levels' : 'orders')}
-          data={[
+          onChange={setMode}
+          options={[
             { value: 'orders', label: 'Orders' },
             { value: 'levels', label: 'By price level' },
           ]}
         />
-      </Group>
+      }
+    >
       {book.isLoading ? (
         <Text c="dimmed">Loading orders…</Text>
       ) : mode === 'orders' ? (
@@ -124,6 +124,6 @@ export function OrderBook({ view, onPick }: { view: PairView; onPick: (price: st
       <Text size="xs" c="dimmed" mt="xs">
         Click an order to copy its price into the form.
       </Text>
-    </Card>
+    </PanelCard>
   );
 }
