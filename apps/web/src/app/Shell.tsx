@@ -20,7 +20,7 @@ function IconBar({ items, path, end = false }: { items: NavItem[]; path: string;
           className: i >= items.length - 2 && end ? `${classes.tip} ${classes.tipEnd}` : classes.tip,
         };
         return (
-          <span key={item.label} style={{ display: 'contents' }}>
+          <span key={item.label} {...tip}>
             {item.external ? (
               <ActionIcon
                 component="a"
@@ -30,7 +30,6 @@ function IconBar({ items, path, end = false }: { items: NavItem[]; path: string;
                 variant="subtle"
                 size="lg"
                 aria-label={item.label}
-                {...tip}
               >
                 <Icon size={20} />
               </ActionIcon>
@@ -41,7 +40,6 @@ function IconBar({ items, path, end = false }: { items: NavItem[]; path: string;
                 variant={active ? 'light' : 'subtle'}
                 size="lg"
                 aria-label={item.label}
-                {...tip}
               >
                 <Icon size={20} />
               </ActionIcon>

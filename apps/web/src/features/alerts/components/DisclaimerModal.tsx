@@ -15,7 +15,11 @@ export function DisclaimerModal() {
   const [agreed, setAgreed] = useState(false);
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (dialog && !dialog.open) {
+      dialog.showModal();
+      // Start on the dialog itself (not on its first control), so nothing looks pre-selected.
+      dialog.focus();
+    }
   }, []);
   const accept = () => {
     const next = new Date();
@@ -28,6 +32,7 @@ export function DisclaimerModal() {
       ref={ref}
       className={classes.dialog}
       aria-labelledby={titleId}
+      tabIndex={-1}
       // Only Accept closes it.
       onCancel={(e) => e.preventDefault()}
     >
