@@ -1,20 +1,23 @@
 /**
- * `make bench` (DESIGN §9): starts the server on a fresh PostgreSQL database, measures pgbench TPC-B
- * on the same PostgreSQL, then runs each suite's HTTP cases and prints one JSON line of figures per
- * case (kept under bench/results/). Usage: `node bench/run.ts [suite or case ...]`, e.g.
- * `node bench/run.ts ledger` or `node bench/run.ts transfer_untaxed` (default: everything).
+ * `make bench` (DESIGN §9): starts the server on a fresh PostgreSQL database (with its default log level,
+ * as users run it), measures pgbench TPC-B on the same PostgreSQL, then runs each suite's cases and
+ * prints one JSON line of figures per case (kept under bench/results/). Usage:
+ * `node bench/run.ts [suite or case ...]`, e.g. `node bench/run.ts ledger`,
+ * `node bench/run.ts transfer_untaxed` or `node bench/run.ts web` (default: everything; a run of only
+ * the web case skips pgbench). The web case needs the built web app (`make bench` builds it).
  *
  * Settings (environment): BENCH_CONNECTIONS (32), BENCH_DURATION (10 s), BENCH_WARMUP (2 s),
  * BENCH_PGBENCH_SCALE (the client count), BENCH_MEMBERS (200), BENCH_DB_POOL_SIZE and
- * BENCH_LOG_LEVEL (the server's DB_POOL_SIZE and LOG_LEVEL; default: its own default, and warn),
+ * BENCH_LOG_LEVEL (the server's DB_POOL_SIZE and LOG_LEVEL; default: the server's own defaults),
  * BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
- * BENCH_PG_HOST / BENCH_PG_PORT / BENCH_PG_USER (127.0.0.1, 5432, postgres; a host starting with `/` is
+ * BENCH_DB (the server's database, starlight_bench), BENCH_PG_HOST / BENCH_PG_PORT / BENCH_PG_USER (127.0.0.1, 5432, postgres; a host starting with `/` is
  * a Unix socket directory, used by the server and pgbench alike).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exchangeSuite } from './cases/exchange.ts';
 import { ledgerSuite } from './cases/ledger.ts';
+import { webSuite } from './cases/web.ts';
 import { api } from './lib/api.ts';
 import type { BenchContext, Suite } from './lib/context.ts';
 import { runPgbench } from './lib/pgbench.ts';
@@ -23,13 +26,14 @@ import { type Figures, record } from './lib/results.ts';
 import { type ServerHandle, startServer } from './lib/server.ts';
 
 /** Every suite, in the order they run. A new benchmark adds itself here. */
-const SUITES: Suite[] = [ledgerSuite, exchangeSuite];
+const SUITES: Suite[] = [ledgerSuite, exchangeSuite, webSuite];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const resultsDir = path.join(here, 'results');
 
-const SERVER_DB = 'starlight_bench';
+/** The server's database (BENCH_DB, so that two checkouts can bench side by side). */
+const SERVER_DB = process.env.BENCH_DB || 'starlight_bench';
 const PGBENCH_DB = 'starlight_pgbench';
 const ADMIN = 'admin';
 const ADMIN_PASSWORD = 'Bench-admin-9!';
@@ -58,7 +62,8 @@ async function main(): Promise<number> {
   };
   const scale = Math.max(intEnv('BENCH_PGBENCH_SCALE', settings.connections), settings.connections);
   const pg = pgTarget();
-  const serverEnv: Record<string, string> = { LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' };
+  const serverEnv: Record<string, string> = {};
+  if (process.env.BENCH_LOG_LEVEL) serverEnv.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
   if (process.env.BENCH_DB_POOL_SIZE) serverEnv.DB_POOL_SIZE = process.env.BENCH_DB_POOL_SIZE;
 
   const started = Date.now();
@@ -81,16 +86,20 @@ async function main(): Promise<number> {
       password: ADMIN_PASSWORD,
     });
 
-    log(`pgbench: TPC-B, scale ${scale}, ${settings.connections} clients, ${settings.durationS} s`);
-    const pgbench = await runPgbench(pg, {
-      database: PGBENCH_DB,
-      scale,
-      clients: settings.connections,
-      threads: 2,
-      durationS: settings.durationS,
-    });
-    log(`pgbench: ${pgbench.tps.toFixed(1)} tps, ${pgbench.latencyMs} ms average, cpu ${JSON.stringify(pgbench.cpu)}`);
-    await psql(pg, 'postgres', `DROP DATABASE IF EXISTS ${PGBENCH_DB} WITH (FORCE)`);
+    let pgbench: { tps: number; cpu: BenchContext['pgbenchCpu'] } = { tps: 0, cpu: null };
+    if (suites.some((suite) => suite.usesPgbench !== false)) {
+      log(`pgbench: TPC-B, scale ${scale}, ${settings.connections} clients, ${settings.durationS} s`);
+      const tpcb = await runPgbench(pg, {
+        database: PGBENCH_DB,
+        scale,
+        clients: settings.connections,
+        threads: 2,
+        durationS: settings.durationS,
+      });
+      log(`pgbench: ${tpcb.tps.toFixed(1)} tps, ${tpcb.latencyMs} ms average, cpu ${JSON.stringify(tpcb.cpu)}`);
+      pgbench = tpcb;
+      await psql(pg, 'postgres', `DROP DATABASE IF EXISTS ${PGBENCH_DB} WITH (FORCE)`);
+    }
 
     const ctx: BenchContext = {
       settings,

@@ -110,7 +110,7 @@ function balances(page: Page) {
 }
 
 function myOrders(page: Page) {
-  return page.getByRole('list', { name: 'My orders' });
+  return page.getByRole('table', { name: 'My orders' });
 }
 
 test('a sell placed by one member is bought by another, live', async ({ browser, isMobile, request }) => {
@@ -139,7 +139,7 @@ test('a sell placed by one member is bought by another, live', async ({ browser,
   await expect(pageA.getByText('9.90 SN', { exact: true })).toBeVisible(); // 10.00 SN less the 1% fee
   await pageA.getByRole('button', { name: 'Sell SD' }).click();
   await expect(pageA.getByRole('alert').filter({ hasText: 'Placed a Sell Order of' })).toBeVisible();
-  await expect(myOrders(pageA).getByRole('listitem', { name: 'Sell order Placed' })).toBeVisible();
+  await expect(myOrders(pageA).getByRole('row', { name: 'Sell order Placed' })).toBeVisible();
   await expect(balances(pageA).getByText('95.00 SD')).toBeVisible();
 
   // B sees the sell appear without reloading, picks its price from the list and buys it all.
@@ -156,8 +156,8 @@ test('a sell placed by one member is bought by another, live', async ({ browser,
   await expect(pageB.getByRole('alert').filter({ hasText: 'Placed a buy order of' })).toBeVisible();
 
   // Both orders are filled; the book is empty again; the balances moved (fees burned).
-  await expect(myOrders(pageB).getByRole('listitem', { name: 'Buy order Filled' })).toBeVisible();
-  await expect(myOrders(pageA).getByRole('listitem', { name: 'Sell order Filled' })).toBeVisible();
+  await expect(myOrders(pageB).getByRole('row', { name: 'Buy order Filled' })).toBeVisible();
+  await expect(myOrders(pageA).getByRole('row', { name: 'Sell order Filled' })).toBeVisible();
   await expect(myOrders(pageA).getByRole('button', { name: 'Cancel' })).toHaveCount(0);
   await expect(pageA.getByRole('table', { name: 'Sell orders' }).getByText('No sell orders')).toBeVisible();
   await expect(balances(pageB).getByText('4.95 SD')).toBeVisible();

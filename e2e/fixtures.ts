@@ -1,6 +1,6 @@
 /** Shared constants and helpers of the browser tests. */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
@@ -24,4 +24,37 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+/** A member registered through the API: `{user, token}`. */
+export async function registerMember(
+  request: APIRequestContext,
+  nick: string,
+): Promise<{ user: { nickname: string }; token: string }> {
+  const res = await request.post('/api/user/register', {
+    data: { nickname: nick, email: `${nick}@example.test`, password: PASSWORD },
+  });
+  expect(res.ok()).toBe(true);
+  return res.json();
+}
+
+/** The admin's token (POST /api/user/login). */
+export async function adminSignIn(request: APIRequestContext): Promise<string> {
+  const res = await request.post('/api/user/login', {
+    data: { nickOrEmail: ADMIN.nickname, password: ADMIN.password },
+  });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Signs `page` in as `session` the way the login page stores it (SPEC §4 keys). */
+export async function storeSession(page: Page, session: { user: unknown; token: string }): Promise<void> {
+  await page.addInitScript(
+    ([u, t]) => {
+      localStorage.setItem('user', JSON.stringify(u));
+      localStorage.setItem('token', JSON.stringify(t));
+      localStorage.setItem('tokenexpires', JSON.stringify(Date.now() + 86_400_000));
+    },
+    [session.user, session.token] as const,
+  );
 }

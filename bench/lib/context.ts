@@ -23,7 +23,7 @@ export interface BenchContext {
   api: Api;
   adminNickname: string;
   adminToken: string;
-  /** TPC-B transactions per second of this run (`pgbench_tps` in every line). */
+  /** TPC-B transactions per second of this run (`pgbench_tps` in every line); 0 when pgbench was skipped. */
   pgbenchTps: number;
   /** Where the CPU went during pgbench (`loadgen` = the pgbench client). */
   pgbenchCpu: CpuSplit | null;
@@ -53,6 +53,8 @@ export interface Measured extends LoadResult {
 export interface Suite {
   name: string;
   cases: readonly string[];
+  /** False for a suite that needs no pgbench yardstick (the web case): a run of only such suites skips pgbench. */
+  usesPgbench?: boolean;
   run(ctx: BenchContext, selected: (caseName: string) => boolean, report: (figures: Figures) => void): Promise<void>;
 }
 

@@ -12,7 +12,7 @@ export interface ServerOptions {
   databaseUrl: string;
   adminNickname: string;
   adminPassword: string;
-  /** Extra environment, e.g. DB_POOL_SIZE or LOG_LEVEL. */
+  /** Extra environment, e.g. DB_POOL_SIZE or LOG_LEVEL (unset: the server's default level, as users run it). */
   env?: Record<string, string>;
   /** Extra node flags for the server, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
@@ -64,7 +64,6 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
       ADMIN_PASSWORD: opts.adminPassword,
       RATE_LIMIT_AUTH: '1000000',
       RATE_LIMIT_LOGIN_FAILURES: '1000000',
-      LOG_LEVEL: 'warn',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

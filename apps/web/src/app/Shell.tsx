@@ -1,59 +1,26 @@
 /** The app shell (SPEC §2): left and right menus on desktop, a Menu button with the full list on phones. */
-import {
-  ActionIcon,
-  AppShell,
-  Button,
-  Drawer,
-  Group,
-  NavLink,
-  Stack,
-  Text,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMenu2, IconStarFilled } from '@tabler/icons-react';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { DefconModal } from '../features/alerts/components/DefconModal.tsx';
-import { DisclaimerModal } from '../features/alerts/components/DisclaimerModal.tsx';
-import { useExchangeSocket } from '../features/exchange/hooks/use-exchange-socket.ts';
+import { lazy, Suspense, useState } from 'react';
+import { Alerts } from '../features/alerts/components/Alerts.tsx';
 import { useSession } from '../lib/session.ts';
 import { LEFT_MENU, type NavItem, RIGHT_MENU } from './nav.ts';
+import classes from './shell.module.css';
 
-function MenuLink({ item, active, onNavigate }: { item: NavItem; active: boolean; onNavigate?: () => void }) {
-  const Icon = item.icon;
-  if (item.external) {
-    return (
-      <NavLink
-        component="a"
-        href={item.to}
-        target="_blank"
-        rel="noopener noreferrer"
-        label={item.label}
-        leftSection={<Icon size={18} />}
-      />
-    );
-  }
-  return (
-    <NavLink
-      component={Link}
-      to={item.to}
-      label={item.label}
-      active={active}
-      leftSection={<Icon size={18} />}
-      onClick={onNavigate}
-    />
-  );
-}
-
-function IconBar({ items, path }: { items: NavItem[]; path: string }) {
+function IconBar({ items, path, end = false }: { items: NavItem[]; path: string; end?: boolean }) {
   return (
     <Group gap={4} wrap="nowrap">
-      {items.map((item) => {
+      {items.map((item, i) => {
         const Icon = item.icon;
         const active = !item.external && path === item.to;
+        const tip = {
+          'data-label': item.label,
+          className: i >= items.length - 2 && end ? `${classes.tip} ${classes.tipEnd}` : classes.tip,
+        };
         return (
-          <Tooltip key={item.label} label={item.label} withArrow>
+          <span key={item.label} {...tip}>
             {item.external ? (
               <ActionIcon
                 component="a"
@@ -77,27 +44,41 @@ function IconBar({ items, path }: { items: NavItem[]; path: string }) {
                 <Icon size={20} />
               </ActionIcon>
             )}
-          </Tooltip>
+          </span>
         );
       })}
     </Group>
   );
 }
 
-/** A signed-in member's own feed (balances, orders) on every page; the Quantum Hub runs its own socket. */
-function MemberLive() {
-  useExchangeSocket(null);
-  return null;
-}
+/** A signed-in member's own feed (balances, orders), loaded with its socket code only once someone signs in. */
+// Server data (TanStack Query) loads with the first page that shows some: not with the home page's first paint.
+const DataProvider = lazy(() => import('./DataProvider.tsx').then((m) => ({ default: m.DataProvider })));
+
+const PhoneMenu = lazy(() => import('./PhoneMenu.tsx').then((m) => ({ default: m.PhoneMenu })));
+
+const MemberLive = lazy(() =>
+  import('../features/exchange/components/MemberLive.tsx').then((m) => ({ default: m.MemberLive })),
+);
 
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // The phone menu's code loads with its first opening and stays for the closing animation.
+  const [menuUsed, setMenuUsed] = useState(false);
   const path = useRouterState({ select: (s) => s.location.pathname });
   const signedIn = useSession((s) => s.token !== null);
+  // Pages marked `staticData.isStatic` (home, coming soon) show no server data and need no query client.
+  const isStatic = useRouterState({ select: (s) => s.matches.some((m) => m.staticData.isStatic === true) });
   return (
-    <AppShell header={{ height: 60 }} padding="md">
-      {signedIn && path !== '/quantumhub' && <MemberLive />}
-      <AppShell.Header>
+    <>
+      {signedIn && path !== '/quantumhub' && (
+        <Suspense fallback={null}>
+          <DataProvider>
+            <MemberLive />
+          </DataProvider>
+        </Suspense>
+      )}
+      <Box component="header" className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <UnstyledButton component={Link} to="/" aria-label="Starlight home">
@@ -113,14 +94,17 @@ export function Shell() {
             </Group>
           </Group>
           <Group visibleFrom="md" gap={4}>
-            <IconBar items={RIGHT_MENU} path={path} />
+            <IconBar items={RIGHT_MENU} path={path} end />
           </Group>
           <Group hiddenFrom="md" gap="xs">
             <Button
               variant="light"
               size="sm"
               leftSection={<IconMenu2 size={16} />}
-              onClick={toggle}
+              onClick={() => {
+                setMenuUsed(true);
+                toggle();
+              }}
               aria-expanded={opened}
               aria-controls="mobile-menu"
             >
@@ -128,27 +112,24 @@ export function Shell() {
             </Button>
           </Group>
         </Group>
-      </AppShell.Header>
-      <Drawer
-        id="mobile-menu"
-        opened={opened}
-        onClose={close}
-        title="Menu"
-        position="right"
-        size="xs"
-        closeButtonProps={{ 'aria-label': 'Close menu' }}
-      >
-        <Stack gap={0}>
-          {[...LEFT_MENU, ...RIGHT_MENU].map((item) => (
-            <MenuLink key={item.label} item={item} active={path === item.to} onNavigate={close} />
-          ))}
-        </Stack>
-      </Drawer>
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
-      <DisclaimerModal />
-      <DefconModal />
-    </AppShell>
+      </Box>
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <PhoneMenu opened={opened} onClose={close} path={path} />
+        </Suspense>
+      )}
+      <Box component="main" className={classes.main}>
+        {isStatic ? (
+          <Outlet />
+        ) : (
+          <Suspense fallback={null}>
+            <DataProvider>
+              <Outlet />
+            </DataProvider>
+          </Suspense>
+        )}
+      </Box>
+      <Alerts />
+    </>
   );
 }

@@ -1,10 +1,7 @@
-/** App-wide providers: Mantine (dark theme), toasts top-right 5000 ms (SPEC §8), modals, server data. */
-import { Anchor, type CSSVariablesResolver, createTheme, MantineProvider, Modal, Notification } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
-import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { queryClient } from '../lib/query-client.ts';
+/** App-wide providers: Mantine (dark theme), toasts top-right 5000 ms (SPEC §8). */
+import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { useToastsShown } from '../lib/toasts-shown.ts';
 
 const theme = createTheme({
   primaryColor: 'indigo',
@@ -12,10 +9,11 @@ const theme = createTheme({
   defaultRadius: 'md',
   components: {
     // Links inside text must not rely on colour alone (WCAG 1.4.1).
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // Plain objects rather than `X.extend(...)`, so the theme does not pull these components into the first paint.
+    Anchor: { defaultProps: { underline: 'always' } },
     // Every close button needs an accessible name (WCAG 4.1.2).
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });
 
@@ -26,15 +24,20 @@ const cssVariables: CSSVariablesResolver = (t) => ({
   dark: { '--mantine-color-dimmed': t.colors.dark[1], '--mantine-color-error': t.colors.red[5] },
 });
 
+// The toast container's code (and its transitions) loads with the first toast, not with the first paint.
+const Toasts = lazy(() => import('./Toasts.tsx').then((m) => ({ default: m.Toasts })));
+
+/** Mantine and the toast container around the app (the shell adds the query client where pages need it). */
 export function Providers({ children }: { children: ReactNode }) {
+  const toasts = useToastsShown((s) => s.shown);
   return (
     <MantineProvider theme={theme} defaultColorScheme="dark" cssVariablesResolver={cssVariables}>
-      <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-right" autoClose={5000} />
-          {children}
-        </ModalsProvider>
-      </QueryClientProvider>
+      {toasts && (
+        <Suspense fallback={null}>
+          <Toasts />
+        </Suspense>
+      )}
+      {children}
     </MantineProvider>
   );
 }

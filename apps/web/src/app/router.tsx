@@ -1,4 +1,8 @@
-/** The route table: every SPEC §2 route exists; those not built yet show a coming-soon page. */
+/**
+ * The route table: every SPEC §2 route exists; those not built yet show a coming-soon page. Every page
+ * loads its own code on first visit (`lazyRouteComponent`), so the first paint of `/` carries the shell
+ * and the home page only, none of the app's forms, charts or date pickers (issue 6 §6).
+ */
 import {
   createRootRoute,
   createRoute,
@@ -7,15 +11,8 @@ import {
   type RouteComponent,
   redirect,
 } from '@tanstack/react-router';
-import { z } from 'zod';
 import { ComingSoon } from '../components/ComingSoon.tsx';
-import { LoginPage } from '../features/auth/components/LoginPage.tsx';
-import { RegisterPage } from '../features/auth/components/RegisterPage.tsx';
-import { txLogSearch } from '../features/bank/utils/tx-log-search.ts';
-import { DashboardPage } from '../features/dashboard/components/DashboardPage.tsx';
-import { HomePage } from '../features/home/components/HomePage.tsx';
-import { UserBankPage } from '../features/userbank/components/UserBankPage.tsx';
-import { UserConfigPage } from '../features/userconfig/components/UserConfigPage.tsx';
+import type { DashboardSearch, UserBankSearch } from '../lib/route-search.ts';
 import { Shell } from './Shell.tsx';
 
 const rootRoute = createRootRoute({
@@ -23,64 +20,57 @@ const rootRoute = createRootRoute({
   notFoundComponent: () => <ComingSoon title="Page not found" />,
 });
 
-const page = (path: string, component: RouteComponent) =>
-  createRoute({ getParentRoute: () => rootRoute, path, component });
-const soon = (path: string, title: string) => page(path, () => <ComingSoon title={title} />);
+const page = (path: string, component: RouteComponent, isStatic = false) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component, staticData: { isStatic } });
+const soon = (path: string, title: string) => page(path, () => <ComingSoon title={title} />, true);
 
-// The chart pages load their code (and their chart libraries) when first visited, not with the first paint.
+// Each page is its own chunk, fetched when the route is first visited (or hovered: defaultPreload).
+const HomePage = lazyRouteComponent(() => import('../features/home/components/HomePage.tsx'), 'HomePage');
+const LoginPage = lazyRouteComponent(() => import('../features/auth/components/LoginPage.tsx'), 'LoginPage');
+const RegisterPage = lazyRouteComponent(() => import('../features/auth/components/RegisterPage.tsx'), 'RegisterPage');
+const DashboardPage = lazyRouteComponent(() => import('./pages/DashboardPage.tsx'), 'DashboardPage');
+const UserBankPage = lazyRouteComponent(() => import('../features/bank/components/UserBankPage.tsx'), 'UserBankPage');
+const UserConfigPage = lazyRouteComponent(
+  () => import('../features/userconfig/components/UserConfigPage.tsx'),
+  'UserConfigPage',
+);
 const QuantumHubPage = lazyRouteComponent(
   () => import('../features/exchange/components/QuantumHubPage.tsx'),
   'QuantumHubPage',
 );
-const AnalyticsPage = lazyRouteComponent(
-  () => import('../features/exchange/components/AnalyticsPage.tsx'),
-  'AnalyticsPage',
-);
+const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
 
 /**
- * Dashboard view and admin console tab live in the URL (DESIGN §1: filters and paging in the URL), and
- * so do the Tnx Logs tab's filters and page (`tx*`, dropped when the tab changes).
+ * The search params are typed here and validated where they are read (lib/route-search.ts), so this
+ * table, part of the first paint, carries no Zod.
  */
-export const dashboardSearch = z
-  .object({
-    view: z.enum(['admin', 'creator']).optional().catch(undefined),
-    tab: z.string().optional().catch(undefined),
-  })
-  .extend(txLogSearch.shape);
+const typed =
+  <T,>() =>
+  (search: Record<string, unknown>): T =>
+    search as T;
 
 const dashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/dashboard',
-  validateSearch: dashboardSearch,
+  validateSearch: typed<DashboardSearch>(),
   component: DashboardPage,
 });
-
-/** The user area's tab, the User Logs sub-tab (`log`) and the transaction log's filters and page (`tx*`). */
-export const userBankSearch = z
-  .object({
-    tab: z.enum(['profile', 'bank', 'logs', 'forge']).optional().catch(undefined),
-    log: z.enum(['user', 'checkout', 'forge']).optional().catch(undefined),
-  })
-  .extend(txLogSearch.shape);
 
 const userBankRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/userbank',
-  validateSearch: userBankSearch,
+  validateSearch: typed<UserBankSearch>(),
   component: UserBankPage,
 });
 
 const registerWithReferrer = createRoute({
   getParentRoute: () => rootRoute,
   path: '/register/$referrerId',
-  component: function RegisterReferred() {
-    const { referrerId } = registerWithReferrer.useParams();
-    return <RegisterPage referrer={referrerId} />;
-  },
+  component: lazyRouteComponent(() => import('../features/auth/components/RegisterPage.tsx'), 'RegisterReferred'),
 });
 
 const routeTree = rootRoute.addChildren([
-  page('/', HomePage),
+  page('/', HomePage, true),
   createRoute({
     getParentRoute: () => rootRoute,
     path: '/main',
@@ -90,7 +80,7 @@ const routeTree = rootRoute.addChildren([
   }),
   page('/login', LoginPage),
   soon('/loginCApp/$authId', 'Creator app sign-in'),
-  page('/register', () => <RegisterPage />),
+  page('/register', RegisterPage),
   registerWithReferrer,
   dashboardRoute,
   page('/userconfig', UserConfigPage),
@@ -119,5 +109,9 @@ export const router = createRouter({ routeTree, defaultPreload: 'intent', scroll
 declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
+  }
+  interface StaticDataRouteOption {
+    /** The page shows no server data: the shell renders it without loading the query client. */
+    isStatic?: boolean;
   }
 }

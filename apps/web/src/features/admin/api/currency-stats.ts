@@ -2,7 +2,7 @@
 import type { CurrencyStatsEntry, CurrencyStatsRequest } from '@starlight/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { adminKeys } from './keys.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export interface CurrencyStatsResult {
   currencyStats: CurrencyStatsEntry[];
@@ -16,7 +16,7 @@ export function getCurrencyStats(body: CurrencyStatsRequest, signal?: AbortSigna
 
 export const currencyStatsQuery = (body: CurrencyStatsRequest) =>
   queryOptions({
-    queryKey: [...adminKeys.currencyStats, body],
+    queryKey: [...queryKeys.currencyStats, body],
     queryFn: ({ signal }) => getCurrencyStats(body, signal),
     placeholderData: keepPreviousData,
   });

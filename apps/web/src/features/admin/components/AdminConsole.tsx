@@ -4,15 +4,13 @@
  * `tx*`) are dropped when the tab changes. Currency and Tnx Logs are built;
  * the others show a coming-soon panel. The tab list scrolls sideways on a phone.
  */
-import { Card, Group, ScrollArea, Tabs, Title } from '@mantine/core';
+import { Card, Group, Loader, ScrollArea, Tabs, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
-import type { z } from 'zod';
-import type { dashboardSearch } from '../../../app/router.tsx';
-import { pickTxLogSearch } from '../../bank/utils/tx-log-search.ts';
-import { CexControlPanel } from '../../exchange/components/CexControlPanel.tsx';
+import { type ComponentType, Suspense, useEffect, useRef } from 'react';
+import { parseDashboardSearch } from '../../../lib/route-search.ts';
+import { pickTxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
 import classes from './admin.module.css';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
 import { CurrencyTab } from './CurrencyTab.tsx';
@@ -35,14 +33,17 @@ export const ADMIN_TABS = [
   { value: 'cex-control', label: 'Cex Control' },
 ] as const;
 
-type DashboardSearch = z.infer<typeof dashboardSearch>;
-
 const DEFAULT_TAB = 'currency';
 const route = getRouteApi('/dashboard');
+type DashboardSearch = ReturnType<typeof route.useSearch>;
+
+export type AdminTab = (typeof ADMIN_TABS)[number]['value'];
+/** Panels that other features own (the app composes them in, e.g. the exchange's Cex Control). */
+export type AdminPanels = Partial<Record<AdminTab, ComponentType>>;
 
 /** Tnx Logs with its filters and page in the URL (`tx*` beside `view` and `tab`, DESIGN §1). */
 function TnxLogsRoute() {
-  const search = route.useSearch();
+  const search = route.useSearch({ select: parseDashboardSearch });
   const navigate = route.useNavigate();
   return (
     <TnxLogsTab
@@ -61,21 +62,27 @@ function TnxLogsRoute() {
   );
 }
 
-function TabPanelContent({ value, label }: { value: string; label: string }) {
+function TabPanelContent({ value, label, panels }: { value: AdminTab; label: string; panels: AdminPanels }) {
+  const Panel = panels[value];
+  if (Panel)
+    return (
+      <Suspense fallback={<Loader size="sm" />}>
+        <Panel />
+      </Suspense>
+    );
   switch (value) {
     case 'currency':
       return <CurrencyTab />;
     case 'tnx':
       return <TnxLogsRoute />;
-    case 'cex-control':
-      return <CexControlPanel />;
     default:
       return <ComingSoonPanel title={label} />;
   }
 }
 
-export default function AdminConsole() {
-  const { tab } = route.useSearch();
+/** The console; `panels` fills the tabs another feature owns (a tab without a panel shows coming soon). */
+export default function AdminConsole({ panels = {} }: { panels?: AdminPanels }) {
+  const { tab } = route.useSearch({ select: parseDashboardSearch });
   const navigate = route.useNavigate();
   const isPhone = useMediaQuery('(max-width: 48em)');
   const active = ADMIN_TABS.some((t) => t.value === tab) ? (tab as string) : DEFAULT_TAB;
@@ -131,7 +138,7 @@ export default function AdminConsole() {
         )}
         {ADMIN_TABS.map((t) => (
           <Tabs.Panel key={t.value} value={t.value} pt="md">
-            {t.value === active && <TabPanelContent value={t.value} label={t.label} />}
+            {t.value === active && <TabPanelContent value={t.value} label={t.label} panels={panels} />}
           </Tabs.Panel>
         ))}
       </Tabs>

@@ -1,49 +1,34 @@
 /** SPEC §2 Admin Console, Currency: the Create Currency dialog (POST /api/bank/createCurrency). */
-import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { createCurrencyRequest } from '@starlight/shared';
-import { useState } from 'react';
 import { schemaValidate } from '../../../lib/form.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useCreateCurrency } from '../api/create-currency.ts';
-import { useRefreshBankData } from '../hooks/use-refresh-bank-data.ts';
+import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
 import { type CurrencyFormValues, EMPTY_CURRENCY_FORM, toCreateRequest } from '../utils/currency-form.ts';
-import { errorMessage, fieldErrors } from '../utils/errors.ts';
 import classes from './admin.module.css';
 import { CurrencyFields } from './CurrencyFields.tsx';
+import { DialogFooter } from './DialogFooter.tsx';
 
 export function CreateCurrencyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const isPhone = useMediaQuery('(max-width: 36em)');
   const mutation = useCreateCurrency();
-  const refresh = useRefreshBankData();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<CurrencyFormValues>({
     mode: 'controlled',
     initialValues: EMPTY_CURRENCY_FORM,
     validate: schemaValidate<CurrencyFormValues>(createCurrencyRequest, toCreateRequest),
   });
 
+  const { failure, clearFailure, run } = useAdminSubmit(form, () => close());
   const close = () => {
     form.reset();
-    setFailure(null);
+    clearFailure();
     mutation.reset();
     onClose();
   };
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const res = await mutation.mutateAsync(toCreateRequest(values));
-      toastSuccess(res.message);
-      await refresh();
-      close();
-    } catch (err) {
-      form.setErrors(fieldErrors(err));
-      setFailure(errorMessage(err));
-      toastError(errorMessage(err));
-    }
-  });
+  const submit = form.onSubmit((values) => run(() => mutation.mutateAsync(toCreateRequest(values))));
 
   return (
     <Modal
@@ -57,19 +42,15 @@ export function CreateCurrencyModal({ opened, onClose }: { opened: boolean; onCl
       <form onSubmit={submit} noValidate data-testid="create-currency-form">
         <Stack gap="md">
           <CurrencyFields form={form} mode="create" />
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={mutation.isPending} data-testid="create-currency-submit">
-              Create
-            </Button>
-          </Group>
+          <DialogFooter
+            failure={failure}
+            onCancel={close}
+            submit={
+              <Button type="submit" loading={mutation.isPending} data-testid="create-currency-submit">
+                Create
+              </Button>
+            }
+          />
         </Stack>
       </form>
     </Modal>

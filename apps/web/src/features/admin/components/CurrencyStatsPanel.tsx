@@ -30,11 +30,12 @@ import {
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
-import { useCurrencies } from '../../bank/api/currencies.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { useCurrencyStats } from '../api/currency-stats.ts';
 import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { type RangeShortcut, shortcutRange, toWireDate } from '../utils/date-range.ts';
-import { errorMessage } from '../utils/errors.ts';
+import { AdminSection } from './AdminSection.tsx';
 import { DateFilterInput } from './DateFilterInput.tsx';
 
 const ABBREVIATE_FROM = 1_000_000n * UNIT;
@@ -140,96 +141,88 @@ export function CurrencyStatsPanel() {
   const entries = [...(stats.data?.currencyStats ?? [])].sort((a, b) => a._id - b._id);
 
   return (
-    <Card
-      withBorder
-      radius="md"
-      p={{ base: 'sm', sm: 'lg' }}
-      component="section"
-      aria-labelledby="currency-stats-title"
-    >
-      <Stack gap="md">
-        <Group justify="space-between" gap="xs">
-          <Title order={3} id="currency-stats-title">
-            CurrencyStats
-          </Title>
-          <Group gap="xs">
-            <Button size="xs" variant="light" onClick={() => shortcut('day')}>
-              Prev day
-            </Button>
-            <Button size="xs" variant="light" onClick={() => shortcut('week')}>
-              Prev week
-            </Button>
-            <Button size="xs" variant="light" onClick={() => shortcut('month')}>
-              Prev month
-            </Button>
-          </Group>
+    <AdminSection
+      id="currency-stats-title"
+      title="CurrencyStats"
+      aside={
+        <Group gap="xs">
+          <Button size="xs" variant="light" onClick={() => shortcut('day')}>
+            Prev day
+          </Button>
+          <Button size="xs" variant="light" onClick={() => shortcut('week')}>
+            Prev week
+          </Button>
+          <Button size="xs" variant="light" onClick={() => shortcut('month')}>
+            Prev month
+          </Button>
         </Group>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            search();
-          }}
-        >
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" style={{ alignItems: 'end' }}>
-            <DateFilterInput label="Start date" value={start} onChange={setStart} testId="currency-stats-start" />
-            <DateFilterInput
-              label="End date"
-              value={end}
-              onChange={setEnd}
-              error={rangeError}
-              testId="currency-stats-end"
-            />
-            <NativeSelect
-              label="Currency"
-              data={[
-                { value: '', label: 'All' },
-                ...(currencies.data ?? []).map((c) => ({ value: String(c.currencyId), label: c.ticker })),
-              ]}
-              value={currencyId}
-              onChange={(e) => setCurrencyId(e.currentTarget.value)}
-              data-testid="currency-stats-currency"
-            />
-            <Button
-              type="submit"
-              leftSection={<IconSearch size={16} />}
-              loading={stats.isFetching}
-              disabled={Boolean(rangeError)}
-              data-testid="currency-stats-search"
-            >
-              Search
-            </Button>
-          </SimpleGrid>
-        </form>
-        {stats.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {errorMessage(stats.error)}
-          </Alert>
-        )}
-        {stats.isPending ? (
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy="true" aria-label="Loading CurrencyStats">
-            {[0, 1, 2].map((i) => (
-              <Skeleton key={i} height={220} radius="md" />
-            ))}
-          </SimpleGrid>
-        ) : entries.length === 0 ? (
-          !stats.isError && (
-            <Text c="dimmed" ta="center" py="lg" data-testid="currency-stats-empty">
-              No CurrencyStats
-            </Text>
-          )
-        ) : (
-          <SimpleGrid
-            cols={{ base: 1, sm: 2, lg: 3 }}
-            spacing="md"
-            data-testid="currency-stats"
-            style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
+      }
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          search();
+        }}
+      >
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" style={{ alignItems: 'end' }}>
+          <DateFilterInput label="Start date" value={start} onChange={setStart} testId="currency-stats-start" />
+          <DateFilterInput
+            label="End date"
+            value={end}
+            onChange={setEnd}
+            error={rangeError}
+            testId="currency-stats-end"
+          />
+          <NativeSelect
+            label="Currency"
+            data={[
+              { value: '', label: 'All' },
+              ...(currencies.data ?? []).map((c) => ({ value: String(c.currencyId), label: c.ticker })),
+            ]}
+            value={currencyId}
+            onChange={(e) => setCurrencyId(e.currentTarget.value)}
+            data-testid="currency-stats-currency"
+          />
+          <Button
+            type="submit"
+            leftSection={<IconSearch size={16} />}
+            loading={stats.isFetching}
+            disabled={Boolean(rangeError)}
+            data-testid="currency-stats-search"
           >
-            {entries.map((e) => (
-              <StatsCard key={e._id} entry={e} currency={currencies.byId.get(e._id)} />
-            ))}
-          </SimpleGrid>
-        )}
-      </Stack>
-    </Card>
+            Search
+          </Button>
+        </SimpleGrid>
+      </form>
+      {stats.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {errorMessage(stats.error)}
+        </Alert>
+      )}
+      {stats.isPending ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy="true" aria-label="Loading CurrencyStats">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} height={220} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : entries.length === 0 ? (
+        !stats.isError && (
+          <Text c="dimmed" ta="center" py="lg" data-testid="currency-stats-empty">
+            No CurrencyStats
+          </Text>
+        )
+      ) : (
+        <SimpleGrid
+          cols={{ base: 1, sm: 2, lg: 3 }}
+          spacing="md"
+          data-testid="currency-stats"
+          style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
+        >
+          {entries.map((e) => (
+            <StatsCard key={e._id} entry={e} currency={currencies.byId.get(e._id)} />
+          ))}
+        </SimpleGrid>
+      )}
+    </AdminSection>
   );
 }

@@ -2,11 +2,12 @@
  * SPEC §2 Admin Console, Currency (the default tab): Create / Modify / Mint / Burn Currency dialogs
  * and the CurrencyStats panel.
  */
-import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconFlame, IconPencil, IconPlus, IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { errorMessage } from '../utils/errors.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { AdminSection } from './AdminSection.tsx';
 import { CreateCurrencyModal } from './CreateCurrencyModal.tsx';
 import { CurrencyStatsPanel } from './CurrencyStatsPanel.tsx';
 import { ModifyCurrencyModal } from './ModifyCurrencyModal.tsx';
@@ -21,64 +22,57 @@ export function CurrencyTab() {
 
   return (
     <Stack gap="lg">
-      <Card
-        withBorder
-        radius="md"
-        p={{ base: 'sm', sm: 'lg' }}
-        component="section"
-        aria-labelledby="currency-control-title"
+      <AdminSection
+        id="currency-control-title"
+        title="Currency"
+        gap="sm"
+        aside={
+          <Text size="sm" c="dimmed">
+            {currencies.data ? `${currencies.data.length} currencies` : ''}
+          </Text>
+        }
       >
-        <Stack gap="sm">
-          <Group justify="space-between" gap="xs">
-            <Title order={3} id="currency-control-title">
-              Currency
-            </Title>
-            <Text size="sm" c="dimmed">
-              {currencies.data ? `${currencies.data.length} currencies` : ''}
-            </Text>
-          </Group>
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-            <Button
-              leftSection={<IconPlus size={18} />}
-              onClick={() => setDialog('create')}
-              data-testid="open-create-currency"
-            >
-              Create Currency
-            </Button>
-            <Button
-              variant="light"
-              leftSection={<IconPencil size={18} />}
-              onClick={() => setDialog('modify')}
-              data-testid="open-modify-currency"
-            >
-              Modify Currency
-            </Button>
-            <Button
-              variant="light"
-              color="teal"
-              leftSection={<IconSparkles size={18} />}
-              onClick={() => setDialog('mint')}
-              data-testid="open-mint"
-            >
-              Mint Currency
-            </Button>
-            <Button
-              variant="light"
-              color="red"
-              leftSection={<IconFlame size={18} />}
-              onClick={() => setDialog('burn')}
-              data-testid="open-burn"
-            >
-              Burn Currency
-            </Button>
-          </SimpleGrid>
-          {currencies.isError && (
-            <Alert color="red" variant="light" role="alert">
-              No currencies loaded, please refresh page. ({errorMessage(currencies.error)})
-            </Alert>
-          )}
-        </Stack>
-      </Card>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
+          <Button
+            leftSection={<IconPlus size={18} />}
+            onClick={() => setDialog('create')}
+            data-testid="open-create-currency"
+          >
+            Create Currency
+          </Button>
+          <Button
+            variant="light"
+            leftSection={<IconPencil size={18} />}
+            onClick={() => setDialog('modify')}
+            data-testid="open-modify-currency"
+          >
+            Modify Currency
+          </Button>
+          <Button
+            variant="light"
+            color="teal"
+            leftSection={<IconSparkles size={18} />}
+            onClick={() => setDialog('mint')}
+            data-testid="open-mint"
+          >
+            Mint Currency
+          </Button>
+          <Button
+            variant="light"
+            color="red"
+            leftSection={<IconFlame size={18} />}
+            onClick={() => setDialog('burn')}
+            data-testid="open-burn"
+          >
+            Burn Currency
+          </Button>
+        </SimpleGrid>
+        {currencies.isError && (
+          <Alert color="red" variant="light" role="alert">
+            No currencies loaded, please refresh page. ({errorMessage(currencies.error)})
+          </Alert>
+        )}
+      </AdminSection>
       <CurrencyStatsPanel />
       <CreateCurrencyModal opened={dialog === 'create'} onClose={close} />
       <ModifyCurrencyModal opened={dialog === 'modify'} onClose={close} />

@@ -2,33 +2,31 @@
  * SPEC §2 Admin Console, Currency: the Modify Currency dialog (POST /api/bank/modifyCurrency). Picking a
  * currency loads its current values; only what changed is sent (SPEC §5), never the ticker.
  */
-import { Alert, Button, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Button, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { modifyCurrencyRequest } from '@starlight/shared';
 import { useState } from 'react';
+import { useCurrencies } from '../../../lib/currencies.ts';
 import { schemaValidate } from '../../../lib/form.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
 import { useModifyCurrency } from '../api/modify-currency.ts';
-import { useRefreshBankData } from '../hooks/use-refresh-bank-data.ts';
+import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
 import {
   type CurrencyFormValues,
+  currencyOptions,
   currencyToForm,
   EMPTY_CURRENCY_FORM,
   toModifyRequest,
 } from '../utils/currency-form.ts';
-import { errorMessage, fieldErrors } from '../utils/errors.ts';
 import classes from './admin.module.css';
 import { CurrencyFields } from './CurrencyFields.tsx';
+import { DialogFooter } from './DialogFooter.tsx';
 
 export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const isPhone = useMediaQuery('(max-width: 36em)');
   const currencies = useCurrencies();
   const mutation = useModifyCurrency();
-  const refresh = useRefreshBankData();
   const [currencyId, setCurrencyId] = useState('');
-  const [failure, setFailure] = useState<string | null>(null);
   const original = currencies.byId.get(Number(currencyId));
 
   const form = useForm<CurrencyFormValues>({
@@ -42,9 +40,11 @@ export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onCl
 
   const changes = original ? Object.keys(toModifyRequest(original, form.values)).length - 1 : 0;
 
+  const { failure, clearFailure, run } = useAdminSubmit(form, () => close());
+
   const pick = (id: string) => {
     setCurrencyId(id);
-    setFailure(null);
+    clearFailure();
     const c = currencies.byId.get(Number(id));
     form.setValues(c ? currencyToForm(c) : EMPTY_CURRENCY_FORM);
     form.resetDirty();
@@ -55,30 +55,16 @@ export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onCl
     setCurrencyId('');
     form.setValues(EMPTY_CURRENCY_FORM);
     form.clearErrors();
-    setFailure(null);
+    clearFailure();
     mutation.reset();
     onClose();
   };
 
   const submit = form.onSubmit(async (values) => {
-    if (!original) return;
-    setFailure(null);
-    try {
-      const res = await mutation.mutateAsync(toModifyRequest(original, values));
-      toastSuccess(res.message);
-      await refresh();
-      close();
-    } catch (err) {
-      form.setErrors(fieldErrors(err));
-      setFailure(errorMessage(err));
-      toastError(errorMessage(err));
-    }
+    if (original) await run(() => mutation.mutateAsync(toModifyRequest(original, values)));
   });
 
-  const options = [
-    { value: '', label: currencies.isLoading ? 'Loading currencies…' : 'Choose a currency' },
-    ...(currencies.data ?? []).map((c) => ({ value: String(c.currencyId), label: `${c.ticker} · ${c.name}` })),
-  ];
+  const options = currencyOptions(currencies.data ?? [], currencies.isLoading);
 
   return (
     <Modal
@@ -101,23 +87,19 @@ export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onCl
             data-testid="modify-currency-select"
           />
           <CurrencyFields form={form} mode="modify" disabled={!original} />
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="space-between" gap="sm">
-            <Text size="sm" c="dimmed" role="status">
-              {!original
-                ? 'Choose a currency to modify'
-                : changes === 0
-                  ? 'Nothing changed yet'
-                  : `${changes} field${changes === 1 ? '' : 's'} changed`}
-            </Text>
-            <Group gap="sm">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
+          <DialogFooter
+            failure={failure}
+            onCancel={close}
+            status={
+              <Text size="sm" c="dimmed" role="status">
+                {!original
+                  ? 'Choose a currency to modify'
+                  : changes === 0
+                    ? 'Nothing changed yet'
+                    : `${changes} field${changes === 1 ? '' : 's'} changed`}
+              </Text>
+            }
+            submit={
               <Button
                 type="submit"
                 loading={mutation.isPending}
@@ -126,8 +108,8 @@ export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onCl
               >
                 Save changes
               </Button>
-            </Group>
-          </Group>
+            }
+          />
         </Stack>
       </form>
     </Modal>

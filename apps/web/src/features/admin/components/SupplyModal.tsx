@@ -3,18 +3,17 @@
  * /burn): recipient nickname, currency, amount, note (4 to 255). Each submission carries an
  * Idempotency-Key; resubmitting the same body after a failure reuses it.
  */
-import { Alert, Button, Group, Modal, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Modal, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { fitsPrecision, mintRequest, parseAmount } from '@starlight/shared';
-import { useState } from 'react';
+import { useCurrencies } from '../../../lib/currencies.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { type SupplyAction, useMintOrBurn } from '../api/mint-burn.ts';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.ts';
-import { useRefreshBankData } from '../hooks/use-refresh-bank-data.ts';
-import { errorMessage, fieldErrors } from '../utils/errors.ts';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
+import { type SupplyAction, useMintOrBurn } from '../api/mint-or-burn.ts';
+import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
+import { currencyOptions } from '../utils/currency-form.ts';
 import classes from './admin.module.css';
+import { DialogFooter } from './DialogFooter.tsx';
 
 interface Values extends Record<string, unknown> {
   recipientNickName: string;
@@ -50,9 +49,7 @@ export function SupplyModal({
   const text = TEXT[action];
   const currencies = useCurrencies();
   const mutation = useMintOrBurn(action);
-  const refresh = useRefreshBankData();
   const idempotency = useIdempotencyKey();
-  const [failure, setFailure] = useState<string | null>(null);
   const allowed = (currencies.data ?? []).filter((c) => (action === 'mint' ? c.canMint : c.canBurn));
 
   const form = useForm<Values>({
@@ -72,33 +69,21 @@ export function SupplyModal({
   });
   const currency = currencies.byId.get(Number(form.values.currencyId));
 
+  const { failure, clearFailure, run } = useAdminSubmit(form, () => close());
   const close = () => {
     form.reset();
-    setFailure(null);
+    clearFailure();
     idempotency.reset();
     mutation.reset();
     onClose();
   };
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
+  const submit = form.onSubmit((values) => {
     const body = toRequest(values) as Parameters<typeof mutation.mutateAsync>[0]['body'];
-    try {
-      const res = await mutation.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) });
-      toastSuccess(res.message);
-      await refresh();
-      close();
-    } catch (err) {
-      form.setErrors(fieldErrors(err));
-      setFailure(errorMessage(err));
-      toastError(errorMessage(err));
-    }
+    return run(() => mutation.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) }));
   });
 
-  const options = [
-    { value: '', label: currencies.isLoading ? 'Loading currencies…' : 'Choose a currency' },
-    ...allowed.map((c) => ({ value: String(c.currencyId), label: `${c.ticker} · ${c.name}` })),
-  ];
+  const options = currencyOptions(allowed, currencies.isLoading);
 
   return (
     <Modal opened={opened} onClose={close} title={text.title} className={classes.contrast}>
@@ -141,19 +126,15 @@ export function SupplyModal({
             data-testid={`${action}-note`}
             {...form.getInputProps('note')}
           />
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" color={text.color} loading={mutation.isPending} data-testid={`${action}-submit`}>
-              {text.submit}
-            </Button>
-          </Group>
+          <DialogFooter
+            failure={failure}
+            onCancel={close}
+            submit={
+              <Button type="submit" color={text.color} loading={mutation.isPending} data-testid={`${action}-submit`}>
+                {text.submit}
+              </Button>
+            }
+          />
         </Stack>
       </form>
     </Modal>

@@ -23,11 +23,11 @@ import { formatDate, type Transaction, TX_CATEGORY_LABELS, type TxCategory } fro
 import { IconSearch } from '@tabler/icons-react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { type TxLogUrl, useTxLog } from '../../bank/hooks/use-tx-log.ts';
-import { TX_LOG_LIMITS } from '../../bank/utils/tx-log-search.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { TX_LOG_LIMITS } from '../../../lib/tx-log/tx-log-search.ts';
+import { type TxLogUrl, useTxLog } from '../../../lib/tx-log/use-tx-log.ts';
 import { useErrorToast } from '../hooks/use-error-toast.ts';
-import { errorMessage } from '../utils/errors.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 
 const COLUMNS = ['Date (UTC)', 'Executor', 'Sender', 'Recipient', 'Amount', 'Currency', 'Category', 'Note'];

@@ -1,7 +1,7 @@
 /** After an admin changes a currency or its supply: reload the currency list, the stats and the logs. */
 import { useQueryClient } from '@tanstack/react-query';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { adminKeys } from '../api/keys.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export function useRefreshBankData() {
   const client = useQueryClient();
@@ -9,9 +9,9 @@ export function useRefreshBankData() {
   return async () => {
     await Promise.allSettled([
       refresh(),
-      client.invalidateQueries({ queryKey: adminKeys.currencyStats }),
-      client.invalidateQueries({ queryKey: ['transactions'] }),
-      client.invalidateQueries({ queryKey: ['me'] }),
+      client.invalidateQueries({ queryKey: queryKeys.currencyStats }),
+      client.invalidateQueries({ queryKey: queryKeys.transactionsAll }),
+      client.invalidateQueries({ queryKey: queryKeys.meAll }),
     ]);
   };
 }

@@ -145,3 +145,11 @@ export function toModifyRequest(original: Currency, v: CurrencyFormValues): Modi
   if (img !== original.imgUrl) out.imgUrl = img;
   return out as ModifyCurrencyRequest;
 }
+
+/** A currency picker's options: a prompt ('Loading currencies…' while loading), then "TICKER · Name" by id. */
+export function currencyOptions(list: Currency[], loading: boolean): Array<{ value: string; label: string }> {
+  return [
+    { value: '', label: loading ? 'Loading currencies…' : 'Choose a currency' },
+    ...list.map((c) => ({ value: String(c.currencyId), label: `${c.ticker} · ${c.name}` })),
+  ];
+}

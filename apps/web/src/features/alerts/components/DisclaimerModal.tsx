@@ -1,65 +1,47 @@
 /**
- * SPEC §2/§4: the Beta Disclaimer (v0.0.1). Shown when never accepted, when the stored version is
- * older, or a month after the last acceptance. Accept stays disabled until the box is ticked.
+ * SPEC §2/§4: the Beta Disclaimer (v0.0.1), shown when due (../disclaimer.ts). Accept stays disabled
+ * until the box is ticked; Escape does not close it. A native modal <dialog> (focus kept inside, the
+ * page inert behind it), so a first visit needs no dialog library to paint (issue 6 §6).
  */
-import { Button, Checkbox, Group, Modal, ScrollArea, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Box, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useId, useRef, useState } from 'react';
+import { DISCLAIMER_KEY, DISCLAIMER_VERSION } from '../disclaimer.ts';
+import classes from './disclaimer.module.css';
 
-export const DISCLAIMER_VERSION = 'v0.0.1';
-const KEY = 'disclaimer';
-
-interface Stored {
-  version: string;
-  nextShow: number;
-}
-
-function compareVersions(a: string, b: string): number {
-  const pa = a.replace(/^v/, '').split('.').map(Number);
-  const pb = b.replace(/^v/, '').split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** True when the disclaimer is due (pure, for tests and the modal). */
-export function isDisclaimerDue(stored: Stored | null, now: number): boolean {
-  if (!stored) return true;
-  return compareVersions(stored.version, DISCLAIMER_VERSION) < 0 || now >= stored.nextShow;
-}
-
-function readStored(): Stored | null {
-  try {
-    return JSON.parse(localStorage.getItem(KEY) ?? 'null') as Stored | null;
-  } catch {
-    return null;
-  }
-}
-
+/** The dialog, open from the start: the shell mounts it only when the disclaimer is due. */
 export function DisclaimerModal() {
-  const [opened, setOpened] = useState(() => isDisclaimerDue(readStored(), Date.now()));
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   const [agreed, setAgreed] = useState(false);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) {
+      dialog.showModal();
+      // Start on the dialog itself (not on its first control), so nothing looks pre-selected.
+      dialog.focus();
+    }
+  }, []);
   const accept = () => {
     const next = new Date();
     next.setMonth(next.getMonth() + 1);
-    localStorage.setItem(KEY, JSON.stringify({ version: DISCLAIMER_VERSION, nextShow: next.getTime() }));
-    setOpened(false);
+    localStorage.setItem(DISCLAIMER_KEY, JSON.stringify({ version: DISCLAIMER_VERSION, nextShow: next.getTime() }));
+    ref.current?.close();
   };
   return (
-    <Modal
-      opened={opened}
-      onClose={() => {}}
-      withCloseButton={false}
-      closeOnClickOutside={false}
-      closeOnEscape={false}
-      title={`Beta Disclaimer (${DISCLAIMER_VERSION})`}
-      size="lg"
-      centered
-      zIndex={400}
+    <dialog
+      ref={ref}
+      className={classes.dialog}
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      // Only Accept closes it.
+      onCancel={(e) => e.preventDefault()}
     >
-      <ScrollArea.Autosize mah="50vh" type="auto">
-        <Stack gap="xs" pr="sm">
+      <Title order={2} size="h4" id={titleId} mb="sm">
+        Beta Disclaimer ({DISCLAIMER_VERSION})
+      </Title>
+      {/* The text scrolls when long; the area takes focus so a keyboard can scroll it (axe). */}
+      <Box className={classes.body} tabIndex={0}>
+        <Stack gap="xs">
           <Text size="sm">
             Starlight is a beta. Everything in it, including its currencies, items, exchange and forge, is provided for
             entertainment only. Starlight is not a bank, a broker or a financial service, and nothing here is financial
@@ -76,18 +58,18 @@ export function DisclaimerModal() {
           </Text>
           <Text size="sm">Please report any bug you find to the team in the community chat: it helps everyone.</Text>
         </Stack>
-      </ScrollArea.Autosize>
-      <Checkbox
-        mt="md"
-        label="I have read and agree to the above disclaimer."
-        checked={agreed}
-        onChange={(e) => setAgreed(e.currentTarget.checked)}
-      />
+      </Box>
+      <label className={classes.agree}>
+        <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.currentTarget.checked)} />
+        <Text size="sm" span>
+          I have read and agree to the above disclaimer.
+        </Text>
+      </label>
       <Group justify="flex-end" mt="md">
         <Button disabled={!agreed} onClick={accept}>
           {agreed ? 'Accept' : 'Please read…'}
         </Button>
       </Group>
-    </Modal>
+    </dialog>
   );
 }

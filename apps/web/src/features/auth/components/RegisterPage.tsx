@@ -3,16 +3,16 @@
  * /register/{nickname}). Live match hints, inline schema messages, the button disabled with
  * 'Complete all fields' until all are filled, empty fields dropped.
  */
-import { Anchor, Button, Card, Center, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { registerRequest } from '@starlight/shared';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { ApiError } from '../../../lib/api.ts';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useSession } from '../../../lib/session.ts';
-import { registerAccount } from '../api/auth.ts';
+import { toastError } from '../../../lib/notify.ts';
+import { useRegister } from '../api/register.ts';
+import { useEnterApp } from '../hooks/use-enter-app.ts';
+import { AuthCard } from './AuthCard.tsx';
 
 interface Values extends Record<string, unknown> {
   nickname: string;
@@ -25,8 +25,8 @@ interface Values extends Record<string, unknown> {
 const toRequest = ({ confirmation: _c, ...v }: Values) => dropEmpty(v);
 
 export function RegisterPage({ referrer = '' }: { referrer?: string }) {
-  const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const enterApp = useEnterApp();
+  const register = useRegister();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { nickname: '', email: '', password: '', confirmation: '', referrer },
@@ -52,58 +52,52 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
       toastError('Passwords do not match');
       return;
     }
-    setBusy(true);
     try {
-      const res = await registerAccount(toRequest(values) as Parameters<typeof registerAccount>[0]);
-      useSession.getState().signIn(res.user, res.token);
-      toastSuccess(res.message);
-      await navigate({ to: '/dashboard' });
+      const res = await register.mutateAsync(toRequest(values) as Parameters<typeof register.mutateAsync>[0]);
+      await enterApp(res);
     } catch (err) {
-      if (err instanceof ApiError) {
-        for (const e of err.errors) if (e.field) form.setFieldError(e.field, e.message);
-        toastError(err.message);
-      } else toastError(String(err));
-    } finally {
-      setBusy(false);
+      form.setErrors(fieldErrors(err));
+      toastError(errorMessage(err));
     }
   });
 
   return (
-    <Center mih="70vh">
-      <Card withBorder radius="md" p="xl" w="100%" maw={460}>
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Title order={2}>Create your account</Title>
-            <TextInput label="Nickname" autoComplete="username" required {...form.getInputProps('nickname')} />
-            <TextInput label="E-mail" type="email" autoComplete="email" required {...form.getInputProps('email')} />
-            <PasswordInput
-              label="Password"
-              description="8 to 32 characters with a lowercase and an uppercase letter, a digit and a symbol"
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label="Confirm password"
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('confirmation')}
-              error={mismatch ? ' ' : undefined}
-            />
-            {matchHint}
-            <TextInput label="Referrer (optional)" {...form.getInputProps('referrer')} />
-            <Button type="submit" loading={busy} disabled={!complete || mismatch}>
-              {complete ? 'Register' : 'Complete all fields'}
-            </Button>
-            <Text size="sm" c="dimmed">
-              Already a member?{' '}
-              <Anchor component={Link} to="/login">
-                Sign in
-              </Anchor>
-            </Text>
-          </Stack>
-        </form>
-      </Card>
-    </Center>
+    <AuthCard title="Create your account" width={460} onSubmit={submit}>
+      <TextInput label="Nickname" autoComplete="username" required {...form.getInputProps('nickname')} />
+      <TextInput label="E-mail" type="email" autoComplete="email" required {...form.getInputProps('email')} />
+      <PasswordInput
+        label="Password"
+        description="8 to 32 characters with a lowercase and an uppercase letter, a digit and a symbol"
+        autoComplete="new-password"
+        required
+        {...form.getInputProps('password')}
+      />
+      <PasswordInput
+        label="Confirm password"
+        autoComplete="new-password"
+        required
+        {...form.getInputProps('confirmation')}
+        error={mismatch ? ' ' : undefined}
+      />
+      {matchHint}
+      <TextInput label="Referrer (optional)" {...form.getInputProps('referrer')} />
+      <Button type="submit" loading={register.isPending} disabled={!complete || mismatch}>
+        {complete ? 'Register' : 'Complete all fields'}
+      </Button>
+      <Text size="sm" c="dimmed">
+        Already a member?{' '}
+        <Anchor component={Link} to="/login">
+          Sign in
+        </Anchor>
+      </Text>
+    </AuthCard>
   );
+}
+
+const referredRoute = getRouteApi('/register/$referrerId');
+
+/** /register/{nickname}: the form with the referrer filled in (SPEC §2). */
+export function RegisterReferred() {
+  const { referrerId } = referredRoute.useParams();
+  return <RegisterPage referrer={referrerId} />;
 }

@@ -8,7 +8,7 @@ import { abbreviateAmount, type Currency, fromNumeric, type SupplyPoint, UNIT } 
 import { ChartCard } from '../../../components/ChartCard.tsx';
 import { abbreviateNumber, bucketLabel, type ChartInterval, chartNumber } from '../../../components/chart-format.ts';
 import { formatMoney } from '../../../components/Money.tsx';
-import { useSupplyHistory } from '../api/supply-history.ts';
+import { useSupplyHistory } from '../api/get-supply-history.ts';
 
 const ABBREVIATE_FROM = 1_000_000n * UNIT;
 

@@ -5,11 +5,11 @@
 import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { distributeCurrencyRequest } from '@starlight/shared';
-import { ApiError } from '../../../lib/api.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useCurrencies } from '../api/currencies.ts';
-import { useDistributeCurrency } from '../api/transfers.ts';
+import { useDistributeCurrency } from '../api/distribute-currency.ts';
 
 interface Values extends Record<string, unknown> {
   currencyId: string;
@@ -21,6 +21,7 @@ interface Values extends Record<string, unknown> {
 const toRequest = (v: Values) =>
   dropEmpty({
     ...v,
+    amount: v.amount.trim(),
     currencyId: v.currencyId === '' ? '' : Number(v.currencyId),
     targetCurrencyId: v.targetCurrencyId === '' ? '' : Number(v.targetCurrencyId),
   });
@@ -45,7 +46,7 @@ export function DistributeModal({ opened, onClose }: { opened: boolean; onClose:
       toastSuccess(res.message);
       close();
     } catch (err) {
-      toastError(err instanceof ApiError ? err.message : String(err));
+      toastError(errorMessage(err));
     }
   });
   return (

@@ -17,39 +17,12 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { Currency } from '@starlight/shared';
 import { IconHelp, IconRefresh, IconSend, IconShare } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Money } from '../../../components/Money.tsx';
-import { useSession } from '../../../lib/session.ts';
-import { useMe } from '../../auth/api/auth.ts';
-import { useCurrencies } from '../api/currencies.ts';
+import { useHoldings } from '../hooks/use-holdings.ts';
 import { DistributeModal } from './DistributeModal.tsx';
 import { TransferModal } from './TransferModal.tsx';
-
-export interface Holding {
-  currency: Currency;
-  amount: string;
-}
-
-/** SPEC §2: balances above 0 in currencies that allow transfer, withdraw or deposit. */
-export function useHoldings() {
-  const me = useMe();
-  const user = useSession((s) => s.user);
-  const currencies = useCurrencies();
-  const balances = (me.data ?? user)?.balances ?? [];
-  const holdings: Holding[] = [];
-  for (const b of balances) {
-    const currency = currencies.byId.get(b.currencyId);
-    if (!currency || b.amount === '0') continue;
-    if (currency.canTransfer || currency.canWithdraw || currency.canDeposit)
-      holdings.push({ currency, amount: b.amount });
-  }
-  const refresh = async () => {
-    await Promise.all([currencies.refresh(), me.refetch()]);
-  };
-  return { holdings, currencies, me, refresh };
-}
 
 export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => void }) {
   const { holdings, currencies, me, refresh } = useHoldings();

@@ -8,10 +8,10 @@ import { formatDate, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shar
 import { useEffect } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
+import { useCurrencies } from '../../../lib/currencies.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useCurrencies } from '../api/currencies.ts';
-import { type TxLogUrl, useTxLog } from '../hooks/use-tx-log.ts';
-import { TX_LOG_LIMITS } from '../utils/tx-log-search.ts';
+import { TX_LOG_LIMITS } from '../../../lib/tx-log/tx-log-search.ts';
+import { type TxLogUrl, useTxLog } from '../../../lib/tx-log/use-tx-log.ts';
 
 const CATEGORIES = Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label }));
 

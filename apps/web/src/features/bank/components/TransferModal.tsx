@@ -6,12 +6,12 @@ import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput }
 import { useForm } from '@mantine/form';
 import { fromNumeric, mulFraction, p2pTransferRequest, parseAmount, toDecimalString } from '@starlight/shared';
 import { formatMoney } from '../../../components/Money.tsx';
-import { ApiError } from '../../../lib/api.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
-import { useCurrencies } from '../api/currencies.ts';
-import { useP2pTransfer } from '../api/transfers.ts';
+import { useP2pTransfer } from '../api/p2p-transfer.ts';
 
 interface Values extends Record<string, unknown> {
   recipientNickName: string;
@@ -20,7 +20,8 @@ interface Values extends Record<string, unknown> {
   note: string;
 }
 
-const toRequest = (v: Values) => dropEmpty({ ...v, currencyId: v.currencyId === '' ? '' : Number(v.currencyId) });
+const toRequest = (v: Values) =>
+  dropEmpty({ ...v, amount: v.amount.trim(), currencyId: v.currencyId === '' ? '' : Number(v.currencyId) });
 
 export function TransferModal({
   opened,
@@ -57,7 +58,7 @@ export function TransferModal({
       toastSuccess(res.message);
       close();
     } catch (err) {
-      toastError(err instanceof ApiError ? err.message : String(err));
+      toastError(errorMessage(err));
     }
   });
 

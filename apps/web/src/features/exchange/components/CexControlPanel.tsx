@@ -9,11 +9,13 @@ import { useMediaQuery } from '@mantine/hooks';
 import type { Pair } from '@starlight/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { usePairMutations, usePairs } from '../api/pairs.ts';
-import { errorText, toastServerMessage } from '../utils/messages.ts';
+import { useDeletePair } from '../api/delete-pair.ts';
+import { usePairs } from '../api/get-pairs.ts';
+import { toastServerMessage } from '../utils/messages.ts';
 import { PairFormModal } from './PairFormModal.tsx';
 import { PairOrdersModal } from './PairOrdersModal.tsx';
 
@@ -75,7 +77,7 @@ export function CexControlPanel() {
   const isPhone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const pairs = usePairs();
   const { byId } = useCurrencies();
-  const { remove } = usePairMutations();
+  const remove = useDeletePair();
   const [form, setForm] = useState<{ pair: Pair | null } | null>(null);
   const [viewing, setViewing] = useState<Pair | null>(null);
   const [deleting, setDeleting] = useState<Pair | null>(null);
@@ -90,7 +92,7 @@ export function CexControlPanel() {
       toastServerMessage((await remove.mutateAsync(deleting._id)).message);
       setDeleting(null);
     } catch (err) {
-      toastError(errorText(err));
+      toastError(errorMessage(err));
     }
   };
 
@@ -106,7 +108,7 @@ export function CexControlPanel() {
             Create Trading Pair
           </Button>
         </Group>
-        {pairs.isError && <Text c="red.4">{errorText(pairs.error)}</Text>}
+        {pairs.isError && <Text c="red.4">{errorMessage(pairs.error)}</Text>}
         {pairs.isLoading ? (
           <Text c="dimmed">Loading…</Text>
         ) : list.length === 0 ? (

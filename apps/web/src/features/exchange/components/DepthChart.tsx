@@ -6,7 +6,7 @@ import { AreaChart } from '@mantine/charts';
 import { Card, Text, Title } from '@mantine/core';
 import type { Depth } from '@starlight/shared';
 import { chartNumber } from '../../../components/chart-format.ts';
-import { useDepth } from '../api/market.ts';
+import { useDepth } from '../api/get-depth.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
 
 const compactFormat = new Intl.NumberFormat('en-GB', { notation: 'compact', maximumFractionDigits: 2 });

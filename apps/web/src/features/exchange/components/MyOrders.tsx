@@ -3,7 +3,7 @@
  * abbreviated (M, B, T, Q), a Cancel button on Placed orders; empty: 'No orders Found'. Live through the
  * socket's `orders` pushes.
  */
-import { Badge, Button, Card, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Stack, Text } from '@mantine/core';
 import {
   abbreviateAmount,
   formatDate,
@@ -14,116 +14,137 @@ import {
   type OrderState,
   type Pair,
 } from '@starlight/shared';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { newIdempotencyKey } from '../../../lib/api.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { exchangeKeys } from '../api/keys.ts';
-import { cancelOrder, useMyOrders } from '../api/orders.ts';
-import { errorText, toastServerMessage } from '../utils/messages.ts';
+import { useCancelOrder } from '../api/cancel-order.ts';
+import { useMyOrders } from '../api/get-user-orders.ts';
+import { toastServerMessage } from '../utils/messages.ts';
 import { sortMyOrders } from '../utils/order-preview.ts';
+import { OrdersTable } from './OrdersTable.tsx';
+import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 
 const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal' };
 
-function OrderRow({ order, pair }: { order: Order; pair: Pair | undefined }) {
-  const client = useQueryClient();
-  const { byId } = useCurrencies();
-  const [busy, setBusy] = useState(false);
-  const buyTicker = pair ? (byId.get(pair.buyCurrency)?.ticker ?? '') : '';
-  const sellTicker = pair ? (byId.get(pair.sellCurrency)?.ticker ?? '') : '';
-  const state = order.state as OrderState;
-  const side = order.buySide ? 'Buy' : 'Sell';
-
-  const cancel = async () => {
-    setBusy(true);
-    try {
-      const res = await cancelOrder(order._id, newIdempotencyKey());
-      toastServerMessage(res.message);
-      await Promise.allSettled([
-        client.invalidateQueries({ queryKey: exchangeKeys.all }),
-        client.invalidateQueries({ queryKey: ['me'] }),
-      ]);
-    } catch (err) {
-      toastError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Paper withBorder p="xs" radius="sm" role="listitem" aria-label={`${side} order ${ORDER_STATE_LABELS[state]}`}>
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <Group gap={6} wrap="nowrap">
-          <Badge color={order.buySide ? 'teal' : 'red'} variant="light" size="sm">
-            {side}
-          </Badge>
-          <Text size="sm" fw={500}>
-            {pair?.name ?? 'Removed pair'}
-          </Text>
-        </Group>
-        <Badge color={STATE_COLORS[state] ?? 'gray'} variant="dot" size="sm">
-          {ORDER_STATE_LABELS[state] ?? String(order.state)}
-        </Badge>
-      </Group>
-      <Group justify="space-between" gap="xs" mt={4} wrap="nowrap" align="flex-end">
-        <div style={{ fontVariantNumeric: 'tabular-nums' }}>
-          <Text size="sm">
-            {abbreviateAmount(fromNumeric(order.initialAmount))} {buyTicker} @{' '}
-            {abbreviateAmount(fromNumeric(order.price))} {sellTicker}
-          </Text>
-          <Text size="xs" c="dimmed">
-            Filled {abbreviateAmount(fromNumeric(order.filledAmount))} · {formatDate(order.createdAt)}
-          </Text>
-        </div>
-        {state === ORDER_STATE.Placed && (
-          <Button size="compact-sm" variant="light" color="red" loading={busy} onClick={() => void cancel()}>
-            Cancel
-          </Button>
-        )}
-      </Group>
-    </Paper>
-  );
-}
+const sideOf = (o: Order) => (o.buySide ? 'Buy' : 'Sell');
+const stateOf = (o: Order) => ORDER_STATE_LABELS[o.state as OrderState] ?? String(o.state);
 
 export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: string | null }) {
   const user = useSession((s) => s.user);
   const orders = useMyOrders();
+  const cancel = useCancelOrder();
+  const { byId } = useCurrencies();
   const [scope, setScope] = useState<'pair' | 'all'>('pair');
   if (!user) return null;
   const byPair = new Map(pairs.map((p) => [p._id, p]));
+  const tickers = (o: Order) => {
+    const pair = byPair.get(o.pair);
+    return {
+      pair,
+      buy: pair ? (byId.get(pair.buyCurrency)?.ticker ?? '') : '',
+      sell: pair ? (byId.get(pair.sellCurrency)?.ticker ?? '') : '',
+    };
+  };
   const shown = sortMyOrders(
     (orders.data ?? []).filter((o) => scope === 'all' || currentPair === null || o.pair === currentPair),
   );
+  const cancelOrder = async (o: Order) => {
+    try {
+      toastServerMessage((await cancel.mutateAsync(o._id)).message);
+    } catch (err) {
+      toastError(errorMessage(err));
+    }
+  };
   return (
-    <Card withBorder radius="md" component="section" aria-labelledby="my-orders-title">
-      <Group justify="space-between" mb="sm" gap="xs">
-        <Title order={2} size="h4" id="my-orders-title">
-          My orders
-        </Title>
-        <SegmentedControl
-          size="xs"
-          aria-label="Which orders"
+    <PanelCard
+      id="my-orders-title"
+      title="My orders"
+      control={
+        <ViewSwitch
+          label="Which orders"
           value={scope}
-          onChange={(v) => setScope(v === 'all' ? 'all' : 'pair')}
-          data={[
+          onChange={setScope}
+          options={[
             { value: 'pair', label: 'This pair' },
             { value: 'all', label: 'All pairs' },
           ]}
         />
-      </Group>
+      }
+    >
       {orders.isLoading ? (
         <Text c="dimmed">Loading…</Text>
-      ) : shown.length === 0 ? (
-        <Text c="dimmed">No orders Found</Text>
       ) : (
-        <Stack gap={6} role="list" aria-label="My orders" mah={420} style={{ overflowY: 'auto' }}>
-          {shown.map((o) => (
-            <OrderRow key={o._id} order={o} pair={byPair.get(o.pair)} />
-          ))}
-        </Stack>
+        // A long list scrolls; the region takes keyboard focus so it can be scrolled without a mouse (axe).
+        <Box mah={420} style={{ overflowY: 'auto' }} role="region" aria-label="My orders (scrollable)" tabIndex={0}>
+          <OrdersTable
+            label="My orders"
+            orders={shown}
+            empty="No orders Found"
+            rowLabel={(o) => `${sideOf(o)} order ${stateOf(o)}`}
+            columns={[
+              {
+                header: 'Order',
+                cell: (o) => (
+                  <Stack gap={2}>
+                    <Group gap={6} wrap="nowrap">
+                      <Badge color={o.buySide ? 'teal' : 'red'} variant="light" size="sm">
+                        {sideOf(o)}
+                      </Badge>
+                      <Text size="sm" fw={500}>
+                        {tickers(o).pair?.name ?? 'Removed pair'}
+                      </Text>
+                    </Group>
+                    <Text size="xs" c="dimmed">
+                      {formatDate(o.createdAt)}
+                    </Text>
+                  </Stack>
+                ),
+              },
+              {
+                header: 'Amount @ price',
+                cell: (o) => {
+                  const t = tickers(o);
+                  return (
+                    <Stack gap={2}>
+                      <Text size="sm">
+                        {abbreviateAmount(fromNumeric(o.initialAmount))} {t.buy} @{' '}
+                        {abbreviateAmount(fromNumeric(o.price))} {t.sell}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        Filled {abbreviateAmount(fromNumeric(o.filledAmount))}
+                      </Text>
+                    </Stack>
+                  );
+                },
+              },
+              {
+                header: 'State',
+                align: 'right',
+                cell: (o) => (
+                  <Stack gap={4} align="flex-end">
+                    <Badge color={STATE_COLORS[o.state as OrderState] ?? 'gray'} variant="dot" size="sm">
+                      {stateOf(o)}
+                    </Badge>
+                    {o.state === ORDER_STATE.Placed && (
+                      <Button
+                        size="compact-sm"
+                        variant="light"
+                        color="red"
+                        loading={cancel.isPending && cancel.variables === o._id}
+                        onClick={() => void cancelOrder(o)}
+                      >
+                        Cancel
+                      </Button>
+                    )}
+                  </Stack>
+                ),
+              },
+            ]}
+          />
+        </Box>
       )}
-    </Card>
+    </PanelCard>
   );
 }

@@ -2,20 +2,22 @@
  * SPEC §2 Quantum Hub: the buy and sell lists of the selected pair (open orders, best price first), and
  * the same book grouped by price level (from depth). Live through the socket's `book` pushes.
  */
-import { Card, Group, SegmentedControl, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { type DepthLevel, fromNumeric, type Order, toDecimalString } from '@starlight/shared';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
-import { useDepth } from '../api/market.ts';
-import { useBook } from '../api/orders.ts';
+import { useDepth } from '../api/get-depth.ts';
+import { useBook } from '../api/get-orders.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
+import { OrdersTable } from './OrdersTable.tsx';
+import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 
 /** The unfilled quantity of an order, as a decimal string. */
 function remainingOf(o: Order): string {
   return toDecimalString(fromNumeric(o.initialAmount) - fromNumeric(o.filledAmount));
 }
 
-function OrdersTable({
+function BookSide({
   side,
   orders,
   view,
@@ -26,44 +28,24 @@ function OrdersTable({
   view: PairView;
   onPick: (price: string) => void;
 }) {
-  const label = side === 'buy' ? 'Buy orders' : 'Sell orders';
   const color = side === 'buy' ? 'teal.4' : 'red.4';
   return (
-    <div>
-      <Title order={3} size="h5" mb={4} c={color}>
-        {side === 'buy' ? 'Buys' : 'Sells'}
-      </Title>
-      <Table aria-label={label} striped highlightOnHover verticalSpacing={4} fz="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Price ({view.sellTicker})</Table.Th>
-            <Table.Th ta="right">Quantity ({view.buyTicker})</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {orders.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={2}>
-                <Text size="sm" c="dimmed">
-                  No {side === 'buy' ? 'buy' : 'sell'} orders
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ) : (
-            orders.map((o) => (
-              <Table.Tr
-                key={o._id}
-                onClick={() => onPick(toDecimalString(fromNumeric(o.price)))}
-                style={{ cursor: 'pointer', fontVariantNumeric: 'tabular-nums' }}
-              >
-                <Table.Td c={color}>{formatMoney(o.price, view.sell)}</Table.Td>
-                <Table.Td ta="right">{formatMoney(remainingOf(o), view.buy)}</Table.Td>
-              </Table.Tr>
-            ))
-          )}
-        </Table.Tbody>
-      </Table>
-    </div>
+    <OrdersTable
+      label={side === 'buy' ? 'Buy orders' : 'Sell orders'}
+      title={side === 'buy' ? 'Buys' : 'Sells'}
+      titleColor={color}
+      orders={orders}
+      empty={`No ${side} orders`}
+      onRowClick={(o) => onPick(toDecimalString(fromNumeric(o.price)))}
+      columns={[
+        { header: `Price (${view.sellTicker})`, color, cell: (o) => formatMoney(o.price, view.sell) },
+        {
+          header: `Quantity (${view.buyTicker})`,
+          align: 'right',
+          cell: (o) => formatMoney(remainingOf(o), view.buy),
+        },
+      ]}
+    />
   );
 }
 
@@ -111,28 +93,27 @@ export function OrderBook({ view, onPick }: { view: PairView; onPick: (price: st
   const book = useBook(view.pair._id);
   const depth = useDepth(mode === 'levels' ? view.pair._id : null);
   return (
-    <Card withBorder radius="md" component="section" aria-labelledby="order-book-title">
-      <Group justify="space-between" mb="sm" gap="xs">
-        <Title order={2} size="h4" id="order-book-title">
-          Order book
-        </Title>
-        <SegmentedControl
-          size="xs"
-          aria-label="Order book view"
+    <PanelCard
+      id="order-book-title"
+      title="Order book"
+      control={
+        <ViewSwitch
+          label="Order book view"
           value={mode}
-          onChange={(v) => setMode(v === 'levels' ? 'levels' : 'orders')}
-          data={[
+          onChange={setMode}
+          options={[
             { value: 'orders', label: 'Orders' },
             { value: 'levels', label: 'By price level' },
           ]}
         />
-      </Group>
+      }
+    >
       {book.isLoading ? (
         <Text c="dimmed">Loading orders…</Text>
       ) : mode === 'orders' ? (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <OrdersTable side="sell" orders={book.data?.sells ?? []} view={view} onPick={onPick} />
-          <OrdersTable side="buy" orders={book.data?.buys ?? []} view={view} onPick={onPick} />
+          <BookSide side="sell" orders={book.data?.sells ?? []} view={view} onPick={onPick} />
+          <BookSide side="buy" orders={book.data?.buys ?? []} view={view} onPick={onPick} />
         </SimpleGrid>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
@@ -143,6 +124,6 @@ export function OrderBook({ view, onPick }: { view: PairView; onPick: (price: st
       <Text size="xs" c="dimmed" mt="xs">
         Click an order to copy its price into the form.
       </Text>
-    </Card>
+    </PanelCard>
   );
 }

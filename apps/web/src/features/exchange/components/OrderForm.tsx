@@ -5,18 +5,17 @@
  */
 import { Alert, Anchor, Button, Card, Group, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type Currency, formatAmount, fromNumeric } from '@starlight/shared';
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
 import { useSession } from '../../../lib/session.ts';
-import { exchangeKeys } from '../api/keys.ts';
-import { placeOrder } from '../api/orders.ts';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.ts';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
+import { usePlaceOrder } from '../api/place-order.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
-import { errorText, toastServerMessage } from '../utils/messages.ts';
+import { toastServerMessage } from '../utils/messages.ts';
 import { previewOrder } from '../utils/order-preview.ts';
 
 type Side = '' | 'buy' | 'sell';
@@ -40,18 +39,18 @@ function PreviewRow({ label, value }: { label: string; value: string }) {
 
 export function OrderForm({
   view,
-  pickedPrice,
+  pickedPrice = null,
 }: {
   view: PairView;
-  pickedPrice: { price: string; at: number } | null;
+  /** A price picked from the book (`at` makes picking the same price twice count). */
+  pickedPrice?: { price: string; at: number } | null;
 }) {
   const user = useSession((s) => s.user);
-  const client = useQueryClient();
+  const place = usePlaceOrder();
   const idem = useIdempotencyKey();
   const [side, setSide] = useState<Side>('');
   const [quantity, setQuantity] = useState('');
   const [price, setPrice] = useState('');
-  const [busy, setBusy] = useState(false);
   const { pair, buy, sell, buyTicker, sellTicker } = view;
 
   useEffect(() => {
@@ -94,20 +93,13 @@ export function OrderForm({
   const submit = async () => {
     if (!filled) return;
     const body = { pair: pair._id, buySide, initialAmount: quantity.trim(), price: price.trim() };
-    setBusy(true);
     try {
-      const res = await placeOrder(body, idem.keyFor(body));
+      const res = await place.mutateAsync({ body, idempotencyKey: idem.keyFor(body) });
       idem.reset();
       toastServerMessage(res.message);
       setQuantity('');
-      await Promise.allSettled([
-        client.invalidateQueries({ queryKey: exchangeKeys.all }),
-        client.invalidateQueries({ queryKey: ['me'] }),
-      ]);
     } catch (err) {
-      toastError(errorText(err));
-    } finally {
-      setBusy(false);
+      toastError(errorMessage(err));
     }
   };
 
@@ -187,7 +179,7 @@ export function OrderForm({
           <Button
             type="submit"
             disabled={!filled || !sideAllowed || pair.frozen}
-            loading={busy}
+            loading={place.isPending}
             color={side === 'sell' ? 'red' : side === 'buy' ? 'teal' : undefined}
             fullWidth
           >

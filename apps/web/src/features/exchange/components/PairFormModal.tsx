@@ -6,11 +6,13 @@
 import { Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { CreatePairRequest, ModifyPairRequest, Pair } from '@starlight/shared';
 import { useState } from 'react';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { fractionToPercent, percentToFraction } from '../../../lib/percent.ts';
-import { useCurrencies } from '../../bank/api/currencies.ts';
-import { usePairMutations } from '../api/pairs.ts';
-import { errorText, toastServerMessage } from '../utils/messages.ts';
+import { useCreatePair } from '../api/create-pair.ts';
+import { useModifyPair } from '../api/modify-pair.ts';
+import { toastServerMessage } from '../utils/messages.ts';
 
 interface Values {
   buyCurrency: string;
@@ -40,7 +42,8 @@ function initialValues(pair: Pair | null): Values {
 
 function PairForm({ pair, onClose }: { pair: Pair | null; onClose: () => void }) {
   const currencies = useCurrencies();
-  const { create, modify } = usePairMutations();
+  const create = useCreatePair();
+  const modify = useModifyPair();
   const [v, setV] = useState<Values>(() => initialValues(pair));
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setV((old) => ({ ...old, [key]: value }));
   // SPEC: currency ids <= 0 are not tradable.
@@ -87,7 +90,7 @@ function PairForm({ pair, onClose }: { pair: Pair | null; onClose: () => void })
       }
       onClose();
     } catch (err) {
-      toastError(errorText(err));
+      toastError(errorMessage(err));
     }
   };
 

@@ -15,7 +15,7 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import { chartNumber } from '../../../components/chart-format.ts';
-import { useCandles } from '../api/market.ts';
+import { useCandles } from '../api/get-candles.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
 
 const UP = '#12b886';

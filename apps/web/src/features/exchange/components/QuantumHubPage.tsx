@@ -9,12 +9,12 @@ import type { Pair } from '@starlight/shared';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useMe } from '../../../lib/me.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useMe } from '../../auth/api/auth.ts';
-import { usePairs } from '../api/pairs.ts';
+import { usePairs } from '../api/get-pairs.ts';
 import { type LiveStatus, useExchangeSocket } from '../hooks/use-exchange-socket.ts';
 import { type PairView, usePairView } from '../hooks/use-pair-view.ts';
-import { errorText } from '../utils/messages.ts';
 import { DepthChart } from './DepthChart.tsx';
 import { MyOrders } from './MyOrders.tsx';
 import { OrderBook } from './OrderBook.tsx';
@@ -149,7 +149,7 @@ export function QuantumHubPage() {
       </Alert>
       {pairs.isError && (
         <Alert color="red" variant="light" role="alert">
-          {errorText(pairs.error)}
+          {errorMessage(pairs.error)}
         </Alert>
       )}
       {pairs.isLoading ? (

@@ -1,7 +1,7 @@
 /** The latest trades of a pair, newest first; live through the socket's `trades` pushes. */
 import { Card, Table, Text, Title } from '@mantine/core';
 import { formatMoney } from '../../../components/Money.tsx';
-import { useTrades } from '../api/market.ts';
+import { useTrades } from '../api/get-trades.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
 
 function timeOf(iso: string): string {

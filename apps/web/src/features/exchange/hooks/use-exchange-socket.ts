@@ -9,8 +9,8 @@ import { type Trade, type User, type WsClientMessage, wsServerMessage } from '@s
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { toastError } from '../../../lib/notify.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.ts';
-import { exchangeKeys } from '../api/keys.ts';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
@@ -78,23 +78,23 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
       const msg = parsed.data;
       switch (msg.type) {
         case 'book':
-          client.setQueryData(exchangeKeys.book(msg.pair), msg.orders);
-          client.setQueryData(exchangeKeys.depth(msg.pair), msg.depth);
+          client.setQueryData(queryKeys.exchange.book(msg.pair), msg.orders);
+          client.setQueryData(queryKeys.exchange.depth(msg.pair), msg.depth);
           return;
         case 'trades':
-          client.setQueryData<Trade[]>(exchangeKeys.trades(msg.pair), (cur) => mergeTrades(cur, msg.trades));
+          client.setQueryData<Trade[]>(queryKeys.exchange.trades(msg.pair), (cur) => mergeTrades(cur, msg.trades));
           // New trades change the latest candle: refetch the pair's charts.
-          void client.invalidateQueries({ queryKey: ['exchange', 'candles', msg.pair] });
+          void client.invalidateQueries({ queryKey: queryKeys.exchange.candlesOf(msg.pair) });
           return;
         case 'orders':
-          client.setQueryData(exchangeKeys.myOrders(token), msg.orders);
+          client.setQueryData(queryKeys.exchange.myOrders(token), msg.orders);
           return;
         case 'balances': {
-          client.setQueryData<User>(['me', token], (me) => (me ? { ...me, balances: msg.balances } : me));
+          client.setQueryData<User>(queryKeys.me(token), (me) => (me ? { ...me, balances: msg.balances } : me));
           const { user, setUser } = useSession.getState();
           if (user) setUser({ ...user, balances: msg.balances });
           // A balance moved: the member's history has a new row.
-          void client.invalidateQueries({ queryKey: ['transactions'] });
+          void client.invalidateQueries({ queryKey: queryKeys.transactionsAll });
           return;
         }
         case 'error':
@@ -126,8 +126,8 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
         syncSubscription();
         // After a drop, pushes may have been missed: refetch what the page shows.
         if (everOpened) {
-          void client.invalidateQueries({ queryKey: exchangeKeys.all });
-          void client.invalidateQueries({ queryKey: ['me'] });
+          void client.invalidateQueries({ queryKey: queryKeys.exchange.all });
+          void client.invalidateQueries({ queryKey: queryKeys.meAll });
         }
         everOpened = true;
       };

@@ -1,6 +1,6 @@
 /** A pair together with its two currencies (for precision, tickers and names). */
 import type { Currency, Pair } from '@starlight/shared';
-import { useCurrencies } from '../../bank/api/currencies.ts';
+import { useCurrencies } from '../../../lib/currencies.ts';
 
 export interface PairView {
   pair: Pair;

@@ -8,7 +8,3 @@ export function isQuietMessage(message: string): boolean {
 export function toastServerMessage(message: string | undefined): void {
   if (message && !isQuietMessage(message)) toastSuccess(message);
 }
-
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -1,7 +1,12 @@
-/** SPEC §1: the public home page, marketing content: about, team, roadmap, token contracts. */
-import { Anchor, Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+/**
+ * SPEC §1: the public home page, marketing content: about, team, roadmap, token contracts. Plain markup
+ * with a CSS module for its cards, grid and list, so the first paint of `/` needs no more components
+ * than the shell's (issue 6 §6).
+ */
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { useSession } from '../../../lib/session.ts';
+import classes from './home.module.css';
 
 const ROADMAP = [
   { when: 'Now', what: 'The bank: accounts, currencies, transfers with taxes, histories' },
@@ -15,9 +20,7 @@ export function HomePage() {
   return (
     <Stack gap="xl" maw={1100} mx="auto">
       <Stack gap="sm" py="xl">
-        <Badge variant="light" color="yellow" w="fit-content">
-          Beta
-        </Badge>
+        <span className={classes.badge}>Beta</span>
         <Title order={1}>The community economy of the Starlight universe</Title>
         <Text size="lg" c="dimmed" maw={720}>
           Hold Stardust, Starnote and Credits, send them to friends by nickname, trade them on the Quantum Hub and forge
@@ -40,8 +43,8 @@ export function HomePage() {
           )}
         </Group>
       </Stack>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Card withBorder>
+      <div className={classes.grid}>
+        <section className={classes.card}>
           <Title order={3} size="h4">
             About
           </Title>
@@ -49,42 +52,42 @@ export function HomePage() {
             A bank of virtual currencies for a gaming community, run in the open by its admins with every movement
             written to a ledger.
           </Text>
-        </Card>
-        <Card withBorder>
+        </section>
+        <section className={classes.card}>
           <Title order={3} size="h4">
             Team
           </Title>
           <Text size="sm" c="dimmed" mt="xs">
             A small team of players and engineers. Find us in the community chat.
           </Text>
-        </Card>
-        <Card withBorder>
+        </section>
+        <section className={classes.card}>
           <Title order={3} size="h4">
             Token contracts
           </Title>
           <Text size="sm" c="dimmed" mt="xs">
             On-chain contracts will be published here when deposits and withdrawals open.{' '}
-            <Anchor component={Link} to="/lightpaper">
+            <Link to="/lightpaper" className={classes.link}>
               Read the lightpaper
-            </Anchor>
+            </Link>
           </Text>
-        </Card>
-      </SimpleGrid>
-      <Card withBorder>
+        </section>
+      </div>
+      <section className={classes.card}>
         <Title order={2} size="h3">
           Roadmap
         </Title>
-        <List mt="sm" spacing="xs">
+        <ul className={classes.list}>
           {ROADMAP.map((r) => (
-            <List.Item key={r.when}>
+            <li key={r.when}>
               <Text span fw={600}>
                 {r.when}:
               </Text>{' '}
               {r.what}
-            </List.Item>
+            </li>
           ))}
-        </List>
-      </Card>
+        </ul>
+      </section>
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
 /** SPEC §2 Settings (/userconfig): the Private checkbox (isAnonymous) with Update Status. */
 import { Button, Card, Checkbox, Loader, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ApiError } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
-import { useUpdateProfile } from '../../auth/api/auth.ts';
+import { useUpdateProfile } from '../api/update-profile.ts';
 
 export function UserConfigPage() {
   const user = useRequireSession();
@@ -18,7 +18,7 @@ export function UserConfigPage() {
       toastSuccess(res.message);
       setPrivate(null);
     } catch (err) {
-      toastError(err instanceof ApiError ? err.message : String(err));
+      toastError(errorMessage(err));
     }
   };
   return (

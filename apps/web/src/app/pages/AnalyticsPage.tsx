@@ -1,0 +1,104 @@
+/**
+ * /analytics (SPEC §2), public: per currency, the supply and circulating amount over time from the ledger
+ * (CurrencySupplyCard, supplyHistory); per trading pair, the closing price and the traded volume over time
+ * (getCandles), with the latest price, the change over the window and the total volume. One Hourly /
+ * Daily switch drives every chart.
+ */
+import { Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import type { ChartInterval } from '../../components/chart-format.ts';
+import { CurrencySupplyCard } from '../../features/bank/components/CurrencySupplyCard.tsx';
+import { usePairs } from '../../features/exchange/api/get-pairs.ts';
+import { PairAnalyticsCard } from '../../features/exchange/components/PairAnalyticsCard.tsx';
+import { useCurrencies } from '../../lib/currencies.ts';
+import { errorMessage } from '../../lib/errors.ts';
+
+type Interval = ChartInterval;
+
+/** Buckets per chart: a week of hours or three months of days. */
+const LIMITS: Record<Interval, number> = { '1h': 168, '1d': 90 };
+
+function CurrenciesSection({ interval }: { interval: Interval }) {
+  const currencies = useCurrencies();
+  const list = currencies.data ?? [];
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="analytics-currencies">
+      <Title order={2} size="h3" id="analytics-currencies">
+        Currencies
+      </Title>
+      {currencies.isError && <Text c="red.4">{errorMessage(currencies.error)}</Text>}
+      {currencies.isLoading ? (
+        <Text c="dimmed">Loading…</Text>
+      ) : list.length === 0 ? (
+        <Card withBorder radius="md">
+          <Text c="dimmed">No currencies yet</Text>
+        </Card>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          {list.map((c) => (
+            <CurrencySupplyCard key={c.currencyId} currency={c} interval={interval} limit={LIMITS[interval]} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
+
+function PairsSection({ interval }: { interval: Interval }) {
+  const pairs = usePairs();
+  const list = pairs.data ?? [];
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="analytics-pairs">
+      <Title order={2} size="h3" id="analytics-pairs">
+        Trading pairs
+      </Title>
+      {pairs.isError && <Text c="red.4">{errorMessage(pairs.error)}</Text>}
+      {pairs.isLoading ? (
+        <Text c="dimmed">Loading…</Text>
+      ) : list.length === 0 ? (
+        <Card withBorder radius="md">
+          <Text c="dimmed">No trading pairs yet</Text>
+        </Card>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          {list.map((p) => (
+            <PairAnalyticsCard key={p._id} pair={p} interval={interval} limit={LIMITS[interval]} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
+
+export function AnalyticsPage() {
+  const [interval, setInterval] = useState<Interval>('1h');
+  useEffect(() => {
+    document.title = 'Analytics · Starlight';
+  }, []);
+  return (
+    <Stack gap="lg" p={{ base: 0, sm: 'xs' }}>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <div>
+          <Title order={1} size="h2">
+            Analytics
+          </Title>
+          <Text c="dimmed" size="sm">
+            Supply and circulating amount of every currency, from the ledger; price and volume of every trading pair on
+            the Quantum Hub.
+          </Text>
+        </div>
+        <SegmentedControl
+          aria-label="Bucket size"
+          value={interval}
+          onChange={(v) => setInterval(v === '1d' ? '1d' : '1h')}
+          data={[
+            { value: '1h', label: 'Hourly' },
+            { value: '1d', label: 'Daily' },
+          ]}
+        />
+      </Group>
+      <CurrenciesSection interval={interval} />
+      <PairsSection interval={interval} />
+    </Stack>
+  );
+}

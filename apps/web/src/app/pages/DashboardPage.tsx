@@ -1,0 +1,107 @@
+/**
+ * SPEC §2 Dashboard: welcome with nickname; User, Admin (role admin) and Creator (role creator,
+ * desktop) buttons; Logout. The Admin Console opens in place (?view=admin); otherwise the member's
+ * console: balances, recent activity and open orders, each linking to its page, so the page is never empty.
+ */
+import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { MESSAGES } from '@starlight/shared';
+import { IconLogout, IconShieldLock, IconUser, IconWand } from '@tabler/icons-react';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
+import { logout } from '../../features/auth/api/logout.ts';
+import { BalancesSummary } from '../../features/bank/components/BalancesSummary.tsx';
+import { RecentActivity } from '../../features/bank/components/RecentActivity.tsx';
+import { OpenOrdersSummary } from '../../features/exchange/components/OpenOrdersSummary.tsx';
+import { toastSuccess } from '../../lib/notify.ts';
+import { parseDashboardSearch } from '../../lib/route-search.ts';
+import { useRequireSession } from '../../lib/use-require-session.ts';
+
+const AdminConsole = lazy(() => import('../../features/admin/components/AdminConsole.tsx'));
+const route = getRouteApi('/dashboard');
+/** Admin Console tabs that other features own, loaded with their tab. */
+const ADMIN_PANELS = {
+  'cex-control': lazy(() =>
+    import('../../features/exchange/components/CexControlPanel.tsx').then((m) => ({ default: m.CexControlPanel })),
+  ),
+};
+
+export function DashboardPage() {
+  const user = useRequireSession();
+  const { view } = route.useSearch({ select: parseDashboardSearch });
+  const navigate = useNavigate();
+  const isPhone = useMediaQuery('(max-width: 48em)');
+  if (!user) return <Loader m="xl" />;
+  // A view the member's role does not open falls back to their own console.
+  const shown =
+    view === 'admin' && user.role === 'admin'
+      ? 'admin'
+      : view === 'creator' && user.role === 'creator'
+        ? 'creator'
+        : 'user';
+
+  const signOut = async () => {
+    await logout();
+    toastSuccess(MESSAGES.loggedOut);
+    await navigate({ to: '/login' });
+  };
+
+  return (
+    <Stack gap="lg">
+      <Card withBorder radius="md" p="lg">
+        <Group justify="space-between" align="center">
+          <Stack gap={2}>
+            <Title order={2}>Welcome, {user.nickname}</Title>
+            <Text c="dimmed" size="sm">
+              Your Starlight console
+            </Text>
+          </Stack>
+          <Group gap="sm">
+            <Button component={Link} to="/userbank" leftSection={<IconUser size={18} />}>
+              User
+            </Button>
+            {user.role === 'admin' && (
+              <Button
+                onClick={() => navigate({ to: '/dashboard', search: { view: 'admin' } })}
+                color="grape"
+                leftSection={<IconShieldLock size={18} />}
+              >
+                Admin
+              </Button>
+            )}
+            {user.role === 'creator' && !isPhone && (
+              <Button
+                onClick={() => navigate({ to: '/dashboard', search: { view: 'creator' } })}
+                color="teal"
+                leftSection={<IconWand size={18} />}
+              >
+                Creator
+              </Button>
+            )}
+            <Button variant="default" leftSection={<IconLogout size={18} />} onClick={signOut}>
+              Logout
+            </Button>
+          </Group>
+        </Group>
+      </Card>
+      {shown === 'admin' && (
+        <Suspense fallback={<Loader />}>
+          <AdminConsole panels={ADMIN_PANELS} />
+        </Suspense>
+      )}
+      {shown === 'creator' && (
+        <Card withBorder p="lg">
+          <Title order={3}>Creator Console</Title>
+          <Text c="dimmed">Collection Control is coming soon.</Text>
+        </Card>
+      )}
+      {shown === 'user' && (
+        <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md" data-testid="member-console">
+          <BalancesSummary />
+          <RecentActivity />
+          <OpenOrdersSummary />
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}

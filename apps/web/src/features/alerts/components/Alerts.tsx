@@ -1,0 +1,21 @@
+/**
+ * The shell's notices (SPEC §2): the Beta Disclaimer when it is due and the defcon notice when the alert
+ * level is above 0. Each dialog's code loads only when it has something to show.
+ */
+import { lazy, Suspense, useState } from 'react';
+import { useDefconLevel } from '../api/get-defcon-level.ts';
+import { isDisclaimerDue, readStoredDisclaimer } from '../disclaimer.ts';
+
+const DisclaimerModal = lazy(() => import('./DisclaimerModal.tsx').then((m) => ({ default: m.DisclaimerModal })));
+const DefconModal = lazy(() => import('./DefconModal.tsx').then((m) => ({ default: m.DefconModal })));
+
+export function Alerts() {
+  const [disclaimerDue] = useState(() => isDisclaimerDue(readStoredDisclaimer(), Date.now()));
+  const { data } = useDefconLevel();
+  return (
+    <Suspense fallback={null}>
+      {disclaimerDue && <DisclaimerModal />}
+      {(data?.defconLvl ?? 0) > 0 && <DefconModal />}
+    </Suspense>
+  );
+}

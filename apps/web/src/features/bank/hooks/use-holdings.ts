@@ -1,0 +1,29 @@
+/** The member's holdings: balances above 0 in currencies that can move, with the list and `me` behind them. */
+import type { Currency } from '@starlight/shared';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { useMe } from '../../../lib/me.ts';
+import { useSession } from '../../../lib/session.ts';
+
+export interface Holding {
+  currency: Currency;
+  amount: string;
+}
+
+/** SPEC §2: balances above 0 in currencies that allow transfer, withdraw or deposit; `refresh` reloads both lists. */
+export function useHoldings() {
+  const me = useMe();
+  const user = useSession((s) => s.user);
+  const currencies = useCurrencies();
+  const balances = (me.data ?? user)?.balances ?? [];
+  const holdings: Holding[] = [];
+  for (const b of balances) {
+    const currency = currencies.byId.get(b.currencyId);
+    if (!currency || b.amount === '0') continue;
+    if (currency.canTransfer || currency.canWithdraw || currency.canDeposit)
+      holdings.push({ currency, amount: b.amount });
+  }
+  const refresh = async () => {
+    await Promise.all([currencies.refresh(), me.refetch()]);
+  };
+  return { holdings, currencies, me, refresh };
+}

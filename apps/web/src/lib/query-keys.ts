@@ -1,0 +1,28 @@
+/**
+ * Every query key of the web app's server data, in one place, so a mutation or the live feed refreshes
+ * exactly what it changed whichever feature shows it.
+ */
+export const queryKeys = {
+  /** GET /api/user/me for a session token (the member with fresh balances). */
+  me: (token: string | null) => ['me', token] as const,
+  meAll: ['me'] as const,
+  currencies: ['currencies'] as const,
+  defcon: ['defcon'] as const,
+  /** Ledger pages: own (`transactions`) and every member's (`alltransactions`). */
+  transactions: (scope: 'own' | 'all', body: unknown) => ['transactions', scope, body] as const,
+  transactionsAll: ['transactions'] as const,
+  supplyHistory: (currencyId: number, interval: string, limit: number) =>
+    ['supply-history', currencyId, interval, limit] as const,
+  currencyStats: ['admin', 'currency-stats'] as const,
+  exchange: {
+    /** Everything that follows a pair's book: refetched after a reconnect or an order of ours. */
+    all: ['exchange'] as const,
+    pairs: ['exchange', 'pairs'] as const,
+    book: (pair: string) => ['exchange', 'book', pair] as const,
+    depth: (pair: string) => ['exchange', 'depth', pair] as const,
+    trades: (pair: string) => ['exchange', 'trades', pair] as const,
+    candlesOf: (pair: string) => ['exchange', 'candles', pair] as const,
+    candles: (pair: string, interval: string) => ['exchange', 'candles', pair, interval] as const,
+    myOrders: (token: string | null) => ['exchange', 'my-orders', token] as const,
+  },
+};

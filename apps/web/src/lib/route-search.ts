@@ -1,0 +1,34 @@
+/**
+ * The search params of the routes that keep UI state in the URL (DESIGN §1), as Zod schemas. The route
+ * table only types them (so the first paint carries no Zod); pages read them through `parse*Search`,
+ * which drops an invalid value (`.catch(undefined)`), so a hand-edited link falls back to the defaults.
+ */
+import { z } from 'zod';
+import { txLogSearch } from './tx-log/tx-log-search.ts';
+
+/**
+ * /dashboard: the view and the Admin Console tab, and the Tnx Logs tab's filters and page (`tx*`,
+ * dropped when the tab changes).
+ */
+export const dashboardSearch = z
+  .object({
+    view: z.enum(['admin', 'creator']).optional().catch(undefined),
+    tab: z.string().optional().catch(undefined),
+  })
+  .extend(txLogSearch.shape);
+export type DashboardSearch = z.infer<typeof dashboardSearch>;
+
+/** /userbank: the tab, the User Logs sub-tab (`log`) and the transaction log's filters and page (`tx*`). */
+export const userBankSearch = z
+  .object({
+    tab: z.enum(['profile', 'bank', 'logs', 'forge']).optional().catch(undefined),
+    log: z.enum(['user', 'checkout', 'forge']).optional().catch(undefined),
+  })
+  .extend(txLogSearch.shape);
+export type UserBankSearch = z.infer<typeof userBankSearch>;
+
+/** The valid part of /dashboard's search (for `useSearch({ select })`). */
+export const parseDashboardSearch = (search: unknown): DashboardSearch => dashboardSearch.parse(search ?? {});
+
+/** The valid part of /userbank's search (for `useSearch({ select })`). */
+export const parseUserBankSearch = (search: unknown): UserBankSearch => userBankSearch.parse(search ?? {});
