@@ -3,6 +3,7 @@
  * in Redis when `REDIS_URL` is set, so replicas share it; in memory otherwise.
  */
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 
 const WINDOW_MS = 15 * 60 * 1000;
 
@@ -15,20 +16,19 @@ export interface FailureCounter {
   reset(key: string): Promise<void>;
 }
 
-/** An in-process counter: fine for one server. */
+/** Keys an in-process counter keeps at most: one per account and address tried, so bounded. */
+const MAX_KEYS = 100_000;
+
+/** An in-process counter: fine for one server. Keys expire with their window and the oldest go first. */
 export function memoryFailureCounter(): FailureCounter {
-  const entries = new Map<string, { n: number; until: number }>();
-  const live = (key: string) => {
-    const e = entries.get(key);
-    if (e && e.until < Date.now()) entries.delete(key);
-    return entries.get(key);
-  };
+  const entries = new LRUCache<string, { n: number }>({ max: MAX_KEYS, ttl: WINDOW_MS, updateAgeOnGet: false });
   return {
-    count: async (key) => live(key)?.n ?? 0,
+    count: async (key) => entries.get(key)?.n ?? 0,
     record: async (key) => {
-      const e = live(key);
+      const e = entries.get(key);
+      // The window starts at the first failure: a later one does not extend it.
       if (e) e.n++;
-      else entries.set(key, { n: 1, until: Date.now() + WINDOW_MS });
+      else entries.set(key, { n: 1 });
     },
     reset: async (key) => {
       entries.delete(key);
