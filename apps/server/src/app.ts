@@ -93,7 +93,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   const failures = redis ? redisFailureCounter(redis) : memoryFailureCounter();
   await app.register(usersRoutes, {
     prefix: '/api/user',
-    deps: { db, app, failures, maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES },
+    deps: { db, app, failures, maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES, publicUrl },
     authRateLimit: config.RATE_LIMIT_AUTH,
   });
   await app.register(bankRoutes, { prefix: '/api/bank', db });

@@ -17,6 +17,13 @@ export const configSchema = z.object({
   ADMIN_PASSWORD: optionalText,
   PUBLIC_URL: optionalText.pipe(z.url().optional()),
   REDIS_URL: optionalText,
+  /**
+   * Outgoing mail (DESIGN §8): an SMTP URL such as `smtp://user:pass@relay:587` (nodemailer's form).
+   * Unset, each mail is written as an `.eml` file under `DATA_DIR/outbox/` and its link is logged.
+   */
+  SMTP_URL: optionalText,
+  /** The From address of Starlight's mails. */
+  MAIL_FROM: z.string().default('Starlight <no-reply@starlight.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Register and sign-in requests per IP per 15 minutes. */
   RATE_LIMIT_AUTH: z.coerce.number().int().min(1).default(50),

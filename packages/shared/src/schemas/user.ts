@@ -1,6 +1,6 @@
 /** Request and response schemas of the user routes (SPEC §7 User, DESIGN §3 wire shapes). */
 import { z } from 'zod';
-import { decimalString, email, nickname, objectId, strongPassword } from './common.ts';
+import { decimalString, email, nickname, objectId, strongPassword, walletAddress } from './common.ts';
 
 export const balance = z.object({ currencyId: z.number().int(), amount: decimalString });
 
@@ -47,7 +47,73 @@ export type AuthResponse = z.infer<typeof authResponse>;
 
 export const meResponse = z.object({ user, message: z.string() });
 
-/** `updateProfile`: this issue covers `isAnonymous` (the Private checkbox). */
-export const updateProfileRequest = z.strictObject({ isAnonymous: z.boolean() });
-export type UpdateProfileRequest = z.infer<typeof updateProfileRequest>;
-export const updateProfileResponse = z.object({ user, message: z.string() });
+/**
+ * `updateProfile` (DESIGN §8): any of nickname, e-mail, password and the Private flag. Changing the e-mail
+ * or the password needs `currentPassword` (wallet-only accounts have none). Nothing else can be set: an
+ * unknown field is refused (`"role" is not allowed`).
+ */
+export const updateProfileRequest = z.strictObject({
+  nickname: nickname.optional(),
+  email: email.optional(),
+  password: strongPassword.optional(),
+  isAnonymous: z.boolean().optional(),
+  currentPassword: z.string().min(1).max(255).optional(),
+});
+export type UpdateProfileRequest = z.input<typeof updateProfileRequest>;
+/** `updateProfile` as the server receives it, parsed. */
+export type UpdateProfileInput = z.output<typeof updateProfileRequest>;
+/** `token` is a fresh session when the change ended the others (a password change). */
+export const updateProfileResponse = z.object({ user, token: z.string().optional(), message: z.string() });
+export type UpdateProfileResponse = z.infer<typeof updateProfileResponse>;
+
+/** SPEC §5 verify / reset token: text of 150 to 255 characters. */
+export const mailToken = z.string().min(150).max(255);
+
+/** `verifyEmail {token}` (DESIGN §8). */
+export const verifyEmailRequest = z.strictObject({ token: mailToken });
+export type VerifyEmailRequest = z.infer<typeof verifyEmailRequest>;
+
+/** `forgotPassword {email}`: the same answer whether or not the address has an account (DESIGN §8). */
+export const forgotPasswordRequest = z.strictObject({ email });
+export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequest>;
+
+/** `resetPassword {token, password}`: sets the password and ends every session (DESIGN §8). */
+export const resetPasswordRequest = z.strictObject({ token: mailToken, password: strongPassword });
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
+
+/** SPEC §7 `sendVerificationEmail` sends "the e-mail" as its body; the account's own address is used. */
+export const sendVerificationEmailRequest = z.strictObject({ email: email.optional() });
+export type SendVerificationEmailRequest = z.input<typeof sendVerificationEmailRequest>;
+
+/** A wallet signature: `0x` and hex (65 bytes for an EOA; longer for smart-contract wallets). */
+export const walletSignature = z
+  .string()
+  .min(4)
+  .max(2048)
+  .regex(/^0x[0-9a-fA-F]+$/);
+
+/** `getNoncedMessage {walletAddress}` -> `{messageToSign, message}` (DESIGN §8, EIP-4361). */
+export const noncedMessageRequest = z.strictObject({ walletAddress });
+export type NoncedMessageRequest = z.input<typeof noncedMessageRequest>;
+export const noncedMessageResponse = z.object({ messageToSign: z.string(), message: z.string() });
+export type NoncedMessageResponse = z.infer<typeof noncedMessageResponse>;
+
+/** `registerWallet {walletAddress, signature, referrer?}` -> `{user, token, message}` (DESIGN §8). */
+export const registerWalletRequest = z.strictObject({
+  walletAddress,
+  signature: walletSignature,
+  referrer: nickname.optional(),
+});
+export type RegisterWalletRequest = z.input<typeof registerWalletRequest>;
+
+/** `loginWallet {walletAddress, signature, cAppAuthRequest?}` -> `{user, token, message}` (DESIGN §8). */
+export const loginWalletRequest = z.strictObject({
+  walletAddress,
+  signature: walletSignature,
+  cAppAuthRequest: z.string().max(255).optional(),
+});
+export type LoginWalletRequest = z.input<typeof loginWalletRequest>;
+
+/** `getApiKey` / `newApiKey` -> `{apiKey}`: null when the member has none (DESIGN §8). */
+export const apiKeyResponse = z.object({ apiKey: z.string().nullable(), message: z.string() });
+export type ApiKeyResponse = z.infer<typeof apiKeyResponse>;

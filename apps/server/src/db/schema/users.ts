@@ -19,14 +19,57 @@ export const users = pgTable(
     referrerId: objectId('referrer_id').references((): AnyPgColumn => users.id),
     fame: integer('fame').notNull().default(0),
     tokenVersion: integer('token_version').notNull().default(0),
+    /** SHA-256 of the member's API key (hex), what `x-api-key` is looked up by; null when they have none. */
+    apiKeyHash: text('api_key_hash'),
+    /** The API key sealed with a server-side key (AES-256-GCM), so Get Key can show it; see ARCHITECTURE.md. */
+    apiKeySealed: text('api_key_sealed'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('users_nickname_lower').on(sql`lower(${t.nickname})`),
     uniqueIndex('users_email').on(t.email),
+    uniqueIndex('users_primary_wallet').on(t.primaryWallet),
+    uniqueIndex('users_api_key_hash').on(t.apiKeyHash),
     index('users_created_at').on(t.createdAt),
   ],
+);
+
+/**
+ * E-mail tokens (DESIGN §8): `verify` (24 h) proves an address, `reset` (1 h) sets a new password. Only
+ * the SHA-256 of a token is kept; a token is used once (`used_at`).
+ */
+export const mailTokens = pgTable(
+  'mail_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: objectId('user_id')
+      .notNull()
+      .references(() => users.id),
+    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    /** The address a verify token proves (an account may change its e-mail before clicking). */
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mail_tokens_user').on(t.userId, t.purpose)],
+);
+
+/**
+ * Sign-In with Ethereum nonces (DESIGN §8): the message issued for a wallet, single use (deleted when a
+ * signature is checked against it), expiring 10 minutes after issue.
+ */
+export const walletNonces = pgTable(
+  'wallet_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    walletAddress: text('wallet_address').notNull(),
+    message: text('message').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('wallet_nonces_wallet').on(t.walletAddress, t.createdAt)],
 );
 
 /** One row per sign-in (SPEC §3 access log; login types 1-4). */

@@ -6,7 +6,7 @@ import {
   type LoginInput,
   MESSAGES,
   type RegisterInput,
-  type UpdateProfileRequest,
+  type UpdateProfileInput,
   type User as UserDto,
 } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
@@ -40,6 +40,8 @@ export interface UsersDeps {
   app: FastifyInstance;
   failures: FailureCounter;
   maxLoginFailures: number;
+  /** The site's public origin (DESIGN §2 `PUBLIC_URL`): mail links and the SIWE domain and URI. */
+  publicUrl: string;
 }
 
 async function session(deps: UsersDeps, row: UserRow, message: string): Promise<AuthResponse> {
@@ -130,7 +132,7 @@ export async function me(db: Db, userId: string): Promise<UserDto> {
 }
 
 /** SPEC §2 Settings: the Private checkbox (isAnonymous). Returns the updated user. */
-export async function updateProfile(db: Db, userId: string, input: UpdateProfileRequest): Promise<UserDto> {
+export async function updateProfile(db: Db, userId: string, input: UpdateProfileInput): Promise<UserDto> {
   await updateUser(db, userId, { isAnonymous: input.isAnonymous });
   return me(db, userId);
 }
