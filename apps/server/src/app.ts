@@ -17,10 +17,12 @@ import { assertAccessDeclared } from './http/access.ts';
 import { handleError } from './http/errors.ts';
 import { parseJsonBody } from './http/json-body.ts';
 import { memoryFailureCounter, redisFailureCounter } from './lib/failure-counter.ts';
+import { createMailer } from './lib/mailer.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
+import { emailRoutes } from './modules/users/email.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { metrics } from './plugins/metrics.ts';
@@ -91,11 +93,15 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(metrics, { database });
 
   const failures = redis ? redisFailureCounter(redis) : memoryFailureCounter();
-  await app.register(usersRoutes, {
-    prefix: '/api/user',
-    deps: { db, app, failures, maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES, publicUrl },
-    authRateLimit: config.RATE_LIMIT_AUTH,
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    dataDir: config.DATA_DIR,
+    log: app.log,
   });
+  const usersDeps = { db, app, failures, maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES, publicUrl, mailer };
+  await app.register(usersRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
+  await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
   await app.register(auditRoutes, { prefix: '/api/audit', db });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });

@@ -1,4 +1,6 @@
 /** Where the tests' PostgreSQL lives (DESIGN §2: TEST_DATABASE_URL) and the config every test app starts from. */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type Config, loadConfig } from '../src/config.ts';
 
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -22,6 +24,8 @@ export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
   const env: Record<string, string | undefined> = {
     DATABASE_URL: testDatabaseUrl(),
+    // Files the app writes (the mail outbox) go to a scratch folder, never into the checkout.
+    DATA_DIR: path.join(tmpdir(), 'starlight-test-data'),
     LOG_LEVEL: 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
     ADMIN_NICKNAME: TEST_ADMIN.nickname,

@@ -241,13 +241,13 @@ describe('login', () => {
     expect(res.json().message).toBe('"password" is required');
   });
 
-  it('refuses an inactive account with 403, and its open sessions too', async () => {
+  it('refuses an inactive account with 403 and ends its open sessions (401)', async () => {
     const m = await registerMember(t.app, 'inactive');
     await t.built.database.db.execute(sql`UPDATE users SET is_active = false WHERE id = ${m.id}`);
     const res = await login(t.app, m.nickname, PASSWORD);
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toEqual(expect.any(String));
-    expect((await call(t.app, m.token, 'GET', '/api/user/me')).statusCode).toBe(403);
+    expect((await call(t.app, m.token, 'GET', '/api/user/me')).statusCode).toBe(401);
   });
 
   it('writes an access log row of type 1 with the caller IP', async () => {
@@ -326,6 +326,17 @@ describe('sessions', () => {
     }
     const notBearer = await t.app.inject({ method: 'GET', url: '/api/user/me', headers: { authorization: m.token } });
     expect(notBearer.statusCode).toBe(401);
+  });
+
+  it('me: 401 Not authorized for an unsigned token (alg none)', async () => {
+    const m = await registerMember(t.app, 'algnone');
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const unsigned = `${part({ alg: 'none', typ: 'JWT' })}.${part({ sub: m.id, role: 'admin', tv: 0, iat: now, exp: now + 3600 })}.`;
+    const res = await call(t.app, unsigned, 'GET', '/api/user/me');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Not authorized' });
+    expect((await call(t.app, m.token, 'GET', '/api/user/me')).statusCode).toBe(200);
   });
 
   it('me: 401 Token expired with an expired token', async () => {

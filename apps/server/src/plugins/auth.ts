@@ -1,7 +1,7 @@
 /**
  * Authentication (DESIGN §8): HS256 JWTs of 24 hours carrying the user id, role and token version.
  * Every request to a non-public route loads the account, so a bumped version (logout, password or
- * role change) or a deactivation ends older sessions at once. Roles are enforced here, per route.
+ * role change) or a deactivation ends older sessions at once (401 `Not authorized`). Roles are enforced here, per route.
  */
 import { AppError, MESSAGES } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
@@ -112,8 +112,10 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
       is_active: boolean;
       token_version: number;
     }>(opts.db, 'auth_session', sql`SELECT id, nickname, role, is_active, token_version FROM users WHERE id = ${sub}`);
-    if (!row || row.token_version !== tv) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
-    if (!row.is_active) throw new AppError('FORBIDDEN', 'Your account is disabled');
+    // A deactivated account's sessions end like a logged-out one's (issue 7 §5): 401, so the web signs out.
+    if (!row || row.token_version !== tv || !row.is_active) {
+      throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    }
     return { id: row.id, nickname: row.nickname, role: row.role };
   }
 

@@ -22,8 +22,24 @@ export interface paths {
     post: operations["logout"];
   };
   "/api/user/updateProfile": {
-    /** Change the caller's profile */
+    /** Change the caller's nickname, e-mail, password or Private flag */
     post: operations["updateProfile"];
+  };
+  "/api/user/sendVerificationEmail": {
+    /** Mail the caller a link that verifies their e-mail (valid 24 hours) */
+    post: operations["sendVerificationEmail"];
+  };
+  "/api/user/verifyEmail": {
+    /** Verify an e-mail with the token of its link */
+    post: operations["verifyEmail"];
+  };
+  "/api/user/forgotPassword": {
+    /** Mail a password reset link (the same answer for any address) */
+    post: operations["forgotPassword"];
+  };
+  "/api/user/resetPassword": {
+    /** Set a new password with the token of a reset link; ends every session */
+    post: operations["resetPassword"];
   };
   "/api/bank/currencies": {
     /** Every currency with its rules and taxes */
@@ -391,12 +407,16 @@ export interface operations {
       };
     };
   };
-  /** Change the caller's profile */
+  /** Change the caller's nickname, e-mail, password or Private flag */
   updateProfile: {
     requestBody: {
       content: {
         "application/json": {
-          isAnonymous: boolean;
+          nickname?: string;
+          email?: string;
+          password?: string;
+          isAnonymous?: boolean;
+          currentPassword?: string;
         };
       };
     };
@@ -424,6 +444,7 @@ export interface operations {
               createdAt: string;
               updatedAt: string;
             };
+            token?: string;
             message: string;
           };
         };
@@ -466,6 +487,255 @@ export interface operations {
       };
       /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
       409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Mail the caller a link that verifies their e-mail (valid 24 hours) */
+  sendVerificationEmail: {
+    requestBody: {
+      content: {
+        "application/json": {
+          email?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Verify an e-mail with the token of its link */
+  verifyEmail: {
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Mail a password reset link (the same answer for any address) */
+  forgotPassword: {
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Set a new password with the token of a reset link; ends every session */
+  resetPassword: {
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
         content: {
           "application/json": {
             message: string;

@@ -11,6 +11,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../plugins/auth.ts';
+import { updateProfile } from './profile.service.ts';
 import * as users from './users.service.ts';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRateLimit: number }> = async (
@@ -79,15 +80,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
     {
       config: { access: 'member' },
       schema: {
-        summary: "Change the caller's profile",
+        summary: "Change the caller's nickname, e-mail, password or Private flag",
         tags,
         body: updateProfileRequest,
         response: { 200: updateProfileResponse, '4xx': errorResponse },
       },
     },
-    async (req) => ({
-      user: await users.updateProfile(deps.db, requireAuth(req).id, req.body),
-      message: 'Your account has been updated',
-    }),
+    (req) => updateProfile(deps, requireAuth(req).id, req.body),
   );
 };

@@ -6,13 +6,13 @@ import {
   type LoginInput,
   MESSAGES,
   type RegisterInput,
-  type UpdateProfileInput,
   type User as UserDto,
 } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import {
   bumpTokenVersion,
   findUserByEmail,
@@ -21,7 +21,6 @@ import {
   insertUser,
   loadUserDto,
   type UserRow,
-  updateUser,
 } from './users.queries.ts';
 
 /** A hash to verify against when the account does not exist, so both answers take as long. */
@@ -40,11 +39,13 @@ export interface UsersDeps {
   app: FastifyInstance;
   failures: FailureCounter;
   maxLoginFailures: number;
+  mailer: Mailer;
   /** The site's public origin (DESIGN §2 `PUBLIC_URL`): mail links and the SIWE domain and URI. */
   publicUrl: string;
 }
 
-async function session(deps: UsersDeps, row: UserRow, message: string): Promise<AuthResponse> {
+/** Signs `row` in: a fresh session token and the account's DTO, answered as `{user, token, message}`. */
+export async function session(deps: UsersDeps, row: UserRow, message: string): Promise<AuthResponse> {
   const { token } = await deps.app.signSession(row);
   const user = await loadUserDto(deps.db, row.id);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
@@ -129,10 +130,4 @@ export async function me(db: Db, userId: string): Promise<UserDto> {
   const user = await loadUserDto(db, userId);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   return user;
-}
-
-/** SPEC §2 Settings: the Private checkbox (isAnonymous). Returns the updated user. */
-export async function updateProfile(db: Db, userId: string, input: UpdateProfileInput): Promise<UserDto> {
-  await updateUser(db, userId, { isAnonymous: input.isAnonymous });
-  return me(db, userId);
 }

@@ -1,0 +1,73 @@
+/**
+ * Outgoing mail (DESIGN §8) through nodemailer: over `SMTP_URL` when it is set; otherwise each mail is
+ * written as an `.eml` file under `DATA_DIR/outbox/` and its link is logged, so the embedded default
+ * (`make start`) works with no mail server.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+
+/** One mail: a subject, a plain-text and an HTML body, and the one link it carries (logged in outbox mode). */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  link: string;
+}
+
+export interface Mailer {
+  /** Sends a mail (or writes it to the outbox). Rejects when the relay refuses it. */
+  send(mail: Mail): Promise<void>;
+}
+
+export interface MailerOptions {
+  smtpUrl: string | undefined;
+  from: string;
+  dataDir: string;
+  log: FastifyBaseLogger;
+}
+
+/** The outbox folder of a data directory, where mails go without `SMTP_URL` (a scratch folder for `memory://`). */
+export function outboxDir(dataDir: string): string {
+  return dataDir === 'memory://' ? path.join(tmpdir(), 'starlight-outbox') : path.resolve(dataDir, 'outbox');
+}
+
+/**
+ * Makes the mailer of DESIGN §8: SMTP when `smtpUrl` is set (nodemailer's URL form, e.g.
+ * `smtp://user:pass@relay:587`), else `.eml` files in `outboxDir(dataDir)`.
+ */
+export function createMailer({ smtpUrl, from, dataDir, log }: MailerOptions): Mailer {
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      async send(mail) {
+        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        log.info({ to: mail.to, subject: mail.subject }, 'mail sent');
+      },
+    };
+  }
+  // nodemailer's stream transport renders the whole RFC 5322 message without sending it anywhere.
+  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const dir = outboxDir(dataDir);
+  let sequence = 0;
+  return {
+    async send(mail) {
+      const info = await render.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+      await mkdir(dir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      sequence += 1;
+      const file = path.join(dir, `${stamp}-${sequence}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      log.info({ to: mail.to, subject: mail.subject, file, link: mail.link }, 'mail written to the outbox');
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/** Routes of /api/user for e-mail verification and password reset (SPEC §7, DESIGN §8). */
+import {
+  errorResponse,
+  forgotPasswordRequest,
+  messageResponse,
+  resetPasswordRequest,
+  sendVerificationEmailRequest,
+  verifyEmailRequest,
+} from '@starlight/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../plugins/auth.ts';
+import * as email from './email.service.ts';
+import type { UsersDeps } from './users.service.ts';
+
+export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit: number }> = async (
+  app,
+  { deps, authRateLimit },
+) => {
+  // Mails and tokens are limited like sign-in: per IP per 15 minutes.
+  const limited = { rateLimit: { max: authRateLimit, timeWindow: '15 minutes' } };
+  const tags = ['user'];
+
+  app.post(
+    '/sendVerificationEmail',
+    {
+      config: { access: 'member', ...limited },
+      schema: {
+        summary: 'Mail the caller a link that verifies their e-mail (valid 24 hours)',
+        tags,
+        body: sendVerificationEmailRequest.optional(),
+        response: { 200: messageResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => email.sendVerificationEmail(deps, requireAuth(req).id, req.body?.email),
+  );
+
+  app.post(
+    '/verifyEmail',
+    {
+      config: { access: 'public', ...limited },
+      schema: {
+        summary: 'Verify an e-mail with the token of its link',
+        tags,
+        body: verifyEmailRequest,
+        response: { 200: messageResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => email.verifyEmail(deps, req.body.token),
+  );
+
+  app.post(
+    '/forgotPassword',
+    {
+      config: { access: 'public', ...limited },
+      schema: {
+        summary: 'Mail a password reset link (the same answer for any address)',
+        tags,
+        body: forgotPasswordRequest,
+        response: { 200: messageResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => email.forgotPassword(deps, req.body.email),
+  );
+
+  app.post(
+    '/resetPassword',
+    {
+      config: { access: 'public', ...limited },
+      schema: {
+        summary: 'Set a new password with the token of a reset link; ends every session',
+        tags,
+        body: resetPasswordRequest,
+        response: { 200: messageResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => email.resetPassword(deps, req.body),
+  );
+};

@@ -1,0 +1,78 @@
+/** `updateProfile` (SPEC §2 Settings, DESIGN §8): nickname, e-mail, password and the Private flag. */
+import { verify } from '@node-rs/argon2';
+import { AppError, MESSAGES, type UpdateProfileInput, type UpdateProfileResponse } from '@starlight/shared';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import {
+  bumpTokenVersion,
+  findUserByEmail,
+  findUserById,
+  findUserByNickname,
+  loadUserDto,
+  updateUser,
+} from './users.queries.ts';
+import { hashPassword, type UsersDeps } from './users.service.ts';
+
+/**
+ * Changes the caller's profile and answers `{user, token?, message}`. Rules (DESIGN §8):
+ * - a new e-mail or password needs `currentPassword` (401 `Incorrect password` when wrong, 400 when
+ *   missing); wallet-only accounts have no password: they may add a nickname and an e-mail without it,
+ *   and cannot set a password (409);
+ * - a new e-mail is unverified; a taken nickname or e-mail is a 409;
+ * - a new password ends every other session: the answer carries a fresh `token` for this one.
+ * Throws 400 `Nothing to update` for an empty body. Nothing else can be set (the schema is strict).
+ */
+export async function updateProfile(
+  deps: UsersDeps,
+  userId: string,
+  input: UpdateProfileInput,
+): Promise<UpdateProfileResponse> {
+  const { nickname, email, password, isAnonymous, currentPassword } = input;
+  if (nickname === undefined && email === undefined && password === undefined && isAnonymous === undefined) {
+    throw new AppError('VALIDATION', 'Nothing to update');
+  }
+  const row = await findUserById(deps.db, userId);
+  if (!row) throw new AppError('NOT_FOUND', 'User not found');
+  const newEmail = email !== undefined && email !== row.email ? email : undefined;
+  const newNickname = nickname !== undefined && nickname !== row.nickname ? nickname : undefined;
+  if (password !== undefined && !row.passwordHash) {
+    throw new AppError('CONFLICT', 'Wallet accounts sign in with their wallet and have no password');
+  }
+  if ((newEmail !== undefined || password !== undefined) && row.passwordHash) {
+    if (currentPassword === undefined) throw new AppError('VALIDATION', '"currentPassword" is required');
+    const ok = await verify(row.passwordHash, currentPassword).catch(() => false);
+    if (!ok) throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
+  }
+  if (newNickname !== undefined) {
+    const owner = await findUserByNickname(deps.db, newNickname);
+    if (owner && owner.id !== row.id) throw new AppError('CONFLICT', 'Nickname already taken');
+  }
+  if (newEmail !== undefined && (await findUserByEmail(deps.db, newEmail))) {
+    throw new AppError('CONFLICT', 'Email already registered');
+  }
+  const passwordHash = password !== undefined ? await hashPassword(password) : undefined;
+
+  let tokenVersion: number | undefined;
+  try {
+    tokenVersion = await inTransaction(deps.db, async (tx) => {
+      await updateUser(tx, row.id, {
+        ...(newNickname !== undefined ? { nickname: newNickname } : {}),
+        ...(newEmail !== undefined ? { email: newEmail, isEmailVerified: false } : {}),
+        ...(isAnonymous !== undefined ? { isAnonymous } : {}),
+        ...(passwordHash !== undefined ? { passwordHash } : {}),
+      });
+      return passwordHash !== undefined ? bumpTokenVersion(tx, row.id) : undefined;
+    });
+  } catch (err) {
+    // Two members racing for one nickname or e-mail: the unique index decides.
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'Nickname or email already taken');
+    throw err;
+  }
+  const user = await loadUserDto(deps.db, row.id);
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  if (tokenVersion === undefined) return { user, message: MESSAGES.accountUpdated };
+  // A new password ends every session (and closes their sockets); this one continues with a new token.
+  await deps.app.live.sessions.end(row.id, tokenVersion);
+  const { token } = await deps.app.signSession({ id: row.id, role: row.role, tokenVersion });
+  return { user, token, message: MESSAGES.accountUpdated };
+}
