@@ -12,10 +12,14 @@ export function uniqueNick(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(0, 20);
 }
 
-/** Marks the disclaimer as accepted so it does not cover the page (its own test checks it). */
+/**
+ * Marks the disclaimer as accepted and the verify-e-mail popup as shown, so neither covers the page
+ * (their own tests check them).
+ */
 export async function acceptDisclaimerUpFront(page: Page): Promise<void> {
   await page.addInitScript(() => {
     localStorage.setItem('disclaimer', JSON.stringify({ version: 'v0.0.1', nextShow: Date.now() + 86_400_000 }));
+    localStorage.setItem('verifyEmailReminder', String(Date.now() + 86_400_000));
   });
 }
 

@@ -33,4 +33,6 @@ export const MESSAGES = {
   loggedOut: 'You have been logged out',
   credentialsExpired: 'Your credentials have expired, please login again',
   accountUpdated: 'Your account has been updated',
+  /** A verify or reset link that is unknown, used or expired (DESIGN §8). */
+  invalidLink: 'This link is invalid or has expired',
 } as const;

@@ -3,8 +3,9 @@ import { ActionIcon, Box, Button, Group, Text, UnstyledButton } from '@mantine/c
 import { useDisclosure } from '@mantine/hooks';
 import { IconMenu2, IconStarFilled } from '@tabler/icons-react';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alerts } from '../features/alerts/components/Alerts.tsx';
+import { isVerifyPromptDue, readVerifyReminder } from '../features/auth/verify-reminder.ts';
 import { useSession } from '../lib/session.ts';
 import { LEFT_MENU, type NavItem, RIGHT_MENU } from './nav.ts';
 import classes from './shell.module.css';
@@ -57,6 +58,10 @@ const DataProvider = lazy(() => import('./DataProvider.tsx').then((m) => ({ defa
 
 const PhoneMenu = lazy(() => import('./PhoneMenu.tsx').then((m) => ({ default: m.PhoneMenu })));
 
+const VerifyEmailPrompt = lazy(() =>
+  import('../features/auth/components/VerifyEmailPrompt.tsx').then((m) => ({ default: m.VerifyEmailPrompt })),
+);
+
 const MemberLive = lazy(() =>
   import('../features/exchange/components/MemberLive.tsx').then((m) => ({ default: m.MemberLive })),
 );
@@ -67,6 +72,13 @@ export function Shell() {
   const [menuUsed, setMenuUsed] = useState(false);
   const path = useRouterState({ select: (s) => s.location.pathname });
   const signedIn = useSession((s) => s.token !== null);
+  // SPEC §4: decided once per signed-in member and page load, so the popup opens at most once.
+  const userId = useSession((s) => s.user?._id);
+  const verifyDue = useMemo(
+    () => userId !== undefined && isVerifyPromptDue(useSession.getState().user, readVerifyReminder(), Date.now()),
+    [userId],
+  );
+  const promptVerify = signedIn && verifyDue;
   // Pages marked `staticData.isStatic` (home, coming soon) show no server data and need no query client.
   const isStatic = useRouterState({ select: (s) => s.matches.some((m) => m.staticData.isStatic === true) });
   return (
@@ -75,6 +87,7 @@ export function Shell() {
         <Suspense fallback={null}>
           <DataProvider>
             <MemberLive />
+            {promptVerify && <VerifyEmailPrompt />}
           </DataProvider>
         </Suspense>
       )}

@@ -38,6 +38,14 @@ const QuantumHubPage = lazyRouteComponent(
   () => import('../features/exchange/components/QuantumHubPage.tsx'),
   'QuantumHubPage',
 );
+const VerifyEmailPage = lazyRouteComponent(
+  () => import('../features/auth/components/VerifyEmailPage.tsx'),
+  'VerifyEmailPage',
+);
+const ResetPasswordPage = lazyRouteComponent(
+  () => import('../features/auth/components/ResetPasswordPage.tsx'),
+  'ResetPasswordPage',
+);
 const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
 
 /**
@@ -100,8 +108,8 @@ const routeTree = rootRoute.addChildren([
   soon('/rewards', 'Rewards'),
   soon('/underdev', 'Under development'),
   soon('/designer', 'Designer'),
-  soon('/verifyemail/$token', 'Verify e-mail'),
-  soon('/resetpassword/$token', 'Reset password'),
+  page('/verifyemail/$token', VerifyEmailPage),
+  page('/resetpassword/$token', ResetPasswordPage),
 ]);
 
 export const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });

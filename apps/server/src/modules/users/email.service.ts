@@ -4,7 +4,7 @@
  * expiring: 24 hours to verify, 1 hour to reset.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, type ResetPasswordRequest } from '@starlight/shared';
+import { AppError, MESSAGES, type ResetPasswordRequest } from '@starlight/shared';
 import { inTransaction } from '../../db/transaction.ts';
 import { consumeMailToken, insertMailToken, type MailTokenPurpose, retireMailTokens } from './email.queries.ts';
 import { resetPasswordMail, verificationMail } from './email.templates.ts';
@@ -19,8 +19,6 @@ export const TOKEN_LIFETIME_MS: Record<MailTokenPurpose, number> = {
 
 /** The one answer of `forgotPassword`, whether or not the address has an account (DESIGN §8). */
 export const FORGOT_PASSWORD_MESSAGE = 'If an account uses this e-mail, we have sent it a link to reset the password';
-
-const INVALID_LINK = 'This link is invalid or has expired';
 
 /** The stored form of a mail token: its SHA-256, hex. */
 export function hashMailToken(token: string): string {
@@ -68,7 +66,7 @@ export async function sendVerificationEmail(
 export async function verifyEmail(deps: UsersDeps, token: string): Promise<{ message: string }> {
   return inTransaction(deps.db, async (tx) => {
     const found = await consumeMailToken(tx, hashMailToken(token), 'verify');
-    if (!found) throw new AppError('VALIDATION', INVALID_LINK);
+    if (!found) throw new AppError('VALIDATION', MESSAGES.invalidLink);
     const row = await findUserById(tx, found.userId);
     if (!row || row.email !== found.email) {
       throw new AppError('CONFLICT', 'Your e-mail has changed since this link was sent; ask for a new one');
@@ -102,7 +100,7 @@ export async function resetPassword(deps: UsersDeps, input: ResetPasswordRequest
   const passwordHash = await hashPassword(input.password);
   const ended = await inTransaction(deps.db, async (tx) => {
     const found = await consumeMailToken(tx, hashMailToken(input.token), 'reset');
-    if (!found) throw new AppError('VALIDATION', INVALID_LINK);
+    if (!found) throw new AppError('VALIDATION', MESSAGES.invalidLink);
     await retireMailTokens(tx, found.userId, 'reset');
     await updateUser(tx, found.userId, { passwordHash });
     return { userId: found.userId, tokenVersion: await bumpTokenVersion(tx, found.userId) };

@@ -27,7 +27,9 @@ import {
 } from '@starlight/shared';
 import { IconCopy, IconSettings } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
-import { toastSuccess } from '../../../lib/notify.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useSendVerificationEmail } from '../../../lib/send-verification-email.ts';
 
 /** The referral link shape of SPEC §2: /register/{nickname}. */
 export function referralUrl(nickname: string): string {
@@ -51,6 +53,14 @@ export function MyInfo({ user }: { user: User }) {
   const rank = citizenRank(fromNumeric(sd));
   const link = referralUrl(user.nickname);
   const unverified = !user.isEmailVerified && !user.isWalletOnly;
+  const verify = useSendVerificationEmail();
+  const sendLink = async () => {
+    try {
+      toastSuccess((await verify.mutateAsync()).message);
+    } catch (err) {
+      toastError(errorMessage(err));
+    }
+  };
   return (
     <Card withBorder radius="md">
       <Group justify="space-between" mb="sm">
@@ -81,17 +91,9 @@ export function MyInfo({ user }: { user: User }) {
                 {user.email}
               </Text>
               {unverified && (
-                <Tooltip label="E-mail verification is coming soon">
-                  <Button
-                    size="compact-xs"
-                    variant="light"
-                    color="red"
-                    data-disabled
-                    onClick={(e) => e.preventDefault()}
-                  >
-                    Verify Email
-                  </Button>
-                </Tooltip>
+                <Button size="compact-xs" variant="light" color="red" loading={verify.isPending} onClick={sendLink}>
+                  Verify Email
+                </Button>
               )}
             </Group>
           </Row>

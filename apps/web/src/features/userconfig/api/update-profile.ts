@@ -1,20 +1,24 @@
-/** POST /api/user/updateProfile `{isAnonymous}` -> `{user, message}`; the stored user follows. */
-import type { User } from '@starlight/shared';
+/**
+ * POST /api/user/updateProfile -> `{user, token?, message}` (DESIGN §8). The stored user follows; a
+ * password change answers a fresh token (the other sessions ended), which replaces the stored one.
+ */
+import type { UpdateProfileRequest, UpdateProfileResponse } from '@starlight/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { useSession } from '../../../lib/session.ts';
 
-export interface UpdateProfileResult {
-  user: User;
-  message: string;
+/** Changes any of nickname, e-mail, password (with `currentPassword`) and the Private flag. */
+export function updateProfile(body: UpdateProfileRequest): Promise<UpdateProfileResponse> {
+  return api<UpdateProfileResponse>('POST', '/user/updateProfile', body);
 }
 
-/** Sets the member's privacy flag (SPEC §2 Settings). */
-export function updateProfile(body: { isAnonymous: boolean }): Promise<UpdateProfileResult> {
-  return api<UpdateProfileResult>('POST', '/user/updateProfile', body);
-}
-
-/** The mutation; on success the session's user is replaced with the server's. */
+/** The mutation; on success the session's user (and token, when renewed) are the server's. */
 export function useUpdateProfile() {
-  return useMutation({ mutationFn: updateProfile, onSuccess: (res) => useSession.getState().setUser(res.user) });
+  return useMutation({
+    mutationFn: updateProfile,
+    onSuccess: (res) => {
+      if (res.token) useSession.getState().signIn(res.user, res.token);
+      else useSession.getState().setUser(res.user);
+    },
+  });
 }

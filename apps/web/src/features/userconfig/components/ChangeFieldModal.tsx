@@ -1,0 +1,74 @@
+/**
+ * SPEC §2 Settings: the change dialogs of wallet-only members (nickname, e-mail), each asking for the new
+ * value twice ('Nicknames do not match', 'Emails do not match'), checked with the shared schema.
+ */
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { z } from 'zod';
+import { errorMessage } from '../../../lib/errors.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useUpdateProfile } from '../api/update-profile.ts';
+
+export interface ChangeFieldModalProps {
+  field: 'nickname' | 'email';
+  /** The field's label, e.g. 'New nickname'; the repeat field reads 'Repeat ' + it in lower case. */
+  label: string;
+  mismatch: string;
+  schema: z.ZodType<string, string>;
+  opened: boolean;
+  onClose: () => void;
+}
+
+export function ChangeFieldModal({ field, label, mismatch, schema, opened, onClose }: ChangeFieldModalProps) {
+  const update = useUpdateProfile();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { value: '', repeat: '' },
+    validate: {
+      value: (v) => (schema.safeParse(v.trim()).success ? null : `"${field}" contains an invalid value`),
+      repeat: (v, values) => (v.trim() !== values.value.trim() ? mismatch : null),
+    },
+  });
+  const { value, repeat } = form.values;
+  const differs = repeat !== '' && repeat.trim() !== value.trim();
+  const close = () => {
+    form.reset();
+    onClose();
+  };
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const res = await update.mutateAsync({ [field]: values.value.trim() });
+      toastSuccess(res.message);
+      close();
+    } catch (err) {
+      const message = errorMessage(err);
+      form.setFieldError('value', message);
+      toastError(message);
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={close} title={`Change ${field === 'email' ? 'e-mail' : field}`} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label={label} required data-autofocus {...form.getInputProps('value')} />
+          <TextInput
+            label={`Repeat ${label.toLowerCase()}`}
+            required
+            {...form.getInputProps('repeat')}
+            error={differs ? mismatch : form.errors.repeat}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={update.isPending} disabled={value.trim() === '' || differs}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * SPEC §2 Settings, for members with a password: the current one, then the new one twice ('passwords do
+ * not match'). The other sessions end; this one continues with the fresh token the server answers.
+ */
+import { Button, Card, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { MESSAGES } from '@starlight/shared';
+import { errorMessage } from '../../../lib/errors.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useUpdateProfile } from '../api/update-profile.ts';
+
+const MISMATCH = 'passwords do not match';
+
+export function ChangePasswordCard() {
+  const update = useUpdateProfile();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { currentPassword: '', password: '', repeat: '' },
+    validate: { repeat: (v, values) => (v !== values.password ? MISMATCH : null) },
+  });
+  const { currentPassword, password, repeat } = form.values;
+  const differs = repeat !== '' && repeat !== password;
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const res = await update.mutateAsync({ password: values.password, currentPassword: values.currentPassword });
+      toastSuccess(res.message);
+      form.reset();
+    } catch (err) {
+      const message = errorMessage(err);
+      if (message === MESSAGES.incorrectPassword) form.setFieldError('currentPassword', message);
+      if (message === MESSAGES.weakPassword) form.setFieldError('password', message);
+      toastError(message);
+    }
+  });
+
+  return (
+    <Card withBorder radius="md">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Title order={3} size="h4">
+            Change password
+          </Title>
+          <Text size="sm" c="dimmed">
+            Signing in elsewhere? Changing your password signs every other device out.
+          </Text>
+          <PasswordInput
+            label="Current password"
+            autoComplete="current-password"
+            required
+            {...form.getInputProps('currentPassword')}
+          />
+          <PasswordInput
+            label="New password"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput
+            label="Repeat new password"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('repeat')}
+            error={differs ? MISMATCH : form.errors.repeat}
+          />
+          <Button
+            type="submit"
+            w="fit-content"
+            loading={update.isPending}
+            disabled={currentPassword === '' || password === '' || repeat === '' || differs}
+          >
+            Change password
+          </Button>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
