@@ -22,6 +22,7 @@ import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { walletRoutes } from './modules/users/wallet.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
@@ -91,11 +92,9 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(metrics, { database });
 
   const failures = redis ? redisFailureCounter(redis) : memoryFailureCounter();
-  await app.register(usersRoutes, {
-    prefix: '/api/user',
-    deps: { db, app, failures, maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES, publicUrl },
-    authRateLimit: config.RATE_LIMIT_AUTH,
-  });
+  const usersDeps = { db, app, failures, maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES, publicUrl };
+  await app.register(usersRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
+  await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
   await app.register(auditRoutes, { prefix: '/api/audit', db });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });

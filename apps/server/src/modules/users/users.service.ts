@@ -44,7 +44,11 @@ export interface UsersDeps {
   publicUrl: string;
 }
 
-async function session(deps: UsersDeps, row: UserRow, message: string): Promise<AuthResponse> {
+/**
+ * Signs a 24-hour session for `row` and answers `{user, token, message}` with the account as the wire
+ * shows it (DESIGN §3). Throws NOT_FOUND if the account vanished meanwhile. Shared by every sign-in.
+ */
+export async function session(deps: UsersDeps, row: UserRow, message: string): Promise<AuthResponse> {
   const { token } = await deps.app.signSession(row);
   const user = await loadUserDto(deps.db, row.id);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
