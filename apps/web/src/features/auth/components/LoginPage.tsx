@@ -1,5 +1,5 @@
-/** SPEC §2 login: by nickname or e-mail and password. */
-import { Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
+/** SPEC §2 login: by nickname or e-mail and password, or with a wallet. */
+import { Anchor, Button, Divider, PasswordInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link } from '@tanstack/react-router';
 import { errorMessage } from '../../../lib/errors.ts';
@@ -7,6 +7,7 @@ import { toastError } from '../../../lib/notify.ts';
 import { useLogin } from '../api/login.ts';
 import { useEnterApp } from '../hooks/use-enter-app.ts';
 import { AuthCard } from './AuthCard.tsx';
+import { WalletButton } from './WalletButton.tsx';
 
 export function LoginPage() {
   const enterApp = useEnterApp();
@@ -30,6 +31,8 @@ export function LoginPage() {
       <Button type="submit" loading={login.isPending} disabled={!filled}>
         {filled ? 'Sign in' : 'Complete all fields'}
       </Button>
+      <Divider label="or" labelPosition="center" />
+      <WalletButton mode="login" />
       <Text size="sm" c="dimmed">
         New to Starlight?{' '}
         <Anchor component={Link} to="/register">
