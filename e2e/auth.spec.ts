@@ -24,7 +24,7 @@ test('register: hints, inline messages, then the dashboard', async ({ page }) =>
 
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Register' }).click();
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: `Welcome, ${nick}` })).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: `Welcome to Starlight, ${nick}` })).toBeVisible();
@@ -40,7 +40,7 @@ test('a wrong password is toasted and nothing else happens', async ({ page }) =>
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill('nobody-here');
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Wrong-Passw0rd!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Incorrect password' })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 });
@@ -49,7 +49,7 @@ test('toasts close by themselves after five seconds', async ({ page }) => {
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill('nobody-here');
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Wrong-Passw0rd!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const toast = page.getByRole('alert').filter({ hasText: 'Incorrect password' });
   await expect(toast).toBeVisible();
   await expect(toast).toBeHidden({ timeout: 8000 });
@@ -66,7 +66,7 @@ test('without a session the dashboard sends you to /login; logout ends the sessi
   expect(res.ok()).toBe(true);
   await page.getByLabel('Nickname or e-mail').fill(nick);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${nick}` })).toBeVisible();
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);

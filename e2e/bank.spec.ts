@@ -23,7 +23,7 @@ async function registerInUi(page: Page, nick: string): Promise<void> {
   await page.getByLabel('E-mail').fill(`${nick}@example.test`);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Register' }).click();
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${nick}` })).toBeVisible();
 }
 
@@ -49,7 +49,7 @@ test('register, receive minted SD, send it with tax, see both histories', async 
   await admin.goto('/login');
   await admin.getByLabel('Nickname or e-mail').fill(ADMIN.nickname);
   await admin.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
-  await admin.getByRole('button', { name: 'Sign in' }).click();
+  await admin.getByRole('button', { name: 'Sign in', exact: true }).click();
   await admin.getByRole('button', { name: 'Admin' }).click();
   await admin.getByTestId('open-mint').click();
   const mint = admin.getByRole('dialog', { name: 'Mint Currency' });
@@ -148,7 +148,7 @@ test('money received shows up live, without reloading', async ({ browser, isMobi
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill(bob);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${bob}` })).toBeVisible();
   await openTokens(page);
   await expect(page.getByTestId('balance-SN')).toHaveText('5.00 SN');

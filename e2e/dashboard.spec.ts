@@ -66,7 +66,7 @@ test("the admin's Admin view shows the Admin Console; the header is not clipped"
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill(ADMIN.nickname);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('member-console')).toBeVisible();
   await page.getByRole('button', { name: 'Admin' }).click();
   await expect(page.getByTestId('admin-console')).toBeVisible();

@@ -206,7 +206,7 @@ test('the admin pays out a sell order in View Orders', async ({ page, isMobile, 
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill(ADMIN.nickname);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Admin' }).click();
   await page.getByRole('tab', { name: 'Cex Control' }).click();
   await expect(page).toHaveURL(/[?&]tab=cex-control/);

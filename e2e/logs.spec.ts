@@ -33,7 +33,7 @@ async function signIn(page: Page, nick: string, password: string): Promise<void>
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill(nick);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${nick}` })).toBeVisible();
 }
 

@@ -24,6 +24,7 @@ import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { walletRoutes } from './modules/users/wallet.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   });
   const usersDeps = { db, app, failures, maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES, publicUrl, mailer };
   await app.register(usersRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
+  await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
   await app.register(auditRoutes, { prefix: '/api/audit', db });

@@ -25,6 +25,18 @@ export interface paths {
     /** Change the caller's nickname, e-mail, password or Private flag */
     post: operations["updateProfile"];
   };
+  "/api/user/getNoncedMessage": {
+    /** The Sign-In with Ethereum (EIP-4361) message for a wallet to sign; its nonce lives 10 minutes */
+    post: operations["getNoncedMessage"];
+  };
+  "/api/user/registerWallet": {
+    /** Create a wallet-only account with the signed message; answers the session token */
+    post: operations["registerWallet"];
+  };
+  "/api/user/loginWallet": {
+    /** Sign in with the wallet's signature of the issued message; answers the session token */
+    post: operations["loginWallet"];
+  };
   "/api/user/sendVerificationEmail": {
     /** Mail the caller a link that verifies their e-mail (valid 24 hours) */
     post: operations["sendVerificationEmail"];
@@ -487,6 +499,219 @@ export interface operations {
       };
       /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
       409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The Sign-In with Ethereum (EIP-4361) message for a wallet to sign; its nonce lives 10 minutes */
+  getNoncedMessage: {
+    requestBody: {
+      content: {
+        "application/json": {
+          walletAddress: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            messageToSign: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Create a wallet-only account with the signed message; answers the session token */
+  registerWallet: {
+    requestBody: {
+      content: {
+        "application/json": {
+          walletAddress: string;
+          signature: string;
+          referrer?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            user: {
+              _id: string;
+              nickname: string;
+              email: string | null;
+              role: string;
+              primaryWallet: string | null;
+              isActive: boolean;
+              isWalletOnly: boolean;
+              isEmailVerified: boolean;
+              isAnonymous: boolean;
+              referrer: string | null;
+              fame: number;
+              balances: {
+                  currencyId: number;
+                  amount: string;
+                }[];
+              createdAt: string;
+              updatedAt: string;
+            };
+            token: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Sign in with the wallet's signature of the issued message; answers the session token */
+  loginWallet: {
+    requestBody: {
+      content: {
+        "application/json": {
+          walletAddress: string;
+          signature: string;
+          cAppAuthRequest?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            user: {
+              _id: string;
+              nickname: string;
+              email: string | null;
+              role: string;
+              primaryWallet: string | null;
+              isActive: boolean;
+              isWalletOnly: boolean;
+              isEmailVerified: boolean;
+              isAnonymous: boolean;
+              referrer: string | null;
+              fame: number;
+              balances: {
+                  currencyId: number;
+                  amount: string;
+                }[];
+              createdAt: string;
+              updatedAt: string;
+            };
+            token: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
         content: {
           "application/json": {
             message: string;

@@ -44,7 +44,10 @@ export interface UsersDeps {
   publicUrl: string;
 }
 
-/** Signs `row` in: a fresh session token and the account's DTO, answered as `{user, token, message}`. */
+/**
+ * Signs a 24-hour session for `row` and answers `{user, token, message}` with the account as the wire
+ * shows it (DESIGN §3). Throws NOT_FOUND if the account vanished meanwhile. Shared by every sign-in.
+ */
 export async function session(deps: UsersDeps, row: UserRow, message: string): Promise<AuthResponse> {
   const { token } = await deps.app.signSession(row);
   const user = await loadUserDto(deps.db, row.id);

@@ -1,5 +1,5 @@
-/** SPEC §2 login: by nickname or e-mail and password. */
-import { Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
+/** SPEC §2 login: by nickname or e-mail and password, or with a wallet. */
+import { Anchor, Button, Divider, PasswordInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
@@ -8,6 +8,7 @@ import { toastError } from '../../../lib/notify.ts';
 import { useLogin } from '../api/login.ts';
 import { useEnterApp } from '../hooks/use-enter-app.ts';
 import { AuthCard } from './AuthCard.tsx';
+import { WalletButton } from './WalletButton.tsx';
 
 const ForgotPasswordModal = lazy(() =>
   import('./ForgotPasswordModal.tsx').then((m) => ({ default: m.ForgotPasswordModal })),
@@ -41,6 +42,8 @@ export function LoginPage() {
         <Anchor component="button" type="button" size="sm" ta="left" onClick={() => setForgotOpened(true)}>
           Forgot password?
         </Anchor>
+        <Divider label="or" labelPosition="center" />
+        <WalletButton mode="login" />
         <Text size="sm" c="dimmed">
           New to Starlight?{' '}
           <Anchor component={Link} to="/register">

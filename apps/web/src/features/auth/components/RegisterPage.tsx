@@ -1,9 +1,10 @@
 /**
  * SPEC §2 register: nickname, e-mail, password, confirmation, optional referrer (filled from
  * /register/{nickname}). Live match hints, inline schema messages, the button disabled with
- * 'Complete all fields' until all are filled, empty fields dropped.
+ * 'Complete all fields' until all are filled, empty fields dropped. Or register with a wallet (with the
+ * referrer when one is filled).
  */
-import { Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Divider, PasswordInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { registerRequest } from '@starlight/shared';
 import { getRouteApi, Link } from '@tanstack/react-router';
@@ -13,6 +14,7 @@ import { toastError } from '../../../lib/notify.ts';
 import { useRegister } from '../api/register.ts';
 import { useEnterApp } from '../hooks/use-enter-app.ts';
 import { AuthCard } from './AuthCard.tsx';
+import { WalletButton } from './WalletButton.tsx';
 
 interface Values extends Record<string, unknown> {
   nickname: string;
@@ -84,6 +86,8 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
       <Button type="submit" loading={register.isPending} disabled={!complete || mismatch}>
         {complete ? 'Register' : 'Complete all fields'}
       </Button>
+      <Divider label="or" labelPosition="center" />
+      <WalletButton mode="register" referrer={v.referrer.trim()} />
       <Text size="sm" c="dimmed">
         Already a member?{' '}
         <Anchor component={Link} to="/login">
