@@ -152,3 +152,42 @@ test('the login page with the wallet button has no serious accessibility violati
   await expect(page.getByRole('button', { name: 'Sign in with wallet' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 });
+
+test('a wallet-only member adds a nickname and an e-mail in /userconfig, with repeat entry', async ({ page }) => {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await injectWallet(page, account);
+  await page.goto('/register');
+  await page.getByRole('button', { name: 'Register with wallet' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto('/userconfig');
+  // Wallet-only: no password to change, nickname and e-mail dialogs instead (SPEC §2 Settings).
+  await expect(page.getByRole('heading', { name: 'Change password' })).toHaveCount(0);
+  await expect(page.getByText(account.address.toLowerCase())).toBeVisible();
+
+  const nickname = `nick${Date.now().toString(36)}`;
+  await page.getByRole('button', { name: 'Change nickname' }).click();
+  const nickDialog = page.getByRole('dialog', { name: 'Change nickname' });
+  await nickDialog.getByRole('textbox', { name: 'New nickname', exact: true }).fill(nickname);
+  await nickDialog.getByRole('textbox', { name: 'Repeat new nickname' }).fill(`${nickname}x`);
+  await expect(nickDialog.getByText('Nicknames do not match')).toBeVisible();
+  await expect(nickDialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expectNoSeriousA11yViolations(page);
+  await nickDialog.getByRole('textbox', { name: 'Repeat new nickname' }).fill(nickname);
+  await nickDialog.getByRole('button', { name: 'Save' }).click();
+  await expect(toast(page, 'Your account has been updated')).toBeVisible();
+  await expect(nickDialog).toBeHidden();
+  await expect(page.getByText(nickname, { exact: true })).toBeVisible();
+
+  const email = `${nickname}@example.test`;
+  await page.getByRole('button', { name: 'Add e-mail' }).click();
+  const mailDialog = page.getByRole('dialog', { name: 'Change e-mail' });
+  await mailDialog.getByRole('textbox', { name: 'New e-mail', exact: true }).fill(email);
+  await mailDialog.getByRole('textbox', { name: 'Repeat new e-mail' }).fill(`x${email}`);
+  await expect(mailDialog.getByText('Emails do not match')).toBeVisible();
+  await mailDialog.getByRole('textbox', { name: 'Repeat new e-mail' }).fill(email);
+  await mailDialog.getByRole('button', { name: 'Save' }).click();
+  await expect(mailDialog).toBeHidden();
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Change e-mail' })).toBeVisible();
+});
