@@ -16,12 +16,14 @@ import { type SeedResult, seed } from './db/seed.ts';
 import { assertAccessDeclared } from './http/access.ts';
 import { handleError } from './http/errors.ts';
 import { parseJsonBody } from './http/json-body.ts';
+import { apiKeySealingKey } from './lib/api-key-crypto.ts';
 import { memoryFailureCounter, redisFailureCounter } from './lib/failure-counter.ts';
 import { createMailer } from './lib/mailer.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
+import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { walletRoutes } from './modules/users/wallet.routes.ts';
@@ -87,9 +89,10 @@ export async function buildApp(config: Config, options: { database?: Database } 
   // Plugins: external ones, then the app's own; then the modules (STYLE: fastify/demo's order).
   await app.register(requestLog);
   await app.register(securityHeaders, { https: publicUrl.startsWith('https:') });
-  await app.register(rateLimits, { redis });
+  await app.register(rateLimits, { redis, apiKeyMax: config.RATE_LIMIT_API_KEY });
   await app.register(openapi, { publicUrl });
-  await app.register(authPlugin, { db, jwtSecret: jwtSecret(config) });
+  const secret = jwtSecret(config);
+  await app.register(authPlugin, { db, jwtSecret: secret });
   await app.register(websocketPlugin, { database });
   await app.register(metrics, { database });
 
@@ -104,6 +107,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(usersRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
+  await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
   await app.register(auditRoutes, { prefix: '/api/audit', db });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });

@@ -27,6 +27,8 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Register and sign-in requests per IP per 15 minutes. */
   RATE_LIMIT_AUTH: z.coerce.number().int().min(1).default(50),
+  /** Requests per API key per minute, on every route (DESIGN §8: rate limits per key as per IP). */
+  RATE_LIMIT_API_KEY: z.coerce.number().int().min(1).default(600),
   /** Failed sign-ins per account per 15 minutes. */
   RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(10),
   /**

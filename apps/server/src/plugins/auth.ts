@@ -1,7 +1,10 @@
 /**
  * Authentication (DESIGN §8): HS256 JWTs of 24 hours carrying the user id, role and token version.
  * Every request to a non-public route loads the account, so a bumped version (logout, password or
- * role change) or a deactivation ends older sessions at once (401 `Not authorized`). Roles are enforced here, per route.
+ * role change) or a deactivation ends older sessions at once (401 `Not authorized`). Roles are
+ * enforced here, per route. An `x-api-key` header authenticates as its member on member and creator
+ * routes, never on admin routes (403); a bearer token wins when both are sent; a key in the query
+ * string is refused (401) and never used, since URLs end up in logs and browser histories.
  */
 import { AppError, MESSAGES } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
@@ -11,6 +14,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { type Db, queryNamed } from '../db/client.ts';
 import type { Access } from '../http/access.ts';
+import { hashApiKey } from '../lib/api-key-crypto.ts';
 
 /** The signed-in account as the services see it. */
 export interface AuthUser {
@@ -23,6 +27,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set for signed-in callers; null on public routes without a valid token. */
     auth: AuthUser | null;
+    /** How `auth` was proved: a session token or an API key (`x-api-key`, DESIGN §8); null with no `auth`. */
+    authVia: 'session' | 'apiKey' | null;
   }
   interface FastifyInstance {
     /** Signs a session token for a user: `{token, expiresAt}` (24 hours, SPEC §9). */
@@ -57,6 +63,12 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/** True when a query string carries something named like an API key (`apiKey`, `api_key`, `x-api-key`…). */
+export function hasApiKeyInQuery(query: unknown): boolean {
+  if (!query || typeof query !== 'object') return false;
+  return Object.keys(query).some((name) => /api[-_]?key/i.test(name));
+}
+
 /** Returns the signed-in user of a request or throws 401 `Not authorized`. For services behind member routes. */
 export function requireAuth(request: FastifyRequest): AuthUser {
   if (!request.auth) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
@@ -77,6 +89,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     return { token, expiresAt };
   });
   app.decorateRequest('auth', null);
+  app.decorateRequest('authVia', null);
   // A token is immutable: once its signature checks out, only its expiry and the account (read below on
   // every request) can end it. So the signature check is cached, the expiry is checked every time.
   const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
@@ -100,8 +113,22 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     }
   }
 
+  /** The member of an `x-api-key` header (looked up by the key's SHA-256). Throws 401 for no such key. */
+  async function authenticateApiKey(request: FastifyRequest, key: string): Promise<AuthUser> {
+    const [row] = await queryNamed<{ id: string; nickname: string; role: string; is_active: boolean }>(
+      opts.db,
+      'auth_api_key',
+      sql`SELECT id, nickname, role, is_active FROM users WHERE api_key_hash = ${hashApiKey(key)}`,
+    );
+    if (!row?.is_active) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    request.authVia = 'apiKey';
+    return { id: row.id, nickname: row.nickname, role: row.role };
+  }
+
   async function authenticate(request: FastifyRequest): Promise<AuthUser> {
     const token = bearerToken(request.headers.authorization);
+    const apiKey = request.headers['x-api-key'];
+    if (!token && typeof apiKey === 'string' && apiKey !== '') return authenticateApiKey(request, apiKey);
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     const { sub, tv } = await verifyToken(token);
     // A named prepared statement: this runs on every signed-in request (DESIGN §9).
@@ -116,17 +143,24 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     if (!row || row.token_version !== tv || !row.is_active) {
       throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     }
+    request.authVia = 'session';
     return { id: row.id, nickname: row.nickname, role: row.role };
   }
 
   app.addHook('onRequest', async (request) => {
     const access: Access | undefined = request.routeOptions.config?.access;
     if (!access) return;
+    if (hasApiKeyInQuery(request.query)) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     if (access === 'public') {
-      if (request.headers.authorization) request.auth = await authenticate(request).catch(() => null);
+      if (request.headers.authorization || request.headers['x-api-key']) {
+        request.auth = await authenticate(request).catch(() => null);
+      }
       return;
     }
     const user = await authenticate(request);
+    if (access === 'admin' && request.authVia === 'apiKey') {
+      throw new AppError('FORBIDDEN', 'API keys cannot be used on admin routes');
+    }
     if (access === 'admin' && user.role !== 'admin') throw new AppError('FORBIDDEN', 'Forbidden');
     if (access === 'creator' && user.role !== 'creator' && user.role !== 'admin') {
       throw new AppError('FORBIDDEN', 'Forbidden');

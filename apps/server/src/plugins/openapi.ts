@@ -63,8 +63,9 @@ const openapiPlugin: FastifyPluginAsync<{ publicUrl: string }> = async (app, { p
       servers: [{ url: publicUrl }],
       components: {
         securitySchemes: {
-          // The x-api-key scheme joins when API keys exist (issue 7): no route takes one yet.
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // DESIGN §8: a member's API key, on member and creator routes (never admin ones).
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         },
       },
       security: [{ bearer: [] }],
@@ -79,7 +80,8 @@ const openapiPlugin: FastifyPluginAsync<{ publicUrl: string }> = async (app, { p
       const method = [route.method].flat()[0] ?? 'GET';
       schema.operationId ??= operationIdOf(method, url);
       schema.tags ??= [url.split('/')[2] ?? 'api'];
-      schema.security = access === 'public' ? [] : [{ bearer: [] }];
+      schema.security =
+        access === 'public' ? [] : access === 'admin' ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }];
       const response: Record<string, unknown> = { ...(schema.response ?? {}) };
       delete response['4xx'];
       const statuses: string[] = [];

@@ -1,14 +1,52 @@
 /**
- * Rate limits (DESIGN §2, §9): @fastify/rate-limit, off by default and switched on per route (sign-in
- * and register), its counters in Redis when `REDIS_URL` is set so every replica shares one budget.
+ * Rate limits (DESIGN §2, §8, §9) with @fastify/rate-limit, its counters in Redis when `REDIS_URL` is set
+ * so every replica shares one budget. Two kinds:
+ * - per IP, on the routes that ask for it (sign-in, register, mails): `perIpLimit(max)`, 15 minutes;
+ * - per API key, on every route: a request carrying `x-api-key` (and no bearer token) counts against its
+ *   key's budget of `apiKeyMax` requests a minute, whatever the route. Requests without a key pass this
+ *   one untouched (signed-in browsers and the benchmarks are not limited per request).
  */
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
+import { hashApiKey } from '../lib/api-key-crypto.ts';
 
-const rateLimitPlugin: FastifyPluginAsync<{ redis: Redis | null }> = async (app, { redis }) => {
-  await app.register(rateLimit, { global: false, ...(redis ? { redis } : {}) });
+/** The `x-api-key` a request authenticates with (a bearer token wins over it, as in plugins/auth.ts). */
+function apiKeyOf(req: FastifyRequest): string | null {
+  const key = req.headers['x-api-key'];
+  return typeof key === 'string' && key !== '' && !req.headers.authorization ? key : null;
+}
+
+/**
+ * A route's `config.rateLimit` for `max` requests per client IP per 15 minutes (DESIGN §2
+ * `RATE_LIMIT_AUTH`). It replaces the per-key rule's key and exemption (an empty allow list) on that route.
+ */
+export function perIpLimit(max: number) {
+  return {
+    max,
+    timeWindow: '15 minutes',
+    keyGenerator: (req: FastifyRequest) => req.ip,
+    allowList: [] as string[],
+  };
+}
+
+const rateLimitPlugin: FastifyPluginAsync<{ redis: Redis | null; apiKeyMax: number }> = async (
+  app,
+  { redis, apiKeyMax },
+) => {
+  await app.register(rateLimit, {
+    global: true,
+    max: apiKeyMax,
+    timeWindow: '1 minute',
+    // Counted per key, by its hash: the key itself never reaches Redis.
+    keyGenerator: (req) => {
+      const key = apiKeyOf(req);
+      return key ? `api-key:${hashApiKey(key)}` : req.ip;
+    },
+    allowList: (req) => apiKeyOf(req) === null,
+    ...(redis ? { redis } : {}),
+  });
 };
 
 export const rateLimits = fp(rateLimitPlugin, { name: 'rate-limits' });

@@ -53,6 +53,18 @@ export interface paths {
     /** Set a new password with the token of a reset link; ends every session */
     post: operations["resetPassword"];
   };
+  "/api/user/getApiKey": {
+    /** The caller's API key, or null */
+    get: operations["getApiKey"];
+  };
+  "/api/user/newApiKey": {
+    /** Make a new API key; the old one stops working */
+    get: operations["newApiKey"];
+  };
+  "/api/user/disableApiKeyAccess": {
+    /** Remove the caller's API key */
+    get: operations["disableApiKeyAccess"];
+  };
   "/api/bank/currencies": {
     /** Every currency with its rules and taxes */
     get: operations["getCurrencies"];
@@ -961,6 +973,83 @@ export interface operations {
       };
       /** @description Rate limited */
       429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's API key, or null */
+  getApiKey: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            apiKey: string | null;
+            message: string;
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Make a new API key; the old one stops working */
+  newApiKey: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            apiKey: string | null;
+            message: string;
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Remove the caller's API key */
+  disableApiKeyAccess: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
         content: {
           "application/json": {
             message: string;

@@ -9,6 +9,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../plugins/auth.ts';
+import { perIpLimit } from '../../plugins/rate-limit.ts';
 import * as email from './email.service.ts';
 import type { UsersDeps } from './users.service.ts';
 
@@ -17,7 +18,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit
   { deps, authRateLimit },
 ) => {
   // Mails and tokens are limited like sign-in: per IP per 15 minutes.
-  const limited = { rateLimit: { max: authRateLimit, timeWindow: '15 minutes' } };
+  const limited = { rateLimit: perIpLimit(authRateLimit) };
   const tags = ['user'];
 
   app.post(

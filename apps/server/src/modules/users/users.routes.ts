@@ -11,6 +11,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../plugins/auth.ts';
+import { perIpLimit } from '../../plugins/rate-limit.ts';
 import { updateProfile } from './profile.service.ts';
 import * as users from './users.service.ts';
 
@@ -18,7 +19,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
   app,
   { deps, authRateLimit },
 ) => {
-  const limited = { rateLimit: { max: authRateLimit, timeWindow: '15 minutes' } };
+  const limited = { rateLimit: perIpLimit(authRateLimit) };
   const tags = ['user'];
 
   app.post(

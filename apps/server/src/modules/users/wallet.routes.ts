@@ -8,6 +8,7 @@ import {
   registerWalletRequest,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { perIpLimit } from '../../plugins/rate-limit.ts';
 import type { UsersDeps } from './users.service.ts';
 import * as wallet from './wallet.service.ts';
 
@@ -19,7 +20,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimi
   app,
   { deps, authRateLimit },
 ) => {
-  const limited = { rateLimit: { max: authRateLimit, timeWindow: '15 minutes' } };
+  const limited = { rateLimit: perIpLimit(authRateLimit) };
   const tags = ['user'];
 
   app.post(

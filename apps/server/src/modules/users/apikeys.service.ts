@@ -1,0 +1,34 @@
+/**
+ * API keys (SPEC §2 Settings, §7; DESIGN §8): Get Key shows the member's key, New Key replaces it (the
+ * old one stops working at once), Disable removes it. How keys are kept: `lib/api-key-crypto.ts`.
+ */
+import type { ApiKeyResponse } from '@starlight/shared';
+import type { Db } from '../../db/client.ts';
+import { generateApiKey, hashApiKey, openApiKey, sealApiKey } from '../../lib/api-key-crypto.ts';
+import { findSealedApiKey, setApiKey } from './apikeys.queries.ts';
+
+export interface ApiKeysDeps {
+  db: Db;
+  /** The AES-256-GCM key sealing stored API keys (`apiKeySealingKey` of the server secret). */
+  sealingKey: Buffer;
+}
+
+/** `getApiKey`: the member's key, or `{apiKey: null}` when they have none. */
+export async function getApiKey(deps: ApiKeysDeps, userId: string): Promise<ApiKeyResponse> {
+  const sealed = await findSealedApiKey(deps.db, userId);
+  if (!sealed) return { apiKey: null, message: 'No Key' };
+  return { apiKey: openApiKey(sealed, deps.sealingKey), message: 'OK' };
+}
+
+/** `newApiKey`: a fresh key (256 bits) replacing the old one, which stops working at once. */
+export async function newApiKey(deps: ApiKeysDeps, userId: string): Promise<ApiKeyResponse> {
+  const apiKey = generateApiKey();
+  await setApiKey(deps.db, userId, { hash: hashApiKey(apiKey), sealed: sealApiKey(apiKey, deps.sealingKey) });
+  return { apiKey, message: 'Your new API key is ready; the old one no longer works' };
+}
+
+/** `disableApiKeyAccess`: removes the member's key; requests with it get 401 from now on. */
+export async function disableApiKey(deps: ApiKeysDeps, userId: string): Promise<{ message: string }> {
+  await setApiKey(deps.db, userId, null);
+  return { message: 'API key access disabled' };
+}
