@@ -6,6 +6,8 @@ export const queryKeys = {
   /** GET /api/user/me for a session token (the member with fresh balances). */
   me: (token: string | null) => ['me', token] as const,
   meAll: ['me'] as const,
+  /** GET /api/user/getApiKey for a session token. */
+  apiKey: (token: string | null) => ['api-key', token] as const,
   currencies: ['currencies'] as const,
   defcon: ['defcon'] as const,
   /** Ledger pages: own (`transactions`) and every member's (`alltransactions`). */

@@ -1,10 +1,11 @@
 /**
  * SPEC §2 Settings (/userconfig): the account (wallet-only members change nickname and e-mail, others
- * their password) and the Private checkbox (isAnonymous) with Update Status.
+ * their password), the Private checkbox (isAnonymous) with Update Status, and the API key panel.
  */
 import { Loader, Stack, Title } from '@mantine/core';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
 import { AccountCard } from './AccountCard.tsx';
+import { ApiKeyPanel } from './ApiKeyPanel.tsx';
 import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 import { PrivacyCard } from './PrivacyCard.tsx';
 
@@ -17,6 +18,7 @@ export function UserConfigPage() {
       <AccountCard user={user} />
       {!user.isWalletOnly && <ChangePasswordCard />}
       <PrivacyCard isAnonymous={user.isAnonymous} />
+      <ApiKeyPanel />
     </Stack>
   );
 }

@@ -1,0 +1,105 @@
+/**
+ * SPEC §2 Settings: the API key panel. The key is masked until Show; Copy puts it on the clipboard;
+ * Get Key fetches it again, New Key replaces it (the old one stops working), Disable removes it.
+ */
+import { Button, Card, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
+import { IconCopy, IconEye, IconEyeOff, IconKey, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { errorMessage } from '../../../lib/errors.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useDisableApiKey } from '../api/disable-api-key.ts';
+import { useApiKey } from '../api/get-api-key.ts';
+import { useNewApiKey } from '../api/new-api-key.ts';
+
+/** The key with all but its prefix hidden. */
+function masked(key: string): string {
+  return `${key.slice(0, 3)}${'•'.repeat(24)}`;
+}
+
+export function ApiKeyPanel() {
+  const current = useApiKey();
+  const renew = useNewApiKey();
+  const disable = useDisableApiKey();
+  const [shown, setShown] = useState(false);
+  const key = current.data?.apiKey ?? null;
+
+  const run = async (action: () => Promise<{ message: string }>) => {
+    try {
+      toastSuccess((await action()).message);
+    } catch (err) {
+      toastError(errorMessage(err));
+    }
+  };
+
+  return (
+    <Card withBorder radius="md">
+      <Stack>
+        <Title order={3} size="h4">
+          API key
+        </Title>
+        <Text size="sm" c="dimmed">
+          Programs can call the Starlight API as you with this key in an <Code>x-api-key</Code> header. Keep it secret:
+          anyone holding it can move your funds. It never works on admin routes.
+        </Text>
+        <Code block data-testid="api-key" aria-label="API key" style={{ overflowWrap: 'anywhere' }}>
+          {current.isPending ? 'Loading…' : key === null ? 'No Key' : shown ? key : masked(key)}
+        </Code>
+        <Group gap="xs">
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconRefresh size={14} />}
+            loading={current.isFetching}
+            onClick={() => void current.refetch()}
+          >
+            Get Key
+          </Button>
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={shown ? <IconEyeOff size={14} /> : <IconEye size={14} />}
+            disabled={key === null}
+            onClick={() => setShown((s) => !s)}
+          >
+            {shown ? 'Hide' : 'Show'}
+          </Button>
+          <CopyButton value={key ?? ''}>
+            {({ copy }) => (
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconCopy size={14} />}
+                disabled={key === null}
+                onClick={() => {
+                  copy();
+                  toastSuccess('API key copied to clipboard');
+                }}
+              >
+                Copy
+              </Button>
+            )}
+          </CopyButton>
+          <Button
+            size="xs"
+            leftSection={<IconKey size={14} />}
+            loading={renew.isPending}
+            onClick={() => void run(() => renew.mutateAsync())}
+          >
+            New Key
+          </Button>
+          <Button
+            size="xs"
+            color="red"
+            variant="light"
+            leftSection={<IconTrash size={14} />}
+            disabled={key === null}
+            loading={disable.isPending}
+            onClick={() => void run(() => disable.mutateAsync())}
+          >
+            Disable
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
