@@ -65,7 +65,7 @@ async function signInWithForm(page: Page, nick: string, password: string): Promi
   await page.goto('/login');
   await page.getByLabel('Nickname or e-mail').fill(nick);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** True when the text of `email` is drawn in red (its red channel well above its green one). */

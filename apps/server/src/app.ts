@@ -23,6 +23,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
+import { usersAdminRoutes } from './modules/users/admin.routes.ts';
 import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(usersRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
+  await app.register(usersAdminRoutes, { prefix: '/api/user', deps: usersDeps });
   await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
   await app.register(auditRoutes, { prefix: '/api/audit', db });

@@ -2,6 +2,7 @@
 export * from './errors.ts';
 export * from './format.ts';
 export * from './money.ts';
+export * from './schemas/admin.ts';
 export * from './schemas/audit.ts';
 export * from './schemas/bank.ts';
 export * from './schemas/common.ts';

@@ -1,5 +1,14 @@
-/** Routes of /api/audit: the alert level (SPEC §7 Audit; DESIGN §3 read path). */
-import { defconResponse, errorResponse, messageResponse, setDefconRequest } from '@starlight/shared';
+/** Routes of /api/audit: the alert level (SPEC §7 Audit; DESIGN §3 read path) and the access and admin logs. */
+import {
+  defconResponse,
+  errorResponse,
+  getAccessLogsRequest,
+  getAccessLogsResponse,
+  getAdminLogsRequest,
+  getAdminLogsResponse,
+  messageResponse,
+  setDefconRequest,
+} from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../plugins/auth.ts';
@@ -31,5 +40,32 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     (req) => audit.setDefconLevel(db, requireAuth(req), req.body, req.ip),
+  );
+
+  app.post(
+    '/getAccessLogs',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Sign-ins matching the filters, a page at a time (admin)',
+        tags,
+        body: getAccessLogsRequest,
+        response: { 200: getAccessLogsResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => audit.getAccessLogs(db, req.body),
+  );
+  app.post(
+    '/getAdminLogs',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Admin actions matching the filters, a page at a time (admin)',
+        tags,
+        body: getAdminLogsRequest,
+        response: { 200: getAdminLogsResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => audit.getAdminLogs(db, req.body),
   );
 };

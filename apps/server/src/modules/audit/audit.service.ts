@@ -1,9 +1,18 @@
 /** The alert level (SPEC §3 defcon) and admin logging. */
-import { ADMIN_CATEGORY, type DefconResponse, type SetDefconRequest } from '@starlight/shared';
+import {
+  ADMIN_CATEGORY,
+  type DefconResponse,
+  type GetAccessLogsRequest,
+  type GetAccessLogsResponse,
+  type GetAdminLogsRequest,
+  type GetAdminLogsResponse,
+  type SetDefconRequest,
+} from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { findAlertLevel, insertAdminLog, upsertAlertLevel } from './audit.queries.ts';
+import { findAccessLogs, findAdminLogs } from './logs.queries.ts';
 
 /** The current alert level: `{defconLvl, defconMsg, message}`. */
 export async function getDefconLevel(db: Db): Promise<DefconResponse> {
@@ -27,4 +36,14 @@ export async function setDefconLevel(
     });
   });
   return { message: `Defcon level set to ${input.defconLvl}` };
+}
+
+/** Admin: a page of sign-ins (SPEC §2 Access Logs) with `total`. */
+export async function getAccessLogs(db: Db, filters: GetAccessLogsRequest): Promise<GetAccessLogsResponse> {
+  return { ...(await findAccessLogs(db, filters)), message: 'OK' };
+}
+
+/** Admin: a page of admin actions (SPEC §2 Admin Logs) with `total`. */
+export async function getAdminLogs(db: Db, filters: GetAdminLogsRequest): Promise<GetAdminLogsResponse> {
+  return { ...(await findAdminLogs(db, filters)), message: 'OK' };
 }

@@ -9,6 +9,7 @@ import {
 } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { endOfDay } from '../../db/date-range.ts';
 import { pgArray } from '../../db/pg-array.ts';
 
 export interface TxFilters {
@@ -89,11 +90,6 @@ export async function findTransactions(db: DbOrTx, f: TxFilters): Promise<{ txs:
       reference: r.reference,
     })),
   };
-}
-
-/** A date-only end bound covers that whole day. */
-function endOfDay(date: string): string {
-  return /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T23:59:59.999Z` : new Date(date).toISOString();
 }
 
 /** Per currency and category: signed-for-display sum and count of ledger rows in a date range. */
