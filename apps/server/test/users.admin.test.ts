@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { declaredRoutes } from '../src/http/access.ts';
 import { call, type Member, makePgliteApp, mint, PASSWORD, registerMember, useTestApp, withRole } from './helpers.ts';
+import { LiveSocket } from './live-socket.ts';
 
 const t = useTestApp();
 const page = { limit: 50, page: 1 };
@@ -276,5 +277,38 @@ describe('getAdminLogs', () => {
       })
     ).json<GetAdminLogsResponse>();
     expect(defcon.logs.some((l) => l.action.includes('calm') && l.address === '127.0.0.1')).toBe(true);
+  });
+});
+
+describe('live notices', () => {
+  const live = useTestApp({}, { build: makePgliteApp });
+
+  it('a new defcon level reaches every open socket, signed in or not; a deactivated member’s socket closes', async () => {
+    await live.app.listen({ port: 0, host: '127.0.0.1' });
+    const member = await registerMember(live.app, 'sock');
+    const visitor = await LiveSocket.open(live.app);
+    const signedIn = await LiveSocket.open(live.app);
+    signedIn.send({ type: 'auth', token: member.token });
+    await signedIn.until((ms) => ms.some((m) => m.type === 'auth'));
+
+    const res = await call(live.app, live.admin.token, 'POST', '/api/audit/setDefconLevel', {
+      defconLvl: 3,
+      defconMsg: 'Maintenance at noon',
+    });
+    expect(res.statusCode).toBe(200);
+    for (const socket of [visitor, signedIn]) {
+      await socket.until((ms) =>
+        ms.find((m) => m.type === 'defcon' && m.defconLvl === 3 && m.defconMsg === 'Maintenance at noon'),
+      );
+    }
+
+    await call(live.app, live.admin.token, 'POST', '/api/user/administrateUser', {
+      nickname: member.nickname,
+      active: false,
+    });
+    await signedIn.until((ms) => ms.some((m) => m.type === 'error' && m.message === 'Not authorized'));
+    await signedIn.until(() => signedIn.closeCode !== null);
+    expect(visitor.closeCode).toBeNull();
+    visitor.close();
   });
 });

@@ -108,6 +108,19 @@ export function isSessionsEndedEvent(e: unknown): e is SessionsEndedEvent {
   return x?.kind === 'sessions-ended' && typeof x.userId === 'string' && typeof x.tokenVersion === 'number';
 }
 
+/** One bus event: the alert level changed (SPEC §3 defcon); every open page shows it at once. */
+export interface DefconChangedEvent {
+  kind: 'defcon';
+  defconLvl: number;
+  defconMsg: string;
+}
+
+/** True when a bus event is a `DefconChangedEvent`. */
+export function isDefconChangedEvent(e: unknown): e is DefconChangedEvent {
+  const x = e as Partial<DefconChangedEvent> | null;
+  return x?.kind === 'defcon' && typeof x.defconLvl === 'number' && typeof x.defconMsg === 'string';
+}
+
 /** The pairs and members changed since the last flush of a `subscribeToChanges` subscriber. */
 export interface ChangedIds {
   pairs: string[];

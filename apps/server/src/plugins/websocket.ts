@@ -10,7 +10,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import { createEventBus, type EventBus } from '../lib/event-bus.ts';
-import { ChangePublisher, isSessionsEndedEvent, type SessionsEndedEvent } from '../lib/live-changes.ts';
+import {
+  ChangePublisher,
+  isDefconChangedEvent,
+  isSessionsEndedEvent,
+  type SessionsEndedEvent,
+} from '../lib/live-changes.ts';
 import { type AuthUser, bearerToken } from './auth.ts';
 
 /** The part of a `ws` WebSocket the hub uses (the package ships no types here). */
@@ -115,6 +120,13 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
   /** Sockets of this process, by client, so an ended session's sockets can be closed. */
   const socketOf = new Map<LiveClient, RawSocket>();
   const stopEndingSessions = bus.subscribe((event) => {
+    if (isDefconChangedEvent(event)) {
+      // The alert level is for every visitor: every socket, signed in or not.
+      for (const client of hub.clients) {
+        client.send({ type: 'defcon', defconLvl: event.defconLvl, defconMsg: event.defconMsg });
+      }
+      return;
+    }
     if (!isSessionsEndedEvent(event)) return;
     for (const client of hub.clientsOfUser(event.userId)) {
       if ((client.tokenVersion ?? -1) >= event.tokenVersion) continue;

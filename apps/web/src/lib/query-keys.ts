@@ -9,13 +9,17 @@ export const queryKeys = {
   /** GET /api/user/getApiKey for a session token. */
   apiKey: (token: string | null) => ['api-key', token] as const,
   currencies: ['currencies'] as const,
-  defcon: ['defcon'] as const,
   /** Ledger pages: own (`transactions`) and every member's (`alltransactions`). */
   transactions: (scope: 'own' | 'all', body: unknown) => ['transactions', scope, body] as const,
   transactionsAll: ['transactions'] as const,
   supplyHistory: (currencyId: number, interval: string, limit: number) =>
     ['supply-history', currencyId, interval, limit] as const,
   currencyStats: ['admin', 'currency-stats'] as const,
+  /** Admin lists: users, user stats, access and admin logs (each with its request body). */
+  adminUsers: ['admin', 'users'] as const,
+  adminUserStats: ['admin', 'user-stats'] as const,
+  accessLogs: ['admin', 'access-logs'] as const,
+  adminLogs: ['admin', 'admin-logs'] as const,
   exchange: {
     /** Everything that follows a pair's book: refetched after a reconnect or an order of ours. */
     all: ['exchange'] as const,

@@ -210,5 +210,7 @@ export const wsServerMessage = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('error'), message: z.string() }),
   z.object({ type: z.literal('pong') }),
+  /** The alert level changed (SPEC §3 defcon), pushed to every socket. */
+  z.object({ type: z.literal('defcon'), defconLvl: z.number().int(), defconMsg: z.string() }),
 ]);
 export type WsServerMessage = z.infer<typeof wsServerMessage>;

@@ -39,7 +39,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: messageResponse, '4xx': errorResponse },
       },
     },
-    (req) => audit.setDefconLevel(db, requireAuth(req), req.body, req.ip),
+    (req) => audit.setDefconLevel(db, app.live.bus, requireAuth(req), req.body, req.ip),
   );
 
   app.post(

@@ -10,6 +10,8 @@ import {
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { EventBus } from '../../lib/event-bus.ts';
+import type { DefconChangedEvent } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { findAlertLevel, insertAdminLog, upsertAlertLevel } from './audit.queries.ts';
 import { findAccessLogs, findAdminLogs } from './logs.queries.ts';
@@ -19,9 +21,13 @@ export async function getDefconLevel(db: Db): Promise<DefconResponse> {
   return { ...(await findAlertLevel(db)), message: 'OK' };
 }
 
-/** Admin: sets the alert level (0 to 5) and its message; writes an admin log row (category 6). */
+/**
+ * Admin: sets the alert level (0 to 5) and its message, writes an admin log row (category 6) and publishes
+ * the change on the bus, so every open page shows it at once.
+ */
 export async function setDefconLevel(
   db: Db,
+  bus: EventBus,
   admin: AuthUser,
   input: SetDefconRequest,
   address: string,
@@ -35,6 +41,9 @@ export async function setDefconLevel(
       action: `Set defcon level ${input.defconLvl}: ${input.defconMsg}`,
     });
   });
+  // Every open page of every server process shows the new level at once (its sockets get it).
+  const event: DefconChangedEvent = { kind: 'defcon', defconLvl: input.defconLvl, defconMsg: input.defconMsg };
+  await bus.publish(event);
   return { message: `Defcon level set to ${input.defconLvl}` };
 }
 

@@ -1,8 +1,8 @@
 /**
  * SPEC §2 Admin Console: the tabs in SPEC's order, Currency first and default. The active tab is the
  * `tab` search param of /dashboard (DESIGN §1: UI state in the URL); a tab's own params (Tnx Logs'
- * `tx*`) are dropped when the tab changes. Currency and Tnx Logs are built;
- * the others show a coming-soon panel. The tab list scrolls sideways on a phone.
+ * `tx*`) are dropped when the tab changes. Guild Control is SPEC's placeholder; the checkout and forge
+ * tabs come with their issues and show a coming-soon panel until then. The tab list scrolls sideways on a phone.
  */
 import { Card, Group, Loader, ScrollArea, Tabs, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -11,10 +11,15 @@ import { getRouteApi } from '@tanstack/react-router';
 import { type ComponentType, Suspense, useEffect, useRef } from 'react';
 import { parseDashboardSearch } from '../../../lib/route-search.ts';
 import { pickTxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
+import { AccessLogsTab } from './AccessLogsTab.tsx';
+import { AdminLogsTab } from './AdminLogsTab.tsx';
 import classes from './admin.module.css';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
 import { CurrencyTab } from './CurrencyTab.tsx';
+import { DefconTab } from './DefconTab.tsx';
 import { TnxLogsTab } from './TnxLogsTab.tsx';
+import { UserControlTab } from './UserControlTab.tsx';
+import { UserLogsTab } from './UserLogsTab.tsx';
 
 /** The tabs: URL value and SPEC label. */
 export const ADMIN_TABS = [
@@ -75,6 +80,18 @@ function TabPanelContent({ value, label, panels }: { value: AdminTab; label: str
       return <CurrencyTab />;
     case 'tnx':
       return <TnxLogsRoute />;
+    case 'user-logs':
+      return <UserLogsTab />;
+    case 'access-logs':
+      return <AccessLogsTab />;
+    case 'admin-logs':
+      return <AdminLogsTab />;
+    case 'user-control':
+      return <UserControlTab />;
+    case 'guild-control':
+      return <ComingSoonPanel title={label} placeholder />;
+    case 'defcon':
+      return <DefconTab />;
     default:
       return <ComingSoonPanel title={label} />;
   }

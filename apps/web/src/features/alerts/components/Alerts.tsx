@@ -3,7 +3,7 @@
  * level is above 0. Each dialog's code loads only when it has something to show.
  */
 import { lazy, Suspense, useState } from 'react';
-import { useDefconLevel } from '../api/get-defcon-level.ts';
+import { useDefcon } from '../../../lib/defcon.ts';
 import { isDisclaimerDue, readStoredDisclaimer } from '../disclaimer.ts';
 
 const DisclaimerModal = lazy(() => import('./DisclaimerModal.tsx').then((m) => ({ default: m.DisclaimerModal })));
@@ -11,7 +11,7 @@ const DefconModal = lazy(() => import('./DefconModal.tsx').then((m) => ({ defaul
 
 export function Alerts() {
   const [disclaimerDue] = useState(() => isDisclaimerDue(readStoredDisclaimer(), Date.now()));
-  const { data } = useDefconLevel();
+  const data = useDefcon();
   return (
     <Suspense fallback={null}>
       {disclaimerDue && <DisclaimerModal />}

@@ -1,10 +1,10 @@
-/** SPEC §2: the defcon notice, shown on load when the alert level is above 0. */
+/** SPEC §2: the defcon notice, shown when the alert level is above 0 (on load, and live when it changes). */
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useDefconLevel } from '../api/get-defcon-level.ts';
+import { useDefcon } from '../../../lib/defcon.ts';
 
 export function DefconModal() {
-  const { data } = useDefconLevel();
+  const data = useDefcon();
   const [acknowledged, setAcknowledged] = useState<string | null>(null);
   const level = data?.defconLvl ?? 0;
   const key = `${level}:${data?.defconMsg ?? ''}`;

@@ -8,6 +8,7 @@
 import { type Trade, type User, type WsClientMessage, wsServerMessage } from '@starlight/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { setDefcon } from '../../../lib/defcon.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -103,6 +104,9 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
             return;
           }
           toastError(msg.message);
+          return;
+        case 'defcon':
+          setDefcon(msg);
           return;
         case 'auth':
         case 'pong':
