@@ -5,9 +5,10 @@
  */
 
 import type { MantineColor, MantineFontSize, MantineSpacing } from '@mantine/core';
-import { Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Table, Text, Title } from '@mantine/core';
 import type { Order } from '@starlight/shared';
 import type { ReactNode } from 'react';
+import classes from './orders-table.module.css';
 
 export interface OrderColumn {
   /** Header text; a visually hidden one for an actions column. */
@@ -62,7 +63,7 @@ export function OrdersTable({
         <Table.Tr>
           {columns.map((c) => (
             <Table.Th key={c.header} ta={c.align}>
-              {c.hiddenHeader ? <VisuallyHidden>{c.header}</VisuallyHidden> : c.header}
+              {c.hiddenHeader ? <span className={classes.srOnly}>{c.header}</span> : c.header}
             </Table.Th>
           ))}
         </Table.Tr>
