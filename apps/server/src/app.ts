@@ -22,6 +22,7 @@ import { createMailer } from './lib/mailer.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
+import { settlementsRoutes } from './modules/bank/settlements.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
 import { usersAdminRoutes } from './modules/users/admin.routes.ts';
 import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(usersAdminRoutes, { prefix: '/api/user', deps: usersDeps });
   await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
+  await app.register(settlementsRoutes, { prefix: '/api/bank', db });
   await app.register(auditRoutes, { prefix: '/api/audit', db });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });
   await app.register(balancesLive, { db });

@@ -71,4 +71,18 @@ describe('the ledger tables in the database', () => {
     expect((await rows()).rows).toEqual(before);
     await expectLedgerBalanced(t.app, t.admin);
   });
+
+  it.each(['admin_logs', 'access_logs'])('keeps %s append-only: no update, delete or truncate', async (table) => {
+    const member = await registerMember(t.app, 'aud');
+    await mint(t.app, t.admin, member.nickname, 1, '1');
+    const name = sql.identifier(table);
+    const column = sql.identifier(table === 'admin_logs' ? 'affected_user_id' : 'user_id');
+    const where = sql`WHERE ${column} = ${member.id}`;
+    const count = async () => Number((await exec(sql`SELECT count(*)::int AS n FROM ${name} ${where}`)).rows[0]?.n);
+    expect(await count()).toBe(1);
+    expect(await sqlStateOf(() => exec(sql`UPDATE ${name} SET address = 'forged' ${where}`))).toBe('23001');
+    expect(await sqlStateOf(() => exec(sql`DELETE FROM ${name} ${where}`))).toBe('23001');
+    expect(await sqlStateOf(() => exec(sql`TRUNCATE ${name} CASCADE`))).toBe('23001');
+    expect(await count()).toBe(1);
+  });
 });

@@ -7,5 +7,6 @@ export * from './schemas/audit.ts';
 export * from './schemas/bank.ts';
 export * from './schemas/common.ts';
 export * from './schemas/exchange.ts';
+export * from './schemas/settlements.ts';
 export * from './schemas/user.ts';
 export * from './tables.ts';

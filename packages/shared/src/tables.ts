@@ -71,6 +71,8 @@ export const ADMIN_CATEGORY = {
   CexTradePairCreated: 20,
   CexTradePairModified: 21,
   CexTradePairDeleted: 22,
+  /** Ours (SPEC's table has no row for it): an admin approved or refused a deposit or withdrawal. */
+  Settlement: 30,
 } as const;
 export type AdminCategory = (typeof ADMIN_CATEGORY)[keyof typeof ADMIN_CATEGORY];
 
@@ -93,6 +95,7 @@ export const ADMIN_CATEGORY_LABELS: Record<AdminCategory, string> = {
   20: 'CEX Trade Pair Created',
   21: 'CEX Trade Pair Modified',
   22: 'CEX Trade Pair Deleted',
+  30: 'Settlement',
 };
 
 /** Roles (SPEC §3, §6). */

@@ -53,6 +53,18 @@ export interface paths {
     /** Set a new password with the token of a reset link; ends every session */
     post: operations["resetPassword"];
   };
+  "/api/user/getUsers": {
+    /** Accounts matching the filters, a page at a time (admin) */
+    post: operations["getUsers"];
+  };
+  "/api/user/getUserStats": {
+    /** Counts of accounts created in a date range (admin) */
+    post: operations["getUserStats"];
+  };
+  "/api/user/administrateUser": {
+    /** Set an account's role and active state, effective at once (admin) */
+    post: operations["administrateUser"];
+  };
   "/api/user/getApiKey": {
     /** The caller's API key, or null */
     get: operations["getApiKey"];
@@ -113,6 +125,22 @@ export interface paths {
     /** Conservation check per currency: balances plus escrow equal issued minus removed (admin) */
     get: operations["getAudit"];
   };
+  "/api/bank/withdraw": {
+    /** Withdraw to a wallet: debited at once with the withdrawal tax, paid out by an admin */
+    post: operations["withdraw"];
+  };
+  "/api/bank/deposit": {
+    /** Claim a deposit from a wallet; credited when an admin approves it */
+    post: operations["deposit"];
+  };
+  "/api/bank/getSettlements": {
+    /** Deposits and withdrawals, pending first (admin) */
+    post: operations["getSettlements"];
+  };
+  "/api/bank/settle": {
+    /** Approve or refuse a pending deposit or withdrawal, once (admin) */
+    post: operations["settle"];
+  };
   "/api/audit/getDefconLevel": {
     /** The alert level (defcon) and its message, shown to every visitor */
     get: operations["getDefconLevel"];
@@ -120,6 +148,14 @@ export interface paths {
   "/api/audit/setDefconLevel": {
     /** Set the alert level 0-5 and its message (admin) */
     post: operations["setDefconLevel"];
+  };
+  "/api/audit/getAccessLogs": {
+    /** Sign-ins matching the filters, a page at a time (admin) */
+    post: operations["getAccessLogs"];
+  };
+  "/api/audit/getAdminLogs": {
+    /** Admin actions matching the filters, a page at a time (admin) */
+    post: operations["getAdminLogs"];
   };
   "/api/cex/createPair": {
     /** Create a trading pair between two currencies (admin) */
@@ -973,6 +1009,307 @@ export interface operations {
       };
       /** @description Rate limited */
       429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Accounts matching the filters, a page at a time (admin) */
+  getUsers: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          nickname?: string;
+          email?: string;
+          role?: string;
+          isActive?: boolean;
+          isWalletOnly?: boolean;
+          isEmailVerified?: boolean;
+          isAnonymous?: boolean;
+          createdAfter?: string;
+          createdBefore?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            users: ({
+                _id: string;
+                nickname: string;
+                email: string | null;
+                role: string;
+                primaryWallet: string | null;
+                isActive: boolean;
+                isWalletOnly: boolean;
+                isEmailVerified: boolean;
+                isAnonymous: boolean;
+                referrer: string | null;
+                fame: number;
+                createdAt: string;
+                updatedAt: string;
+                hasCurrency: boolean;
+              })[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Counts of accounts created in a date range (admin) */
+  getUserStats: {
+    requestBody: {
+      content: {
+        "application/json": {
+          startDate?: string;
+          endDate?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            stats: {
+              total: number;
+              verifiedEmailAccounts: number;
+              walletUsers: number;
+              anonymousUsers: number;
+              disabledAccounts: number;
+              adminUsers: number;
+              haveCurrency: number;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Set an account's role and active state, effective at once (admin) */
+  administrateUser: {
+    requestBody: {
+      content: {
+        "application/json": {
+          nickname: string;
+          /** @enum {string} */
+          role?: "admin" | "user" | "creator";
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            user: {
+              _id: string;
+              nickname: string;
+              email: string | null;
+              role: string;
+              primaryWallet: string | null;
+              isActive: boolean;
+              isWalletOnly: boolean;
+              isEmailVerified: boolean;
+              isAnonymous: boolean;
+              referrer: string | null;
+              fame: number;
+              balances: {
+                  currencyId: number;
+                  amount: string;
+                }[];
+              createdAt: string;
+              updatedAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
         content: {
           "application/json": {
             message: string;
@@ -2068,6 +2405,408 @@ export interface operations {
       };
     };
   };
+  /** Withdraw to a wallet: debited at once with the withdrawal tax, paid out by an admin */
+  withdraw: {
+    requestBody: {
+      content: {
+        "application/json": {
+          currencyId: number;
+          amount: number | string;
+          walletAddress: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            senderUser: {
+              _id: string;
+              nickname: string;
+              email: string | null;
+              role: string;
+              primaryWallet: string | null;
+              isActive: boolean;
+              isWalletOnly: boolean;
+              isEmailVerified: boolean;
+              isAnonymous: boolean;
+              referrer: string | null;
+              fame: number;
+              balances: {
+                  currencyId: number;
+                  amount: string;
+                }[];
+              createdAt: string;
+              updatedAt: string;
+            };
+            settlement: {
+              _id: string;
+              /** @enum {string} */
+              kind: "deposit" | "withdrawal";
+              user: {
+                nickname: string;
+              };
+              currencyId: number;
+              amount: string;
+              tax: string;
+              walletAddress: string;
+              reference: string;
+              /** @enum {string} */
+              state: "pending" | "approved" | "refused";
+              note: string;
+              createdAt: string;
+              settledAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Claim a deposit from a wallet; credited when an admin approves it */
+  deposit: {
+    requestBody: {
+      content: {
+        "application/json": {
+          currencyId: number;
+          amount: number | string;
+          walletAddress: string;
+          reference: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            settlement: {
+              _id: string;
+              /** @enum {string} */
+              kind: "deposit" | "withdrawal";
+              user: {
+                nickname: string;
+              };
+              currencyId: number;
+              amount: string;
+              tax: string;
+              walletAddress: string;
+              reference: string;
+              /** @enum {string} */
+              state: "pending" | "approved" | "refused";
+              note: string;
+              createdAt: string;
+              settledAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Deposits and withdrawals, pending first (admin) */
+  getSettlements: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          /** @enum {string} */
+          kind?: "deposit" | "withdrawal";
+          /** @enum {string} */
+          state?: "pending" | "approved" | "refused";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            settlements: ({
+                _id: string;
+                /** @enum {string} */
+                kind: "deposit" | "withdrawal";
+                user: {
+                  nickname: string;
+                };
+                currencyId: number;
+                amount: string;
+                tax: string;
+                walletAddress: string;
+                reference: string;
+                /** @enum {string} */
+                state: "pending" | "approved" | "refused";
+                note: string;
+                createdAt: string;
+                settledAt: string | null;
+              })[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Approve or refuse a pending deposit or withdrawal, once (admin) */
+  settle: {
+    requestBody: {
+      content: {
+        "application/json": {
+          settlementId: string;
+          approve: boolean;
+          note: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            settlement: {
+              _id: string;
+              /** @enum {string} */
+              kind: "deposit" | "withdrawal";
+              user: {
+                nickname: string;
+              };
+              currencyId: number;
+              amount: string;
+              tax: string;
+              walletAddress: string;
+              reference: string;
+              /** @enum {string} */
+              state: "pending" | "approved" | "refused";
+              note: string;
+              createdAt: string;
+              settledAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** The alert level (defcon) and its message, shown to every visitor */
   getDefconLevel: {
     responses: {
@@ -2098,6 +2837,207 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Sign-ins matching the filters, a page at a time (admin) */
+  getAccessLogs: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          user?: string;
+          startDate?: string;
+          endDate?: string;
+          category?: number;
+          address?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            logs: {
+                _id: string;
+                date: string;
+                user: {
+                  nickname: string;
+                };
+                address: string;
+                loginType: number;
+              }[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Admin actions matching the filters, a page at a time (admin) */
+  getAdminLogs: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          adminUser?: string;
+          affectedUser?: string;
+          startDate?: string;
+          endDate?: string;
+          category?: number;
+          address?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            logs: ({
+                _id: string;
+                date: string;
+                adminUser: {
+                  nickname: string;
+                };
+                affectedUser: {
+                  nickname: string;
+                } | null;
+                address: string;
+                category: number;
+                action: string;
+              })[];
+            total: number;
             message: string;
           };
         };

@@ -1,6 +1,7 @@
 /**
- * The ledger model (issue 6 §4, §8): fast-check commands that drive the real API (mint, burn, taxed and
- * untaxed transfers, distributions, and orders and cancels on an exchange pair) and a simple in-memory
+ * The ledger model (issue 6 §4, §8; issue 8 §4): fast-check commands that drive the real API (mint, burn,
+ * taxed and untaxed transfers, distributions, withdrawals and deposits settled by the admin, and orders
+ * and cancels on an exchange pair) and a simple in-memory
  * model of every member's balances. After each bank command the balances must equal the model's to the
  * unit; after each exchange command (whose fills the model does not re-derive) the model takes the pair's
  * two currencies from the API, and the book must agree with the ledger's escrow. After every command no
@@ -37,6 +38,8 @@ const SD = 1;
 const SN = 2;
 /** SD's transfer tax, 1%, as a 10^-9-scaled fraction. */
 const SD_TAX = 10_000_000n;
+/** The run's own currency's withdrawal tax, 5% (burned: it has no collector). */
+const TARGET_WITHDRAW_TAX = 50_000_000n;
 /** One hundredth: every amount here has at most 2 decimals (precision 2). */
 const CENT = UNIT / 100n;
 
@@ -212,6 +215,84 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
     toString = () => `transfer(${this.from} -> ${this.to}, ${this.currency}, ${this.permille}‰)`;
   }
 
+  /** A withdrawal of the run's currency, then the admin approves it, refuses it, or leaves it pending. */
+  class WithdrawCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly permille: number;
+    readonly decision: 'approve' | 'refuse' | 'pending';
+    constructor(who: number, permille: number, decision: 'approve' | 'refuse' | 'pending') {
+      this.who = who;
+      this.permille = permille;
+      this.decision = decision;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const amount = portion(m, this.who, m.target, this.permille);
+      const tax = mulFraction(amount, TARGET_WITHDRAW_TAX, 2);
+      const member = r.members[this.who] as Member;
+      const res = await call(t.app, member.token, 'POST', '/api/bank/withdraw', {
+        currencyId: m.target,
+        amount: text(amount),
+        walletAddress: '0x00000000000000000000000000000000000000aa',
+      });
+      if (held(m, this.who, m.target) < amount + tax) {
+        expect(res.statusCode, res.body).toBe(409);
+      } else {
+        expect(res.statusCode, res.body).toBe(200);
+        add(m, this.who, m.target, -(amount + tax));
+        if (this.decision !== 'pending') {
+          const id = res.json<{ settlement: { _id: string } }>().settlement._id;
+          const approve = this.decision === 'approve';
+          const settled = await call(t.app, t.admin.token, 'POST', '/api/bank/settle', {
+            settlementId: id,
+            approve,
+            note: '',
+          });
+          expect(settled.statusCode, settled.body).toBe(200);
+          if (!approve) add(m, this.who, m.target, amount + tax);
+        }
+      }
+      await expectMatches(m, r);
+    }
+    toString = () => `withdraw(${this.who}, ${this.permille}‰, ${this.decision})`;
+  }
+
+  /** A deposit claim of the run's currency, approved (credited) or refused (nothing) by the admin. */
+  class DepositCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly cents: bigint;
+    readonly approve: boolean;
+    constructor(who: number, cents: bigint, approve: boolean) {
+      this.who = who;
+      this.cents = cents;
+      this.approve = approve;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const member = r.members[this.who] as Member;
+      const res = await call(t.app, member.token, 'POST', '/api/bank/deposit', {
+        currencyId: m.target,
+        amount: text(this.cents * CENT),
+        walletAddress: '0x00000000000000000000000000000000000000bb',
+        reference: 'property deposit',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await expectMatches(m, r);
+      const id = res.json<{ settlement: { _id: string } }>().settlement._id;
+      const settled = await call(t.app, t.admin.token, 'POST', '/api/bank/settle', {
+        settlementId: id,
+        approve: this.approve,
+        note: '',
+      });
+      expect(settled.statusCode, settled.body).toBe(200);
+      if (this.approve) add(m, this.who, m.target, this.cents * CENT);
+      await expectMatches(m, r);
+    }
+    toString = () => `deposit(${this.who}, ${text(this.cents * CENT)}, ${this.approve ? 'approve' : 'refuse'})`;
+  }
+
   class DistributeCommand implements fc.AsyncCommand<Model, Real> {
     readonly from: number;
     readonly currency: 'SD' | 'SN';
@@ -329,6 +410,10 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       .tuple(who, fc.boolean(), permille, fc.integer({ min: 50, max: 150 }))
       .map(([w, b, p, c]) => new PlaceOrderCommand(w, b, p, c)),
     who.map((w) => new CancelOrderCommand(w)),
+    fc
+      .tuple(who, permille, fc.constantFrom('approve' as const, 'refuse' as const, 'pending' as const))
+      .map(([w, p, d]) => new WithdrawCommand(w, p, d)),
+    fc.tuple(who, fc.bigInt({ min: 1n, max: 10_000n }), fc.boolean()).map(([w, c, a]) => new DepositCommand(w, c, a)),
   ];
 
   let run = 0;
@@ -344,7 +429,8 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
         t.admin.token,
         'POST',
         '/api/bank/createCurrency',
-        currencyBody({ name: 'Property Coin' }),
+        // Withdrawable and depositable, with a 5% withdrawal tax that is burned (no collector).
+        currencyBody({ name: 'Property Coin', canWithdraw: true, canDeposit: true, withdrawTax: '0.05' }),
       );
       expect(res.statusCode, res.body).toBe(200);
       const target = res.json<{ currency: Currency }>().currency.currencyId;

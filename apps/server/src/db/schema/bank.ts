@@ -78,3 +78,40 @@ export const bankTransactions = pgTable(
     index('bank_tx_currency_category').on(t.currencyId, t.category),
   ],
 );
+
+/**
+ * Deposits and withdrawals waiting for an admin (DESIGN §8). A withdrawal has already debited the member
+ * (`amount` as category 2, `tax` as category 4) when it is opened; a deposit credits nothing until it is
+ * approved. `state` moves once, from pending to approved or refused (see settlements.service.ts).
+ */
+export const settlements = pgTable(
+  'settlements',
+  {
+    id: objectId('id').primaryKey(),
+    kind: text('kind', { enum: ['deposit', 'withdrawal'] }).notNull(),
+    userId: objectId('user_id')
+      .notNull()
+      .references(() => users.id),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.currencyId),
+    amount: money('amount').notNull(),
+    /** The withdrawal tax charged when it was opened (0 for deposits). */
+    tax: money('tax').notNull().default('0'),
+    walletAddress: text('wallet_address').notNull(),
+    reference: text('reference').notNull().default(''),
+    state: text('state', { enum: ['pending', 'approved', 'refused'] })
+      .notNull()
+      .default('pending'),
+    /** The admin's note when settling. */
+    note: text('note').notNull().default(''),
+    settledBy: objectId('settled_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('settlements_state_created').on(t.state, t.createdAt),
+    index('settlements_user').on(t.userId, t.createdAt),
+    check('settlements_amount_positive', sql`${t.amount} > 0`),
+  ],
+);

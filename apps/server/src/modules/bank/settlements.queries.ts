@@ -1,0 +1,113 @@
+/** SQL of deposits and withdrawals (DESIGN §8): open, list, and settle once. */
+import { formatAtPrecision, fromNumeric, type GetSettlementsRequest, type Settlement } from '@starlight/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { settlements } from '../../db/schema/index.ts';
+import { newObjectId } from '../../lib/ids.ts';
+
+/** A settlement row as the service works with it. */
+export type SettlementRow = typeof settlements.$inferSelect;
+
+/** Opens a settlement (pending) and returns its id. */
+export async function insertSettlement(
+  db: DbOrTx,
+  values: {
+    kind: 'deposit' | 'withdrawal';
+    userId: string;
+    currencyId: number;
+    amount: string;
+    tax: string;
+    walletAddress: string;
+    reference: string;
+  },
+): Promise<string> {
+  const id = newObjectId();
+  await db.insert(settlements).values({ id, ...values });
+  return id;
+}
+
+/**
+ * Moves a pending settlement to `state`, in one statement, so two admins settling it at once cannot
+ * both succeed: the loser's UPDATE finds it no longer pending and returns null.
+ */
+export async function closeSettlement(
+  db: DbOrTx,
+  id: string,
+  change: { state: 'approved' | 'refused'; note: string; settledBy: string },
+): Promise<SettlementRow | null> {
+  const [row] = await db
+    .update(settlements)
+    .set({ ...change, settledAt: sql`now()` })
+    .where(sql`${settlements.id} = ${id} AND ${settlements.state} = 'pending'`)
+    .returning();
+  return row ?? null;
+}
+
+/** Whether a settlement with this id exists (to tell 404 from 409 after `closeSettlement` refused). */
+export async function settlementExists(db: DbOrTx, id: string): Promise<boolean> {
+  const res = await db.execute(sql`SELECT 1 FROM settlements WHERE id = ${id}`);
+  return res.rows.length > 0;
+}
+
+/** Settlements as the wire shows them (DESIGN §8), by `where`, pending first, then newest; and the count. */
+export async function findSettlements(
+  db: DbOrTx,
+  f: Pick<GetSettlementsRequest, 'kind' | 'state'> & { id?: string; limit: number; page: number },
+): Promise<{ settlements: Settlement[]; total: number }> {
+  const where: SQL[] = [sql`true`];
+  if (f.id) where.push(sql`s.id = ${f.id}`);
+  if (f.kind) where.push(sql`s.kind = ${f.kind}`);
+  if (f.state) where.push(sql`s.state = ${f.state}`);
+  const cond = sql.join(where, sql` AND `);
+  const [rows, count] = await Promise.all([
+    db.execute<{
+      id: string;
+      kind: 'deposit' | 'withdrawal';
+      nickname: string;
+      currency_id: number;
+      precision: number;
+      amount: string;
+      tax: string;
+      wallet_address: string;
+      reference: string;
+      state: 'pending' | 'approved' | 'refused';
+      note: string;
+      created_at: string | Date;
+      settled_at: string | Date | null;
+    }>(sql`
+      SELECT s.id, s.kind, u.nickname, s.currency_id, c.precision, s.amount::text AS amount, s.tax::text AS tax,
+             s.wallet_address, s.reference, s.state, s.note, s.created_at, s.settled_at
+      FROM settlements s JOIN users u ON u.id = s.user_id JOIN currencies c ON c.currency_id = s.currency_id
+      WHERE ${cond}
+      ORDER BY (s.state = 'pending') DESC, s.created_at DESC, s.id DESC
+      LIMIT ${f.limit} OFFSET ${(f.page - 1) * f.limit}`),
+    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM settlements s WHERE ${cond}`),
+  ]);
+  const at = (v: string, p: number) => formatAtPrecision(fromNumeric(v), p);
+  return {
+    total: Number(count.rows[0]?.n ?? 0),
+    settlements: rows.rows.map((r) => ({
+      _id: r.id,
+      kind: r.kind,
+      user: { nickname: r.nickname },
+      currencyId: Number(r.currency_id),
+      amount: at(r.amount, Number(r.precision)),
+      tax: at(r.tax, Number(r.precision)),
+      walletAddress: r.wallet_address,
+      reference: r.reference,
+      state: r.state,
+      note: r.note,
+      createdAt: new Date(r.created_at).toISOString(),
+      settledAt: r.settled_at === null ? null : new Date(r.settled_at).toISOString(),
+    })),
+  };
+}
+
+/** The account id of a currency's tax collector (by nickname), or null when the tax is burned. */
+export async function findCollectorId(db: DbOrTx, taxCollector: string): Promise<string | null> {
+  if (!taxCollector) return null;
+  const res = await db.execute<{ id: string }>(
+    sql`SELECT id FROM users WHERE lower(nickname) = lower(${taxCollector})`,
+  );
+  return res.rows[0]?.id ?? null;
+}
