@@ -20,6 +20,7 @@ export const queryKeys = {
   adminUserStats: ['admin', 'user-stats'] as const,
   accessLogs: ['admin', 'access-logs'] as const,
   adminLogs: ['admin', 'admin-logs'] as const,
+  settlements: ['admin', 'settlements'] as const,
   exchange: {
     /** Everything that follows a pair's book: refetched after a reconnect or an order of ours. */
     all: ['exchange'] as const,

@@ -11,6 +11,7 @@ import { AdminSection } from './AdminSection.tsx';
 import { CreateCurrencyModal } from './CreateCurrencyModal.tsx';
 import { CurrencyStatsPanel } from './CurrencyStatsPanel.tsx';
 import { ModifyCurrencyModal } from './ModifyCurrencyModal.tsx';
+import { SettlementsPanel } from './SettlementsPanel.tsx';
 import { SupplyModal } from './SupplyModal.tsx';
 
 type Dialog = 'create' | 'modify' | 'mint' | 'burn' | null;
@@ -74,6 +75,7 @@ export function CurrencyTab() {
         )}
       </AdminSection>
       <CurrencyStatsPanel />
+      <SettlementsPanel />
       <CreateCurrencyModal opened={dialog === 'create'} onClose={close} />
       <ModifyCurrencyModal opened={dialog === 'modify'} onClose={close} />
       <SupplyModal action="mint" opened={dialog === 'mint'} onClose={close} />

@@ -17,16 +17,19 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconHelp, IconRefresh, IconSend, IconShare } from '@tabler/icons-react';
+import { IconDownload, IconHelp, IconRefresh, IconSend, IconShare, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Money } from '../../../components/Money.tsx';
 import { useHoldings } from '../hooks/use-holdings.ts';
 import { DistributeModal } from './DistributeModal.tsx';
+import { type SettlementKind, SettlementModal } from './SettlementModal.tsx';
 import { TransferModal } from './TransferModal.tsx';
 
 export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => void }) {
   const { holdings, currencies, me, refresh } = useHoldings();
   const [transferFor, setTransferFor] = useState<number | null>(null);
+  const [settling, setSettling] = useState<{ kind: SettlementKind; currencyId?: number } | null>(null);
+  const depositable = (currencies.data ?? []).some((c) => c.canDeposit);
   const [distributeOpened, distribute] = useDisclosure(false);
   const [helpOpened, help] = useDisclosure(false);
   const loading = currencies.isLoading || me.isLoading;
@@ -49,6 +52,13 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
               <IconShare size={18} />
             </ActionIcon>
           </Tooltip>
+          {depositable && (
+            <Tooltip label="Deposit">
+              <ActionIcon variant="subtle" aria-label="Deposit" onClick={() => setSettling({ kind: 'deposit' })}>
+                <IconDownload size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
           <Tooltip label="Help">
             <ActionIcon variant="subtle" aria-label="Help about tokens" onClick={help.open}>
               <IconHelp size={18} />
@@ -94,18 +104,31 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
                   </Text>
                 </div>
               </Group>
-              {currency.canTransfer && (
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconSend size={14} />}
-                  onClick={() => setTransferFor(currency.currencyId)}
-                  aria-label={`Transfer ${currency.ticker}`}
-                  style={{ flexShrink: 0 }}
-                >
-                  Transfer
-                </Button>
-              )}
+              <Group gap={6} wrap="wrap" justify="flex-end" style={{ flexShrink: 0 }}>
+                {currency.canWithdraw && (
+                  <Button
+                    size="xs"
+                    variant="default"
+                    leftSection={<IconUpload size={14} />}
+                    onClick={() => setSettling({ kind: 'withdrawal', currencyId: currency.currencyId })}
+                    aria-label={`Withdraw ${currency.ticker}`}
+                  >
+                    Withdraw
+                  </Button>
+                )}
+                {currency.canTransfer && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconSend size={14} />}
+                    onClick={() => setTransferFor(currency.currencyId)}
+                    aria-label={`Transfer ${currency.ticker}`}
+                    style={{ flexShrink: 0 }}
+                  >
+                    Transfer
+                  </Button>
+                )}
+              </Group>
             </Group>
           ))}
         </Stack>
@@ -117,6 +140,15 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
         {...(transferFor !== null ? { currencyId: transferFor } : {})}
       />
       <DistributeModal opened={distributeOpened} onClose={distribute.close} />
+      {settling && (
+        <SettlementModal
+          key={`${settling.kind}-${settling.currencyId ?? ''}`}
+          kind={settling.kind}
+          opened
+          onClose={() => setSettling(null)}
+          {...(settling.currencyId !== undefined ? { currencyId: settling.currencyId } : {})}
+        />
+      )}
       <Modal opened={helpOpened} onClose={help.close} title="About your tokens" centered>
         <List spacing="xs" size="sm">
           <List.Item>Your tokens are the currencies you hold a balance of.</List.Item>
@@ -126,6 +158,11 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
           </List.Item>
           <List.Item>
             Distribute Currency shares an amount among the holders of a currency, in proportion to their holdings.
+          </List.Item>
+          <List.Item>
+            Withdraw sends tokens to your wallet: the amount and its tax leave your balance at once and an admin pays it
+            out (a refused withdrawal comes back in full). Deposit claims tokens you sent from your wallet: an admin
+            checks the transaction and credits you.
           </List.Item>
           <List.Item>Every movement appears in your User Logs.</List.Item>
         </List>

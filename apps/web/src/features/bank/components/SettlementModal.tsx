@@ -1,0 +1,137 @@
+/**
+ * SPEC §2 My Tokens, DESIGN §8: the Withdraw and Deposit popups. A withdrawal is debited at once with the
+ * currency's withdrawal tax (shown before sending) and paid out by an admin; a deposit is a claim (the
+ * transaction reference from the wallet) credited once an admin approves it. The wallet address is
+ * prefilled from the member's primary wallet.
+ */
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import {
+  depositRequest,
+  fromNumeric,
+  mulFraction,
+  parseAmount,
+  toDecimalString,
+  withdrawRequest,
+} from '@starlight/shared';
+import { formatMoney } from '../../../components/Money.tsx';
+import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { fractionToPercent } from '../../../lib/percent.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useDeposit } from '../api/deposit.ts';
+import { useWithdraw } from '../api/withdraw.ts';
+
+interface Values extends Record<string, unknown> {
+  currencyId: string;
+  amount: string;
+  walletAddress: string;
+  reference: string;
+}
+
+export type SettlementKind = 'withdrawal' | 'deposit';
+
+export function SettlementModal({
+  kind,
+  opened,
+  onClose,
+  currencyId,
+}: {
+  kind: SettlementKind;
+  opened: boolean;
+  onClose: () => void;
+  currencyId?: number;
+}) {
+  const { data: currencies = [], byId } = useCurrencies();
+  const wallet = useSession((s) => s.user?.primaryWallet ?? '');
+  const withdraw = useWithdraw();
+  const deposit = useDeposit();
+  const isWithdrawal = kind === 'withdrawal';
+  const allowed = currencies.filter((c) => (isWithdrawal ? c.canWithdraw : c.canDeposit));
+  const toRequest = (v: Values) =>
+    dropEmpty({
+      currencyId: v.currencyId === '' ? '' : Number(v.currencyId),
+      amount: v.amount.trim(),
+      walletAddress: v.walletAddress.trim(),
+      ...(isWithdrawal ? {} : { reference: v.reference.trim() }),
+    });
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: {
+      currencyId: currencyId ? String(currencyId) : '',
+      amount: '',
+      walletAddress: wallet,
+      reference: '',
+    },
+    validate: schemaValidate<Values>(isWithdrawal ? withdrawRequest : depositRequest, toRequest),
+  });
+  const currency = byId.get(Number(form.values.currencyId));
+  const parsed = parseAmount(form.values.amount.trim());
+  const taxRate = currency ? (isWithdrawal ? currency.withdrawTax : currency.depositTax) : '0';
+  const tax = currency && parsed !== null ? mulFraction(parsed, fromNumeric(taxRate), currency.precision) : null;
+  const fmt = (v: bigint) => `${formatMoney(toDecimalString(v), currency)} ${currency?.ticker ?? ''}`;
+  const pending = withdraw.isPending || deposit.isPending;
+
+  const close = () => {
+    form.reset();
+    onClose();
+  };
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const body = toRequest(values) as never;
+      const res = isWithdrawal ? await withdraw.mutateAsync(body) : await deposit.mutateAsync(body);
+      toastSuccess(res.message);
+      close();
+    } catch (err) {
+      toastError(errorMessage(err));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={close} title={isWithdrawal ? 'Withdraw' : 'Deposit'} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {isWithdrawal
+              ? 'The amount and its tax leave your balance now; an admin sends the amount to your wallet. If the admin refuses, both come back.'
+              : 'Send the currency from your wallet first, then claim it here with the transaction reference. An admin checks it and credits your balance.'}
+          </Text>
+          <Select
+            label="Currency"
+            required
+            placeholder={allowed.length === 0 ? 'No currency allows this yet' : 'Choose a currency'}
+            data={allowed.map((c) => ({ value: String(c.currencyId), label: `${c.name} (${c.ticker})` }))}
+            {...form.getInputProps('currencyId')}
+          />
+          <TextInput label="Amount" inputMode="decimal" required data-autofocus {...form.getInputProps('amount')} />
+          <TextInput label="Wallet address" required autoComplete="off" {...form.getInputProps('walletAddress')} />
+          {!isWithdrawal && (
+            <TextInput label="Transaction reference" required autoComplete="off" {...form.getInputProps('reference')} />
+          )}
+          {currency && tax !== null && parsed !== null && (
+            <Alert variant="light" color={tax > 0n ? 'yellow' : 'blue'} p="xs">
+              <Text size="sm">
+                {tax > 0n
+                  ? isWithdrawal
+                    ? `Withdrawal tax ${fractionToPercent(taxRate)}%: ${fmt(tax)}. ${fmt(parsed + tax)} leaves your balance.`
+                    : `Deposit tax ${fractionToPercent(taxRate)}%: ${fmt(tax)}. You receive ${fmt(parsed - tax)} once approved.`
+                  : `No ${isWithdrawal ? 'withdrawal' : 'deposit'} tax on ${currency.ticker}.`}
+              </Text>
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={pending}>
+              {isWithdrawal ? 'Withdraw' : 'Claim deposit'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
