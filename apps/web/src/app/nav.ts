@@ -14,6 +14,7 @@ import {
   IconUser,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import { CHAT_URL } from '../lib/links.ts';
 
 export interface NavItem {
   label: string;
@@ -21,9 +22,6 @@ export interface NavItem {
   icon: ComponentType<{ size?: number | string; stroke?: number }>;
   external?: boolean;
 }
-
-/** The external chat community (opens in a new tab). */
-export const CHAT_URL = 'https://discord.com/invite/starlight';
 
 export const LEFT_MENU: NavItem[] = [
   { label: 'Home', to: '/', icon: IconHome },

@@ -46,6 +46,14 @@ const ResetPasswordPage = lazyRouteComponent(
   () => import('../features/auth/components/ResetPasswordPage.tsx'),
   'ResetPasswordPage',
 );
+const FaqPage = lazyRouteComponent(() => import('../features/faq/components/FaqPage.tsx'), 'FaqPage');
+const MediaPage = lazyRouteComponent(() => import('../features/info/components/MediaPage.tsx'), 'MediaPage');
+const ReportsPage = lazyRouteComponent(() => import('../features/info/components/ReportsPage.tsx'), 'ReportsPage');
+const LightpaperPage = lazyRouteComponent(
+  () => import('../features/info/components/LightpaperPage.tsx'),
+  'LightpaperPage',
+);
+const GamesPage = lazyRouteComponent(() => import('../features/info/components/GamesPage.tsx'), 'GamesPage');
 const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
 
 /**
@@ -96,15 +104,16 @@ const routeTree = rootRoute.addChildren([
   soon('/leaderboard', 'Leader Board'),
   page('/quantumhub', QuantumHubPage),
   page('/analytics', AnalyticsPage),
-  soon('/media', 'Media'),
-  soon('/reports', 'Reports'),
-  soon('/lightpaper', 'Lightpaper'),
-  soon('/Faq', 'FAQ'),
+  page('/media', MediaPage, true),
+  page('/reports', ReportsPage, true),
+  page('/lightpaper', LightpaperPage, true),
+  page('/Faq', FaqPage, true),
+  page('/faq', FaqPage, true),
   soon('/checkout', 'Buy Credits'),
   soon('/provider', 'Thank you for your purchase'),
   soon('/synthchips', 'Synth Chips'),
   soon('/openasc', 'Open Synth Chips'),
-  soon('/games', 'Games'),
+  page('/games', GamesPage, true),
   soon('/rewards', 'Rewards'),
   soon('/underdev', 'Under development'),
   soon('/designer', 'Designer'),

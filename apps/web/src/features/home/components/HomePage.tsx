@@ -5,14 +5,39 @@
  */
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
+import { CHAT_URL } from '../../../lib/links.ts';
 import { useSession } from '../../../lib/session.ts';
 import classes from './home.module.css';
 
+/** A published token contract: what it is, its address and where to see it (a block explorer). */
+interface TokenContract {
+  name: string;
+  address: string;
+  url: string;
+}
+
+/**
+ * The token contracts, from the build's `VITE_TOKEN_CONTRACTS` (a JSON array of `{name, address, url}`,
+ * README's Configuration); none until they are published.
+ */
+function tokenContracts(): TokenContract[] {
+  try {
+    const parsed: unknown = JSON.parse(import.meta.env.VITE_TOKEN_CONTRACTS ?? '[]');
+    return Array.isArray(parsed)
+      ? parsed.filter((c): c is TokenContract => typeof c?.name === 'string' && typeof c?.address === 'string')
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+const CONTRACTS = tokenContracts();
+
 const ROADMAP = [
-  { when: 'Now', what: 'The bank: accounts, currencies, transfers with taxes, histories' },
-  { when: 'Next', what: 'The Quantum Hub exchange with live order books' },
-  { when: 'Then', what: 'The forge, Credits packages, synth chips and ship items' },
-  { when: 'Later', what: 'Creator collections and third-party apps' },
+  { when: 'Done', what: 'The bank, the Quantum Hub exchange, e-mail and wallet sign-in, API keys, the admin console' },
+  { when: 'Next', what: 'The forge and leaderboards; Credits packages and the store' },
+  { when: 'Then', what: 'Synth chips and ship items; creator collections and third-party apps' },
+  { when: 'Later', what: 'Guilds with their own treasuries' },
 ];
 
 export function HomePage() {
@@ -58,19 +83,37 @@ export function HomePage() {
             Team
           </Title>
           <Text size="sm" c="dimmed" mt="xs">
-            A small team of players and engineers. Find us in the community chat.
+            A small team of players and engineers.{' '}
+            <a href={CHAT_URL} target="_blank" rel="noopener noreferrer" className={classes.link}>
+              Find us in the community chat
+            </a>
           </Text>
         </section>
         <section className={classes.card}>
           <Title order={3} size="h4">
             Token contracts
           </Title>
-          <Text size="sm" c="dimmed" mt="xs">
-            On-chain contracts will be published here when deposits and withdrawals open.{' '}
-            <Link to="/lightpaper" className={classes.link}>
-              Read the lightpaper
-            </Link>
-          </Text>
+          {CONTRACTS.length === 0 ? (
+            <Text size="sm" c="dimmed" mt="xs">
+              Not published yet: the on-chain contracts will be listed here.{' '}
+              <Link to="/lightpaper" className={classes.link}>
+                Read the lightpaper
+              </Link>
+            </Text>
+          ) : (
+            <ul className={classes.list}>
+              {CONTRACTS.map((c) => (
+                <li key={c.address}>
+                  <a href={c.url} target="_blank" rel="noopener noreferrer" className={classes.link}>
+                    {c.name}
+                  </a>{' '}
+                  <Text span size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                    {c.address}
+                  </Text>
+                </li>
+              ))}
+            </ul>
+          )}
         </section>
       </div>
       <section className={classes.card}>
