@@ -119,6 +119,22 @@ describe('what a key may do', () => {
     },
   );
 
+  it('lets a bearer token win when both are sent, even beside a wrong key', async () => {
+    const a = await registerMember(t.app, 'both');
+    const b = await registerMember(t.app, 'both');
+    const keyA = await newKey(t.app, a);
+    const headers = { authorization: `Bearer ${b.token}`, 'x-api-key': keyA };
+    const me = await t.app.inject({ method: 'GET', url: '/api/user/me', headers });
+    expect(me.statusCode).toBe(200);
+    expect(me.json<{ user: User }>().user.nickname).toBe(b.nickname);
+    const wrong = { authorization: `Bearer ${b.token}`, 'x-api-key': 'sl_not-a-key' };
+    expect((await t.app.inject({ method: 'GET', url: '/api/user/me', headers: wrong })).statusCode).toBe(200);
+  });
+
+  it('does not lock a caller out of public routes with a wrong key', async () => {
+    expect((await withKey(t.app, 'sl_not-a-key', '/api/bank/currencies')).statusCode).toBe(200);
+  });
+
   it('refuses an unknown key and a deactivated member’s key with 401', async () => {
     const m = await registerMember(t.app, 'deact');
     const key = await newKey(t.app, m);
