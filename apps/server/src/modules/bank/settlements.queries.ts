@@ -102,12 +102,3 @@ export async function findSettlements(
     })),
   };
 }
-
-/** The account id of a currency's tax collector (by nickname), or null when the tax is burned. */
-export async function findCollectorId(db: DbOrTx, taxCollector: string): Promise<string | null> {
-  if (!taxCollector) return null;
-  const res = await db.execute<{ id: string }>(
-    sql`SELECT id FROM users WHERE lower(nickname) = lower(${taxCollector})`,
-  );
-  return res.rows[0]?.id ?? null;
-}

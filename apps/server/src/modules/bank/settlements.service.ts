@@ -36,15 +36,14 @@ import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
 import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
-import { loadUserDto } from '../users/users.queries.ts';
+import { findUserByNickname, loadUserDto } from '../users/users.queries.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
-import {
-  closeSettlement,
-  findCollectorId,
-  findSettlements,
-  insertSettlement,
-  settlementExists,
-} from './settlements.queries.ts';
+import { closeSettlement, findSettlements, insertSettlement, settlementExists } from './settlements.queries.ts';
+
+/** The account id of a currency's tax collector (by nickname), or null when its tax is burned. */
+async function collectorIdOf(db: DbOrTx, taxCollector: string): Promise<string | null> {
+  return taxCollector ? ((await findUserByNickname(db, taxCollector))?.id ?? null) : null;
+}
 
 /** The settlement `id` as the wire shows it. */
 async function settlementDto(db: DbOrTx, id: string): Promise<Settlement> {
@@ -90,7 +89,7 @@ export async function withdraw(
     },
   ];
   if (tax > 0n) {
-    const collectorId = await findCollectorId(tx, currency.taxCollector);
+    const collectorId = await collectorIdOf(tx, currency.taxCollector);
     entries.push({ ...base, category: TX_CATEGORY.Tax, amount: tax, recipientId: collectorId, note: 'Withdrawal tax' });
     changes.touchUser(collectorId);
   }
@@ -179,7 +178,7 @@ export async function settle(
     });
     const tax = mulFraction(amount, fromNumeric(currency.depositTax), currency.precision);
     if (tax > 0n) {
-      const collectorId = await findCollectorId(tx, currency.taxCollector);
+      const collectorId = await collectorIdOf(tx, currency.taxCollector);
       entries.push({
         ...base,
         category: TX_CATEGORY.Tax,
