@@ -24,6 +24,7 @@ import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { settlementsRoutes } from './modules/bank/settlements.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
+import { forgeRoutes } from './modules/forge/forge.routes.ts';
 import { usersAdminRoutes } from './modules/users/admin.routes.ts';
 import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(settlementsRoutes, { prefix: '/api/bank', db });
   await app.register(auditRoutes, { prefix: '/api/audit', db });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });
+  await app.register(forgeRoutes, { prefix: '/api/forge', db });
   await app.register(balancesLive, { db });
 
   app.get(

@@ -7,6 +7,7 @@ export * from './schemas/audit.ts';
 export * from './schemas/bank.ts';
 export * from './schemas/common.ts';
 export * from './schemas/exchange.ts';
+export * from './schemas/forge.ts';
 export * from './schemas/settlements.ts';
 export * from './schemas/user.ts';
 export * from './tables.ts';

@@ -205,6 +205,42 @@ export interface paths {
     /** A pair's open quantity per price level */
     post: operations["getDepth"];
   };
+  "/api/forge/recipes/fetch": {
+    /** The active forge recipes, oldest first (an admin gets every recipe) */
+    get: operations["fetchRecipes"];
+  };
+  "/api/forge/recipes/create": {
+    /** Create a forge recipe, active unless active is false (admin) */
+    post: operations["createRecipe"];
+  };
+  "/api/forge/recipes/modify": {
+    /** Change the given fields of a forge recipe; running processes keep theirs (admin) */
+    post: operations["modifyRecipe"];
+  };
+  "/api/forge/recipes/delete": {
+    /** Delete a forge recipe; running processes still finish or cancel (admin) */
+    post: operations["deleteRecipe"];
+  };
+  "/api/forge/recipes/setactive": {
+    /** Activate or deactivate a forge recipe (admin) */
+    post: operations["setRecipeActive"];
+  };
+  "/api/forge/startProcess": {
+    /** Start forging: the recipe's input times quantity is taken now */
+    post: operations["startProcess"];
+  };
+  "/api/forge/endProcess": {
+    /** Claim a finished process, or cancel one in its first 10 minutes (input paid back) */
+    post: operations["endProcess"];
+  };
+  "/api/forge/getForgeProcesses": {
+    /** The caller's forge processes, newest first */
+    post: operations["getForgeProcesses"];
+  };
+  "/api/forge/getForgeProcessesAll": {
+    /** Every member's forge processes with filters, newest first (admin) */
+    post: operations["getForgeProcessesAll"];
+  };
   "/api/health": {
     /** Liveness and readiness: ok once the database answers */
     get: operations["getHealth"];
@@ -3936,6 +3972,845 @@ export interface operations {
       };
       /** @description An object the request names does not exist (or is not yours) */
       404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The active forge recipes, oldest first (an admin gets every recipe) */
+  fetchRecipes: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recipes: {
+                _id: string;
+                name: string;
+                description: string;
+                imgUrl: string;
+                timeRequired: number;
+                input: {
+                  currencyId: number;
+                  amount: string;
+                };
+                output: {
+                  currencyId: number;
+                  amount: string;
+                };
+                active: boolean;
+                createdAt: string;
+              }[];
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  /** Create a forge recipe, active unless active is false (admin) */
+  createRecipe: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          description: string;
+          imgUrl?: string | "";
+          timeRequired: number;
+          input: {
+            currencyId: number;
+            amount: number | string;
+          };
+          output: {
+            currencyId: number;
+            amount: number | string;
+          };
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recipe: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              timeRequired: number;
+              input: {
+                currencyId: number;
+                amount: string;
+              };
+              output: {
+                currencyId: number;
+                amount: string;
+              };
+              active: boolean;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Change the given fields of a forge recipe; running processes keep theirs (admin) */
+  modifyRecipe: {
+    requestBody: {
+      content: {
+        "application/json": {
+          recipeId: string;
+          name?: string;
+          description?: string;
+          imgUrl?: string | "";
+          timeRequired?: number;
+          input?: {
+            currencyId: number;
+            amount: number | string;
+          };
+          output?: {
+            currencyId: number;
+            amount: number | string;
+          };
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recipe: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              timeRequired: number;
+              input: {
+                currencyId: number;
+                amount: string;
+              };
+              output: {
+                currencyId: number;
+                amount: string;
+              };
+              active: boolean;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Delete a forge recipe; running processes still finish or cancel (admin) */
+  deleteRecipe: {
+    requestBody: {
+      content: {
+        "application/json": {
+          objectId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recipe: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              timeRequired: number;
+              input: {
+                currencyId: number;
+                amount: string;
+              };
+              output: {
+                currencyId: number;
+                amount: string;
+              };
+              active: boolean;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Activate or deactivate a forge recipe (admin) */
+  setRecipeActive: {
+    requestBody: {
+      content: {
+        "application/json": {
+          objectId: string;
+          flag: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recipe: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              timeRequired: number;
+              input: {
+                currencyId: number;
+                amount: string;
+              };
+              output: {
+                currencyId: number;
+                amount: string;
+              };
+              active: boolean;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Start forging: the recipe's input times quantity is taken now */
+  startProcess: {
+    requestBody: {
+      content: {
+        "application/json": {
+          recipeId: string;
+          quantity: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            process: {
+              _id: string;
+              createdAt: string;
+              finishDate: string;
+              recipe: {
+                _id: string;
+                name: string;
+              };
+              input: {
+                currencyId: number;
+                amount: string;
+              };
+              output: {
+                currencyId: number;
+                amount: string;
+              };
+              quantity: number;
+              state: number;
+              user: {
+                nickname: string;
+              };
+              endedAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Claim a finished process, or cancel one in its first 10 minutes (input paid back) */
+  endProcess: {
+    requestBody: {
+      content: {
+        "application/json": {
+          processId: string;
+          cancel: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            process: {
+              _id: string;
+              createdAt: string;
+              finishDate: string;
+              recipe: {
+                _id: string;
+                name: string;
+              };
+              input: {
+                currencyId: number;
+                amount: string;
+              };
+              output: {
+                currencyId: number;
+                amount: string;
+              };
+              quantity: number;
+              state: number;
+              user: {
+                nickname: string;
+              };
+              endedAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's forge processes, newest first */
+  getForgeProcesses: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            processes: ({
+                _id: string;
+                createdAt: string;
+                finishDate: string;
+                recipe: {
+                  _id: string;
+                  name: string;
+                };
+                input: {
+                  currencyId: number;
+                  amount: string;
+                };
+                output: {
+                  currencyId: number;
+                  amount: string;
+                };
+                quantity: number;
+                state: number;
+                user: {
+                  nickname: string;
+                };
+                endedAt: string | null;
+              })[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Every member's forge processes with filters, newest first (admin) */
+  getForgeProcessesAll: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          filters?: {
+            nickname?: string;
+            startAfter?: string;
+            startBefore?: string;
+            finishAfter?: string;
+            finishBefore?: string;
+            state?: 1 | 3 | 4;
+            recipe?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            processes: ({
+                _id: string;
+                createdAt: string;
+                finishDate: string;
+                recipe: {
+                  _id: string;
+                  name: string;
+                };
+                input: {
+                  currencyId: number;
+                  amount: string;
+                };
+                output: {
+                  currencyId: number;
+                  amount: string;
+                };
+                quantity: number;
+                state: number;
+                user: {
+                  nickname: string;
+                };
+                endedAt: string | null;
+              })[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
         content: {
           "application/json": {
             message: string;

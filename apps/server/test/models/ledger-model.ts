@@ -1,7 +1,7 @@
 /**
- * The ledger model (issue 6 §4, §8; issue 8 §4): fast-check commands that drive the real API (mint, burn,
- * taxed and untaxed transfers, distributions, withdrawals and deposits settled by the admin, and orders
- * and cancels on an exchange pair) and a simple in-memory
+ * The ledger model (issue 6 §4, §8; issue 8 §4; issue 9 §5): fast-check commands that drive the real API
+ * (mint, burn, taxed and untaxed transfers, distributions, withdrawals and deposits settled by the admin,
+ * orders and cancels on an exchange pair, and forge processes started, claimed and cancelled) and a simple in-memory
  * model of every member's balances. After each bank command the balances must equal the model's to the
  * unit; after each exchange command (whose fills the model does not re-derive) the model takes the pair's
  * two currencies from the API, and the book must agree with the ledger's escrow. After every command no
@@ -19,6 +19,7 @@ import {
   UNIT,
   type User,
 } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { currencyBody } from '../bank.helpers.ts';
@@ -43,16 +44,33 @@ const TARGET_WITHDRAW_TAX = 50_000_000n;
 /** One hundredth: every amount here has at most 2 decimals (precision 2). */
 const CENT = UNIT / 100n;
 
-/** Balances per member per currency id, in 10^-9 units; `target` is the run's own currency. */
+/** The run's forge recipe: FORGE_INPUT SN in, FORGE_OUTPUT of the run's currency out, per unit. */
+const FORGE_INPUT = 250n * CENT;
+const FORGE_OUTPUT = 100n * CENT;
+
+/** A forge process the model knows of: whose, how many units, and whether it has ended. */
+interface ModelProcess {
+  id: string;
+  who: number;
+  quantity: bigint;
+  ended: boolean;
+}
+
+/**
+ * Balances per member per currency id, in 10^-9 units; `target` is the run's own currency; the forge
+ * processes started in the run.
+ */
 export interface Model {
   balances: Array<Map<number, bigint>>;
   target: number;
+  processes: ModelProcess[];
 }
-/** The run's members and its exchange pair (target currency against SN). */
+/** The run's members, its exchange pair (target currency against SN) and its forge recipe. */
 export interface Real {
   members: Member[];
   target: number;
   pair: string;
+  recipe: string;
 }
 
 /** What a run of the model counted: commands run and invariant checks passed. */
@@ -391,6 +409,77 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
     toString = () => `cancel(${this.who})`;
   }
 
+  /** A member starts the run's recipe `quantity` times: SN taken at once, or 409 when not covered. */
+  class ForgeStartCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly quantity: number;
+    constructor(who: number, quantity: number) {
+      this.who = who;
+      this.quantity = quantity;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const res = await call(t.app, r.members[this.who]?.token, 'POST', '/api/forge/startProcess', {
+        recipeId: r.recipe,
+        quantity: this.quantity,
+      });
+      const taken = FORGE_INPUT * BigInt(this.quantity);
+      if (held(m, this.who, SN) < taken) {
+        expect(res.statusCode, res.body).toBe(409);
+      } else {
+        expect(res.statusCode, res.body).toBe(200);
+        add(m, this.who, SN, -taken);
+        const id = res.json<{ process: { _id: string } }>().process._id;
+        m.processes.push({ id, who: this.who, quantity: BigInt(this.quantity), ended: false });
+      }
+      await expectMatches(m, r);
+    }
+    toString = () => `forge(${this.who}, x${this.quantity})`;
+  }
+
+  /**
+   * The owner ends one of the run's processes (the `pick`-th still running): when `finished` its finish
+   * date is moved into the past first, so a claim pays the output and a cancel is refused; otherwise it
+   * is inside the cancel window, so a cancel pays the input back and a claim is refused.
+   */
+  class ForgeEndCommand implements fc.AsyncCommand<Model, Real> {
+    readonly pick: number;
+    readonly cancel: boolean;
+    readonly finished: boolean;
+    constructor(pick: number, cancel: boolean, finished: boolean) {
+      this.pick = pick;
+      this.cancel = cancel;
+      this.finished = finished;
+    }
+    check = (m: Readonly<Model>) => m.processes.some((p) => !p.ended);
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const running = m.processes.filter((p) => !p.ended);
+      const p = running[this.pick % running.length] as ModelProcess;
+      if (this.finished) {
+        await t.built.database.db.execute(
+          sql`UPDATE forge_processes SET finish_date = now() - interval '1 second' WHERE id = ${p.id}`,
+        );
+      }
+      const res = await call(t.app, r.members[p.who]?.token, 'POST', '/api/forge/endProcess', {
+        processId: p.id,
+        cancel: this.cancel,
+      });
+      if (this.cancel === this.finished) {
+        expect(res.statusCode, res.body).toBe(409);
+      } else {
+        expect(res.statusCode, res.body).toBe(200);
+        p.ended = true;
+        if (this.cancel) add(m, p.who, SN, FORGE_INPUT * p.quantity);
+        else add(m, p.who, m.target, FORGE_OUTPUT * p.quantity);
+      }
+      await expectMatches(m, r);
+    }
+    toString = () =>
+      `${this.cancel ? 'cancelForge' : 'claimForge'}(#${this.pick}, ${this.finished ? 'finished' : 'running'})`;
+  }
+
   const who = fc.integer({ min: 0, max: MEMBERS - 1 });
   const permille = fc.integer({ min: 1, max: 1200 });
   const mintArb = fc
@@ -414,6 +503,10 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       .tuple(who, permille, fc.constantFrom('approve' as const, 'refuse' as const, 'pending' as const))
       .map(([w, p, d]) => new WithdrawCommand(w, p, d)),
     fc.tuple(who, fc.bigInt({ min: 1n, max: 10_000n }), fc.boolean()).map(([w, c, a]) => new DepositCommand(w, c, a)),
+    fc.tuple(who, fc.integer({ min: 1, max: 30 })).map(([w, q]) => new ForgeStartCommand(w, q)),
+    fc
+      .tuple(fc.nat({ max: 20 }), fc.boolean(), fc.boolean())
+      .map(([p, cancel, finished]) => new ForgeEndCommand(p, cancel, finished)),
   ];
 
   let run = 0;
@@ -444,7 +537,17 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       });
       expect(pairRes.statusCode, pairRes.body).toBe(200);
       const pair = pairRes.json<{ pair: Pair }>().pair._id;
-      const model: Model = { balances: members.map(() => new Map<number, bigint>()), target };
+      // A recipe turning 2.50 SN into 1.00 of the run's currency (an hour), so forging moves both.
+      const recipeRes = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/create', {
+        name: 'Property forge',
+        description: 'Turns SN into the run currency',
+        timeRequired: 3600,
+        input: { currencyId: SN, amount: text(FORGE_INPUT) },
+        output: { currencyId: target, amount: text(FORGE_OUTPUT) },
+      });
+      expect(recipeRes.statusCode, recipeRes.body).toBe(200);
+      const recipe = recipeRes.json<{ recipe: { _id: string } }>().recipe._id;
+      const model: Model = { balances: members.map(() => new Map<number, bigint>()), target, processes: [] };
       // Opening balances, so most commands have something to move: 100 SD and 100 SN each,
       // and 1, 2, 3 of the target currency for the first three members (the fourth holds none).
       const opening: Array<[number, number, bigint]> = members.flatMap((_, i) => [
@@ -456,7 +559,7 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
         await mint(t.app, t.admin, members[i]?.nickname ?? '', currencyId, text(units));
         add(model, i, currencyId, units);
       }
-      return { model, real: { members, target, pair } };
+      return { model, real: { members, target, pair, recipe } };
     };
     await fc.asyncModelRun(setup, cmds);
   });

@@ -1,0 +1,157 @@
+/** Routes of /api/forge (SPEC §7 Forge, DESIGN §6). Thin: schema, access, one service call. */
+import {
+  createRecipeRequest,
+  deleteRecipeRequest,
+  endProcessRequest,
+  errorResponse,
+  forgeProcessesResponse,
+  getForgeProcessesAllRequest,
+  getForgeProcessesRequest,
+  modifyRecipeRequest,
+  processResponse,
+  recipeResponse,
+  recipesResponse,
+  setRecipeActiveRequest,
+  startProcessRequest,
+} from '@starlight/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { moneyMoving } from '../../http/money-moving.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import * as processes from './processes.service.ts';
+import * as recipes from './recipes.service.ts';
+
+export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const tags = ['forge'];
+  const errors = { '4xx': errorResponse };
+
+  app.get(
+    '/recipes/fetch',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'fetchRecipes',
+        summary: 'The active forge recipes, oldest first (an admin gets every recipe)',
+        tags,
+        response: { 200: recipesResponse, ...errors },
+      },
+    },
+    (req) => recipes.fetchRecipes(db, req.auth),
+  );
+
+  app.post(
+    '/recipes/create',
+    {
+      config: { access: 'admin' },
+      schema: {
+        operationId: 'createRecipe',
+        summary: 'Create a forge recipe, active unless active is false (admin)',
+        tags,
+        body: createRecipeRequest,
+        response: { 200: recipeResponse, ...errors },
+      },
+    },
+    (req) => recipes.createRecipe(db, requireAuth(req), req.body, req.ip),
+  );
+
+  app.post(
+    '/recipes/modify',
+    {
+      config: { access: 'admin' },
+      schema: {
+        operationId: 'modifyRecipe',
+        summary: 'Change the given fields of a forge recipe; running processes keep theirs (admin)',
+        tags,
+        body: modifyRecipeRequest,
+        response: { 200: recipeResponse, ...errors },
+      },
+    },
+    (req) => recipes.modifyRecipe(db, requireAuth(req), req.body, req.ip),
+  );
+
+  app.post(
+    '/recipes/delete',
+    {
+      config: { access: 'admin' },
+      schema: {
+        operationId: 'deleteRecipe',
+        summary: 'Delete a forge recipe; running processes still finish or cancel (admin)',
+        tags,
+        body: deleteRecipeRequest,
+        response: { 200: recipeResponse, ...errors },
+      },
+    },
+    (req) => recipes.deleteRecipe(db, requireAuth(req), req.body.objectId, req.ip),
+  );
+
+  app.post(
+    '/recipes/setactive',
+    {
+      config: { access: 'admin' },
+      schema: {
+        operationId: 'setRecipeActive',
+        summary: 'Activate or deactivate a forge recipe (admin)',
+        tags,
+        body: setRecipeActiveRequest,
+        response: { 200: recipeResponse, ...errors },
+      },
+    },
+    (req) => recipes.setRecipeActive(db, requireAuth(req), req.body, req.ip),
+  );
+
+  app.post(
+    '/startProcess',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: "Start forging: the recipe's input times quantity is taken now",
+        tags,
+        body: startProcessRequest,
+        response: { 200: processResponse, ...errors },
+      },
+    },
+    (req) => moneyMoving(db, req, (tx, changes) => processes.startProcess(tx, requireAuth(req), req.body, changes)),
+  );
+
+  app.post(
+    '/endProcess',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: 'Claim a finished process, or cancel one in its first 10 minutes (input paid back)',
+        tags,
+        body: endProcessRequest,
+        response: { 200: processResponse, ...errors },
+      },
+    },
+    (req) => moneyMoving(db, req, (tx, changes) => processes.endProcess(tx, requireAuth(req), req.body, changes)),
+  );
+
+  app.post(
+    '/getForgeProcesses',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: "The caller's forge processes, newest first",
+        tags,
+        body: getForgeProcessesRequest,
+        response: { 200: forgeProcessesResponse, ...errors },
+      },
+    },
+    (req) => processes.getForgeProcesses(db, requireAuth(req), req.body),
+  );
+
+  app.post(
+    '/getForgeProcessesAll',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "Every member's forge processes with filters, newest first (admin)",
+        tags,
+        body: getForgeProcessesAllRequest,
+        response: { 200: forgeProcessesResponse, ...errors },
+      },
+    },
+    (req) => processes.getForgeProcessesAll(db, req.body),
+  );
+};

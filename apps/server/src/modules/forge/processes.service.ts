@@ -1,0 +1,165 @@
+/**
+ * Forge processes (DESIGN §6; SPEC §4 Forge process states): a member starts a recipe, which takes its
+ * input × quantity out of circulation at once (category 14, reference = the process); the process then
+ * ends once, either claimed after its finish date (output × quantity issued, category 13, state 3) or
+ * cancelled in its first 10 minutes before that date (the input issued back, category 13 in the input
+ * currency, state 4). Every balance change goes through the ledger in the caller's transaction, and the
+ * state leaves Started in one conditional UPDATE of that same transaction, so concurrent claims and
+ * cancels of one process have exactly one outcome and pay once.
+ */
+import {
+  type Amount,
+  AppError,
+  type EndProcessRequest,
+  FORGE_CANCEL_WINDOW_MS,
+  type ForgeProcess,
+  type ForgeProcessesResponse,
+  fromNumeric,
+  type GetForgeProcessesAllRequest,
+  type GetForgeProcessesRequest,
+  MAX_AMOUNT,
+  type ProcessResponse,
+  type StartProcessRequest,
+  TX_CATEGORY,
+} from '@starlight/shared';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { requireCurrency, requireNotFrozen } from '../bank/currencies.service.ts';
+import { postEntries } from '../ledger/ledger.posting.ts';
+import { closeProcess, findOwnProcessTiming, findProcesses, insertProcess } from './processes.queries.ts';
+import { findRecipe } from './recipes.queries.ts';
+
+/** The process `id` in wire shape (it exists: the caller just wrote it in `db`'s transaction). */
+async function processDto(db: DbOrTx, id: string): Promise<ForgeProcess> {
+  const [process] = (await findProcesses(db, { id, limit: 1, page: 1 })).processes;
+  if (!process) throw new Error(`process ${id} vanished`);
+  return process;
+}
+
+/** `perUnit` × `quantity` (10^-9 units); VALIDATION on `quantity` when the total exceeds what an amount may be. */
+function times(perUnit: string, quantity: number): Amount {
+  const total = fromNumeric(perUnit) * BigInt(quantity);
+  if (total > MAX_AMOUNT) throw new AppError('VALIDATION', '"quantity" contains an invalid value');
+  return total as Amount;
+}
+
+/**
+ * `startProcess {recipeId, quantity}` (DESIGN §6) for `member`, in `tx`: takes the recipe's input ×
+ * quantity (category 14) and starts a process that finishes `timeRequired` seconds from now. Answers
+ * `{process, message: 'Process started'}`. Throws NOT_FOUND `Recipe not found`, CONFLICT (the recipe is
+ * inactive, a currency is frozen, `Insufficient funds`), VALIDATION (a total beyond the largest amount).
+ */
+export async function startProcess(
+  tx: Tx,
+  member: AuthUser,
+  input: StartProcessRequest,
+  changes: LiveChanges,
+): Promise<ProcessResponse> {
+  const recipe = await findRecipe(tx, input.recipeId);
+  if (!recipe) throw new AppError('NOT_FOUND', 'Recipe not found');
+  if (!recipe.active) throw new AppError('CONFLICT', 'This recipe is not active');
+  const [inCurrency, outCurrency] = await Promise.all([
+    requireCurrency(tx, recipe.inputCurrencyId),
+    requireCurrency(tx, recipe.outputCurrencyId),
+  ]);
+  requireNotFrozen(inCurrency);
+  requireNotFrozen(outCurrency);
+  const taken = times(recipe.inputAmount, input.quantity);
+  times(recipe.outputAmount, input.quantity);
+  const id = await insertProcess(tx, {
+    userId: member.id,
+    recipeId: recipe.id,
+    recipeName: recipe.name,
+    inputCurrencyId: recipe.inputCurrencyId,
+    inputAmount: recipe.inputAmount,
+    outputCurrencyId: recipe.outputCurrencyId,
+    outputAmount: recipe.outputAmount,
+    quantity: input.quantity,
+    timeRequired: recipe.timeRequired,
+  });
+  // The balance CHECK refuses a debit below zero: the whole request rolls back, process included.
+  await postEntries(tx, [
+    {
+      category: TX_CATEGORY.ForgeBurn,
+      currencyId: recipe.inputCurrencyId,
+      amount: taken,
+      executorId: member.id,
+      senderId: member.id,
+      recipientId: null,
+      reference: id,
+      note: `Forge: ${recipe.name} x${input.quantity}`,
+    },
+  ]);
+  changes.touchUser(member.id);
+  return { process: await processDto(tx, id), message: 'Process started' };
+}
+
+/** Why `closeProcess` refused: NOT_FOUND for no such process of the member, else the CONFLICT that applies. */
+async function refusal(db: DbOrTx, member: AuthUser, input: EndProcessRequest): Promise<AppError> {
+  const timing = await findOwnProcessTiming(db, input.processId, member.id, FORGE_CANCEL_WINDOW_MS);
+  if (!timing) return new AppError('NOT_FOUND', 'Process not found');
+  if (timing.state !== 1) return new AppError('CONFLICT', 'This process has already ended');
+  if (!input.cancel) return new AppError('CONFLICT', 'This process is not finished yet');
+  if (timing.finished) return new AppError('CONFLICT', 'This process has finished: claim it instead');
+  return new AppError('CONFLICT', 'The cancel window has closed (10 minutes after the start)');
+}
+
+/**
+ * `endProcess {processId, cancel}` (DESIGN §6) for `member`, in `tx`: claims a finished process (pays
+ * output × quantity) or cancels one in its first 10 minutes (pays the input back), both category 13 and
+ * reference = the process. Answers `{process, message: 'Process finished' | 'Process cancelled'}`.
+ * Throws NOT_FOUND `Process not found` (none, or another member's) and CONFLICT (already ended, not
+ * finished yet, cancel window closed).
+ */
+export async function endProcess(
+  tx: Tx,
+  member: AuthUser,
+  input: EndProcessRequest,
+  changes: LiveChanges,
+): Promise<ProcessResponse> {
+  const row = await closeProcess(tx, input.processId, member.id, input.cancel, FORGE_CANCEL_WINDOW_MS);
+  if (!row) throw await refusal(tx, member, input);
+  const [currencyId, perUnit] = input.cancel
+    ? [row.inputCurrencyId, row.inputAmount]
+    : [row.outputCurrencyId, row.outputAmount];
+  await postEntries(tx, [
+    {
+      category: TX_CATEGORY.ForgeMint,
+      currencyId,
+      amount: times(perUnit, row.quantity),
+      executorId: member.id,
+      senderId: null,
+      recipientId: member.id,
+      reference: row.id,
+      note: `Forge: ${row.recipeName} x${row.quantity} ${input.cancel ? 'cancelled' : 'claimed'}`,
+    },
+  ]);
+  changes.touchUser(member.id);
+  return {
+    process: await processDto(tx, row.id),
+    message: input.cancel ? 'Process cancelled' : 'Process finished',
+  };
+}
+
+const listed = (result: { processes: ForgeProcess[]; total: number }): ForgeProcessesResponse => ({
+  ...result,
+  message: result.total === 0 ? 'No logs found' : `Got ${result.total} process(es)`,
+});
+
+/** `getForgeProcesses {paging}` (DESIGN §6): the member's own processes, newest first, and their count. */
+export async function getForgeProcesses(
+  db: Db,
+  member: AuthUser,
+  query: GetForgeProcessesRequest,
+): Promise<ForgeProcessesResponse> {
+  return listed(await findProcesses(db, { userId: member.id, ...query.paging }));
+}
+
+/** Admin `getForgeProcessesAll {paging, filters}` (SPEC §2 Forge Process Logs): every member's, newest first. */
+export async function getForgeProcessesAll(
+  db: Db,
+  query: GetForgeProcessesAllRequest,
+): Promise<ForgeProcessesResponse> {
+  return listed(await findProcesses(db, { ...query.filters, ...query.paging }));
+}
