@@ -3,8 +3,8 @@
  * Logs, User Control and Defcon Level render their data and empty states; deactivating a member signs
  * their open page out; a new defcon level pops up live on another member's page.
  */
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { ADMIN, acceptDisclaimerUpFront, expectNoSeriousA11yViolations, PASSWORD, uniqueNick } from './fixtures.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { ADMIN, expectNoSeriousA11yViolations, newPage, PASSWORD, uniqueNick } from './fixtures.ts';
 
 async function signIn(page: Page, nickname: string, password: string): Promise<void> {
   await page.goto('/login');
@@ -12,17 +12,6 @@ async function signIn(page: Page, nickname: string, password: string): Promise<v
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-}
-
-async function newPage(browser: Browser, isMobile: boolean): Promise<Page> {
-  const context = await browser.newContext(
-    isMobile
-      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
-      : { viewport: { width: 1280, height: 800 } },
-  );
-  const page = await context.newPage();
-  await acceptDisclaimerUpFront(page);
-  return page;
 }
 
 /** Opens an Admin Console tab by its URL value. */

@@ -1,6 +1,6 @@
 /** Shared constants and helpers of the browser tests. */
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
@@ -61,4 +61,16 @@ export async function storeSession(page: Page, session: { user: unknown; token: 
     },
     [session.user, session.token] as const,
   );
+}
+
+/** A page in a fresh context at desktop (1280x800) or phone (390x844, touch) size, disclaimer accepted. */
+export async function newPage(browser: Browser, isMobile: boolean): Promise<Page> {
+  const context = await browser.newContext(
+    isMobile
+      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1280, height: 800 } },
+  );
+  const page = await context.newPage();
+  await acceptDisclaimerUpFront(page);
+  return page;
 }

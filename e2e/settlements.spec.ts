@@ -3,19 +3,8 @@
  * drops; the admin refuses it in the Settlements panel and the balance comes back; the member claims a
  * deposit, the admin approves it and the balance grows.
  */
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { ADMIN, acceptDisclaimerUpFront, expectNoSeriousA11yViolations, PASSWORD, uniqueNick } from './fixtures.ts';
-
-async function newPage(browser: Browser, isMobile: boolean): Promise<Page> {
-  const context = await browser.newContext(
-    isMobile
-      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
-      : { viewport: { width: 1280, height: 800 } },
-  );
-  const page = await context.newPage();
-  await acceptDisclaimerUpFront(page);
-  return page;
-}
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { ADMIN, expectNoSeriousA11yViolations, newPage, PASSWORD, uniqueNick } from './fixtures.ts';
 
 async function signIn(page: Page, nickname: string, password: string): Promise<void> {
   await page.goto('/login');

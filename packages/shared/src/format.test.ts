@@ -82,7 +82,8 @@ describe('formatDate and formatDuration', () => {
   it('formats a forge time as days/hours/min/sec', () => {
     expect(formatDuration(0)).toBe('0 sec');
     expect(formatDuration(59)).toBe('59 sec');
-    expect(formatDuration(3600)).toBe('1 hours');
-    expect(formatDuration(90061)).toBe('1 days 1 hours 1 min 1 sec');
+    expect(formatDuration(3600)).toBe('1 hour');
+    expect(formatDuration(90061)).toBe('1 day 1 hour 1 min 1 sec');
+    expect(formatDuration(2 * 86400 + 2 * 3600 + 30)).toBe('2 days 2 hours 30 sec');
   });
 });

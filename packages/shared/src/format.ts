@@ -47,8 +47,8 @@ export function formatDuration(seconds: number): string {
   const h = Math.floor((seconds % 86400) / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;
-  if (d) parts.push(`${d} days`);
-  if (h) parts.push(`${h} hours`);
+  if (d) parts.push(`${d} ${d === 1 ? 'day' : 'days'}`);
+  if (h) parts.push(`${h} ${h === 1 ? 'hour' : 'hours'}`);
   if (m) parts.push(`${m} min`);
   if (s || parts.length === 0) parts.push(`${s} sec`);
   return parts.join(' ');

@@ -48,11 +48,12 @@ const CENT = UNIT / 100n;
 const FORGE_INPUT = 250n * CENT;
 const FORGE_OUTPUT = 100n * CENT;
 
-/** A forge process the model knows of: whose, how many units, and whether it has ended. */
+/** A forge process the model knows of: whose, how many units, whether its finish date has passed, whether it has ended. */
 interface ModelProcess {
   id: string;
   who: number;
   quantity: bigint;
+  finished: boolean;
   ended: boolean;
 }
 
@@ -431,7 +432,7 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
         expect(res.statusCode, res.body).toBe(200);
         add(m, this.who, SN, -taken);
         const id = res.json<{ process: { _id: string } }>().process._id;
-        m.processes.push({ id, who: this.who, quantity: BigInt(this.quantity), ended: false });
+        m.processes.push({ id, who: this.who, quantity: BigInt(this.quantity), finished: false, ended: false });
       }
       await expectMatches(m, r);
     }
@@ -440,8 +441,8 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
 
   /**
    * The owner ends one of the run's processes (the `pick`-th still running): when `finished` its finish
-   * date is moved into the past first, so a claim pays the output and a cancel is refused; otherwise it
-   * is inside the cancel window, so a cancel pays the input back and a claim is refused.
+   * date is moved into the past first (for good). Once finished, a claim pays the output and a cancel is
+   * refused; before, it is inside the cancel window, so a cancel pays the input back and a claim is refused.
    */
   class ForgeEndCommand implements fc.AsyncCommand<Model, Real> {
     readonly pick: number;
@@ -457,16 +458,18 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       stats.steps++;
       const running = m.processes.filter((p) => !p.ended);
       const p = running[this.pick % running.length] as ModelProcess;
-      if (this.finished) {
+      if (this.finished && !p.finished) {
         await t.built.database.db.execute(
           sql`UPDATE forge_processes SET finish_date = now() - interval '1 second' WHERE id = ${p.id}`,
         );
+        p.finished = true;
       }
       const res = await call(t.app, r.members[p.who]?.token, 'POST', '/api/forge/endProcess', {
         processId: p.id,
         cancel: this.cancel,
       });
-      if (this.cancel === this.finished) {
+      // A claim needs the finish date passed; a cancel needs it ahead (and the process under 10 minutes old).
+      if (this.cancel === p.finished) {
         expect(res.statusCode, res.body).toBe(409);
       } else {
         expect(res.statusCode, res.body).toBe(200);

@@ -29,7 +29,7 @@ const HomePage = lazyRouteComponent(() => import('../features/home/components/Ho
 const LoginPage = lazyRouteComponent(() => import('../features/auth/components/LoginPage.tsx'), 'LoginPage');
 const RegisterPage = lazyRouteComponent(() => import('../features/auth/components/RegisterPage.tsx'), 'RegisterPage');
 const DashboardPage = lazyRouteComponent(() => import('./pages/DashboardPage.tsx'), 'DashboardPage');
-const UserBankPage = lazyRouteComponent(() => import('../features/bank/components/UserBankPage.tsx'), 'UserBankPage');
+const UserBankPage = lazyRouteComponent(() => import('./pages/UserBankPage.tsx'), 'UserBankPage');
 const UserConfigPage = lazyRouteComponent(
   () => import('../features/userconfig/components/UserConfigPage.tsx'),
   'UserConfigPage',

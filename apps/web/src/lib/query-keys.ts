@@ -21,6 +21,14 @@ export const queryKeys = {
   accessLogs: ['admin', 'access-logs'] as const,
   adminLogs: ['admin', 'admin-logs'] as const,
   settlements: ['admin', 'settlements'] as const,
+  forge: {
+    /** The recipes the session may see (an admin sees inactive ones too). */
+    recipesAll: ['forge', 'recipes'] as const,
+    recipes: (token: string | null) => ['forge', 'recipes', token] as const,
+    /** Process pages: own (`mine`) and every member's (`all`, admin), each with its request body. */
+    processesAll: ['forge', 'processes'] as const,
+    processes: (scope: 'mine' | 'all', body: unknown) => ['forge', 'processes', scope, body] as const,
+  },
   exchange: {
     /** Everything that follows a pair's book: refetched after a reconnect or an order of ours. */
     all: ['exchange'] as const,

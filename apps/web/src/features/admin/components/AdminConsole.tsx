@@ -1,8 +1,8 @@
 /**
  * SPEC §2 Admin Console: the tabs in SPEC's order, Currency first and default. The active tab is the
  * `tab` search param of /dashboard (DESIGN §1: UI state in the URL); a tab's own params (Tnx Logs'
- * `tx*`) are dropped when the tab changes. Guild Control is SPEC's placeholder; the checkout and forge
- * tabs come with their issues and show a coming-soon panel until then. The tab list scrolls sideways on a phone.
+ * `tx*`) are dropped when the tab changes. Guild Control is SPEC's placeholder; the checkout
+ * tabs come with their issue and show a coming-soon panel until then. The tab list scrolls sideways on a phone.
  */
 import { Card, Group, Loader, ScrollArea, Tabs, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -17,6 +17,8 @@ import classes from './admin.module.css';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
 import { CurrencyTab } from './CurrencyTab.tsx';
 import { DefconTab } from './DefconTab.tsx';
+import { ForgeControlTab } from './ForgeControlTab.tsx';
+import { ForgeProcessLogsTab } from './ForgeProcessLogsTab.tsx';
 import { TnxLogsTab } from './TnxLogsTab.tsx';
 import { UserControlTab } from './UserControlTab.tsx';
 import { UserLogsTab } from './UserLogsTab.tsx';
@@ -92,6 +94,10 @@ function TabPanelContent({ value, label, panels }: { value: AdminTab; label: str
       return <ComingSoonPanel title={label} placeholder />;
     case 'defcon':
       return <DefconTab />;
+    case 'forge-control':
+      return <ForgeControlTab />;
+    case 'forge-logs':
+      return <ForgeProcessLogsTab />;
     default:
       return <ComingSoonPanel title={label} />;
   }

@@ -4,24 +4,26 @@
  * The open log is in the URL like the desktop's (`tab=logs` and its `tx*` filters), so a reload or a
  * link shared between a phone and a desktop shows the same rows.
  */
-import { Button, Card, Stack, Tabs, Text } from '@mantine/core';
+import { Button, Card, Loader, Stack, Tabs, Text } from '@mantine/core';
 import type { User } from '@starlight/shared';
 import { IconArrowsExchange, IconUser, IconWallet } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTxLogUrl } from '../hooks/use-tx-log-url.ts';
 import { DistributeModal } from './DistributeModal.tsx';
 import { MyInfo } from './MyInfo.tsx';
 import { MyTokens } from './MyTokens.tsx';
 import { TransactionLog } from './TransactionLog.tsx';
 import { TransferModal } from './TransferModal.tsx';
+import type { UserBankPanels } from './UserBankPage.tsx';
 
-export function MobileConsole({ user, logsOpen }: { user: User; logsOpen: boolean }) {
+export function MobileConsole({ user, logsOpen, panels }: { user: User; logsOpen: boolean; panels: UserBankPanels }) {
   const [tab, setTab] = useState<string | null>('assets');
   const txLog = useTxLogUrl();
   const [transferOpen, setTransferOpen] = useState(false);
   const [distributeOpen, setDistributeOpen] = useState(false);
-  const [account, setAccount] = useState<'profile' | null>(null);
+  const [account, setAccount] = useState<'profile' | 'forge' | null>(null);
+  const { forge: Forge, forgeLogs: ForgeLogs } = panels;
   return (
     <Tabs value={tab} onChange={setTab} keepMounted={false}>
       <Tabs.List grow mb="md">
@@ -76,10 +78,16 @@ export function MobileConsole({ user, logsOpen }: { user: User; logsOpen: boolea
           <Button component={Link} to="/userconfig" variant="light">
             Settings
           </Button>
-          <Button variant="light" data-disabled onClick={(e) => e.preventDefault()}>
-            Forge (coming soon)
+          <Button variant={account === 'forge' ? 'filled' : 'light'} onClick={() => setAccount('forge')}>
+            Forge
           </Button>
           {account === 'profile' && <MyInfo user={user} />}
+          {account === 'forge' && (
+            <Suspense fallback={<Loader size="sm" />}>
+              <Forge />
+              <ForgeLogs />
+            </Suspense>
+          )}
         </Stack>
       </Tabs.Panel>
     </Tabs>

@@ -1,11 +1,12 @@
 /**
  * SPEC §2 user area (/userbank): tabs Profile, Bank of Starlight, User Logs, Forge on desktop; on a
- * phone the mobile user console (Assets, Transfers, Account).
+ * phone the mobile user console (Assets, Transfers, Account). The forge's screens belong to the forge
+ * feature: the app composes them in through `panels`.
  */
 import { Loader, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { ComingSoon } from '../../../components/ComingSoon.tsx';
+import { type ComponentType, Suspense } from 'react';
 import { parseUserBankSearch } from '../../../lib/route-search.ts';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
 import { useTxLogUrl } from '../hooks/use-tx-log-url.ts';
@@ -17,10 +18,25 @@ import { TransactionLog } from './TransactionLog.tsx';
 
 const route = getRouteApi('/userbank');
 
+/** Screens of the user area that other features own: the Forge tab and the Forge Logs sub-tab. */
+export interface UserBankPanels {
+  forge: ComponentType;
+  forgeLogs: ComponentType;
+}
+
+/** A panel of another feature, loaded with its tab. */
+function Panel({ of: Of }: { of: ComponentType }) {
+  return (
+    <Suspense fallback={<Loader size="sm" />}>
+      <Of />
+    </Suspense>
+  );
+}
+
 type LogView = NonNullable<ReturnType<typeof route.useSearch>['log']>;
 
 /** The sub-tab is the `log` search param; switching it drops the log's filters (SPEC §4: page 1). */
-function UserLogs() {
+function UserLogs({ panels }: { panels: UserBankPanels }) {
   const { log: sub = 'user' } = route.useSearch({ select: parseUserBankSearch });
   const navigate = useNavigate();
   const txLog = useTxLogUrl();
@@ -40,7 +56,7 @@ function UserLogs() {
       />
       {sub === 'user' && <TransactionLog url={txLog} />}
       {sub === 'checkout' && <Text c="dimmed">Checkout logs are coming soon with the Credits store.</Text>}
-      {sub === 'forge' && <Text c="dimmed">Forge logs are coming soon with the forge.</Text>}
+      {sub === 'forge' && <Panel of={panels.forgeLogs} />}
     </Stack>
   );
 }
@@ -62,13 +78,13 @@ function Holdings() {
   );
 }
 
-export function UserBankPage() {
+export function UserBankPage({ panels }: { panels: UserBankPanels }) {
   const user = useRequireSession();
   const isPhone = useMediaQuery('(max-width: 48em)');
   const { tab = 'profile' } = route.useSearch({ select: parseUserBankSearch });
   const navigate = useNavigate();
   if (!user) return <Loader m="xl" />;
-  if (isPhone) return <MobileConsole user={user} logsOpen={tab === 'logs'} />;
+  if (isPhone) return <MobileConsole user={user} logsOpen={tab === 'logs'} panels={panels} />;
   return (
     <Stack maw={1100} mx="auto">
       <Title order={2}>My account</Title>
@@ -93,10 +109,10 @@ export function UserBankPage() {
           <Holdings />
         </Tabs.Panel>
         <Tabs.Panel value="logs">
-          <UserLogs />
+          <UserLogs panels={panels} />
         </Tabs.Panel>
         <Tabs.Panel value="forge">
-          <ComingSoon title="Forge" />
+          <Panel of={panels.forge} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

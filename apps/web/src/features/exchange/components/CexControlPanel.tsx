@@ -4,11 +4,12 @@
  * 'Pair modified' (SPEC §8) through the mutations' invalidation. A phone shows one card per pair with its
  * buttons in view (the wide table hid them off to the right, behind a sideways scroll).
  */
-import { Badge, Button, Card, Group, Modal, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Pair } from '@starlight/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
@@ -190,19 +191,15 @@ export function CexControlPanel() {
       </Stack>
       <PairFormModal opened={form !== null} pair={form?.pair ?? null} onClose={() => setForm(null)} />
       <PairOrdersModal pair={viewing} onClose={() => setViewing(null)} />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete Trading Pair">
-        <Stack gap="sm">
-          <Text>Delete {deleting?.name}? Its open orders are cancelled and their escrow returned to their owners.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              Keep it
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => void confirmDelete()}>
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDeleteModal
+        opened={deleting !== null}
+        title="Delete Trading Pair"
+        deleting={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => void confirmDelete()}
+      >
+        Delete {deleting?.name}? Its open orders are cancelled and their escrow returned to their owners.
+      </ConfirmDeleteModal>
     </Card>
   );
 }
