@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exchangeSuite } from './cases/exchange.ts';
+import { forgeSuite } from './cases/forge.ts';
 import { ledgerSuite } from './cases/ledger.ts';
 import { webSuite } from './cases/web.ts';
 import { api } from './lib/api.ts';
@@ -26,7 +27,7 @@ import { type Figures, record } from './lib/results.ts';
 import { type ServerHandle, startServer } from './lib/server.ts';
 
 /** Every suite, in the order they run. A new benchmark adds itself here. */
-const SUITES: Suite[] = [ledgerSuite, exchangeSuite, webSuite];
+const SUITES: Suite[] = [ledgerSuite, exchangeSuite, forgeSuite, webSuite];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

@@ -5,20 +5,16 @@
  * its own lock), once on one hot pair (every order queues on the same book).
  */
 import type { RawRequest } from 'autocannon';
-import { mapLimit } from '../lib/api.ts';
 import { type BenchContext, measure, type Suite, throughputFigures } from '../lib/context.ts';
+import { type BenchMember, registerFundedMembers } from '../lib/members.ts';
 import { psql } from '../lib/postgres.ts';
 
-const MEMBER_PASSWORD = 'Bench-trader-9!';
 /** New currencies the pairs are made of: every pair between two of them (4 currencies, 6 pairs). */
 const TICKERS = ['XBA', 'XBB', 'XBC', 'XBD'];
 /** Minted to every trader in every currency: far more than a run's orders can escrow. */
 const FUNDING = '1000000';
 
-interface Trader {
-  nickname: string;
-  token: string;
-}
+type Trader = BenchMember;
 
 interface Market {
   traders: Trader[];
@@ -58,26 +54,7 @@ async function setUpMarket(ctx: BenchContext, count: number): Promise<Market> {
       pairs.push(res.pair._id);
     }
   }
-  const traders = await mapLimit(
-    Array.from({ length: count }, (_, i) => `trader${String(i).padStart(4, '0')}`),
-    8,
-    async (nickname) => {
-      const res = await ctx.api.post<{ token: string }>('/api/user/register', {
-        nickname,
-        email: `${nickname}@bench.example.com`,
-        password: MEMBER_PASSWORD,
-      });
-      return { nickname, token: res.token };
-    },
-  );
-  const mints = traders.flatMap((t) => currencyIds.map((currencyId) => ({ nickname: t.nickname, currencyId })));
-  await mapLimit(mints, 16, ({ nickname, currencyId }) =>
-    ctx.api.post(
-      '/api/bank/mint',
-      { recipientNickName: nickname, currencyId, amount: FUNDING, note: 'bench' },
-      ctx.adminToken,
-    ),
-  );
+  const traders = await registerFundedMembers(ctx, count, 'trader', currencyIds, FUNDING);
   ctx.log(
     `exchange: ${pairs.length} pairs, ${count} traders registered and funded in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );

@@ -4,8 +4,8 @@
  * collector, whose balance row every transfer then credits: a hot row).
  */
 import type { RawRequest } from 'autocannon';
-import { mapLimit } from '../lib/api.ts';
 import { type BenchContext, measure, type Suite, throughputFigures } from '../lib/context.ts';
+import { type BenchMember, registerFundedMembers } from '../lib/members.ts';
 import { psql } from '../lib/postgres.ts';
 
 /** Seeded currencies (apps/server/src/db/seed.ts). */
@@ -15,36 +15,12 @@ const SN = 2; // untaxed
 /** SPEC §3 category of a member-to-member transfer row. */
 const CATEGORY_TRANSFER = 3;
 
-const MEMBER_PASSWORD = 'Bench-member-9!';
+type Member = BenchMember;
 
-interface Member {
-  nickname: string;
-  token: string;
-}
-
-/** Registers `count` members (argon2 makes this the slow part: a few at a time) and funds them. */
+/** Registers `count` members and funds them with 1000 SD and 1000 SN each. */
 async function setUpMembers(ctx: BenchContext, count: number): Promise<Member[]> {
   const started = Date.now();
-  const members = await mapLimit(
-    Array.from({ length: count }, (_, i) => `bench${String(i).padStart(4, '0')}`),
-    8,
-    async (nickname) => {
-      const res = await ctx.api.post<{ token: string }>('/api/user/register', {
-        nickname,
-        email: `${nickname}@bench.example.com`,
-        password: MEMBER_PASSWORD,
-      });
-      return { nickname, token: res.token };
-    },
-  );
-  const mints = members.flatMap((m) => [SD, SN].map((currencyId) => ({ nickname: m.nickname, currencyId })));
-  await mapLimit(mints, 16, ({ nickname, currencyId }) =>
-    ctx.api.post(
-      '/api/bank/mint',
-      { recipientNickName: nickname, currencyId, amount: '1000', note: 'bench' },
-      ctx.adminToken,
-    ),
-  );
+  const members = await registerFundedMembers(ctx, count, 'bench', [SD, SN], '1000');
   ctx.log(`ledger: ${count} members registered and funded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return members;
 }

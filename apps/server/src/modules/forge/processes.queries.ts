@@ -1,4 +1,7 @@
-/** SQL of forge processes (DESIGN §6): start, end once, list. */
+/**
+ * SQL of forge processes (DESIGN §6): start (with the ledger's posting, in one statement), end once,
+ * list. A start or an end costs two statements besides BEGIN and COMMIT (DESIGN §9: round trips).
+ */
 import {
   type ForgeProcess,
   type ForgeProcessFilters,
@@ -7,40 +10,120 @@ import {
   PROCESS_STATE,
 } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
-import { forgeProcesses } from '../../db/schema/index.ts';
-import { newObjectId } from '../../lib/ids.ts';
+import type { PostAlong } from '../ledger/ledger.posting.ts';
 
-/** A process row as the service works with it (amounts per unit, numeric text). */
-export type ProcessRow = typeof forgeProcesses.$inferSelect;
+/** A process row with its currencies' precisions, as every query here returns it (amounts per unit). */
+export type ProcessRow = {
+  id: string;
+  user_id: string;
+  created_at: string | Date;
+  finish_date: string | Date;
+  ended_at: string | Date | null;
+  recipe_id: string;
+  recipe_name: string;
+  input_currency_id: number;
+  input_amount: string;
+  input_precision: number;
+  output_currency_id: number;
+  output_amount: string;
+  output_precision: number;
+  quantity: number;
+  state: number;
+};
+
+const iso = (v: string | Date) => new Date(v).toISOString();
+
+/** A process row as the wire shows it (DESIGN §6), owned by `nickname`. */
+export function toProcessDto(r: ProcessRow, nickname: string): ForgeProcess {
+  return {
+    _id: r.id,
+    createdAt: iso(r.created_at),
+    finishDate: iso(r.finish_date),
+    endedAt: r.ended_at === null ? null : iso(r.ended_at),
+    recipe: { _id: r.recipe_id, name: r.recipe_name },
+    input: {
+      currencyId: Number(r.input_currency_id),
+      amount: formatAtPrecision(fromNumeric(r.input_amount), Number(r.input_precision)),
+    },
+    output: {
+      currencyId: Number(r.output_currency_id),
+      amount: formatAtPrecision(fromNumeric(r.output_amount), Number(r.output_precision)),
+    },
+    quantity: Number(r.quantity),
+    state: Number(r.state),
+    user: { nickname },
+  };
+}
+
+/** The columns of `ProcessRow` from `p` (forge_processes), `ci` and `co` (its two currencies). */
+const PROCESS_COLUMNS = sql.raw(`p.id, p.user_id, p.created_at, p.finish_date, p.ended_at, p.recipe_id, p.recipe_name,
+  p.input_currency_id, p.input_amount::text AS input_amount, ci.precision AS input_precision,
+  p.output_currency_id, p.output_amount::text AS output_amount, co.precision AS output_precision,
+  p.quantity, p.state`);
+
+/** What a process starts from: a live recipe and what its two currencies allow. */
+export interface StartableRecipe extends Record<string, unknown> {
+  id: string;
+  name: string;
+  time_required: number;
+  active: boolean;
+  input_currency_id: number;
+  input_amount: string;
+  input_precision: number;
+  input_frozen: boolean;
+  input_frozen_note: string;
+  input_ticker: string;
+  output_currency_id: number;
+  output_amount: string;
+  output_precision: number;
+  output_frozen: boolean;
+  output_frozen_note: string;
+  output_ticker: string;
+}
+
+/** The live recipe `id` with its currencies' precision and frozen state, in one statement; null when none. */
+export async function findStartableRecipe(db: DbOrTx, id: string): Promise<StartableRecipe | null> {
+  const [row] = await queryNamed<StartableRecipe>(
+    db,
+    'forge_startable_recipe',
+    sql`SELECT r.id, r.name, r.time_required, r.active,
+               r.input_currency_id, r.input_amount::text AS input_amount, ci.precision AS input_precision,
+               ci.is_frozen AS input_frozen, ci.frozen_note AS input_frozen_note, ci.ticker AS input_ticker,
+               r.output_currency_id, r.output_amount::text AS output_amount, co.precision AS output_precision,
+               co.is_frozen AS output_frozen, co.frozen_note AS output_frozen_note, co.ticker AS output_ticker
+        FROM forge_recipes r
+        JOIN currencies ci ON ci.currency_id = r.input_currency_id
+        JOIN currencies co ON co.currency_id = r.output_currency_id
+        WHERE r.id = ${id} AND r.deleted_at IS NULL`,
+  );
+  return row ?? null;
+}
 
 /**
- * Starts a process (state 1) whose finish date is the database's now plus `timeRequired` seconds, and
- * returns its id. Amounts are the recipe's, per unit, as numeric text.
+ * The caller's part of the ledger posting that starts process `id` (see `postEntries`): the process
+ * row (state 1, finishing `timeRequired` seconds after the database's now) is inserted in the same
+ * statement as the input's debit, only when the posting is accepted, and its dates come back as the
+ * statement's `created_at` and `finish_date`.
  */
-export async function insertProcess(
-  db: DbOrTx,
-  values: Pick<
-    ProcessRow,
-    | 'userId'
-    | 'recipeId'
-    | 'recipeName'
-    | 'inputCurrencyId'
-    | 'inputAmount'
-    | 'outputCurrencyId'
-    | 'outputAmount'
-    | 'quantity'
-  > & { timeRequired: number },
-): Promise<string> {
-  const id = newObjectId();
-  const { timeRequired, ...columns } = values;
-  await db.insert(forgeProcesses).values({
-    id,
-    ...columns,
-    finishDate: sql`now() + make_interval(secs => ${timeRequired})`,
-  });
-  return id;
+export function insertProcessAlong(
+  id: string,
+  v: { userId: string; recipe: StartableRecipe; quantity: number },
+): PostAlong {
+  const r = v.recipe;
+  return {
+    name: 'forge_start',
+    ctes: sql`proc AS (
+      INSERT INTO forge_processes (id, user_id, recipe_id, recipe_name, input_currency_id, input_amount,
+                                   output_currency_id, output_amount, quantity, finish_date)
+      SELECT ${id}, ${v.userId}, ${r.id}, ${r.name}, ${r.input_currency_id}::int, ${r.input_amount}::numeric,
+             ${r.output_currency_id}::int, ${r.output_amount}::numeric, ${v.quantity}::int,
+             now() + make_interval(secs => ${r.time_required}::int)
+      WHERE (SELECT ok FROM ok)
+      RETURNING created_at, finish_date)`,
+    columns: sql`(SELECT created_at FROM proc) AS created_at, (SELECT finish_date FROM proc) AS finish_date`,
+  };
 }
 
 /**
@@ -57,16 +140,18 @@ export async function closeProcess(
   cancelWindowMs: number,
 ): Promise<ProcessRow | null> {
   const inTime = cancel
-    ? sql`now() < ${forgeProcesses.createdAt} + make_interval(secs => ${cancelWindowMs / 1000}) AND now() < ${forgeProcesses.finishDate}`
-    : sql`now() >= ${forgeProcesses.finishDate}`;
-  const [row] = await db
-    .update(forgeProcesses)
-    .set({ state: cancel ? PROCESS_STATE.Cancelled : PROCESS_STATE.Completed, endedAt: sql`now()` })
-    .where(
-      sql`${forgeProcesses.id} = ${id} AND ${forgeProcesses.userId} = ${userId}
-          AND ${forgeProcesses.state} = ${PROCESS_STATE.Started} AND ${inTime}`,
-    )
-    .returning();
+    ? sql`now() < p.created_at + make_interval(secs => ${cancelWindowMs / 1000}::int) AND now() < p.finish_date`
+    : sql`now() >= p.finish_date`;
+  const [row] = await queryNamed<ProcessRow>(
+    db,
+    cancel ? 'forge_cancel' : 'forge_claim',
+    sql`UPDATE forge_processes p
+           SET state = ${cancel ? PROCESS_STATE.Cancelled : PROCESS_STATE.Completed}::int, ended_at = now()
+          FROM currencies ci, currencies co
+         WHERE p.id = ${id} AND p.user_id = ${userId} AND p.state = ${PROCESS_STATE.Started}::int AND ${inTime}
+           AND ci.currency_id = p.input_currency_id AND co.currency_id = p.output_currency_id
+        RETURNING ${PROCESS_COLUMNS}`,
+  );
   return row ?? null;
 }
 
@@ -88,17 +173,15 @@ export async function findOwnProcessTiming(
   return r ? { state: Number(r.state), finished: r.finished, inCancelWindow: r.in_window } : null;
 }
 
-/** What a process list selects: by owner, by id, or by the admin filters of SPEC §2. */
+/** What a process list selects: by owner, or by the admin filters of SPEC §2. */
 export interface ProcessQuery extends ForgeProcessFilters {
   userId?: string;
-  id?: string;
   limit: number;
   page: number;
 }
 
 function processWhere(q: ProcessQuery): SQL {
   const where: SQL[] = [sql`true`];
-  if (q.id) where.push(sql`p.id = ${q.id}`);
   if (q.userId) where.push(sql`p.user_id = ${q.userId}`);
   if (q.nickname) where.push(sql`p.user_id = (SELECT id FROM users WHERE nickname = ${q.nickname})`);
   if (q.state) where.push(sql`p.state = ${q.state}`);
@@ -108,37 +191,15 @@ function processWhere(q: ProcessQuery): SQL {
   return sql.join(where, sql` AND `);
 }
 
-/**
- * Processes as the wire shows them (DESIGN §6), newest first, one page of `q`; and how many match
- * (not counted for a lookup by id).
- */
+/** Processes as the wire shows them (DESIGN §6), newest first, one page of `q`; and how many match. */
 export async function findProcesses(
   db: DbOrTx,
   q: ProcessQuery,
 ): Promise<{ processes: ForgeProcess[]; total: number }> {
   const cond = processWhere(q);
   const [rows, count] = await Promise.all([
-    db.execute<{
-      id: string;
-      created_at: string | Date;
-      finish_date: string | Date;
-      ended_at: string | Date | null;
-      recipe_id: string;
-      recipe_name: string;
-      input_currency_id: number;
-      input_amount: string;
-      input_precision: number;
-      output_currency_id: number;
-      output_amount: string;
-      output_precision: number;
-      quantity: number;
-      state: number;
-      nickname: string;
-    }>(sql`
-      SELECT p.id, p.created_at, p.finish_date, p.ended_at, p.recipe_id, p.recipe_name,
-             p.input_currency_id, p.input_amount::text AS input_amount, ci.precision AS input_precision,
-             p.output_currency_id, p.output_amount::text AS output_amount, co.precision AS output_precision,
-             p.quantity, p.state, u.nickname
+    db.execute<ProcessRow & { nickname: string }>(sql`
+      SELECT ${PROCESS_COLUMNS}, u.nickname
       FROM forge_processes p
       JOIN users u ON u.id = p.user_id
       JOIN currencies ci ON ci.currency_id = p.input_currency_id
@@ -146,28 +207,10 @@ export async function findProcesses(
       WHERE ${cond}
       ORDER BY p.created_at DESC, p.id DESC
       LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`),
-    q.id ? null : db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM forge_processes p WHERE ${cond}`),
+    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM forge_processes p WHERE ${cond}`),
   ]);
-  const iso = (v: string | Date) => new Date(v).toISOString();
-  const processes = rows.rows.map(
-    (r): ForgeProcess => ({
-      _id: r.id,
-      createdAt: iso(r.created_at),
-      finishDate: iso(r.finish_date),
-      endedAt: r.ended_at === null ? null : iso(r.ended_at),
-      recipe: { _id: r.recipe_id, name: r.recipe_name },
-      input: {
-        currencyId: Number(r.input_currency_id),
-        amount: formatAtPrecision(fromNumeric(r.input_amount), Number(r.input_precision)),
-      },
-      output: {
-        currencyId: Number(r.output_currency_id),
-        amount: formatAtPrecision(fromNumeric(r.output_amount), Number(r.output_precision)),
-      },
-      quantity: Number(r.quantity),
-      state: Number(r.state),
-      user: { nickname: r.nickname },
-    }),
-  );
-  return { processes, total: count ? Number(count.rows[0]?.n ?? 0) : processes.length };
+  return {
+    processes: rows.rows.map((r) => toProcessDto(r, r.nickname)),
+    total: Number(count.rows[0]?.n ?? 0),
+  };
 }

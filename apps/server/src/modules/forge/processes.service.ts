@@ -18,24 +18,25 @@ import {
   type GetForgeProcessesAllRequest,
   type GetForgeProcessesRequest,
   MAX_AMOUNT,
+  PROCESS_STATE,
   type ProcessResponse,
   type StartProcessRequest,
   TX_CATEGORY,
 } from '@starlight/shared';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { requireCurrency, requireNotFrozen } from '../bank/currencies.service.ts';
+import { requireNotFrozen } from '../bank/currencies.service.ts';
 import { postEntries } from '../ledger/ledger.posting.ts';
-import { closeProcess, findOwnProcessTiming, findProcesses, insertProcess } from './processes.queries.ts';
-import { findRecipe } from './recipes.queries.ts';
-
-/** The process `id` in wire shape (it exists: the caller just wrote it in `db`'s transaction). */
-async function processDto(db: DbOrTx, id: string): Promise<ForgeProcess> {
-  const [process] = (await findProcesses(db, { id, limit: 1, page: 1 })).processes;
-  if (!process) throw new Error(`process ${id} vanished`);
-  return process;
-}
+import {
+  closeProcess,
+  findOwnProcessTiming,
+  findProcesses,
+  findStartableRecipe,
+  insertProcessAlong,
+  toProcessDto,
+} from './processes.queries.ts';
 
 /** `perUnit` × `quantity` (10^-9 units); VALIDATION on `quantity` when the total exceeds what an amount may be. */
 function times(perUnit: string, quantity: number): Amount {
@@ -56,43 +57,62 @@ export async function startProcess(
   input: StartProcessRequest,
   changes: LiveChanges,
 ): Promise<ProcessResponse> {
-  const recipe = await findRecipe(tx, input.recipeId);
+  const recipe = await findStartableRecipe(tx, input.recipeId);
   if (!recipe) throw new AppError('NOT_FOUND', 'Recipe not found');
   if (!recipe.active) throw new AppError('CONFLICT', 'This recipe is not active');
-  const [inCurrency, outCurrency] = await Promise.all([
-    requireCurrency(tx, recipe.inputCurrencyId),
-    requireCurrency(tx, recipe.outputCurrencyId),
-  ]);
-  requireNotFrozen(inCurrency);
-  requireNotFrozen(outCurrency);
-  const taken = times(recipe.inputAmount, input.quantity);
-  times(recipe.outputAmount, input.quantity);
-  const id = await insertProcess(tx, {
-    userId: member.id,
-    recipeId: recipe.id,
-    recipeName: recipe.name,
-    inputCurrencyId: recipe.inputCurrencyId,
-    inputAmount: recipe.inputAmount,
-    outputCurrencyId: recipe.outputCurrencyId,
-    outputAmount: recipe.outputAmount,
-    quantity: input.quantity,
-    timeRequired: recipe.timeRequired,
+  requireNotFrozen({
+    isFrozen: recipe.input_frozen,
+    frozenNote: recipe.input_frozen_note,
+    ticker: recipe.input_ticker,
   });
-  // The balance CHECK refuses a debit below zero: the whole request rolls back, process included.
-  await postEntries(tx, [
-    {
-      category: TX_CATEGORY.ForgeBurn,
-      currencyId: recipe.inputCurrencyId,
-      amount: taken,
-      executorId: member.id,
-      senderId: member.id,
-      recipientId: null,
-      reference: id,
-      note: `Forge: ${recipe.name} x${input.quantity}`,
-    },
-  ]);
+  requireNotFrozen({
+    isFrozen: recipe.output_frozen,
+    frozenNote: recipe.output_frozen_note,
+    ticker: recipe.output_ticker,
+  });
+  const taken = times(recipe.input_amount, input.quantity);
+  times(recipe.output_amount, input.quantity);
+  const id = newObjectId();
+  // One statement: the input's debit and the process row, written only together. The balance CHECK
+  // refuses a debit below zero, and then neither is written.
+  const started = await postEntries<{ created_at: string | Date; finish_date: string | Date }>(
+    tx,
+    [
+      {
+        category: TX_CATEGORY.ForgeBurn,
+        currencyId: recipe.input_currency_id,
+        amount: taken,
+        executorId: member.id,
+        senderId: member.id,
+        recipientId: null,
+        reference: id,
+        note: `Forge: ${recipe.name} x${input.quantity}`,
+      },
+    ],
+    insertProcessAlong(id, { userId: member.id, recipe, quantity: input.quantity }),
+  );
   changes.touchUser(member.id);
-  return { process: await processDto(tx, id), message: 'Process started' };
+  const process = toProcessDto(
+    {
+      id,
+      user_id: member.id,
+      created_at: started.created_at,
+      finish_date: started.finish_date,
+      ended_at: null,
+      recipe_id: recipe.id,
+      recipe_name: recipe.name,
+      input_currency_id: recipe.input_currency_id,
+      input_amount: recipe.input_amount,
+      input_precision: recipe.input_precision,
+      output_currency_id: recipe.output_currency_id,
+      output_amount: recipe.output_amount,
+      output_precision: recipe.output_precision,
+      quantity: input.quantity,
+      state: PROCESS_STATE.Started,
+    },
+    member.nickname,
+  );
+  return { process, message: 'Process started' };
 }
 
 /** Why `closeProcess` refused: NOT_FOUND for no such process of the member, else the CONFLICT that applies. */
@@ -121,23 +141,23 @@ export async function endProcess(
   const row = await closeProcess(tx, input.processId, member.id, input.cancel, FORGE_CANCEL_WINDOW_MS);
   if (!row) throw await refusal(tx, member, input);
   const [currencyId, perUnit] = input.cancel
-    ? [row.inputCurrencyId, row.inputAmount]
-    : [row.outputCurrencyId, row.outputAmount];
+    ? [row.input_currency_id, row.input_amount]
+    : [row.output_currency_id, row.output_amount];
   await postEntries(tx, [
     {
       category: TX_CATEGORY.ForgeMint,
       currencyId,
-      amount: times(perUnit, row.quantity),
+      amount: times(perUnit, Number(row.quantity)),
       executorId: member.id,
       senderId: null,
       recipientId: member.id,
       reference: row.id,
-      note: `Forge: ${row.recipeName} x${row.quantity} ${input.cancel ? 'cancelled' : 'claimed'}`,
+      note: `Forge: ${row.recipe_name} x${row.quantity} ${input.cancel ? 'cancelled' : 'claimed'}`,
     },
   ]);
   changes.touchUser(member.id);
   return {
-    process: await processDto(tx, row.id),
+    process: toProcessDto(row, member.nickname),
     message: input.cancel ? 'Process cancelled' : 'Process finished',
   };
 }
