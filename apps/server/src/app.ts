@@ -28,6 +28,7 @@ import { forgeRoutes } from './modules/forge/forge.routes.ts';
 import { usersAdminRoutes } from './modules/users/admin.routes.ts';
 import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
+import { leaderboardRoutes } from './modules/users/leaderboard.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { walletRoutes } from './modules/users/wallet.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(usersAdminRoutes, { prefix: '/api/user', deps: usersDeps });
+  await app.register(leaderboardRoutes, { prefix: '/api/user', db });
   await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
   await app.register(settlementsRoutes, { prefix: '/api/bank', db });

@@ -8,6 +8,7 @@ export * from './schemas/bank.ts';
 export * from './schemas/common.ts';
 export * from './schemas/exchange.ts';
 export * from './schemas/forge.ts';
+export * from './schemas/leaderboard.ts';
 export * from './schemas/settlements.ts';
 export * from './schemas/user.ts';
 export * from './tables.ts';

@@ -65,6 +65,10 @@ export interface paths {
     /** Set an account's role and active state, effective at once (admin) */
     post: operations["administrateUser"];
   };
+  "/api/user/leaderboard": {
+    /** The top 100 holders of a currency and, when signed in, the caller's rank and neighbours */
+    post: operations["leaderboard"];
+  };
   "/api/user/getApiKey": {
     /** The caller's API key, or null */
     get: operations["getApiKey"];
@@ -1346,6 +1350,62 @@ export interface operations {
       };
       /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
       409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The top 100 holders of a currency and, when signed in, the caller's rank and neighbours */
+  leaderboard: {
+    requestBody: {
+      content: {
+        "application/json": {
+          currencyId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            leaders: {
+                rank: number;
+                nickname: string;
+                amount: string;
+              }[];
+            position: number | null;
+            balance: string | null;
+            around: {
+                rank: number;
+                nickname: string;
+                amount: string;
+              }[];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
         content: {
           "application/json": {
             message: string;

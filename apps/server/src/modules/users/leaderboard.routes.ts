@@ -1,0 +1,21 @@
+/** The leaderboard route of /api/user (DESIGN §6). Thin: schema, access, one service call. */
+import { errorResponse, leaderboardRequest, leaderboardResponse } from '@starlight/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { leaderboard } from './leaderboard.service.ts';
+
+export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.post(
+    '/leaderboard',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "The top 100 holders of a currency and, when signed in, the caller's rank and neighbours",
+        tags: ['user'],
+        body: leaderboardRequest,
+        response: { 200: leaderboardResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => leaderboard(db, req.body.currencyId, req.auth),
+  );
+};
