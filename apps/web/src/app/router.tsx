@@ -12,7 +12,7 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { ComingSoon } from '../components/ComingSoon.tsx';
-import type { DashboardSearch, UserBankSearch } from '../lib/route-search.ts';
+import type { DashboardSearch, LeaderboardSearch, UserBankSearch } from '../lib/route-search.ts';
 import { Shell } from './Shell.tsx';
 
 const rootRoute = createRootRoute({
@@ -54,6 +54,10 @@ const LightpaperPage = lazyRouteComponent(
   'LightpaperPage',
 );
 const GamesPage = lazyRouteComponent(() => import('../features/info/components/GamesPage.tsx'), 'GamesPage');
+const LeaderboardPage = lazyRouteComponent(
+  () => import('../features/leaderboard/components/LeaderboardPage.tsx'),
+  'LeaderboardPage',
+);
 const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
 
 /**
@@ -79,6 +83,13 @@ const userBankRoute = createRoute({
   component: UserBankPage,
 });
 
+const leaderboardRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/leaderboard',
+  validateSearch: typed<LeaderboardSearch>(),
+  component: LeaderboardPage,
+});
+
 const registerWithReferrer = createRoute({
   getParentRoute: () => rootRoute,
   path: '/register/$referrerId',
@@ -101,7 +112,7 @@ const routeTree = rootRoute.addChildren([
   dashboardRoute,
   page('/userconfig', UserConfigPage),
   userBankRoute,
-  soon('/leaderboard', 'Leader Board'),
+  leaderboardRoute,
   page('/quantumhub', QuantumHubPage),
   page('/analytics', AnalyticsPage),
   page('/media', MediaPage, true),

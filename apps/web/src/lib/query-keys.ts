@@ -21,6 +21,8 @@ export const queryKeys = {
   accessLogs: ['admin', 'access-logs'] as const,
   adminLogs: ['admin', 'admin-logs'] as const,
   settlements: ['admin', 'settlements'] as const,
+  /** POST /api/user/leaderboard of a currency for a session token (null: a visitor). */
+  leaderboard: (currencyId: number, token: string | null) => ['leaderboard', currencyId, token] as const,
   forge: {
     /** The recipes the session may see (an admin sees inactive ones too). */
     recipesAll: ['forge', 'recipes'] as const,

@@ -27,6 +27,19 @@ export const userBankSearch = z
   .extend(txLogSearch.shape);
 export type UserBankSearch = z.infer<typeof userBankSearch>;
 
+/** /leaderboard: the currency tab (SPEC §2: SD 1, SN 2, Credits 3; SD by default). */
+export const leaderboardSearch = z.object({
+  currency: z.coerce
+    .number()
+    .pipe(z.union([z.literal(1), z.literal(2), z.literal(3)]))
+    .optional()
+    .catch(undefined),
+});
+export type LeaderboardSearch = z.infer<typeof leaderboardSearch>;
+
+/** The valid part of /leaderboard's search. */
+export const parseLeaderboardSearch = (search: unknown): LeaderboardSearch => leaderboardSearch.parse(search ?? {});
+
 /** The valid part of /dashboard's search (for `useSearch({ select })`). */
 export const parseDashboardSearch = (search: unknown): DashboardSearch => dashboardSearch.parse(search ?? {});
 
