@@ -23,6 +23,8 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { settlementsRoutes } from './modules/bank/settlements.routes.ts';
+import { checkoutRoutes, checkoutWebhookRoutes } from './modules/checkout/checkout.routes.ts';
+import { paymentProviders } from './modules/checkout/providers/index.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
 import { forgeRoutes } from './modules/forge/forge.routes.ts';
 import { usersAdminRoutes } from './modules/users/admin.routes.ts';
@@ -119,6 +121,9 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(auditRoutes, { prefix: '/api/audit', db });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });
   await app.register(forgeRoutes, { prefix: '/api/forge', db });
+  const checkoutDeps = { db, providers: paymentProviders(config, secret), publicUrl, log: app.log };
+  await app.register(checkoutRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
+  await app.register(checkoutWebhookRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
   await app.register(balancesLive, { db });
 
   app.get(

@@ -41,6 +41,18 @@ export const configSchema = z.object({
   /** Database connections in the pool (PostgreSQL only). */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   WEB_DIST: z.string().optional(),
+  /**
+   * Card payments (DESIGN §7): Stripe Checkout when both are set; else the built-in sandbox serves
+   * provider 2. `STRIPE_API_URL` points the SDK at a Stripe-compatible API (tests).
+   */
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_API_URL: optionalText.pipe(z.url().optional()),
+  /** Crypto payments (DESIGN §7): BTCPay Server's Greenfield API when all four are set; else the sandbox. */
+  BTCPAY_URL: optionalText.pipe(z.url().optional()),
+  BTCPAY_API_KEY: optionalText,
+  BTCPAY_STORE_ID: optionalText,
+  BTCPAY_WEBHOOK_SECRET: optionalText,
 });
 export type Config = z.infer<typeof configSchema>;
 

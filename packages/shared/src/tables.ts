@@ -108,10 +108,14 @@ export type OrderState = (typeof ORDER_STATE)[keyof typeof ORDER_STATE];
 export const ORDER_STATE_LABELS: Record<OrderState, string> = { 1: 'Placed', 2: 'Cancelled', 3: 'Filled' };
 
 /** Forge process states (SPEC §4). */
-export const FORGE_STATE_LABELS: Record<number, string> = { 1: 'Started', 3: 'Completed', 4: 'Cancelled' };
+export const PROCESS_STATE = { Started: 1, Completed: 3, Cancelled: 4 } as const;
+export type ProcessState = (typeof PROCESS_STATE)[keyof typeof PROCESS_STATE];
+export const PROCESS_STATE_LABELS: Record<ProcessState, string> = { 1: 'Started', 3: 'Completed', 4: 'Cancelled' };
 
-/** Checkout states and providers (SPEC §4). */
-export const CHECKOUT_STATE_LABELS: Record<number, string> = {
+/** Checkout states (SPEC §4, DESIGN §7). */
+export const CHECKOUT_STATE = { Created: 1, Pending: 3, Delayed: 5, Resolved: 6, Cancelled: 8, Completed: 9 } as const;
+export type CheckoutState = (typeof CHECKOUT_STATE)[keyof typeof CHECKOUT_STATE];
+export const CHECKOUT_STATE_LABELS: Record<CheckoutState, string> = {
   1: 'Created',
   3: 'Pending',
   5: 'Delayed',
@@ -119,7 +123,11 @@ export const CHECKOUT_STATE_LABELS: Record<number, string> = {
   8: 'Cancelled',
   9: 'Completed',
 };
-export const CHECKOUT_PROVIDER_LABELS: Record<number, string> = { 1: 'Crypto', 2: 'Card' };
+
+/** Checkout providers (SPEC §9): 1 crypto (BTCPay Server), 2 card (Stripe). */
+export const PROVIDER = { Crypto: 1, Card: 2 } as const;
+export type ProviderId = (typeof PROVIDER)[keyof typeof PROVIDER];
+export const PROVIDER_LABELS: Record<ProviderId, string> = { 1: 'Crypto', 2: 'Card' };
 
 /** Citizenship ranks by holdings of the main token, SD (SPEC §6). */
 export const CITIZEN_RANKS: ReadonlyArray<{ name: string; min: number }> = [

@@ -245,6 +245,50 @@ export interface paths {
     /** Every member's forge processes with filters, newest first (admin) */
     post: operations["getForgeProcessesAll"];
   };
+  "/api/checkout/packages/fetch": {
+    /** Credits packages on sale (an admin gets every package) */
+    get: operations["fetchPackages"];
+  };
+  "/api/checkout/packages/create": {
+    /** Create a Credits package, unpublished (admin) */
+    post: operations["createPackage"];
+  };
+  "/api/checkout/packages/delete": {
+    /** Delete a Credits package (admin) */
+    post: operations["deletePackage"];
+  };
+  "/api/checkout/packages/publish": {
+    /** Publish a Credits package, once and for good (admin) */
+    post: operations["publishPackage"];
+  };
+  "/api/checkout/packages/setactive": {
+    /** Put a Credits package on sale or take it off (admin) */
+    post: operations["setPackageActive"];
+  };
+  "/api/checkout/buyPackage": {
+    /** Buy a package: opens a checkout and answers the provider's payment page */
+    post: operations["buyPackage"];
+  };
+  "/api/checkout/getTransactions": {
+    /** The caller's checkouts with their event history, newest first */
+    post: operations["getTransactions"];
+  };
+  "/api/checkout/getAllTransactions": {
+    /** Every member's checkouts with filters (admin) */
+    post: operations["getAllTransactions"];
+  };
+  "/api/checkout/sandbox/{checkoutId}/{action}": {
+    /** The sandbox provider's page: pay, fail or delay the caller's checkout */
+    post: operations["sandboxEvent"];
+  };
+  "/api/checkout/webhook/stripe": {
+    /** Stripe events (signed); answered once stored */
+    post: operations["stripeWebhook"];
+  };
+  "/api/checkout/webhook/btcpay": {
+    /** BTCPay Server events (signed); answered once stored */
+    post: operations["btcpayWebhook"];
+  };
   "/api/health": {
     /** Liveness and readiness: ok once the database answers */
     get: operations["getHealth"];
@@ -4878,6 +4922,826 @@ export interface operations {
                 field: string;
                 message: string;
               }[];
+          };
+        };
+      };
+    };
+  };
+  /** Credits packages on sale (an admin gets every package) */
+  fetchPackages: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            packages: {
+                _id: string;
+                name: string;
+                description: string;
+                imgUrl: string;
+                cost: string;
+                currency: {
+                  currencyId: number;
+                  amount: string;
+                };
+                amount: string;
+                items: {
+                    type: number;
+                    amount: number;
+                  }[];
+                active: boolean;
+                published: boolean;
+                createdAt: string;
+              }[];
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  /** Create a Credits package, unpublished (admin) */
+  createPackage: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          description: string;
+          cost: number | string;
+          amount: number | string;
+          /** @enum {number} */
+          currency?: 3;
+          imgUrl?: string | "";
+          items?: ({
+              type: 1 | 2;
+              amount: number;
+            })[];
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            package: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              cost: string;
+              currency: {
+                currencyId: number;
+                amount: string;
+              };
+              amount: string;
+              items: {
+                  type: number;
+                  amount: number;
+                }[];
+              active: boolean;
+              published: boolean;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Delete a Credits package (admin) */
+  deletePackage: {
+    requestBody: {
+      content: {
+        "application/json": {
+          objectId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            package: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              cost: string;
+              currency: {
+                currencyId: number;
+                amount: string;
+              };
+              amount: string;
+              items: {
+                  type: number;
+                  amount: number;
+                }[];
+              active: boolean;
+              published: boolean;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Publish a Credits package, once and for good (admin) */
+  publishPackage: {
+    requestBody: {
+      content: {
+        "application/json": {
+          objectId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            package: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              cost: string;
+              currency: {
+                currencyId: number;
+                amount: string;
+              };
+              amount: string;
+              items: {
+                  type: number;
+                  amount: number;
+                }[];
+              active: boolean;
+              published: boolean;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Put a Credits package on sale or take it off (admin) */
+  setPackageActive: {
+    requestBody: {
+      content: {
+        "application/json": {
+          objectId: string;
+          flag: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            package: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              cost: string;
+              currency: {
+                currencyId: number;
+                amount: string;
+              };
+              amount: string;
+              items: {
+                  type: number;
+                  amount: number;
+                }[];
+              active: boolean;
+              published: boolean;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Buy a package: opens a checkout and answers the provider's payment page */
+  buyPackage: {
+    requestBody: {
+      content: {
+        "application/json": {
+          packageId: string;
+          providerId: 1 | 2;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            link: string;
+            checkout: {
+              _id: string;
+              createdAt: string;
+              user: {
+                nickname: string;
+              };
+              package: {
+                _id: string;
+                name: string;
+                cost: string;
+              };
+              checkoutProvider: number;
+              refId: string;
+              ip: string;
+              state: number;
+              amount: string;
+              owed: string;
+              eventHistory: {
+                  eventType: string;
+                  dateReceived: string;
+                }[];
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's checkouts with their event history, newest first */
+  getTransactions: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          filters?: {
+            startDate?: string;
+            endDate?: string;
+            state?: 1 | 3 | 5 | 6 | 8 | 9;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            transactions: {
+                _id: string;
+                createdAt: string;
+                user: {
+                  nickname: string;
+                };
+                package: {
+                  _id: string;
+                  name: string;
+                  cost: string;
+                };
+                checkoutProvider: number;
+                refId: string;
+                ip: string;
+                state: number;
+                amount: string;
+                owed: string;
+                eventHistory: {
+                    eventType: string;
+                    dateReceived: string;
+                  }[];
+              }[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Every member's checkouts with filters (admin) */
+  getAllTransactions: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          filters?: {
+            nickname?: string;
+            startDate?: string;
+            endDate?: string;
+            state?: 1 | 3 | 5 | 6 | 8 | 9;
+            checkoutProvider?: 1 | 2;
+            refId?: string;
+            package?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            transactions: {
+                _id: string;
+                createdAt: string;
+                user: {
+                  nickname: string;
+                };
+                package: {
+                  _id: string;
+                  name: string;
+                  cost: string;
+                };
+                checkoutProvider: number;
+                refId: string;
+                ip: string;
+                state: number;
+                amount: string;
+                owed: string;
+                eventHistory: {
+                    eventType: string;
+                    dateReceived: string;
+                  }[];
+              }[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The sandbox provider's page: pay, fail or delay the caller's checkout */
+  sandboxEvent: {
+    parameters: {
+      path: {
+        checkoutId: string;
+        action: "pay" | "fail" | "delay";
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+            outcome: string;
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Stripe events (signed); answered once stored */
+  stripeWebhook: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            received: true;
+            outcome: string;
+          };
+        };
+      };
+    };
+  };
+  /** BTCPay Server events (signed); answered once stored */
+  btcpayWebhook: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            received: true;
+            outcome: string;
           };
         };
       };

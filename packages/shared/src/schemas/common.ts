@@ -4,7 +4,7 @@
  * or the rule's own text (`Password not strong enough`).
  */
 import { z } from 'zod';
-import { type Amount, MAX_AMOUNT, MIN_AMOUNT, parseAmount, UNIT } from '../money.ts';
+import { type Amount, fitsPrecision, MAX_AMOUNT, MIN_AMOUNT, parseAmount, UNIT } from '../money.ts';
 
 export const IS_REQUIRED = 'is required';
 export const IS_NOT_ALLOWED = 'is not allowed';
@@ -146,6 +146,9 @@ export const amountInput = decimalInput((a) => a >= MIN_AMOUNT && a <= MAX_AMOUN
 
 /** A filter amount: any non-negative decimal (amountAbove / amountBelow). */
 export const amountFilter = decimalInput((a) => a <= MAX_AMOUNT);
+
+/** A price in US dollars (DESIGN §7 package cost): at least 0.01, at most 2 decimals, as an Amount. */
+export const usdInput = decimalInput((a) => a >= MIN_AMOUNT && a <= MAX_AMOUNT && fitsPrecision(a, 2));
 
 /** SPEC §5 percent/tax/fee: number 0 to 1, parsed to an Amount-scaled fraction (0.05 -> 50_000_000n). */
 export const fraction = decimalInput((a) => a <= UNIT);

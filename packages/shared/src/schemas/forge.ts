@@ -13,11 +13,6 @@ import {
   url,
 } from './common.ts';
 
-/** SPEC §4 forge process states. */
-export const PROCESS_STATE = { Started: 1, Completed: 3, Cancelled: 4 } as const;
-export type ProcessState = (typeof PROCESS_STATE)[keyof typeof PROCESS_STATE];
-export const PROCESS_STATE_LABELS: Record<ProcessState, string> = { 1: 'Started', 3: 'Completed', 4: 'Cancelled' };
-
 /** DESIGN §6: a member may cancel a process in its first 10 minutes (and before its finish date). */
 export const FORGE_CANCEL_WINDOW_MS = 600_000;
 

@@ -1,0 +1,194 @@
+/**
+ * The checkout state machine (DESIGN §7): one verified provider event applied to one checkout, in the
+ * caller's transaction, together with the event's record, so a crash never loses or doubles a payment.
+ * - Every event is recorded once per provider event id; a redelivery changes nothing.
+ * - The checkout row is locked first, so its events apply one at a time, whatever order they come in.
+ * - `paid` completes a Created, Pending, Delayed or Cancelled checkout (a payment after an expiry is still
+ *   money received) when the amount, currency and package match what was asked, and mints the Credits
+ *   once (category 12, reference = the checkout). A mismatch never credits: it is recorded and logged.
+ * - `pending` and `delayed` move an open checkout along; `failed` cancels one that is not paid.
+ * - `refunded` or `dispute_lost` on a Completed checkout burns back the Credits the member still holds
+ *   (category 11, in proportion to what was refunded) and records the rest as owed: never a negative
+ *   balance. It resolves the checkout (6); one arriving before the payment resolves it too, so a later
+ *   `paid` finds it closed and credits nothing.
+ */
+import {
+  type Amount,
+  CHECKOUT_STATE,
+  CREDITS_CURRENCY_ID,
+  formatAmount,
+  fromNumeric,
+  TX_CATEGORY,
+} from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
+import { lockBalances } from '../ledger/ledger.balances.ts';
+import { postEntries } from '../ledger/ledger.posting.ts';
+import { type CheckoutRow, insertEvent, lockCheckout, setEventOutcome, updateCheckout } from './checkout.queries.ts';
+import type { ProviderEvent } from './providers/provider.ts';
+
+const { Created, Pending, Delayed, Resolved, Cancelled, Completed } = CHECKOUT_STATE;
+const OPEN: readonly number[] = [Created, Pending, Delayed];
+
+/** What applying an event did: `duplicate` (already recorded), or the outcome recorded with it. */
+export type EventOutcome =
+  | 'duplicate'
+  | 'unknown_checkout'
+  | 'completed'
+  | 'mismatch'
+  | 'pending'
+  | 'delayed'
+  | 'cancelled'
+  | 'resolved'
+  | 'recorded'
+  | 'ignored';
+
+/** US dollar cents of a checkout's cost (numeric text with 2 decimals). */
+export function costCents(cost: string): bigint {
+  return fromNumeric(cost) / 10_000_000n;
+}
+
+/** True when what the provider says was paid is exactly what the checkout asked. */
+function matches(c: CheckoutRow, paid: ProviderEvent['paid']): boolean {
+  if (!paid) return false;
+  if (paid.cents !== costCents(c.cost) || paid.currency.toLowerCase() !== 'usd') return false;
+  return paid.packageId === undefined || paid.packageId === c.packageId;
+}
+
+/** Mints the checkout's Credits to its member (category 12) and completes it. */
+async function complete(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveChanges): Promise<void> {
+  await postEntries(tx, [
+    {
+      category: TX_CATEGORY.CheckoutMint,
+      currencyId: CREDITS_CURRENCY_ID,
+      amount: fromNumeric(c.amount),
+      executorId: null,
+      senderId: null,
+      recipientId: c.userId,
+      reference: c.id,
+      note: `Checkout: ${c.packageName}`,
+    },
+  ]);
+  await updateCheckout(tx, c.id, {
+    state: Completed,
+    credited: c.amount,
+    ...(e.paymentRef ? { paymentRef: e.paymentRef } : {}),
+  });
+  changes.touchUser(c.userId);
+}
+
+/**
+ * Takes back, of what the checkout credited and was not taken back yet, the share `e` refunds (all of
+ * it for a lost dispute), as far as the member still holds Credits (category 11); the rest is owed.
+ */
+async function takeBack(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveChanges): Promise<void> {
+  const credited = fromNumeric(c.credited);
+  const already = fromNumeric(c.takenBack) + fromNumeric(c.owed);
+  const share =
+    e.signal === 'refunded' && e.refund && e.refund.totalCents > 0n && e.refund.refundedCents < e.refund.totalCents
+      ? (credited * e.refund.refundedCents) / e.refund.totalCents
+      : credited;
+  const due = share > already ? share - already : 0n;
+  const locked = await lockBalances(tx, 'checkout_take_back', {
+    userIds: sql`SELECT ${c.userId}::text`,
+    currencyIds: sql`SELECT ${CREDITS_CURRENCY_ID}::int`,
+  });
+  const held = locked?.balances.of(c.userId, CREDITS_CURRENCY_ID) ?? 0n;
+  const taken = (due < held ? due : held) as Amount;
+  if (taken > 0n) {
+    await postEntries(tx, [
+      {
+        category: TX_CATEGORY.Burn,
+        currencyId: CREDITS_CURRENCY_ID,
+        amount: taken,
+        executorId: null,
+        senderId: c.userId,
+        recipientId: null,
+        reference: c.id,
+        note: `Checkout ${e.signal === 'refunded' ? 'refunded' : 'dispute lost'}: ${c.packageName}`,
+      },
+    ]);
+    changes.touchUser(c.userId);
+  }
+  await updateCheckout(tx, c.id, {
+    state: Resolved,
+    takenBack: formatAmount(fromNumeric(c.takenBack) + taken),
+    owed: formatAmount(fromNumeric(c.owed) + (due - taken)),
+  });
+}
+
+/** The transition of `c` under `e` (see the module comment); writes it and returns its outcome. */
+async function transition(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveChanges): Promise<EventOutcome> {
+  switch (e.signal) {
+    case 'paid':
+      if (![...OPEN, Cancelled].includes(c.state)) return 'ignored';
+      if (!matches(c, e.paid)) return 'mismatch';
+      await complete(tx, c, e, changes);
+      return 'completed';
+    case 'pending':
+      if (c.state !== Created) return 'ignored';
+      await updateCheckout(tx, c.id, { state: Pending });
+      return 'pending';
+    case 'delayed':
+      if (c.state !== Created && c.state !== Pending) return 'ignored';
+      await updateCheckout(tx, c.id, { state: Delayed });
+      return 'delayed';
+    case 'failed':
+      if (!OPEN.includes(c.state)) return 'ignored';
+      await updateCheckout(tx, c.id, { state: Cancelled });
+      return 'cancelled';
+    case 'refunded':
+    case 'dispute_lost':
+      if (c.state === Completed || c.state === Resolved) {
+        await takeBack(tx, c, e, changes);
+        return 'resolved';
+      }
+      if (c.state === Cancelled) return 'ignored';
+      await updateCheckout(tx, c.id, { state: Resolved });
+      return 'resolved';
+    default:
+      return 'recorded';
+  }
+}
+
+/**
+ * Applies the verified provider event `e` in `tx` (see the module comment). Returns what it did; the
+ * outcome is recorded with the event. `log` hears about mismatches and unknown checkouts.
+ */
+export async function applyProviderEvent(
+  tx: Tx,
+  e: ProviderEvent,
+  changes: LiveChanges,
+  log: (message: string) => void,
+): Promise<EventOutcome> {
+  const c = await lockCheckout(tx, {
+    id: e.checkoutId,
+    providerId: e.providerId,
+    refId: e.refId,
+    paymentRef: e.paymentRef,
+  });
+  const usable = c && c.providerId === e.providerId ? c : null;
+  const eventRow = await insertEvent(tx, {
+    checkoutId: usable?.id ?? null,
+    providerId: e.providerId,
+    eventId: e.eventId,
+    eventType: e.eventType,
+    outcome: 'received',
+    payload: e.payload,
+  });
+  if (!eventRow) return 'duplicate';
+  if (!usable) {
+    log(`checkout event ${e.eventType} ${e.eventId} names no known checkout of provider ${e.providerId}`);
+    await setEventOutcome(tx, eventRow, 'unknown_checkout');
+    return 'unknown_checkout';
+  }
+  const outcome = await transition(tx, usable, e, changes);
+  if (outcome === 'mismatch') {
+    log(
+      `checkout ${usable.id}: ${e.eventType} pays ${e.paid?.cents ?? '?'} ${e.paid?.currency ?? '?'} cents, asked ${costCents(usable.cost)} usd: not credited`,
+    );
+  }
+  await setEventOutcome(tx, eventRow, outcome);
+  return outcome;
+}

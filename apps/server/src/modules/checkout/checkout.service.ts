@@ -1,0 +1,159 @@
+/**
+ * Buying Credits (DESIGN §7; SPEC §2 /checkout, Checkout Logs): a member buys a package through a
+ * provider (1 crypto, 2 card; the sandbox when that provider has no settings), and the provider's
+ * signed events move the checkout through its states (`checkout.events.ts`). Webhook handlers verify,
+ * then record and apply the event in one transaction, and answer once it is stored.
+ */
+import {
+  AppError,
+  type BuyPackageRequest,
+  type BuyPackageResponse,
+  CHECKOUT_STATE,
+  type CheckoutsResponse,
+  type GetAllCheckoutsRequest,
+  type GetCheckoutsRequest,
+  type ProviderId,
+  type SandboxAction,
+} from '@starlight/shared';
+import type { Db } from '../../db/client.ts';
+import { inLiveTransaction } from '../../http/money-moving.ts';
+import type { ChangePublisher } from '../../lib/live-changes.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { applyProviderEvent, costCents, type EventOutcome } from './checkout.events.ts';
+import { findCheckouts, insertCheckout, lockCheckout, updateCheckout } from './checkout.queries.ts';
+import { findPackage } from './packages.queries.ts';
+import type { Headers, PaymentProvider } from './providers/provider.ts';
+import type { sandboxProvider } from './providers/sandbox.ts';
+
+export interface CheckoutDeps {
+  db: Db;
+  /** The provider serving each provider id (a real one with settings, else the sandbox). */
+  providers: Map<ProviderId, PaymentProvider>;
+  /** The site's public origin: where providers send the member back. */
+  publicUrl: string;
+  log: { info(msg: string): void; warn(msg: string): void };
+}
+
+function provider(deps: CheckoutDeps, id: ProviderId): PaymentProvider {
+  const p = deps.providers.get(id);
+  if (!p) throw new AppError('NOT_FOUND', 'Provider not found');
+  return p;
+}
+
+/**
+ * `buyPackage {packageId, providerId}` (DESIGN §7): opens a checkout (state 1 Created) of a published,
+ * active package and the provider's payment page for it. Answers `{link, checkout, message}`. Throws
+ * NOT_FOUND (`Package not found`: none, deleted, unpublished or inactive) and CONFLICT when the
+ * provider refuses (the checkout is then cancelled).
+ */
+export async function buyPackage(
+  deps: CheckoutDeps,
+  member: AuthUser,
+  input: BuyPackageRequest,
+  ip: string,
+): Promise<BuyPackageResponse> {
+  const pkg = await findPackage(deps.db, input.packageId);
+  if (!pkg?.published || !pkg.active) throw new AppError('NOT_FOUND', 'Package not found');
+  const via = provider(deps, input.providerId);
+  const id = await insertCheckout(deps.db, {
+    userId: member.id,
+    packageId: pkg.id,
+    packageName: pkg.name,
+    providerId: input.providerId,
+    ip,
+    cost: pkg.cost,
+    amount: pkg.amount,
+  });
+  let payment: { link: string; refId: string };
+  try {
+    payment = await via.createPayment({
+      checkoutId: id,
+      packageId: pkg.id,
+      name: pkg.name,
+      description: pkg.description,
+      costCents: costCents(pkg.cost),
+      successUrl: `${deps.publicUrl}/provider?checkout=${id}`,
+      cancelUrl: `${deps.publicUrl}/checkout`,
+    });
+  } catch (err) {
+    await updateCheckout(deps.db, id, { state: CHECKOUT_STATE.Cancelled });
+    deps.log.warn(`checkout ${id}: provider ${input.providerId} refused: ${(err as Error).message}`);
+    throw err instanceof AppError
+      ? err
+      : new AppError('CONFLICT', 'The payment provider is not available, try again later');
+  }
+  await updateCheckout(deps.db, id, { refId: payment.refId });
+  const [checkout] = (await findCheckouts(deps.db, { id, limit: 1, page: 1 })).transactions;
+  if (!checkout) throw new Error(`checkout ${id} vanished`);
+  return { link: payment.link, checkout, message: 'Redirecting to the payment provider' };
+}
+
+/** The configured provider of `kind` (a webhook route's), or NOT_FOUND `Provider not configured`. */
+export function providerOfKind(deps: CheckoutDeps, kind: 'stripe' | 'btcpay'): PaymentProvider {
+  const via = [...deps.providers.values()].find((p) => p.kind === kind);
+  if (!via) throw new AppError('NOT_FOUND', 'Provider not configured');
+  return via;
+}
+
+/**
+ * A webhook of provider `via` with its raw body and headers: verified by the provider (AppError
+ * VALIDATION `Invalid signature`, nothing recorded), then recorded and applied in one transaction.
+ * Returns the outcome; a duplicate is `duplicate` and changed nothing.
+ */
+export async function receiveWebhook(
+  deps: CheckoutDeps,
+  publisher: ChangePublisher,
+  via: PaymentProvider,
+  raw: string,
+  headers: Headers,
+): Promise<EventOutcome> {
+  const event = await via.parseWebhook(raw, headers);
+  const outcome = await inLiveTransaction(deps.db, publisher, (tx, changes) =>
+    applyProviderEvent(tx, event, changes, (m) => deps.log.warn(m)),
+  );
+  deps.log.info(`checkout event ${event.eventType} ${event.eventId}: ${outcome}`);
+  return outcome;
+}
+
+/**
+ * The sandbox page's button `action` on the member's checkout `checkoutId` (DESIGN §7): the sandbox
+ * signs the event a provider would send and it takes the webhook path. Answers `{outcome, message}`.
+ * Throws NOT_FOUND for another member's checkout or one a real provider serves.
+ */
+export async function sandboxAction(
+  deps: CheckoutDeps,
+  publisher: ChangePublisher,
+  member: AuthUser,
+  checkoutId: string,
+  action: SandboxAction,
+): Promise<{ outcome: string; message: string }> {
+  const c = await lockCheckout(deps.db, { id: checkoutId, providerId: 0 });
+  const via = c ? deps.providers.get(c.providerId as ProviderId) : undefined;
+  if (!c || c.userId !== member.id || via?.kind !== 'sandbox') throw new AppError('NOT_FOUND', 'Checkout not found');
+  const sandbox = via as ReturnType<typeof sandboxProvider>;
+  const { raw, headers } = sandbox.sandboxEvent(action, {
+    id: c.id,
+    costCents: costCents(c.cost),
+    packageId: c.packageId,
+  });
+  const outcome = await receiveWebhook(deps, publisher, sandbox, raw, headers);
+  const messages: Partial<Record<EventOutcome, string>> = {
+    completed: 'Payment received: your Credits are in your account',
+    cancelled: 'Payment failed: nothing was charged',
+    delayed: 'Payment delayed: it will complete later',
+    ignored: 'This checkout is already settled',
+  };
+  return { outcome, message: messages[outcome] ?? `Event ${outcome}` };
+}
+
+/** `getTransactions {paging, filters}`: the member's own checkouts, newest first. */
+export async function getTransactions(db: Db, member: AuthUser, req: GetCheckoutsRequest): Promise<CheckoutsResponse> {
+  const found = await findCheckouts(db, { ...req.filters, userId: member.id, ...req.paging });
+  return { ...found, message: found.total === 0 ? 'No logs found' : `Got ${found.total} checkout(s)` };
+}
+
+/** Admin `getAllTransactions {paging, filters}` (SPEC §2 Checkout Logs): every member's checkouts. */
+export async function getAllTransactions(db: Db, req: GetAllCheckoutsRequest): Promise<CheckoutsResponse> {
+  const found = await findCheckouts(db, { ...req.filters, ...req.paging });
+  return { ...found, message: found.total === 0 ? 'No logs found' : `Got ${found.total} checkout(s)` };
+}

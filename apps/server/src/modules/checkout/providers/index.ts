@@ -1,0 +1,34 @@
+/** The provider of each provider id from the configuration (DESIGN §7): real with settings, else the sandbox. */
+import { createHmac } from 'node:crypto';
+import type { ProviderId } from '@starlight/shared';
+import type { Config } from '../../../config.ts';
+import { btcpayProvider } from './btcpay.ts';
+import type { PaymentProvider } from './provider.ts';
+import { sandboxProvider } from './sandbox.ts';
+import { stripeProvider } from './stripe.ts';
+
+/** Provider 1 (crypto) and 2 (card) for `config`; the sandbox signs with a key derived from `serverSecret`. */
+export function paymentProviders(config: Config, serverSecret: string): Map<ProviderId, PaymentProvider> {
+  const sandboxSecret = createHmac('sha256', serverSecret).update('starlight checkout sandbox').digest('hex');
+  const crypto =
+    config.BTCPAY_URL && config.BTCPAY_API_KEY && config.BTCPAY_STORE_ID && config.BTCPAY_WEBHOOK_SECRET
+      ? btcpayProvider({
+          url: config.BTCPAY_URL,
+          apiKey: config.BTCPAY_API_KEY,
+          storeId: config.BTCPAY_STORE_ID,
+          webhookSecret: config.BTCPAY_WEBHOOK_SECRET,
+        })
+      : sandboxProvider(1, sandboxSecret);
+  const card =
+    config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+      ? stripeProvider({
+          secretKey: config.STRIPE_SECRET_KEY,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+          apiUrl: config.STRIPE_API_URL,
+        })
+      : sandboxProvider(2, sandboxSecret);
+  return new Map<ProviderId, PaymentProvider>([
+    [1, crypto],
+    [2, card],
+  ]);
+}

@@ -1,0 +1,71 @@
+/**
+ * What the checkout needs of a payment provider (DESIGN §7): open a payment page for a checkout, and
+ * turn a webhook's raw body and headers, once verified, into one normalised event. Stripe (card), BTCPay
+ * Server (crypto) and the built-in sandbox implement it.
+ */
+import type { ProviderId } from '@starlight/shared';
+
+/** What an event means for a checkout, whatever the provider calls it. */
+export type PaymentSignal =
+  | 'paid'
+  | 'pending'
+  | 'delayed'
+  | 'failed'
+  | 'refunded'
+  | 'dispute_opened'
+  | 'dispute_lost'
+  | 'other';
+
+/** A verified provider event. Money in cents of `currency` (lowercase ISO 4217). */
+export interface ProviderEvent {
+  providerId: ProviderId;
+  /** The provider's id of the event, the same on every redelivery: the deduplication key. */
+  eventId: string;
+  eventType: string;
+  signal: PaymentSignal;
+  /** Our checkout id when the event carries it (metadata, client reference). */
+  checkoutId?: string | undefined;
+  /** The provider's id of the payment page (Checkout Session, invoice). */
+  refId?: string | undefined;
+  /** The provider's id of the payment itself (PaymentIntent), which refunds and disputes name. */
+  paymentRef?: string | undefined;
+  /** On `paid`: what the provider says was paid, to be checked against the checkout. */
+  paid?: { cents: bigint; currency: string; packageId?: string | undefined };
+  /** On `refunded`: how much of how much was refunded. */
+  refund?: { refundedCents: bigint; totalCents: bigint };
+  payload: unknown;
+}
+
+/** A checkout as a provider is asked to charge it. */
+export interface PaymentOrder {
+  checkoutId: string;
+  packageId: string;
+  name: string;
+  description: string;
+  /** US dollar cents. */
+  costCents: bigint;
+  /** Where the provider sends the member after paying, and after giving up. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** Request headers as Fastify gives them. */
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface PaymentProvider {
+  readonly providerId: ProviderId;
+  readonly kind: 'stripe' | 'btcpay' | 'sandbox';
+  /** Opens the provider's payment page for `order`: its URL and the provider's id of it. */
+  createPayment(order: PaymentOrder): Promise<{ link: string; refId: string }>;
+  /**
+   * Verifies a webhook (signature over the raw body) and normalises it. Throws AppError VALIDATION
+   * `Invalid signature` when it is not authentic, and nothing is recorded then.
+   */
+  parseWebhook(raw: string, headers: Headers): Promise<ProviderEvent>;
+}
+
+/** The first value of header `name`. */
+export function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
