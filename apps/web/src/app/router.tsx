@@ -12,7 +12,7 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { ComingSoon } from '../components/ComingSoon.tsx';
-import type { DashboardSearch, LeaderboardSearch, UserBankSearch } from '../lib/route-search.ts';
+import type { DashboardSearch, LeaderboardSearch, ProviderSearch, UserBankSearch } from '../lib/route-search.ts';
 import { Shell } from './Shell.tsx';
 
 const rootRoute = createRootRoute({
@@ -58,6 +58,8 @@ const LeaderboardPage = lazyRouteComponent(
   () => import('../features/leaderboard/components/LeaderboardPage.tsx'),
   'LeaderboardPage',
 );
+const CheckoutPage = lazyRouteComponent(() => import('../features/store/components/CheckoutPage.tsx'), 'CheckoutPage');
+const SandboxPage = lazyRouteComponent(() => import('../features/store/components/SandboxPage.tsx'), 'SandboxPage');
 const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
 
 /**
@@ -90,6 +92,13 @@ const leaderboardRoute = createRoute({
   component: LeaderboardPage,
 });
 
+const providerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/provider',
+  validateSearch: typed<ProviderSearch>(),
+  component: lazyRouteComponent(() => import('../features/store/components/ProviderPage.tsx'), 'ProviderPage'),
+});
+
 const registerWithReferrer = createRoute({
   getParentRoute: () => rootRoute,
   path: '/register/$referrerId',
@@ -120,8 +129,9 @@ const routeTree = rootRoute.addChildren([
   page('/lightpaper', LightpaperPage, true),
   page('/Faq', FaqPage, true),
   page('/faq', FaqPage, true),
-  soon('/checkout', 'Buy Credits'),
-  soon('/provider', 'Thank you for your purchase'),
+  page('/checkout', CheckoutPage),
+  page('/checkout/sandbox/$checkoutId', SandboxPage),
+  providerRoute,
   soon('/synthchips', 'Synth Chips'),
   soon('/openasc', 'Open Synth Chips'),
   page('/games', GamesPage, true),

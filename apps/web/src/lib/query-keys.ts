@@ -23,6 +23,14 @@ export const queryKeys = {
   settlements: ['admin', 'settlements'] as const,
   /** POST /api/user/leaderboard of a currency for a session token (null: a visitor). */
   leaderboard: (currencyId: number, token: string | null) => ['leaderboard', currencyId, token] as const,
+  checkout: {
+    /** The packages the session may see (an admin sees unpublished and inactive ones too). */
+    packagesAll: ['checkout', 'packages'] as const,
+    packages: (token: string | null) => ['checkout', 'packages', token] as const,
+    /** Checkout pages: own (`mine`) and every member's (`all`, admin), each with its request body. */
+    transactionsAll: ['checkout', 'transactions'] as const,
+    transactions: (scope: 'mine' | 'all', body: unknown) => ['checkout', 'transactions', scope, body] as const,
+  },
   forge: {
     /** The recipes the session may see (an admin sees inactive ones too). */
     recipesAll: ['forge', 'recipes'] as const,

@@ -40,6 +40,9 @@ export type LeaderboardSearch = z.infer<typeof leaderboardSearch>;
 /** The valid part of /leaderboard's search. */
 export const parseLeaderboardSearch = (search: unknown): LeaderboardSearch => leaderboardSearch.parse(search ?? {});
 
+/** /provider: the checkout the provider sent the member back from. */
+export type ProviderSearch = { checkout?: string };
+
 /** The valid part of /dashboard's search (for `useSearch({ select })`). */
 export const parseDashboardSearch = (search: unknown): DashboardSearch => dashboardSearch.parse(search ?? {});
 

@@ -1,8 +1,7 @@
 /**
  * SPEC §2 Admin Console: the tabs in SPEC's order, Currency first and default. The active tab is the
  * `tab` search param of /dashboard (DESIGN §1: UI state in the URL); a tab's own params (Tnx Logs'
- * `tx*`) are dropped when the tab changes. Guild Control is SPEC's placeholder; the checkout
- * tabs come with their issue and show a coming-soon panel until then. The tab list scrolls sideways on a phone.
+ * `tx*`) are dropped when the tab changes. Guild Control is SPEC's placeholder. The tab list scrolls sideways on a phone.
  */
 import { Card, Group, Loader, ScrollArea, Tabs, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -14,6 +13,8 @@ import { pickTxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
 import { AccessLogsTab } from './AccessLogsTab.tsx';
 import { AdminLogsTab } from './AdminLogsTab.tsx';
 import classes from './admin.module.css';
+import { CheckoutControlTab } from './CheckoutControlTab.tsx';
+import { CheckoutLogsTab } from './CheckoutLogsTab.tsx';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
 import { CurrencyTab } from './CurrencyTab.tsx';
 import { DefconTab } from './DefconTab.tsx';
@@ -94,6 +95,10 @@ function TabPanelContent({ value, label, panels }: { value: AdminTab; label: str
       return <ComingSoonPanel title={label} placeholder />;
     case 'defcon':
       return <DefconTab />;
+    case 'checkout-control':
+      return <CheckoutControlTab />;
+    case 'checkout-logs':
+      return <CheckoutLogsTab />;
     case 'forge-control':
       return <ForgeControlTab />;
     case 'forge-logs':

@@ -1,11 +1,11 @@
-/** The dashboard's balances: each holding at its currency's precision, linking to the bank. */
+/** The dashboard's balances: every non-zero balance (Credits included) at its currency's precision, linking to the bank. */
 import { Avatar, Group, Loader, Stack, Text } from '@mantine/core';
 import { Money } from '../../../components/Money.tsx';
 import { SummaryCard } from '../../../components/SummaryCard.tsx';
 import { useHoldings } from '../hooks/use-holdings.ts';
 
 export function BalancesSummary() {
-  const { holdings, currencies, me } = useHoldings();
+  const { all: holdings, currencies, me } = useHoldings();
   return (
     <SummaryCard title="Balances" link={{ to: '/userbank', search: { tab: 'bank' } }} linkText="Open the bank">
       {currencies.isLoading || me.isLoading ? (

@@ -3,7 +3,7 @@
  * phone the mobile user console (Assets, Transfers, Account). The forge's screens belong to the forge
  * feature: the app composes them in through `panels`.
  */
-import { Loader, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Loader, SegmentedControl, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { type ComponentType, Suspense } from 'react';
@@ -18,10 +18,11 @@ import { TransactionLog } from './TransactionLog.tsx';
 
 const route = getRouteApi('/userbank');
 
-/** Screens of the user area that other features own: the Forge tab and the Forge Logs sub-tab. */
+/** Screens of the user area that other features own: the Forge tab, the Forge and Checkout Logs sub-tabs. */
 export interface UserBankPanels {
   forge: ComponentType;
   forgeLogs: ComponentType;
+  checkoutLogs: ComponentType;
 }
 
 /** A panel of another feature, loaded with its tab. */
@@ -55,7 +56,7 @@ function UserLogs({ panels }: { panels: UserBankPanels }) {
         w="fit-content"
       />
       {sub === 'user' && <TransactionLog url={txLog} />}
-      {sub === 'checkout' && <Text c="dimmed">Checkout logs are coming soon with the Credits store.</Text>}
+      {sub === 'checkout' && <Panel of={panels.checkoutLogs} />}
       {sub === 'forge' && <Panel of={panels.forgeLogs} />}
     </Stack>
   );

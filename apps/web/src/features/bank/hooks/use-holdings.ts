@@ -15,15 +15,16 @@ export function useHoldings() {
   const user = useSession((s) => s.user);
   const currencies = useCurrencies();
   const balances = (me.data ?? user)?.balances ?? [];
-  const holdings: Holding[] = [];
+  /** Every non-zero balance (the dashboard's summary: Credits too, which cannot be moved). */
+  const all: Holding[] = [];
   for (const b of balances) {
     const currency = currencies.byId.get(b.currencyId);
-    if (!currency || b.amount === '0') continue;
-    if (currency.canTransfer || currency.canWithdraw || currency.canDeposit)
-      holdings.push({ currency, amount: b.amount });
+    if (currency && b.amount !== '0') all.push({ currency, amount: b.amount });
   }
+  /** SPEC §2 My Tokens: those of currencies that allow transfer, withdraw or deposit. */
+  const holdings = all.filter(({ currency }) => currency.canTransfer || currency.canWithdraw || currency.canDeposit);
   const refresh = async () => {
     await Promise.all([currencies.refresh(), me.refetch()]);
   };
-  return { holdings, currencies, me, refresh };
+  return { holdings, all, currencies, me, refresh };
 }

@@ -1,0 +1,27 @@
+/**
+ * GET /api/checkout/packages/fetch (public; DESIGN §7): the packages on sale, every live one for an
+ * admin. Shared by the member's /checkout and the admin's Checkout Control.
+ */
+import type { PackagesResponse } from '@starlight/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from './api.ts';
+import { queryKeys } from './query-keys.ts';
+import { useSession } from './session.ts';
+
+/** Fetches the packages the caller may see. */
+export function fetchPackages(signal?: AbortSignal): Promise<PackagesResponse> {
+  return api<PackagesResponse>('GET', '/checkout/packages/fetch', undefined, signal ? { signal } : {});
+}
+
+/** The packages `token`'s session may see (keyed by it: an admin sees unpublished ones too). */
+export const packagesQuery = (token: string | null) =>
+  queryOptions({
+    queryKey: queryKeys.checkout.packages(token),
+    queryFn: ({ signal }) => fetchPackages(signal),
+    select: (res) => res.packages,
+  });
+
+/** The packages as a query (data: CheckoutPackage[]). */
+export function usePackages() {
+  return useQuery(packagesQuery(useSession((s) => s.token)));
+}
