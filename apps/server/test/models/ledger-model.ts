@@ -1,7 +1,8 @@
 /**
  * The ledger model (issue 6 §4, §8; issue 8 §4; issue 9 §5): fast-check commands that drive the real API
  * (mint, burn, taxed and untaxed transfers, distributions, withdrawals and deposits settled by the admin,
- * orders and cancels on an exchange pair, and forge processes started, claimed and cancelled) and a simple in-memory
+ * orders and cancels on an exchange pair, forge processes started, claimed and cancelled, and Credits bought
+ * through the sandbox and refunded) and a simple in-memory
  * model of every member's balances. After each bank command the balances must equal the model's to the
  * unit; after each exchange command (whose fills the model does not re-derive) the model takes the pair's
  * two currencies from the API, and the book must agree with the ledger's escrow. After every command no
@@ -48,6 +49,10 @@ const CENT = UNIT / 100n;
 const FORGE_INPUT = 250n * CENT;
 const FORGE_OUTPUT = 100n * CENT;
 
+/** The run's Credits package: PACKAGE_CREDITS Credits (currency 3) for 1.00 USD. */
+const CREDITS = 3;
+const PACKAGE_CREDITS = 100n * UNIT;
+
 /** A forge process the model knows of: whose, how many units, whether its finish date has passed, whether it has ended. */
 interface ModelProcess {
   id: string;
@@ -65,6 +70,8 @@ export interface Model {
   balances: Array<Map<number, bigint>>;
   target: number;
   processes: ModelProcess[];
+  /** Completed purchases not refunded yet: whose. */
+  purchases: Array<{ id: string; who: number }>;
 }
 /** The run's members, its exchange pair (target currency against SN) and its forge recipe. */
 export interface Real {
@@ -72,6 +79,8 @@ export interface Real {
   target: number;
   pair: string;
   recipe: string;
+  /** The run's Credits package. */
+  pkg: string;
 }
 
 /** What a run of the model counted: commands run and invariant checks passed. */
@@ -483,6 +492,63 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       `${this.cancel ? 'cancelForge' : 'claimForge'}(#${this.pick}, ${this.finished ? 'finished' : 'running'})`;
   }
 
+  /**
+   * A member buys the run's package through the sandbox and pays (Credits issued, category 12) or fails
+   * (nothing); pressing Pay again credits nothing more.
+   */
+  class CheckoutCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly pay: boolean;
+    constructor(who: number, pay: boolean) {
+      this.who = who;
+      this.pay = pay;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const member = r.members[this.who] as Member;
+      const bought = await call(t.app, member.token, 'POST', '/api/checkout/buyPackage', {
+        packageId: r.pkg,
+        providerId: 2,
+      });
+      expect(bought.statusCode, bought.body).toBe(200);
+      const id = bought.json<{ checkout: { _id: string } }>().checkout._id;
+      const action = this.pay ? 'pay' : 'fail';
+      for (const expected of this.pay ? ['completed', 'ignored'] : ['cancelled']) {
+        const res = await call(t.app, member.token, 'POST', `/api/checkout/sandbox/${id}/${action}`, {});
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().outcome).toBe(expected);
+      }
+      if (this.pay) {
+        add(m, this.who, CREDITS, PACKAGE_CREDITS);
+        m.purchases.push({ id, who: this.who });
+      }
+      await expectMatches(m, r);
+    }
+    toString = () => `checkout(${this.who}, ${this.pay ? 'pay' : 'fail'})`;
+  }
+
+  /** The provider refunds one of the run's purchases: the Credits the member still holds are taken back. */
+  class RefundCommand implements fc.AsyncCommand<Model, Real> {
+    readonly pick: number;
+    constructor(pick: number) {
+      this.pick = pick;
+    }
+    check = (m: Readonly<Model>) => m.purchases.length > 0;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const [p] = m.purchases.splice(this.pick % m.purchases.length, 1);
+      if (!p) return;
+      const res = await call(t.app, r.members[p.who]?.token, 'POST', `/api/checkout/sandbox/${p.id}/refund`, {});
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().outcome).toBe('resolved');
+      const held = m.balances[p.who]?.get(CREDITS) ?? 0n;
+      add(m, p.who, CREDITS, -(held < PACKAGE_CREDITS ? held : PACKAGE_CREDITS));
+      await expectMatches(m, r);
+    }
+    toString = () => `refund(#${this.pick})`;
+  }
+
   const who = fc.integer({ min: 0, max: MEMBERS - 1 });
   const permille = fc.integer({ min: 1, max: 1200 });
   const mintArb = fc
@@ -510,6 +576,8 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
     fc
       .tuple(fc.nat({ max: 20 }), fc.boolean(), fc.boolean())
       .map(([p, cancel, finished]) => new ForgeEndCommand(p, cancel, finished)),
+    fc.tuple(who, fc.boolean()).map(([w, pay]) => new CheckoutCommand(w, pay)),
+    fc.nat({ max: 20 }).map((p) => new RefundCommand(p)),
   ];
 
   let run = 0;
@@ -550,7 +618,23 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       });
       expect(recipeRes.statusCode, recipeRes.body).toBe(200);
       const recipe = recipeRes.json<{ recipe: { _id: string } }>().recipe._id;
-      const model: Model = { balances: members.map(() => new Map<number, bigint>()), target, processes: [] };
+      // A Credits package bought through the sandbox (card provider without settings).
+      const pkgRes = await call(t.app, t.admin.token, 'POST', '/api/checkout/packages/create', {
+        name: 'Property Credits',
+        description: 'Credits for the ledger model',
+        cost: '1.00',
+        amount: text(PACKAGE_CREDITS),
+      });
+      expect(pkgRes.statusCode, pkgRes.body).toBe(200);
+      const pkg = pkgRes.json<{ package: { _id: string } }>().package._id;
+      const published = await call(t.app, t.admin.token, 'POST', '/api/checkout/packages/publish', { objectId: pkg });
+      expect(published.statusCode, published.body).toBe(200);
+      const model: Model = {
+        balances: members.map(() => new Map<number, bigint>()),
+        target,
+        processes: [],
+        purchases: [],
+      };
       // Opening balances, so most commands have something to move: 100 SD and 100 SN each,
       // and 1, 2, 3 of the target currency for the first three members (the fourth holds none).
       const opening: Array<[number, number, bigint]> = members.flatMap((_, i) => [
@@ -562,7 +646,7 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
         await mint(t.app, t.admin, members[i]?.nickname ?? '', currencyId, text(units));
         add(model, i, currencyId, units);
       }
-      return { model, real: { members, target, pair, recipe } };
+      return { model, real: { members, target, pair, recipe, pkg } };
     };
     await fc.asyncModelRun(setup, cmds);
   });

@@ -129,6 +129,9 @@ export const checkoutsResponse = z.object({
 });
 export type CheckoutsResponse = z.infer<typeof checkoutsResponse>;
 
-/** The sandbox provider's actions (DESIGN §7): what its page's buttons send. */
-export const SANDBOX_ACTIONS = ['pay', 'fail', 'delay'] as const;
+/**
+ * The sandbox provider's actions (DESIGN §7): what its page's buttons send (Pay, Fail, Delay), and ours
+ * beyond DESIGN, `refund`: the full refund a real provider can send after a payment.
+ */
+export const SANDBOX_ACTIONS = ['pay', 'fail', 'delay', 'refund'] as const;
 export type SandboxAction = (typeof SANDBOX_ACTIONS)[number];

@@ -142,6 +142,7 @@ export async function sandboxAction(
     cancelled: 'Payment failed: nothing was charged',
     delayed: 'Payment delayed: it will complete later',
     ignored: 'This checkout is already settled',
+    resolved: 'Payment refunded: the Credits still held were taken back',
   };
   return { outcome, message: messages[outcome] ?? `Event ${outcome}` };
 }

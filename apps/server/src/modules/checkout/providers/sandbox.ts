@@ -2,14 +2,20 @@
  * The built-in sandbox provider (DESIGN §7): serves a provider that has no settings, so the whole
  * purchase runs with no account anywhere. Its payment page is `/checkout/sandbox/{checkoutId}` (Pay,
  * Fail, Delay); each button makes the server sign an event with the sandbox secret and hand it to the
- * same webhook path a real provider's event takes (`sandboxEvent` then `parseWebhook`).
+ * same webhook path a real provider's event takes (`sandboxEvent` then `parseWebhook`). `refund` (API
+ * only) stands for a provider's full refund.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppError, type ProviderId, type SandboxAction } from '@starlight/shared';
 import { type Headers, header, type PaymentProvider, type ProviderEvent } from './provider.ts';
 
 const SIGNATURE_HEADER = 'x-sandbox-signature';
-const SIGNALS: Record<SandboxAction, ProviderEvent['signal']> = { pay: 'paid', fail: 'failed', delay: 'delayed' };
+const SIGNALS: Record<SandboxAction, ProviderEvent['signal']> = {
+  pay: 'paid',
+  fail: 'failed',
+  delay: 'delayed',
+  refund: 'refunded',
+};
 
 interface SandboxBody {
   id: string;
