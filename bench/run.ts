@@ -15,6 +15,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_STRIPE_WEBHOOK_SECRET, checkoutSuite } from './cases/checkout.ts';
 import { exchangeSuite } from './cases/exchange.ts';
 import { forgeSuite } from './cases/forge.ts';
 import { ledgerSuite } from './cases/ledger.ts';
@@ -27,7 +28,7 @@ import { type Figures, record } from './lib/results.ts';
 import { type ServerHandle, startServer } from './lib/server.ts';
 
 /** Every suite, in the order they run. A new benchmark adds itself here. */
-const SUITES: Suite[] = [ledgerSuite, exchangeSuite, forgeSuite, webSuite];
+const SUITES: Suite[] = [ledgerSuite, exchangeSuite, forgeSuite, checkoutSuite, webSuite];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -66,6 +67,11 @@ async function main(): Promise<number> {
   const serverEnv: Record<string, string> = {};
   if (process.env.BENCH_LOG_LEVEL) serverEnv.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
   if (process.env.BENCH_DB_POOL_SIZE) serverEnv.DB_POOL_SIZE = process.env.BENCH_DB_POOL_SIZE;
+  // Card payments through Stripe (the checkout case signs its events with this secret); no Stripe API is
+  // called, so the SDK points at a closed local port.
+  serverEnv.STRIPE_SECRET_KEY = 'sk_test_bench';
+  serverEnv.STRIPE_WEBHOOK_SECRET = BENCH_STRIPE_WEBHOOK_SECRET;
+  serverEnv.STRIPE_API_URL = 'http://127.0.0.1:9';
 
   const started = Date.now();
   log(`database ${SERVER_DB}: recreating, starting the server`);
