@@ -25,7 +25,7 @@ import type { Tx } from '../../db/client.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { lockBalances } from '../ledger/ledger.balances.ts';
 import { postEntries } from '../ledger/ledger.posting.ts';
-import { type CheckoutRow, insertEvent, lockCheckout, setEventOutcome, updateCheckout } from './checkout.queries.ts';
+import { type CheckoutRow, lockCheckoutAndRecord, setEventOutcome, updateCheckout } from './checkout.queries.ts';
 import type { ProviderEvent } from './providers/provider.ts';
 
 const { Created, Pending, Delayed, Resolved, Cancelled, Completed } = CHECKOUT_STATE;
@@ -56,25 +56,45 @@ function matches(c: CheckoutRow, paid: ProviderEvent['paid']): boolean {
   return paid.packageId === undefined || paid.packageId === c.packageId;
 }
 
-/** Mints the checkout's Credits to its member (category 12) and completes it. */
-async function complete(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveChanges): Promise<void> {
-  await postEntries(tx, [
+/**
+ * Mints the checkout's Credits to its member (category 12) and completes it, with the event's outcome,
+ * in the ledger's one posting statement (the checkout and event updates ride along).
+ */
+async function complete(
+  tx: Tx,
+  c: CheckoutRow,
+  e: ProviderEvent,
+  eventRow: string,
+  changes: LiveChanges,
+): Promise<void> {
+  await postEntries(
+    tx,
+    [
+      {
+        category: TX_CATEGORY.CheckoutMint,
+        currencyId: CREDITS_CURRENCY_ID,
+        amount: fromNumeric(c.amount),
+        executorId: null,
+        senderId: null,
+        recipientId: c.userId,
+        reference: c.id,
+        note: `Checkout: ${c.packageName}`,
+      },
+    ],
     {
-      category: TX_CATEGORY.CheckoutMint,
-      currencyId: CREDITS_CURRENCY_ID,
-      amount: fromNumeric(c.amount),
-      executorId: null,
-      senderId: null,
-      recipientId: c.userId,
-      reference: c.id,
-      note: `Checkout: ${c.packageName}`,
+      name: 'checkout_complete',
+      ctes: sql`
+        done AS (
+          UPDATE checkout_transactions
+             SET state = ${Completed}::int, credited = amount, updated_at = now(),
+                 payment_ref = CASE WHEN ${e.paymentRef ?? ''}::text <> '' THEN ${e.paymentRef ?? ''}::text ELSE payment_ref END
+           WHERE id = ${c.id} AND (SELECT ok FROM ok)
+          RETURNING 1),
+        outcome AS (
+          UPDATE checkout_events SET outcome = 'completed' WHERE id = ${eventRow} AND (SELECT ok FROM ok) RETURNING 1)`,
+      columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM outcome)::int AS recorded`,
     },
-  ]);
-  await updateCheckout(tx, c.id, {
-    state: Completed,
-    credited: c.amount,
-    ...(e.paymentRef ? { paymentRef: e.paymentRef } : {}),
-  });
+  );
   changes.touchUser(c.userId);
 }
 
@@ -119,12 +139,18 @@ async function takeBack(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveC
 }
 
 /** The transition of `c` under `e` (see the module comment); writes it and returns its outcome. */
-async function transition(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveChanges): Promise<EventOutcome> {
+async function transition(
+  tx: Tx,
+  c: CheckoutRow,
+  e: ProviderEvent,
+  eventRow: string,
+  changes: LiveChanges,
+): Promise<EventOutcome> {
   switch (e.signal) {
     case 'paid':
       if (![...OPEN, Cancelled].includes(c.state)) return 'ignored';
       if (!matches(c, e.paid)) return 'mismatch';
-      await complete(tx, c, e, changes);
+      await complete(tx, c, e, eventRow, changes);
       return 'completed';
     case 'pending':
       if (c.state !== Created) return 'ignored';
@@ -162,33 +188,24 @@ export async function applyProviderEvent(
   changes: LiveChanges,
   log: (message: string) => void,
 ): Promise<EventOutcome> {
-  const c = await lockCheckout(tx, {
-    id: e.checkoutId,
-    providerId: e.providerId,
-    refId: e.refId,
-    paymentRef: e.paymentRef,
-  });
-  const usable = c && c.providerId === e.providerId ? c : null;
-  const eventRow = await insertEvent(tx, {
-    checkoutId: usable?.id ?? null,
-    providerId: e.providerId,
-    eventId: e.eventId,
-    eventType: e.eventType,
-    outcome: 'received',
-    payload: e.payload,
-  });
+  const { checkout: usable, eventRow } = await lockCheckoutAndRecord(
+    tx,
+    { id: e.checkoutId, providerId: e.providerId, refId: e.refId, paymentRef: e.paymentRef },
+    e,
+  );
   if (!eventRow) return 'duplicate';
   if (!usable) {
     log(`checkout event ${e.eventType} ${e.eventId} names no known checkout of provider ${e.providerId}`);
     await setEventOutcome(tx, eventRow, 'unknown_checkout');
     return 'unknown_checkout';
   }
-  const outcome = await transition(tx, usable, e, changes);
+  const outcome = await transition(tx, usable, e, eventRow, changes);
   if (outcome === 'mismatch') {
     log(
       `checkout ${usable.id}: ${e.eventType} pays ${e.paid?.cents ?? '?'} ${e.paid?.currency ?? '?'} cents, asked ${costCents(usable.cost)} usd: not credited`,
     );
   }
-  await setEventOutcome(tx, eventRow, outcome);
+  // A completion recorded its outcome in its posting statement.
+  if (outcome !== 'completed') await setEventOutcome(tx, eventRow, outcome);
   return outcome;
 }

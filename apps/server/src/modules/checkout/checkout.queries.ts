@@ -31,50 +31,96 @@ export async function updateCheckout(
     .where(sql`${checkoutTransactions.id} = ${id}`);
 }
 
-/**
- * The checkout `id`, or the one the provider knows as `refId` (its payment page) or `paymentRef` (its
- * payment, which refunds and disputes name), locked FOR UPDATE so that the events of
- * one checkout apply one at a time; null when there is none.
- */
-export async function lockCheckout(
-  db: DbOrTx,
-  by: { id?: string | undefined; providerId: number; refId?: string | undefined; paymentRef?: string | undefined },
-): Promise<CheckoutRow | null> {
-  const t = checkoutTransactions;
-  const where = by.id
-    ? sql`${t.id} = ${by.id}`
-    : by.refId
-      ? sql`${t.providerId} = ${by.providerId} AND ${t.refId} = ${by.refId}`
-      : by.paymentRef
-        ? sql`${t.providerId} = ${by.providerId} AND ${t.paymentRef} = ${by.paymentRef}`
-        : null;
-  if (!where) return null;
-  const [row] = await db.select().from(checkoutTransactions).where(where).for('update');
+/** Where a provider event finds its checkout: our id, or the provider's id of its page or of its payment. */
+export interface CheckoutLookup {
+  id?: string | undefined;
+  providerId: number;
+  refId?: string | undefined;
+  paymentRef?: string | undefined;
+}
+
+/** The condition on `t` (checkout_transactions) of `by`, or null when it names nothing. */
+function lookupWhere(by: CheckoutLookup): SQL | null {
+  if (by.id) return sql`t.id = ${by.id}`;
+  if (by.refId) return sql`t.provider_id = ${by.providerId} AND t.ref_id = ${by.refId}`;
+  if (by.paymentRef) return sql`t.provider_id = ${by.providerId} AND t.payment_ref = ${by.paymentRef}`;
+  return null;
+}
+
+type CheckoutSqlRow = {
+  id: string;
+  user_id: string;
+  package_id: string;
+  package_name: string;
+  provider_id: number;
+  ref_id: string;
+  payment_ref: string;
+  ip: string;
+  state: number;
+  cost: string;
+  amount: string;
+  credited: string;
+  taken_back: string;
+  owed: string;
+  created_at: string | Date;
+  updated_at: string | Date;
+};
+
+const toCheckoutRow = (r: CheckoutSqlRow): CheckoutRow => ({
+  id: r.id,
+  userId: r.user_id,
+  packageId: r.package_id,
+  packageName: r.package_name,
+  providerId: Number(r.provider_id),
+  refId: r.ref_id,
+  paymentRef: r.payment_ref,
+  ip: r.ip,
+  state: Number(r.state),
+  cost: r.cost,
+  amount: r.amount,
+  credited: r.credited,
+  takenBack: r.taken_back,
+  owed: r.owed,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+
+/** The checkout `id` (no lock), or null. */
+export async function findCheckout(db: DbOrTx, id: string): Promise<CheckoutRow | null> {
+  const [row] = await db.select().from(checkoutTransactions).where(sql`${checkoutTransactions.id} = ${id}`);
   return row ?? null;
 }
 
 /**
- * Records a provider event once: false when this provider's event id is already recorded (a redelivery
- * or a concurrent duplicate, which waits for the first one's transaction and then finds it there).
+ * In one statement: locks the checkout `by` names (FOR UPDATE, so that the events of one checkout apply
+ * one at a time) when it belongs to the event's provider, and records the provider event once (unique
+ * per provider event id: a redelivery, or a concurrent duplicate that waits for the first one's
+ * transaction, records nothing). Returns the locked checkout (null when none matches) and the new event
+ * row's id (null for a duplicate).
  */
-export async function insertEvent(
+export async function lockCheckoutAndRecord(
   db: DbOrTx,
-  values: {
-    checkoutId: string | null;
-    providerId: number;
-    eventId: string;
-    eventType: string;
-    outcome: string;
-    payload: unknown;
-  },
-): Promise<string | null> {
-  const id = newObjectId();
-  const rows = await db
-    .insert(checkoutEvents)
-    .values({ id, ...values, payload: values.payload as object })
-    .onConflictDoNothing({ target: [checkoutEvents.providerId, checkoutEvents.eventId] })
-    .returning({ id: checkoutEvents.id });
-  return rows[0]?.id ?? null;
+  by: CheckoutLookup,
+  event: { eventId: string; eventType: string; payload: unknown },
+): Promise<{ checkout: CheckoutRow | null; eventRow: string | null }> {
+  const where = lookupWhere(by) ?? sql`false`;
+  const res = await db.execute<{ checkout: CheckoutSqlRow | null; event_row: string | null }>(sql`
+    WITH c AS MATERIALIZED (
+      SELECT t.id, t.user_id, t.package_id, t.package_name, t.provider_id, t.ref_id, t.payment_ref, t.ip, t.state,
+             t.cost::text AS cost, t.amount::text AS amount, t.credited::text AS credited,
+             t.taken_back::text AS taken_back, t.owed::text AS owed, t.created_at, t.updated_at
+      FROM checkout_transactions t
+      WHERE ${where} AND t.provider_id = ${by.providerId}
+      FOR UPDATE),
+    e AS (
+      INSERT INTO checkout_events (id, checkout_id, provider_id, event_id, event_type, outcome, payload)
+      SELECT ${newObjectId()}, (SELECT id FROM c), ${by.providerId}, ${event.eventId}, ${event.eventType}, 'received',
+             ${JSON.stringify(event.payload)}::jsonb
+      ON CONFLICT (provider_id, event_id) DO NOTHING
+      RETURNING id)
+    SELECT (SELECT row_to_json(c) FROM c) AS checkout, (SELECT id FROM e) AS event_row`);
+  const row = res.rows[0];
+  return { checkout: row?.checkout ? toCheckoutRow(row.checkout) : null, eventRow: row?.event_row ?? null };
 }
 
 /** Sets the outcome of the recorded event `id`. */

@@ -20,7 +20,7 @@ import { inLiveTransaction } from '../../http/money-moving.ts';
 import type { ChangePublisher } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { applyProviderEvent, costCents, type EventOutcome } from './checkout.events.ts';
-import { findCheckouts, insertCheckout, lockCheckout, updateCheckout } from './checkout.queries.ts';
+import { findCheckout, findCheckouts, insertCheckout, updateCheckout } from './checkout.queries.ts';
 import { findPackage } from './packages.queries.ts';
 import type { Headers, PaymentProvider } from './providers/provider.ts';
 import type { sandboxProvider } from './providers/sandbox.ts';
@@ -127,7 +127,7 @@ export async function sandboxAction(
   checkoutId: string,
   action: SandboxAction,
 ): Promise<{ outcome: string; message: string }> {
-  const c = await lockCheckout(deps.db, { id: checkoutId, providerId: 0 });
+  const c = await findCheckout(deps.db, checkoutId);
   const via = c ? deps.providers.get(c.providerId as ProviderId) : undefined;
   if (!c || c.userId !== member.id || via?.kind !== 'sandbox') throw new AppError('NOT_FOUND', 'Checkout not found');
   const sandbox = via as ReturnType<typeof sandboxProvider>;
