@@ -72,9 +72,15 @@ test('admin publishes a package; a member buys it with the sandbox: Pay credits 
   await expect(page).toHaveURL(/\/checkout$/);
   await expectCredits(page, '700.00 CR');
 
-  // Checkout Logs (desktop: the User Logs sub-tab) show both purchases with their events.
-  if (!isMobile) {
-    await page.goto('/userbank?tab=logs&log=checkout');
+  // Checkout Logs (desktop: the User Logs sub-tab; phone: Account > Checkout Logs) show both purchases.
+  {
+    if (isMobile) {
+      await page.goto('/userbank');
+      await page.getByRole('tab', { name: 'Account' }).click();
+      await page.getByRole('button', { name: 'Checkout Logs' }).click();
+    } else {
+      await page.goto('/userbank?tab=logs&log=checkout');
+    }
     const rows = page.getByTestId('checkout-row');
     await expect(rows).toHaveCount(2);
     await expect(rows.filter({ hasText: 'Completed' })).toHaveCount(1);

@@ -6,46 +6,21 @@
 import { Button, Modal, NumberInput, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
-import { CREDITS_CURRENCY_ID, type CreatePackageRequest, createPackageRequest } from '@starlight/shared';
+import { createPackageRequest } from '@starlight/shared';
 import { schemaValidate } from '../../../lib/form.ts';
 import { useCreatePackage } from '../api/create-package.ts';
 import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
+import { EMPTY_PACKAGE_FORM, type PackageFormValues, toCreatePackage } from '../utils/package-form.ts';
 import classes from './admin.module.css';
 import { DialogFooter } from './DialogFooter.tsx';
-
-interface Values extends Record<string, unknown> {
-  name: string;
-  description: string;
-  imgUrl: string;
-  cost: string;
-  amount: string;
-  item1: number | string;
-  item2: number | string;
-}
-
-const EMPTY: Values = { name: '', description: '', imgUrl: '', cost: '', amount: '', item1: '', item2: '' };
-
-/** The request of the form's values (SPEC §5: package create always uses currency 3; empty fields dropped). */
-export function toCreatePackage(v: Values): CreatePackageRequest {
-  const body: Record<string, unknown> = { currency: CREDITS_CURRENCY_ID };
-  for (const key of ['name', 'description', 'imgUrl', 'cost', 'amount'] as const) {
-    if (v[key].trim() !== '') body[key] = v[key].trim();
-  }
-  const items = ([1, 2] as const)
-    .map((type) => ({ type, amount: v[`item${type}`] }))
-    .filter((i) => i.amount !== '' && Number(i.amount) !== 0)
-    .map((i) => ({ type: i.type, amount: Number(i.amount) }));
-  if (items.length > 0) body.items = items;
-  return body as CreatePackageRequest;
-}
 
 export function CreatePackageModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const isPhone = useMediaQuery('(max-width: 36em)');
   const mutation = useCreatePackage();
-  const form = useForm<Values>({
+  const form = useForm<PackageFormValues>({
     mode: 'controlled',
-    initialValues: EMPTY,
-    validate: schemaValidate<Values>(createPackageRequest, toCreatePackage),
+    initialValues: EMPTY_PACKAGE_FORM,
+    validate: schemaValidate<PackageFormValues>(createPackageRequest, toCreatePackage),
   });
   const close = () => {
     form.reset();

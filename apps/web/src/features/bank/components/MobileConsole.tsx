@@ -1,6 +1,7 @@
 /**
  * SPEC §2 mobile user console: Assets (default: My Tokens with refresh, My Assets collections; tapping
- * a token opens its logs), Transfers (P2P Transfer, Distribute Currency), Account (Profile, Settings, Forge).
+ * a token opens its logs), Transfers (P2P Transfer, Distribute Currency), Account (Profile, Settings, Forge;
+ * and ours, Checkout Logs).
  * The open log is in the URL like the desktop's (`tab=logs` and its `tx*` filters), so a reload or a
  * link shared between a phone and a desktop shows the same rows.
  */
@@ -22,8 +23,8 @@ export function MobileConsole({ user, logsOpen, panels }: { user: User; logsOpen
   const txLog = useTxLogUrl();
   const [transferOpen, setTransferOpen] = useState(false);
   const [distributeOpen, setDistributeOpen] = useState(false);
-  const [account, setAccount] = useState<'profile' | 'forge' | null>(null);
-  const { forge: Forge, forgeLogs: ForgeLogs } = panels;
+  const [account, setAccount] = useState<'profile' | 'forge' | 'checkout' | null>(null);
+  const { forge: Forge, forgeLogs: ForgeLogs, checkoutLogs: CheckoutLogs } = panels;
   return (
     <Tabs value={tab} onChange={setTab} keepMounted={false}>
       <Tabs.List grow mb="md">
@@ -81,7 +82,15 @@ export function MobileConsole({ user, logsOpen, panels }: { user: User; logsOpen
           <Button variant={account === 'forge' ? 'filled' : 'light'} onClick={() => setAccount('forge')}>
             Forge
           </Button>
+          <Button variant={account === 'checkout' ? 'filled' : 'light'} onClick={() => setAccount('checkout')}>
+            Checkout Logs
+          </Button>
           {account === 'profile' && <MyInfo user={user} />}
+          {account === 'checkout' && (
+            <Suspense fallback={<Loader size="sm" />}>
+              <CheckoutLogs />
+            </Suspense>
+          )}
           {account === 'forge' && (
             <Suspense fallback={<Loader size="sm" />}>
               <Forge />

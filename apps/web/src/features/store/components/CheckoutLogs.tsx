@@ -3,8 +3,9 @@
  * and end date, state) applied on Search and paging from page 1; columns Date, Package, Cost, Credits,
  * Provider, State and the Event History dialog (or `None`).
  */
-import { Button, Card, NativeSelect, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   CHECKOUT_STATE_LABELS,
   type CheckoutState,
@@ -36,6 +37,7 @@ export function CheckoutLogs() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(10);
   const logs = useCheckouts({ paging: { limit, page }, filters });
+  const isPhone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
 
   // SPEC §4: a failed page steps back one.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure
@@ -106,6 +108,33 @@ export function CheckoutLogs() {
           <Text c="dimmed" ta="center" py="lg">
             No logs found
           </Text>
+        ) : isPhone ? (
+          <>
+            {paging}
+            <Stack gap="xs" component="ul" aria-label="Checkouts" m={0} p={0} style={{ listStyle: 'none' }}>
+              {rows.map((c) => (
+                <Card key={c._id} component="li" withBorder radius="sm" p="sm" data-testid="checkout-row">
+                  <Stack gap={4}>
+                    <Group justify="space-between" wrap="nowrap">
+                      <Text fw={500}>{c.package.name}</Text>
+                      <Text size="sm">{CHECKOUT_STATE_LABELS[c.state as CheckoutState] ?? c.state}</Text>
+                    </Group>
+                    <Text size="sm">
+                      ${c.package.cost} · {c.amount} Credits ·{' '}
+                      {PROVIDER_LABELS[c.checkoutProvider as ProviderId] ?? c.checkoutProvider}
+                    </Text>
+                    <Group justify="space-between">
+                      <Text size="xs" c="dimmed">
+                        {formatDate(c.createdAt)}
+                      </Text>
+                      <EventHistoryButton events={c.eventHistory} label={c.package.name} />
+                    </Group>
+                  </Stack>
+                </Card>
+              ))}
+            </Stack>
+            {paging}
+          </>
         ) : (
           <>
             {paging}
