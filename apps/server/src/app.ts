@@ -27,6 +27,7 @@ import { checkoutRoutes, checkoutWebhookRoutes } from './modules/checkout/checko
 import { paymentProviders } from './modules/checkout/providers/index.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
 import { forgeRoutes } from './modules/forge/forge.routes.ts';
+import { itemsRoutes } from './modules/items/items.routes.ts';
 import { usersAdminRoutes } from './modules/users/admin.routes.ts';
 import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(auditRoutes, { prefix: '/api/audit', db });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });
   await app.register(forgeRoutes, { prefix: '/api/forge', db });
+  await app.register(itemsRoutes, { prefix: '/api/inventory', db });
   const checkoutDeps = { db, providers: paymentProviders(config, secret), publicUrl, log: app.log };
   await app.register(checkoutRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
   await app.register(checkoutWebhookRoutes, { prefix: '/api/checkout', deps: checkoutDeps });

@@ -9,6 +9,7 @@ export * from './schemas/checkout.ts';
 export * from './schemas/common.ts';
 export * from './schemas/exchange.ts';
 export * from './schemas/forge.ts';
+export * from './schemas/items.ts';
 export * from './schemas/leaderboard.ts';
 export * from './schemas/settlements.ts';
 export * from './schemas/user.ts';

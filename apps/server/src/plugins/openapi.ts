@@ -10,7 +10,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { errorResponse } from '@starlight/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Access } from '../http/access.ts';
 
@@ -70,6 +70,8 @@ const openapiPlugin: FastifyPluginAsync<{ publicUrl: string }> = async (app, { p
       },
       security: [{ bearer: [] }],
     },
+    // Named schemas (the recursive ItemData) become components the operations refer to.
+    transformObject: jsonSchemaTransformObject,
     transform: (input) => {
       const out = jsonSchemaTransform(input);
       const { route, url } = input;

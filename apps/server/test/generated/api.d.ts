@@ -245,6 +245,30 @@ export interface paths {
     /** Every member's forge processes with filters, newest first (admin) */
     post: operations["getForgeProcessesAll"];
   };
+  "/api/inventory/createCollection": {
+    /** Create an item collection, with the app URLs a consent request may name (creator or admin) */
+    post: operations["createCollection"];
+  };
+  "/api/inventory/getCollections": {
+    /** Every item collection, and the caller's own with their app URLs */
+    post: operations["getCollections"];
+  };
+  "/api/inventory/createItem": {
+    /** Add an item to one of the caller's collections, owned by a member */
+    post: operations["createItem"];
+  };
+  "/api/inventory/getItems": {
+    /** A collection's items (hidden data only for its creator) */
+    post: operations["getItems"];
+  };
+  "/api/inventory/getUserItems": {
+    /** The caller's items, newest first */
+    post: operations["getUserItems"];
+  };
+  "/api/inventory/getUserItemsGrouped": {
+    /** The caller's items of a collection, grouped by name with their count */
+    post: operations["getUserItemsGrouped"];
+  };
   "/api/checkout/packages/fetch": {
     /** Credits packages on sale (an admin gets every package) */
     get: operations["fetchPackages"];
@@ -299,6 +323,14 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** @description Nested objects of text, number or boolean values */
+    ItemDataInput: {
+      [key: string]: string | number | boolean | components["schemas"]["ItemDataInput"];
+    };
+    /** @description Nested objects of text, number or boolean values */
+    ItemData: {
+      [key: string]: string | number | boolean | components["schemas"]["ItemData"];
+    };
   };
   responses: never;
   parameters: never;
@@ -4927,6 +4959,522 @@ export interface operations {
       };
     };
   };
+  /** Create an item collection, with the app URLs a consent request may name (creator or admin) */
+  createCollection: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          description?: string;
+          /** Format: uri */
+          imgUrl?: string;
+          redirectUrls?: string[];
+          /** Format: uri */
+          cancelUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            collection: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              creator: {
+                nickname: string;
+              };
+              createdAt: string;
+              redirectUrls: string[];
+              cancelUrl: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Every item collection, and the caller's own with their app URLs */
+  getCollections: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                _id: string;
+                name: string;
+                description: string;
+                imgUrl: string;
+                creator: {
+                  nickname: string;
+                };
+                createdAt: string;
+              }[];
+            mine: {
+                _id: string;
+                name: string;
+                description: string;
+                imgUrl: string;
+                creator: {
+                  nickname: string;
+                };
+                createdAt: string;
+                redirectUrls: string[];
+                cancelUrl: string;
+              }[];
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  /** Add an item to one of the caller's collections, owned by a member */
+  createItem: {
+    requestBody: {
+      content: {
+        "application/json": {
+          itemCollection: string;
+          owner: string;
+          name: string;
+          description?: string;
+          /** Format: uri */
+          imgUrl?: string;
+          metadata?: components["schemas"]["ItemDataInput"];
+          variabledata?: components["schemas"]["ItemDataInput"];
+          hiddendata?: components["schemas"]["ItemDataInput"];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            item: {
+              _id: string;
+              itemCollection: string;
+              owner: {
+                nickname: string;
+              };
+              name: string;
+              description: string;
+              imgUrl: string;
+              metadata: {
+                [key: string]: unknown;
+              };
+              variabledata: {
+                [key: string]: unknown;
+              };
+              hiddendata?: {
+                [key: string]: unknown;
+              };
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A collection's items (hidden data only for its creator) */
+  getItems: {
+    requestBody: {
+      content: {
+        "application/json": {
+          itemCollection: string;
+          paging: {
+            limit: number;
+            page: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                _id: string;
+                itemCollection: string;
+                owner: {
+                  nickname: string;
+                };
+                name: string;
+                description: string;
+                imgUrl: string;
+                metadata: {
+                  [key: string]: unknown;
+                };
+                variabledata: {
+                  [key: string]: unknown;
+                };
+                hiddendata?: {
+                  [key: string]: unknown;
+                };
+                createdAt: string;
+              }[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's items, newest first */
+  getUserItems: {
+    requestBody: {
+      content: {
+        "application/json": {
+          filters?: {
+            itemCollection?: string;
+          };
+          paging: {
+            limit: number;
+            page: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                _id: string;
+                itemCollection: string;
+                owner: {
+                  nickname: string;
+                };
+                name: string;
+                description: string;
+                imgUrl: string;
+                metadata: {
+                  [key: string]: unknown;
+                };
+                variabledata: {
+                  [key: string]: unknown;
+                };
+                hiddendata?: {
+                  [key: string]: unknown;
+                };
+                createdAt: string;
+              }[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's items of a collection, grouped by name with their count */
+  getUserItemsGrouped: {
+    requestBody: {
+      content: {
+        "application/json": {
+          filters: {
+            itemCollection: string;
+          };
+          paging: {
+            limit: number;
+            page: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                name: string;
+                count: number;
+                imgUrl: string;
+                description: string;
+                metadata: {
+                  [key: string]: unknown;
+                };
+                variabledata: {
+                  [key: string]: unknown;
+                };
+              }[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** Credits packages on sale (an admin gets every package) */
   fetchPackages: {
     responses: {
@@ -5678,7 +6226,7 @@ export interface operations {
     parameters: {
       path: {
         checkoutId: string;
-        action: "pay" | "fail" | "delay";
+        action: "pay" | "fail" | "delay" | "refund";
       };
     };
     responses: {

@@ -2,4 +2,5 @@ export * from './bank.ts';
 export * from './checkout.ts';
 export * from './exchange.ts';
 export * from './forge.ts';
+export * from './items.ts';
 export * from './users.ts';

@@ -1,0 +1,52 @@
+/** Game items grouped in collections that creators run (SPEC §3, DESIGN §7). */
+import type { ItemData } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { objectId } from './columns.ts';
+import { users } from './users.ts';
+
+/**
+ * A collection of items, run by its creator. `redirectUrls` and `cancelUrl` are the creator app's URLs
+ * a consent request may name (DESIGN §7: exact match).
+ */
+export const itemCollections = pgTable(
+  'item_collections',
+  {
+    id: objectId('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    imgUrl: text('img_url').notNull().default(''),
+    creatorId: objectId('creator_id')
+      .notNull()
+      .references(() => users.id),
+    redirectUrls: text('redirect_urls').array().notNull().default(sql`'{}'::text[]`),
+    cancelUrl: text('cancel_url').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('item_collections_creator').on(t.creatorId)],
+);
+
+/** One item, owned by a member. `hiddendata` reaches only the collection's creator. */
+export const items = pgTable(
+  'items',
+  {
+    id: objectId('id').primaryKey(),
+    collectionId: objectId('collection_id')
+      .notNull()
+      .references(() => itemCollections.id),
+    ownerId: objectId('owner_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    imgUrl: text('img_url').notNull().default(''),
+    metadata: jsonb('metadata').$type<ItemData>().notNull().default({}),
+    variabledata: jsonb('variabledata').$type<ItemData>().notNull().default({}),
+    hiddendata: jsonb('hiddendata').$type<ItemData>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('items_owner').on(t.ownerId, t.collectionId, t.name),
+    index('items_collection').on(t.collectionId, t.createdAt),
+  ],
+);

@@ -1,0 +1,198 @@
+/** SQL of item collections and items (DESIGN §7). */
+import type { GroupedItem, Item, ItemCollection, ItemData, OwnCollection } from '@starlight/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
+import { itemCollections } from '../../db/schema/index.ts';
+import { newObjectId } from '../../lib/ids.ts';
+
+/** A collection row as the service works with it. */
+export type CollectionRow = typeof itemCollections.$inferSelect;
+
+type CollectionSqlRow = {
+  id: string;
+  name: string;
+  description: string;
+  img_url: string;
+  nickname: string;
+  redirect_urls: string[];
+  cancel_url: string;
+  created_at: string | Date;
+};
+
+const toOwnCollection = (r: CollectionSqlRow): OwnCollection => ({
+  _id: r.id,
+  name: r.name,
+  description: r.description,
+  imgUrl: r.img_url,
+  creator: { nickname: r.nickname },
+  createdAt: new Date(r.created_at).toISOString(),
+  redirectUrls: r.redirect_urls,
+  cancelUrl: r.cancel_url,
+});
+
+/** Collections matching `where`, oldest first, with their creators and app URLs (strip them for others). */
+async function selectCollections(db: DbOrTx, where: SQL): Promise<OwnCollection[]> {
+  const res = await db.execute<CollectionSqlRow>(sql`
+    SELECT c.id, c.name, c.description, c.img_url, u.nickname, c.redirect_urls, c.cancel_url, c.created_at
+    FROM item_collections c JOIN users u ON u.id = c.creator_id
+    WHERE ${where} ORDER BY c.created_at, c.id`);
+  return res.rows.map(toOwnCollection);
+}
+
+/** A collection as everyone sees it (without the creator's app URLs). */
+export function publicCollection(c: OwnCollection): ItemCollection {
+  const { redirectUrls: _r, cancelUrl: _c, ...shown } = c;
+  return shown;
+}
+
+/** Every collection (as everyone sees it), and those of `creatorId` with their app URLs. */
+export async function findCollections(
+  db: DbOrTx,
+  creatorId: string | null,
+): Promise<{ all: ItemCollection[]; mine: OwnCollection[] }> {
+  const [all, mine] = await Promise.all([
+    selectCollections(db, sql`true`),
+    creatorId ? selectCollections(db, sql`c.creator_id = ${creatorId}`) : Promise.resolve([]),
+  ]);
+  return { all: all.map(publicCollection), mine };
+}
+
+/** The collection `id` row, or null. */
+export async function findCollection(db: DbOrTx, id: string): Promise<CollectionRow | null> {
+  const [row] = await db.select().from(itemCollections).where(sql`${itemCollections.id} = ${id}`);
+  return row ?? null;
+}
+
+/** The collection `id` in the creator's wire shape. */
+export async function findOwnCollection(db: DbOrTx, id: string): Promise<OwnCollection | null> {
+  return (await selectCollections(db, sql`c.id = ${id}`))[0] ?? null;
+}
+
+/** Inserts a collection and returns its id. */
+export async function insertCollection(
+  db: DbOrTx,
+  values: Pick<CollectionRow, 'name' | 'description' | 'imgUrl' | 'creatorId' | 'redirectUrls' | 'cancelUrl'>,
+): Promise<string> {
+  const id = newObjectId();
+  await db.insert(itemCollections).values({ id, ...values });
+  return id;
+}
+
+/** An item to insert (data as given, already checked). */
+export interface NewItem {
+  collectionId: string;
+  ownerId: string;
+  name: string;
+  description: string;
+  imgUrl: string;
+  metadata: ItemData;
+  variabledata: ItemData;
+  hiddendata: ItemData;
+}
+
+/** Inserts `rows` in one statement and returns their ids, in order. */
+export async function insertItems(db: DbOrTx, rows: readonly NewItem[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map(() => newObjectId());
+  const col = <T>(f: (r: NewItem) => T) => pgArray(rows.map(f) as Array<string | number | boolean | null>);
+  await db.execute(sql`
+    INSERT INTO items (id, collection_id, owner_id, name, description, img_url, metadata, variabledata, hiddendata)
+    SELECT * FROM unnest(${pgArray(ids)}::text[], ${col((r) => r.collectionId)}::text[], ${col((r) => r.ownerId)}::text[],
+      ${col((r) => r.name)}::text[], ${col((r) => r.description)}::text[], ${col((r) => r.imgUrl)}::text[],
+      ${col((r) => JSON.stringify(r.metadata))}::jsonb[], ${col((r) => JSON.stringify(r.variabledata))}::jsonb[],
+      ${col((r) => JSON.stringify(r.hiddendata))}::jsonb[])`);
+  return ids;
+}
+
+type ItemSqlRow = {
+  id: string;
+  collection_id: string;
+  nickname: string;
+  name: string;
+  description: string;
+  img_url: string;
+  metadata: ItemData;
+  variabledata: ItemData;
+  hiddendata: ItemData;
+  creator_id: string;
+  created_at: string | Date;
+};
+
+/**
+ * Items matching `where`, newest first, one page, and their count. `viewerId` sees `hiddendata` only on
+ * items of collections they created (DESIGN §7).
+ */
+export async function findItems(
+  db: DbOrTx,
+  where: SQL,
+  viewerId: string | null,
+  page: { limit: number; page: number },
+): Promise<{ data: Item[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db.execute<ItemSqlRow>(sql`
+      SELECT i.id, i.collection_id, u.nickname, i.name, i.description, i.img_url, i.metadata, i.variabledata,
+             i.hiddendata, c.creator_id, i.created_at
+      FROM items i JOIN users u ON u.id = i.owner_id JOIN item_collections c ON c.id = i.collection_id
+      WHERE ${where}
+      ORDER BY i.created_at DESC, i.id DESC
+      LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`),
+    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`),
+  ]);
+  return {
+    total: Number(count.rows[0]?.n ?? 0),
+    data: rows.rows.map((r) => ({
+      _id: r.id,
+      itemCollection: r.collection_id,
+      owner: { nickname: r.nickname },
+      name: r.name,
+      description: r.description,
+      imgUrl: r.img_url,
+      metadata: r.metadata,
+      variabledata: r.variabledata,
+      ...(viewerId !== null && r.creator_id === viewerId ? { hiddendata: r.hiddendata } : {}),
+      createdAt: new Date(r.created_at).toISOString(),
+    })),
+  };
+}
+
+/**
+ * The items of `ownerId` in `collectionId` grouped by name (SPEC §3 grouped item: the count, and the
+ * image, description, metadata and variable data of the group's newest item), one page by name, and
+ * the number of groups.
+ */
+export async function findGroupedItems(
+  db: DbOrTx,
+  ownerId: string,
+  collectionId: string,
+  page: { limit: number; page: number },
+): Promise<{ data: GroupedItem[]; total: number }> {
+  const where = sql`i.owner_id = ${ownerId} AND i.collection_id = ${collectionId}`;
+  const [rows, count] = await Promise.all([
+    db.execute<{
+      name: string;
+      count: string;
+      img_url: string;
+      description: string;
+      metadata: ItemData;
+      variabledata: ItemData;
+    }>(sql`
+      SELECT DISTINCT ON (i.name) i.name, count(*) OVER (PARTITION BY i.name) AS count, i.img_url, i.description,
+             i.metadata, i.variabledata
+      FROM items i WHERE ${where}
+      ORDER BY i.name, i.created_at DESC, i.id DESC
+      LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`),
+    db.execute<{ n: string }>(sql`SELECT count(DISTINCT i.name) AS n FROM items i WHERE ${where}`),
+  ]);
+  return {
+    total: Number(count.rows[0]?.n ?? 0),
+    data: rows.rows.map((r) => ({
+      name: r.name,
+      count: Number(r.count),
+      imgUrl: r.img_url,
+      description: r.description,
+      metadata: r.metadata,
+      variabledata: r.variabledata,
+    })),
+  };
+}

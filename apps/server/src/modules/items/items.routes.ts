@@ -1,0 +1,106 @@
+/** Routes of /api/inventory for collections and items (SPEC §7, DESIGN §7). Thin: schema, access, one call. */
+import {
+  collectionResponse,
+  collectionsResponse,
+  createCollectionRequest,
+  createItemRequest,
+  errorResponse,
+  getItemsRequest,
+  getUserItemsGroupedRequest,
+  getUserItemsRequest,
+  groupedItemsResponse,
+  itemResponse,
+  itemsResponse,
+} from '@starlight/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import * as items from './items.service.ts';
+
+export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const tags = ['inventory'];
+  const errors = { '4xx': errorResponse };
+
+  app.post(
+    '/createCollection',
+    {
+      config: { access: 'creator' },
+      schema: {
+        summary: 'Create an item collection, with the app URLs a consent request may name (creator or admin)',
+        tags,
+        body: createCollectionRequest,
+        response: { 200: collectionResponse, ...errors },
+      },
+    },
+    (req) => items.createCollection(db, requireAuth(req), req.body),
+  );
+
+  app.post(
+    '/getCollections',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "Every item collection, and the caller's own with their app URLs",
+        tags,
+        response: { 200: collectionsResponse, ...errors },
+      },
+    },
+    (req) => items.getCollections(db, req.auth),
+  );
+
+  app.post(
+    '/createItem',
+    {
+      config: { access: 'creator' },
+      schema: {
+        summary: "Add an item to one of the caller's collections, owned by a member",
+        tags,
+        body: createItemRequest,
+        response: { 200: itemResponse, ...errors },
+      },
+    },
+    (req) => items.createItem(db, requireAuth(req), req.body),
+  );
+
+  app.post(
+    '/getItems',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: "A collection's items (hidden data only for its creator)",
+        tags,
+        body: getItemsRequest,
+        response: { 200: itemsResponse, ...errors },
+      },
+    },
+    (req) => items.getItems(db, requireAuth(req), req.body),
+  );
+
+  app.post(
+    '/getUserItems',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: "The caller's items, newest first",
+        tags,
+        body: getUserItemsRequest,
+        response: { 200: itemsResponse, ...errors },
+      },
+    },
+    (req) => items.getUserItems(db, requireAuth(req), req.body),
+  );
+
+  app.post(
+    '/getUserItemsGrouped',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: "The caller's items of a collection, grouped by name with their count",
+        tags,
+        body: getUserItemsGroupedRequest,
+        response: { 200: groupedItemsResponse, ...errors },
+      },
+    },
+    (req) => items.getUserItemsGrouped(db, requireAuth(req), req.body),
+  );
+};

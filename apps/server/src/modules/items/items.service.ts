@@ -1,0 +1,117 @@
+/**
+ * Item collections and items (DESIGN §7; SPEC §2 Game Items, Creator console): creators (and admins)
+ * run collections; only a collection's creator adds items to it, for any member; members read their own
+ * items, grouped by name; `hiddendata` reaches only the collection's creator.
+ */
+import {
+  AppError,
+  type CollectionResponse,
+  type CollectionsResponse,
+  type CreateCollectionRequest,
+  type CreateItemRequest,
+  type GetItemsRequest,
+  type GetUserItemsGroupedRequest,
+  type GetUserItemsRequest,
+  type GroupedItemsResponse,
+  type ItemResponse,
+  type ItemsResponse,
+} from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { findUserByNickname } from '../users/users.queries.ts';
+import {
+  findCollection,
+  findCollections,
+  findGroupedItems,
+  findItems,
+  findOwnCollection,
+  insertCollection,
+  insertItems,
+} from './items.queries.ts';
+
+/** `createCollection` (creator or admin; DESIGN §7): the caller's new collection with its app URLs. */
+export async function createCollection(
+  db: Db,
+  creator: AuthUser,
+  input: CreateCollectionRequest,
+): Promise<CollectionResponse> {
+  const id = await insertCollection(db, {
+    name: input.name,
+    description: input.description ?? '',
+    imgUrl: input.imgUrl ?? '',
+    creatorId: creator.id,
+    redirectUrls: input.redirectUrls ?? [],
+    cancelUrl: input.cancelUrl ?? '',
+  });
+  const collection = await findOwnCollection(db, id);
+  if (!collection) throw new Error(`collection ${id} vanished`);
+  return { collection, message: `Collection ${input.name} created` };
+}
+
+/** `getCollections` (public): every collection, and the caller's own with their app URLs (`mine`). */
+export async function getCollections(db: Db, viewer: AuthUser | null): Promise<CollectionsResponse> {
+  const { all, mine } = await findCollections(db, viewer?.id ?? null);
+  return { data: all, mine, message: all.length === 0 ? 'No Data' : `Got ${all.length} collection(s)` };
+}
+
+/**
+ * `createItem` (DESIGN §7): only the collection's creator adds an item, owned by the member named
+ * `owner`. Throws NOT_FOUND (`Collection not found`, `User not found`) and FORBIDDEN (another's collection).
+ */
+export async function createItem(db: Db, creator: AuthUser, input: CreateItemRequest): Promise<ItemResponse> {
+  return inTransaction(db, async (tx) => {
+    const collection = await findCollection(tx, input.itemCollection);
+    if (!collection) throw new AppError('NOT_FOUND', 'Collection not found');
+    if (collection.creatorId !== creator.id)
+      throw new AppError('FORBIDDEN', "Only the collection's creator adds items to it");
+    const owner = await findUserByNickname(tx, input.owner);
+    if (!owner) throw new AppError('NOT_FOUND', 'User not found');
+    const [id] = await insertItems(tx, [
+      {
+        collectionId: collection.id,
+        ownerId: owner.id,
+        name: input.name,
+        description: input.description ?? '',
+        imgUrl: input.imgUrl ?? '',
+        metadata: input.metadata ?? {},
+        variabledata: input.variabledata ?? {},
+        hiddendata: input.hiddendata ?? {},
+      },
+    ]);
+    const { data } = await findItems(tx, sql`i.id = ${id}`, creator.id, { limit: 1, page: 1 });
+    const item = data[0];
+    if (!item) throw new Error(`item ${id} vanished`);
+    return { item, message: 'Item created' };
+  });
+}
+
+const listed = <T>(found: { data: T[]; total: number }) => ({
+  ...found,
+  message: found.total === 0 ? 'No Data' : `Got ${found.total}`,
+});
+
+/** `getItems {itemCollection, paging}` (member): a collection's items; `hiddendata` only for its creator. */
+export async function getItems(db: Db, viewer: AuthUser, input: GetItemsRequest): Promise<ItemsResponse> {
+  if (!(await findCollection(db, input.itemCollection))) throw new AppError('NOT_FOUND', 'Collection not found');
+  return listed(await findItems(db, sql`i.collection_id = ${input.itemCollection}`, viewer.id, input.paging));
+}
+
+/** `getUserItems {filters?, paging}` (member): the caller's own items, newest first. */
+export async function getUserItems(db: Db, member: AuthUser, input: GetUserItemsRequest): Promise<ItemsResponse> {
+  const collection = input.filters?.itemCollection;
+  const where = collection
+    ? sql`i.owner_id = ${member.id} AND i.collection_id = ${collection}`
+    : sql`i.owner_id = ${member.id}`;
+  return listed(await findItems(db, where, member.id, input.paging));
+}
+
+/** `getUserItemsGrouped {filters:{itemCollection}, paging}` (member): the caller's items of a collection by name. */
+export async function getUserItemsGrouped(
+  db: Db,
+  member: AuthUser,
+  input: GetUserItemsGroupedRequest,
+): Promise<GroupedItemsResponse> {
+  return listed(await findGroupedItems(db, member.id, input.filters.itemCollection, input.paging));
+}

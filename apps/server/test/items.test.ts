@@ -1,0 +1,166 @@
+/**
+ * Item collections and items (issue 11 §1, DESIGN §7): creators and admins make collections; only a
+ * collection's creator adds items, for any member; item data is nested text, numbers and booleans,
+ * size-limited; members read their own items, grouped by name; `hiddendata` reaches only the creator.
+ */
+import type { CollectionsResponse, GroupedItemsResponse, Item, ItemsResponse, OwnCollection } from '@starlight/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, type Member, registerMember, useTestApp, withRole } from './helpers.ts';
+
+const t = useTestApp();
+let creator: Member;
+let otherCreator: Member;
+let member: Member;
+let collection: OwnCollection;
+
+beforeAll(async () => {
+  creator = await withRole(t.built, await registerMember(t.app, 'maker'), 'creator');
+  otherCreator = await withRole(t.built, await registerMember(t.app, 'rival'), 'creator');
+  member = await registerMember(t.app, 'holder');
+  const res = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', {
+    name: 'Test Fleet',
+    description: 'Ships of the test fleet',
+    imgUrl: 'https://example.com/fleet.png',
+    redirectUrls: ['https://app.example.com/callback'],
+    cancelUrl: 'https://app.example.com/cancel',
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  collection = res.json<{ collection: OwnCollection }>().collection;
+});
+
+function createItem(by: Member, body: Record<string, unknown>) {
+  return call(t.app, by.token, 'POST', '/api/inventory/createItem', {
+    itemCollection: collection._id,
+    owner: member.nickname,
+    name: 'Falcon',
+    description: 'A fast scout ship',
+    imgUrl: 'https://example.com/falcon.png',
+    metadata: { class: 'scout', stats: { speed: 9, armor: 2 } },
+    variabledata: { fuel: 100, docked: true },
+    hiddendata: { seed: 'secret-seed-123' },
+    ...body,
+  });
+}
+
+describe('collections', () => {
+  it('a creator makes a collection with its app URLs; everyone lists it without them', async () => {
+    expect(collection).toMatchObject({
+      name: 'Test Fleet',
+      creator: { nickname: creator.nickname },
+      redirectUrls: ['https://app.example.com/callback'],
+      cancelUrl: 'https://app.example.com/cancel',
+    });
+    const seen = await call(t.app, undefined, 'POST', '/api/inventory/getCollections', {});
+    const listed = seen.json<CollectionsResponse>();
+    const shown = listed.data.find((c) => c._id === collection._id);
+    expect(shown).toMatchObject({ name: 'Test Fleet', creator: { nickname: creator.nickname } });
+    expect(JSON.stringify(listed)).not.toContain('app.example.com');
+    const own = await call(t.app, creator.token, 'POST', '/api/inventory/getCollections', {});
+    expect(own.json<CollectionsResponse>().mine.map((c) => c._id)).toContain(collection._id);
+    const others = await call(t.app, otherCreator.token, 'POST', '/api/inventory/getCollections', {});
+    expect(others.json<CollectionsResponse>().mine.map((c) => c._id)).not.toContain(collection._id);
+  });
+
+  it('a member may not create a collection (403), a visitor 401; an admin may', async () => {
+    const body = { name: 'Nope collection' };
+    expect((await call(t.app, member.token, 'POST', '/api/inventory/createCollection', body)).statusCode).toBe(403);
+    expect((await call(t.app, undefined, 'POST', '/api/inventory/createCollection', body)).statusCode).toBe(401);
+    expect(
+      (await call(t.app, t.admin.token, 'POST', '/api/inventory/createCollection', { name: 'Admin set' })).statusCode,
+    ).toBe(200);
+  });
+
+  it.each([
+    [{ name: 'ab' }, '"name" contains an invalid value'],
+    [{ name: 'Good', redirectUrls: ['not a url'] }, '"redirectUrls.0" contains an invalid value'],
+    [{ name: 'Good', cancelUrl: 'nope' }, '"cancelUrl" contains an invalid value'],
+  ])('refuses %j with %s', async (body, message) => {
+    const res = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+  });
+});
+
+describe('items', () => {
+  it("only the collection's creator adds items; the owner must exist", async () => {
+    const made = await createItem(creator, {});
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.json<{ item: Item }>().item).toMatchObject({
+      itemCollection: collection._id,
+      owner: { nickname: member.nickname },
+      name: 'Falcon',
+      metadata: { class: 'scout', stats: { speed: 9, armor: 2 } },
+      hiddendata: { seed: 'secret-seed-123' },
+    });
+    const rival = await createItem(otherCreator, {});
+    expect(rival.statusCode).toBe(403);
+    expect(rival.json().message).toBe("Only the collection's creator adds items to it");
+    expect((await createItem(member, {})).statusCode).toBe(403);
+    const nobody = await createItem(creator, { owner: 'nosuchmember123' });
+    expect(nobody.statusCode).toBe(404);
+    expect(nobody.json().message).toBe('User not found');
+  });
+
+  it.each([
+    [{ metadata: { a: { b: { c: { d: { e: 1 } } } } } }, '"metadata" contains an invalid value'],
+    [{ metadata: { list: [1, 2] } }, '"metadata.list" contains an invalid value'],
+    [{ variabledata: { gone: null } }, '"variabledata.gone" contains an invalid value'],
+    [{ hiddendata: { blob: 'x'.repeat(1025) } }, '"hiddendata.blob" contains an invalid value'],
+    [
+      { metadata: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, 'y'.repeat(60)])) },
+      '"metadata" contains an invalid value',
+    ],
+  ])('refuses item data %#', async (body, message) => {
+    const res = await createItem(creator, body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+  });
+
+  it('hiddendata reaches only the creator: not the owner, not another member', async () => {
+    const mine = await call(t.app, member.token, 'POST', '/api/inventory/getUserItems', {
+      paging: { limit: 50, page: 1 },
+    });
+    const own = mine.json<ItemsResponse>();
+    expect(own.total).toBeGreaterThan(0);
+    expect(JSON.stringify(own)).not.toContain('secret-seed-123');
+    const stranger = await registerMember(t.app, 'peek');
+    const peek = await call(t.app, stranger.token, 'POST', '/api/inventory/getItems', {
+      itemCollection: collection._id,
+      paging: { limit: 50, page: 1 },
+    });
+    expect(peek.statusCode).toBe(200);
+    expect(JSON.stringify(peek.json())).not.toContain('secret-seed-123');
+    const asCreator = await call(t.app, creator.token, 'POST', '/api/inventory/getItems', {
+      itemCollection: collection._id,
+      paging: { limit: 50, page: 1 },
+    });
+    expect(asCreator.json<ItemsResponse>().data[0]?.hiddendata).toEqual({ seed: 'secret-seed-123' });
+    expect(
+      (await call(t.app, undefined, 'POST', '/api/inventory/getUserItems', { paging: { limit: 5, page: 1 } }))
+        .statusCode,
+    ).toBe(401);
+  });
+
+  it("groups a member's items of a collection by name, with their count", async () => {
+    const owner = await registerMember(t.app, 'grouped');
+    for (const name of ['Viper', 'Falcon', 'Viper', 'Falcon', 'Falcon']) {
+      expect((await createItem(creator, { owner: owner.nickname, name })).statusCode).toBe(200);
+    }
+    const res = await call(t.app, owner.token, 'POST', '/api/inventory/getUserItemsGrouped', {
+      filters: { itemCollection: collection._id },
+      paging: { limit: 10, page: 1 },
+    });
+    const grouped = res.json<GroupedItemsResponse>();
+    expect(grouped.total).toBe(2);
+    expect(grouped.data.map((g) => [g.name, g.count])).toEqual([
+      ['Falcon', 3],
+      ['Viper', 2],
+    ]);
+    expect(JSON.stringify(grouped)).not.toContain('secret-seed-123');
+    const other = await call(t.app, member.token, 'POST', '/api/inventory/getUserItemsGrouped', {
+      filters: { itemCollection: collection._id },
+      paging: { limit: 10, page: 1 },
+    });
+    expect(other.json<GroupedItemsResponse>().data.map((g) => g.name)).toEqual(['Falcon']);
+  });
+});
