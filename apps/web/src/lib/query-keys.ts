@@ -31,6 +31,12 @@ export const queryKeys = {
     transactionsAll: ['checkout', 'transactions'] as const,
     transactions: (scope: 'mine' | 'all', body: unknown) => ['checkout', 'transactions', scope, body] as const,
   },
+  items: {
+    collectionsAll: ['items', 'collections'] as const,
+    collections: (token: string | null) => ['items', 'collections', token] as const,
+    /** The caller's items of a collection grouped by name, per request body. */
+    grouped: (body: unknown) => ['items', 'grouped', body] as const,
+  },
   forge: {
     /** The recipes the session may see (an admin sees inactive ones too). */
     recipesAll: ['forge', 'recipes'] as const,

@@ -18,6 +18,9 @@ import { parseDashboardSearch } from '../../lib/route-search.ts';
 import { useRequireSession } from '../../lib/use-require-session.ts';
 
 const AdminConsole = lazy(() => import('../../features/admin/components/AdminConsole.tsx'));
+const CreatorConsole = lazy(() =>
+  import('../../features/creator/components/CreatorConsole.tsx').then((m) => ({ default: m.CreatorConsole })),
+);
 const route = getRouteApi('/dashboard');
 /** Admin Console tabs that other features own, loaded with their tab. */
 const ADMIN_PANELS = {
@@ -72,7 +75,7 @@ export function DashboardPage() {
             {user.role === 'creator' && !isPhone && (
               <Button
                 onClick={() => navigate({ to: '/dashboard', search: { view: 'creator' } })}
-                color="teal"
+                color="teal.9"
                 leftSection={<IconWand size={18} />}
               >
                 Creator
@@ -90,10 +93,9 @@ export function DashboardPage() {
         </Suspense>
       )}
       {shown === 'creator' && (
-        <Card withBorder p="lg">
-          <Title order={3}>Creator Console</Title>
-          <Text c="dimmed">Collection Control is coming soon.</Text>
-        </Card>
+        <Suspense fallback={<Loader />}>
+          <CreatorConsole />
+        </Suspense>
       )}
       {shown === 'user' && (
         <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md" data-testid="member-console">

@@ -1,16 +1,138 @@
-/** SPEC §2 Holdings, Game Items tab: a collection selector and item cards; empty until items exist. */
-import { Card, Select, Stack, Text } from '@mantine/core';
+/**
+ * SPEC §2 Holdings, Game Items tab: a collection selector, the member's items of that collection grouped
+ * by name (card: name, count, image, metadata, variable data), 10 a page from page 1, and a Details
+ * dialog with the image, description and stats. `No Data` when the collection holds none of theirs.
+ */
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  Image,
+  Modal,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import type { GroupedItem } from '@starlight/shared';
+import { useState } from 'react';
+import { Paging } from '../../../components/Paging.tsx';
+import { useCollections } from '../../../lib/collections.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useGroupedItems } from '../api/get-user-items-grouped.ts';
 
-export function GameItems() {
+/** Item data flattened to `key: value` rows (nested keys joined with a dot). */
+function entries(data: Record<string, unknown>, prefix = ''): Array<[string, string]> {
+  return Object.entries(data).flatMap(([k, v]) =>
+    v !== null && typeof v === 'object'
+      ? entries(v as Record<string, unknown>, `${prefix}${k}.`)
+      : [[`${prefix}${k}`, String(v)] as [string, string]],
+  );
+}
+
+function DataBadges({ data }: { data: Record<string, unknown> }) {
+  const rows = entries(data).slice(0, 6);
+  return (
+    <Group gap={4}>
+      {rows.map(([k, v]) => (
+        <Badge key={k} variant="light" color="gray" tt="none" size="sm">
+          {k}: {v}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+function Details({ item, onClose }: { item: GroupedItem | null; onClose: () => void }) {
+  return (
+    <Modal opened={item !== null} onClose={onClose} title={item?.name ?? ''}>
+      {item && (
+        <Stack gap="sm">
+          {item.imgUrl && (
+            <Image src={item.imgUrl} alt="" radius="sm" fallbackSrc="/favicon.svg" mah={220} fit="contain" />
+          )}
+          <Text>{item.description || 'No description'}</Text>
+          <Table striped aria-label={`Stats of ${item.name}`}>
+            <Table.Tbody>
+              {[...entries(item.metadata), ...entries(item.variabledata)].map(([k, v]) => (
+                <Table.Tr key={k}>
+                  <Table.Th>{k}</Table.Th>
+                  <Table.Td>{v}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+export function GameItems({ collectionId }: { collectionId?: string } = {}) {
+  const collections = useCollections();
+  const [chosen, setChosen] = useState<string | null>(collectionId ?? null);
+  const [page, setPage] = useState(1);
+  const [details, setDetails] = useState<GroupedItem | null>(null);
+  const current = collectionId ?? chosen;
+  const grouped = useGroupedItems(
+    current ? { filters: { itemCollection: current }, paging: { limit: 10, page } } : null,
+  );
+  const list = collections.data?.data ?? [];
   return (
     <Card withBorder radius="md">
       <Stack gap="sm">
-        <Select label="Collection" placeholder="No collections yet" data={[]} disabled />
-        <Text c="dimmed">No Data</Text>
-        <Text size="sm" c="dimmed">
-          Ship items from synth chips and creator collections will appear here.
-        </Text>
+        {collectionId === undefined && (
+          <Select
+            label="Collection"
+            placeholder={list.length === 0 ? 'No collections yet' : 'Choose a collection'}
+            data={list.map((c) => ({ value: c._id, label: c.name }))}
+            value={chosen}
+            onChange={(v) => {
+              setChosen(v);
+              setPage(1);
+            }}
+            disabled={list.length === 0}
+          />
+        )}
+        {collections.isError && <Text c="red.4">{errorMessage(collections.error)}</Text>}
+        {!current ? (
+          <Text c="dimmed">{list.length === 0 ? 'No Data' : 'Choose a collection to see your items.'}</Text>
+        ) : grouped.isLoading ? (
+          <Skeleton h={120} />
+        ) : (grouped.data?.data.length ?? 0) === 0 ? (
+          <Text c="dimmed">No Data</Text>
+        ) : (
+          <>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              {grouped.data?.data.map((g) => (
+                <Card key={g.name} withBorder radius="sm" p="sm" data-testid="item-card" aria-label={g.name}>
+                  <Group wrap="nowrap" align="start" gap="sm">
+                    <Image src={g.imgUrl || null} alt="" w={56} h={56} radius="sm" fallbackSrc="/favicon.svg" />
+                    <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+                      <Group justify="space-between" wrap="nowrap">
+                        <Text fw={600} truncate>
+                          {g.name}
+                        </Text>
+                        <Badge>×{g.count}</Badge>
+                      </Group>
+                      <DataBadges data={g.metadata} />
+                      <DataBadges data={g.variabledata} />
+                      <Button size="compact-xs" variant="light" w="fit-content" onClick={() => setDetails(g)}>
+                        Details
+                      </Button>
+                    </Stack>
+                  </Group>
+                </Card>
+              ))}
+            </SimpleGrid>
+            <Paging page={page} limit={10} total={grouped.data?.total ?? 0} onPage={setPage} />
+          </>
+        )}
       </Stack>
+      <Details item={details} onClose={() => setDetails(null)} />
     </Card>
   );
 }

@@ -5,13 +5,14 @@
  * The open log is in the URL like the desktop's (`tab=logs` and its `tx*` filters), so a reload or a
  * link shared between a phone and a desktop shows the same rows.
  */
-import { Button, Card, Loader, Stack, Tabs, Text } from '@mantine/core';
+import { Button, Loader, Stack, Tabs, Text } from '@mantine/core';
 import type { User } from '@starlight/shared';
 import { IconArrowsExchange, IconUser, IconWallet } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { Suspense, useState } from 'react';
 import { useTxLogUrl } from '../hooks/use-tx-log-url.ts';
 import { DistributeModal } from './DistributeModal.tsx';
+import { GameItems } from './GameItems.tsx';
 import { MyInfo } from './MyInfo.tsx';
 import { MyTokens } from './MyTokens.tsx';
 import { TransactionLog } from './TransactionLog.tsx';
@@ -49,14 +50,10 @@ export function MobileConsole({ user, logsOpen, panels }: { user: User; logsOpen
               <TransactionLog url={txLog} />
             </Stack>
           )}
-          <Card withBorder>
-            <Text fw={600} mb="xs">
-              My Assets
-            </Text>
-            <Text c="dimmed" size="sm">
-              No collections yet.
-            </Text>
-          </Card>
+          <Stack gap="xs" component="section" aria-label="My Assets">
+            <Text fw={600}>My Assets</Text>
+            <GameItems />
+          </Stack>
         </Stack>
       </Tabs.Panel>
       <Tabs.Panel value="transfers">
