@@ -25,6 +25,7 @@ import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { settlementsRoutes } from './modules/bank/settlements.routes.ts';
 import { checkoutRoutes, checkoutWebhookRoutes } from './modules/checkout/checkout.routes.ts';
 import { paymentProviders } from './modules/checkout/providers/index.ts';
+import { chipsRoutes } from './modules/chips/chips.routes.ts';
 import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
 import { forgeRoutes } from './modules/forge/forge.routes.ts';
 import { itemsRoutes } from './modules/items/items.routes.ts';
@@ -123,6 +124,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(exchangeRoutes, { prefix: '/api/cex', db });
   await app.register(forgeRoutes, { prefix: '/api/forge', db });
   await app.register(itemsRoutes, { prefix: '/api/inventory', db });
+  await app.register(chipsRoutes, { prefix: '/api/inventory', db });
   const checkoutDeps = { db, providers: paymentProviders(config, secret), publicUrl, log: app.log };
   await app.register(checkoutRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
   await app.register(checkoutWebhookRoutes, { prefix: '/api/checkout', deps: checkoutDeps });

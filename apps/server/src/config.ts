@@ -41,6 +41,8 @@ export const configSchema = z.object({
   /** Database connections in the pool (PostgreSQL only). */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   WEB_DIST: z.string().optional(),
+  /** Alpha synth chips minted to the sale when their currency is first seeded (DESIGN §7). */
+  CHIP_SUPPLY: z.coerce.number().int().min(0).max(1_000_000_000).default(10000),
   /**
    * Card payments (DESIGN §7): Stripe Checkout when both are set; else the built-in sandbox serves
    * provider 2. `STRIPE_API_URL` points the SDK at a Stripe-compatible API (tests).

@@ -28,7 +28,8 @@ describe('the embedded database (PGlite)', () => {
     const res = await call(t.app, undefined, 'GET', '/api/bank/currencies');
     expect(res.statusCode).toBe(200);
     const tickers = res.json<{ currencies: Currency[] }>().currencies.map((c) => c.ticker);
-    expect(tickers).toEqual(['SD', 'SN', 'CR']);
+    // The three currencies of SPEC §9, then the synth chips the sale is seeded with (DESIGN §7).
+    expect(tickers).toEqual(['SD', 'SN', 'CR', 'ASC']);
   });
 
   it('runs the bank: mint, taxed transfer, refusals, histories and the audit', async () => {
@@ -123,7 +124,8 @@ describe('the embedded database (PGlite)', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const lite = created.json<{ currency: Currency }>().currency;
-    expect(lite.currencyId).toBe(4);
+    // After SD, SN, CR and the seeded ASC.
+    expect(lite.currencyId).toBe(5);
 
     const sender = await registerMember(t.app, 'lite');
     const x = await registerMember(t.app, 'lite');

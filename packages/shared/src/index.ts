@@ -6,6 +6,7 @@ export * from './schemas/admin.ts';
 export * from './schemas/audit.ts';
 export * from './schemas/bank.ts';
 export * from './schemas/checkout.ts';
+export * from './schemas/chips.ts';
 export * from './schemas/common.ts';
 export * from './schemas/exchange.ts';
 export * from './schemas/forge.ts';

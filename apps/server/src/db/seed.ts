@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { seedChipSale } from '../modules/chips/chips.seed.ts';
 import { findUserByNickname, insertUser, updateUser } from '../modules/users/users.queries.ts';
 import { hashPassword } from '../modules/users/users.service.ts';
 import type { Db } from './client.ts';
@@ -20,7 +21,7 @@ function randomStrongPassword(): string {
   return `Sl-${randomBytes(12).toString('base64url')}9a!`;
 }
 
-/** Seeds the three currencies when there are none, and ensures the admin account. */
+/** Seeds the three currencies when there are none, the synth chip sale once, and ensures the admin account. */
 export async function seed(db: Db, config: Config): Promise<SeedResult> {
   const adminNickname = config.ADMIN_NICKNAME ?? 'admin';
   let generatedPassword: string | undefined;
@@ -57,5 +58,6 @@ export async function seed(db: Db, config: Config): Promise<SeedResult> {
       { currencyId: 3, ticker: 'CR', name: 'Credits', precision: 2, canTransfer: false, canMint: true, canBurn: true },
     ])
     .onConflictDoNothing();
+  await seedChipSale(db, config.CHIP_SUPPLY);
   return { adminNickname, ...(generatedPassword ? { generatedPassword } : {}) };
 }

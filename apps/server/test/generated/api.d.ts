@@ -269,6 +269,22 @@ export interface paths {
     /** The caller's items of a collection, grouped by name with their count */
     post: operations["getUserItemsGrouped"];
   };
+  "/api/inventory/synthChips": {
+    /** Synth chips left on sale and their price in Credits */
+    get: operations["getSynthChips"];
+  };
+  "/api/inventory/dropTable": {
+    /** The rarities a synth chip draws ships from, with their odds */
+    get: operations["getDropTable"];
+  };
+  "/api/inventory/buySynthChips": {
+    /** Buy 1 to 100 synth chips for 500 Credits each; never oversold */
+    post: operations["buySynthChips"];
+  };
+  "/api/inventory/openSynthChips": {
+    /** Open 1 to 100 synth chips: 5 ship items each, drawn from the drop table */
+    post: operations["openSynthChips"];
+  };
   "/api/checkout/packages/fetch": {
     /** Credits packages on sale (an admin gets every package) */
     get: operations["fetchPackages"];
@@ -5421,6 +5437,198 @@ export interface operations {
                 };
               }[];
             total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Synth chips left on sale and their price in Credits */
+  getSynthChips: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            remaining: number;
+            price: string;
+            currencyId: number;
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  /** The rarities a synth chip draws ships from, with their odds */
+  getDropTable: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            table: {
+                rarity: string;
+                odds: string;
+                ships: string[];
+              }[];
+            shipsPerChip: number;
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  /** Buy 1 to 100 synth chips for 500 Credits each; never oversold */
+  buySynthChips: {
+    requestBody: {
+      content: {
+        "application/json": {
+          amount: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            remaining: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Open 1 to 100 synth chips: 5 ship items each, drawn from the drop table */
+  openSynthChips: {
+    requestBody: {
+      content: {
+        "application/json": {
+          amount: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            createdItems: {
+                _id: string;
+                itemCollection: string;
+                owner: {
+                  nickname: string;
+                };
+                name: string;
+                description: string;
+                imgUrl: string;
+                metadata: {
+                  [key: string]: unknown;
+                };
+                variabledata: {
+                  [key: string]: unknown;
+                };
+                hiddendata?: {
+                  [key: string]: unknown;
+                };
+                createdAt: string;
+              }[];
             message: string;
           };
         };

@@ -16,6 +16,8 @@ export const users = pgTable(
     isWalletOnly: boolean('is_wallet_only').notNull().default(false),
     isEmailVerified: boolean('is_email_verified').notNull().default(false),
     isAnonymous: boolean('is_anonymous').notNull().default(false),
+    /** An account Starlight itself runs (the synth chip sale): no sign-in, not on leaderboards. */
+    isSystem: boolean('is_system').notNull().default(false),
     referrerId: objectId('referrer_id').references((): AnyPgColumn => users.id),
     fame: integer('fame').notNull().default(0),
     tokenVersion: integer('token_version').notNull().default(0),

@@ -6,7 +6,9 @@ import { withinDates } from '../../db/date-range.ts';
 import type { UserRow } from './users.queries.ts';
 
 /** A user-list row: the account's columns and whether it holds a positive balance of any currency. */
-export type AdminUserRecord = Omit<UserRow, 'passwordHash' | 'apiKeyHash' | 'apiKeySealed'> & { hasCurrency: boolean };
+export type AdminUserRecord = Omit<UserRow, 'passwordHash' | 'apiKeyHash' | 'apiKeySealed' | 'isSystem'> & {
+  hasCurrency: boolean;
+};
 
 /** `EXISTS` a positive balance of the account `u`. */
 const HAS_CURRENCY = sql`EXISTS (SELECT 1 FROM balances b WHERE b.user_id = u.id AND b.amount > 0)`;

@@ -11,7 +11,7 @@ export interface RankedRow extends Record<string, unknown> {
 }
 
 /**
- * The holders of `currencyId` with a positive balance (active members only), ranked by amount, highest
+ * The holders of `currencyId` with a positive balance (active members only, no system account), ranked by amount, highest
  * first, ties by member id, as the rows ranked 1 to `top` and those within `spread` ranks of the viewer
  * (`viewerId`, null when signed out), in rank order. A private member (`isAnonymous`) is named
  * `Anonymous`, except in the viewer's own row. One statement over the currency's balance rows: the
@@ -33,7 +33,7 @@ export async function findRanked(
       SELECT b.user_id, b.amount, u.nickname, u.is_anonymous,
              row_number() OVER (ORDER BY b.amount DESC, b.user_id) AS rank
       FROM balances b JOIN users u ON u.id = b.user_id
-      WHERE b.currency_id = ${currencyId}::int AND b.amount > 0 AND u.is_active),
+      WHERE b.currency_id = ${currencyId}::int AND b.amount > 0 AND u.is_active AND NOT u.is_system),
     me AS (SELECT rank FROM ranked WHERE user_id = ${viewerId}::text)
     SELECT r.rank::int AS rank, r.amount::text AS amount, (r.user_id = ${viewerId}::text) IS TRUE AS mine,
            CASE WHEN r.is_anonymous AND (r.user_id = ${viewerId}::text) IS NOT TRUE THEN 'Anonymous' ELSE r.nickname END

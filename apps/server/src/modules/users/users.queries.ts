@@ -92,7 +92,7 @@ export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | nul
 
 /** Maps a row to DESIGN §3 `User`, amounts at their currency's precision; never the password hash. */
 export function toUserDto(
-  row: Omit<UserRow, 'passwordHash' | 'referrerId' | 'tokenVersion' | 'apiKeyHash' | 'apiKeySealed'>,
+  row: Omit<UserRow, 'passwordHash' | 'referrerId' | 'tokenVersion' | 'apiKeyHash' | 'apiKeySealed' | 'isSystem'>,
   bals: readonly BalanceText[],
   referrerNickname: string | null,
 ): UserDto {

@@ -1,0 +1,33 @@
+/** SQL of the synth chip sale (DESIGN §7): the seeded sale account, chip currency and ship collection. */
+import { ALPHA_SHIPS, CHIP_TICKER } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+
+/** The system account that holds the chips on sale and receives the Credits paid for them. */
+export const SALE_NICKNAME = 'synthsale';
+
+/** What the sale is made of: its account, the chips' currency and the ships' collection. */
+export interface Sale {
+  saleId: string;
+  chipCurrencyId: number;
+  shipsCollectionId: string;
+}
+
+/** The seeded sale, or null before the seed has made it. */
+export async function findSale(db: DbOrTx): Promise<Sale | null> {
+  const res = await db.execute<{ sale_id: string; currency_id: number; collection_id: string }>(sql`
+    SELECT u.id AS sale_id, c.currency_id, ic.id AS collection_id
+    FROM users u
+    JOIN currencies c ON upper(c.ticker) = ${CHIP_TICKER}
+    JOIN item_collections ic ON ic.creator_id = u.id AND ic.name = ${ALPHA_SHIPS}
+    WHERE lower(u.nickname) = ${SALE_NICKNAME} AND u.is_system`);
+  const r = res.rows[0];
+  return r ? { saleId: r.sale_id, chipCurrencyId: Number(r.currency_id), shipsCollectionId: r.collection_id } : null;
+}
+
+/** How many chips the sale still holds (0 without a balance row). */
+export async function chipsRemaining(db: DbOrTx, sale: Sale): Promise<number> {
+  const res = await db.execute<{ amount: string }>(sql`
+    SELECT amount::text AS amount FROM balances WHERE user_id = ${sale.saleId} AND currency_id = ${sale.chipCurrencyId}`);
+  return Math.floor(Number(res.rows[0]?.amount ?? 0));
+}

@@ -1,0 +1,73 @@
+/** Routes of /api/inventory for synth chips (DESIGN §7). Thin: schema, access, one service call. */
+import {
+  buySynthChipsResponse,
+  chipAmountRequest,
+  dropTableResponse,
+  errorResponse,
+  openSynthChipsResponse,
+  synthChipsResponse,
+} from '@starlight/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { moneyMoving } from '../../http/money-moving.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import * as chips from './chips.service.ts';
+
+export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const tags = ['inventory'];
+  const errors = { '4xx': errorResponse };
+
+  app.get(
+    '/synthChips',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Synth chips left on sale and their price in Credits',
+        tags,
+        response: { 200: synthChipsResponse, ...errors },
+      },
+    },
+    () => chips.synthChips(db),
+  );
+
+  app.get(
+    '/dropTable',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The rarities a synth chip draws ships from, with their odds',
+        tags,
+        response: { 200: dropTableResponse, ...errors },
+      },
+    },
+    () => chips.dropTable(),
+  );
+
+  app.post(
+    '/buySynthChips',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: 'Buy 1 to 100 synth chips for 500 Credits each; never oversold',
+        tags,
+        body: chipAmountRequest,
+        response: { 200: buySynthChipsResponse, ...errors },
+      },
+    },
+    (req) => moneyMoving(db, req, (tx, changes) => chips.buySynthChips(tx, requireAuth(req), req.body, changes)),
+  );
+
+  app.post(
+    '/openSynthChips',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: 'Open 1 to 100 synth chips: 5 ship items each, drawn from the drop table',
+        tags,
+        body: chipAmountRequest,
+        response: { 200: openSynthChipsResponse, ...errors },
+      },
+    },
+    (req) => moneyMoving(db, req, (tx, changes) => chips.openSynthChips(tx, requireAuth(req), req.body, changes)),
+  );
+};

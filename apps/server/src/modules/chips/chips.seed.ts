@@ -1,0 +1,71 @@
+/**
+ * Seeds the synth chip sale once (DESIGN §7): the system account `synthsale`, the currency ASC
+ * (precision 0) with `supply` chips minted to the sale (category 10, through the ledger), and the
+ * `Alpha Ships` collection the sale creates ships in. Safe to run on every start and from several
+ * processes at once: it runs under the currency-creation lock and does nothing once the sale exists.
+ */
+import { ALPHA_SHIPS, amount, CHIP_TICKER, formatAmount, TX_CATEGORY, UNIT } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { insertCurrency, lockCurrencyCreation, nextCurrencyId } from '../bank/currencies.queries.ts';
+import { insertCollection } from '../items/items.queries.ts';
+import { postEntries } from '../ledger/ledger.posting.ts';
+import { findUserByNickname, insertUser } from '../users/users.queries.ts';
+import { findSale, SALE_NICKNAME } from './chips.queries.ts';
+
+/** Makes the sale when it does not exist yet, with `supply` chips. */
+export async function seedChipSale(db: Db, supply: number): Promise<void> {
+  if (await findSale(db)) return;
+  await inTransaction(db, async (tx) => {
+    await lockCurrencyCreation(tx);
+    if (await findSale(tx)) return;
+    const taken = await findUserByNickname(tx, SALE_NICKNAME);
+    if (taken && !taken.isSystem)
+      throw new Error(`The nickname ${SALE_NICKNAME} belongs to a member: rename it to seed the chip sale`);
+    const sale =
+      taken ??
+      (await insertUser(tx, {
+        nickname: SALE_NICKNAME,
+        email: null,
+        passwordHash: null,
+        role: 'creator',
+        isSystem: true,
+      }));
+    const existing = await tx.execute<{ currency_id: number }>(
+      sql`SELECT currency_id FROM currencies WHERE upper(ticker) = ${CHIP_TICKER}`,
+    );
+    if (!existing.rows[0]) {
+      const currency = await insertCurrency(tx, {
+        currencyId: await nextCurrencyId(tx),
+        ticker: CHIP_TICKER,
+        name: 'Alpha Synth Chip',
+        precision: 0,
+        canTransfer: false,
+        canMint: false,
+        canBurn: false,
+      });
+      if (supply > 0) {
+        await postEntries(tx, [
+          {
+            category: TX_CATEGORY.Mint,
+            currencyId: currency.currencyId,
+            amount: amount(BigInt(supply) * UNIT),
+            executorId: null,
+            senderId: null,
+            recipientId: sale.id,
+            note: `Synth chip supply: ${formatAmount(BigInt(supply) * UNIT, 0)}`,
+          },
+        ]);
+      }
+    }
+    await insertCollection(tx, {
+      name: ALPHA_SHIPS,
+      description: 'Ships drawn from Alpha synth chips',
+      imgUrl: '',
+      creatorId: sale.id,
+      redirectUrls: [],
+      cancelUrl: '',
+    });
+  });
+}

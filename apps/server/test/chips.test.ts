@@ -1,0 +1,130 @@
+/**
+ * Alpha synth chips (issue 11 §2, DESIGN §7): bought for 500 Credits each from a fixed supply that is
+ * never oversold, even by concurrent buyers; opened into 5 Alpha Ships each, once per chip even under
+ * concurrent openings (6 openings of one chip with 3 chips held: 3 succeed, 15 ships); the drop table
+ * is published; the ledger stays conserved.
+ */
+import type {
+  BuySynthChipsResponse,
+  DropTableResponse,
+  OpenSynthChipsResponse,
+  SynthChipsResponse,
+} from '@starlight/shared';
+import { describe, expect, it } from 'vitest';
+import { balanceOf, call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp } from './helpers.ts';
+
+const t = useTestApp();
+const CREDITS = 3;
+
+async function sale(): Promise<SynthChipsResponse> {
+  const res = await call(t.app, undefined, 'GET', '/api/inventory/synthChips');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<SynthChipsResponse>();
+}
+
+function buy(m: Member, amount: unknown) {
+  return call(t.app, m.token, 'POST', '/api/inventory/buySynthChips', { amount });
+}
+
+function open(m: Member, amount: unknown) {
+  return call(t.app, m.token, 'POST', '/api/inventory/openSynthChips', { amount });
+}
+
+async function funded(credits: string): Promise<Member> {
+  const m = await registerMember(t.app, 'chips');
+  await mint(t.app, t.admin, m.nickname, CREDITS, credits);
+  return m;
+}
+
+describe('synth chips', () => {
+  it('are sold for 500 Credits each: the Credits go to the sale, the chips to the member', async () => {
+    const before = await sale();
+    expect(before).toMatchObject({ price: '500.00' });
+    const m = await funded('1200');
+    const res = await buy(m, 2);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<BuySynthChipsResponse>()).toMatchObject({ message: 'Bought 2 synth chip(s)' });
+    expect(await balanceOf(t.app, m, CREDITS)).toBe('200');
+    expect(await balanceOf(t.app, m, before.currencyId)).toBe('2');
+    const poor = await buy(m, 1);
+    expect(poor.statusCode).toBe(409);
+    expect(poor.json().message).toBe('Insufficient funds');
+    expect(await balanceOf(t.app, m, before.currencyId)).toBe('2');
+  });
+
+  it.each([
+    [0, '"amount" contains an invalid value'],
+    [101, '"amount" contains an invalid value'],
+    [1.5, '"amount" contains an invalid value'],
+    [undefined, '"amount" is required'],
+  ])('refuses to buy or open %s with %s', async (amount, message) => {
+    const m = await funded('1000');
+    for (const send of [buy, open]) {
+      const res = await send(m, amount);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    expect((await call(t.app, undefined, 'POST', '/api/inventory/buySynthChips', { amount: 1 })).statusCode).toBe(401);
+  });
+
+  it('opening burns the chips and creates 5 Alpha Ships each, drawn from the published table', async () => {
+    const { currencyId } = await sale();
+    const m = await funded('1000');
+    expect((await buy(m, 2)).statusCode).toBe(200);
+    const res = await open(m, 2);
+    expect(res.statusCode, res.body).toBe(200);
+    const { createdItems, message } = res.json<OpenSynthChipsResponse>();
+    expect(message).toBe('Opened 2 synth chip(s): 10 ships');
+    expect(createdItems).toHaveLength(10);
+    const table = (await call(t.app, undefined, 'GET', '/api/inventory/dropTable')).json<DropTableResponse>();
+    const names = table.table.flatMap((r) => r.ships.map((s) => `Alpha ${s}`));
+    for (const item of createdItems) {
+      expect(names).toContain(item.name);
+      expect(item.owner.nickname).toBe(m.nickname);
+      expect(item.hiddendata).toBeUndefined();
+    }
+    expect(table.table.reduce((s, r) => s + Number(r.odds), 0)).toBeCloseTo(1, 10);
+    expect(await balanceOf(t.app, m, currencyId)).toBe('0');
+    const none = await open(m, 1);
+    expect(none.statusCode).toBe(409);
+    expect(none.json().message).toBe('Not enough synth chips');
+  });
+
+  it('6 concurrent openings of one chip with 3 chips held: 3 succeed, 15 ships', async () => {
+    const { currencyId } = await sale();
+    const m = await funded('1500');
+    expect((await buy(m, 3)).statusCode).toBe(200);
+    const results = await Promise.all(Array.from({ length: 6 }, () => open(m, 1)));
+    const ok = results.filter((r) => r.statusCode === 200);
+    expect(ok).toHaveLength(3);
+    expect(results.filter((r) => r.statusCode === 409).map((r) => r.json().message)).toEqual(
+      Array(3).fill('Not enough synth chips'),
+    );
+    expect(ok.flatMap((r) => r.json<OpenSynthChipsResponse>().createdItems)).toHaveLength(15);
+    expect(await balanceOf(t.app, m, currencyId)).toBe('0');
+    const mine = await call(t.app, m.token, 'POST', '/api/inventory/getUserItems', { paging: { limit: 50, page: 1 } });
+    expect(mine.json().total).toBe(15);
+  });
+
+  it('concurrent buyers never oversell the supply; then it is All Sold Out', async () => {
+    const whale = await funded('10000000');
+    // Buy the sale down to 5 chips left.
+    let left = (await sale()).remaining;
+    while (left > 5) {
+      const res = await buy(whale, Math.min(100, left - 5));
+      expect(res.statusCode, res.body).toBe(200);
+      left = res.json<BuySynthChipsResponse>().remaining;
+    }
+    const buyers = await Promise.all(Array.from({ length: 8 }, () => funded('1000')));
+    const results = await Promise.all(buyers.map((b) => buy(b, 1)));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(5);
+    expect(
+      results
+        .filter((r) => r.statusCode === 409)
+        .map((r) => r.json().message)
+        .sort(),
+    ).toEqual(Array(3).fill('All Sold Out'));
+    expect(await sale()).toMatchObject({ remaining: 0, message: 'All Sold Out' });
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+});
