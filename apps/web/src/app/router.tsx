@@ -60,6 +60,14 @@ const LeaderboardPage = lazyRouteComponent(
 );
 const CheckoutPage = lazyRouteComponent(() => import('../features/store/components/CheckoutPage.tsx'), 'CheckoutPage');
 const SandboxPage = lazyRouteComponent(() => import('../features/store/components/SandboxPage.tsx'), 'SandboxPage');
+const SynthChipsPage = lazyRouteComponent(
+  () => import('../features/chips/components/SynthChipsPage.tsx'),
+  'SynthChipsPage',
+);
+const OpenChipsPage = lazyRouteComponent(
+  () => import('../features/chips/components/OpenChipsPage.tsx'),
+  'OpenChipsPage',
+);
 const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
 
 /**
@@ -132,8 +140,8 @@ const routeTree = rootRoute.addChildren([
   page('/checkout', CheckoutPage),
   page('/checkout/sandbox/$checkoutId', SandboxPage),
   providerRoute,
-  soon('/synthchips', 'Synth Chips'),
-  soon('/openasc', 'Open Synth Chips'),
+  page('/synthchips', SynthChipsPage),
+  page('/openasc', OpenChipsPage),
   page('/games', GamesPage, true),
   soon('/rewards', 'Rewards'),
   soon('/underdev', 'Under development'),

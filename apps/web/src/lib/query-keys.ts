@@ -31,6 +31,10 @@ export const queryKeys = {
     transactionsAll: ['checkout', 'transactions'] as const,
     transactions: (scope: 'mine' | 'all', body: unknown) => ['checkout', 'transactions', scope, body] as const,
   },
+  chips: {
+    sale: ['chips', 'sale'] as const,
+    dropTable: ['chips', 'drop-table'] as const,
+  },
   items: {
     collectionsAll: ['items', 'collections'] as const,
     collections: (token: string | null) => ['items', 'collections', token] as const,

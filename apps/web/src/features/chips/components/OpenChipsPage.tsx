@@ -1,0 +1,100 @@
+/**
+ * SPEC §2 /openasc: a slider from 1 to min(chips held, 100), Commence, and the list of the ships just
+ * created. Needs a signed-in member.
+ */
+import { Badge, Button, Card, Group, Slider, Stack, Table, Text, Title } from '@mantine/core';
+import { MAX_CHIPS_PER_OPENING, type OpenSynthChipsResponse } from '@starlight/shared';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useMe } from '../../../lib/me.ts';
+import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useRequireSession } from '../../../lib/use-require-session.ts';
+import { useChipAction, useSynthChips } from '../api/synth-chips.ts';
+
+export function OpenChipsPage() {
+  const user = useRequireSession();
+  const me = useMe();
+  const sale = useSynthChips();
+  const open = useChipAction('openSynthChips');
+  const [amount, setAmount] = useState(1);
+  const [created, setCreated] = useState<OpenSynthChipsResponse['createdItems']>([]);
+  const balances = (me.data ?? user)?.balances ?? [];
+  const held = Math.floor(Number(balances.find((b) => b.currencyId === sale.data?.currencyId)?.amount ?? 0));
+  const max = Math.min(held, MAX_CHIPS_PER_OPENING);
+
+  const commence = async () => {
+    try {
+      const res = (await open.mutateAsync(Math.min(amount, max))) as OpenSynthChipsResponse;
+      setCreated(res.createdItems);
+      setAmount(1);
+      toastSuccess(res.message);
+    } catch (err) {
+      toastError(errorMessage(err));
+    }
+  };
+
+  return (
+    <Stack maw={760} mx="auto" gap="md">
+      <Title order={1} size="h2">
+        Open Synth Chips
+      </Title>
+      <Card withBorder radius="md" p="lg">
+        {max < 1 ? (
+          <Text>
+            You hold no synth chips. <Link to="/synthchips">Buy some</Link>
+          </Text>
+        ) : (
+          <Stack gap="md">
+            <Text>
+              You hold <b data-testid="chips-held">{held}</b> chip(s). Open <b>{Math.min(amount, max)}</b> for{' '}
+              {Math.min(amount, max) * 5} ships.
+            </Text>
+            <Slider
+              min={1}
+              max={Math.max(max, 1)}
+              step={1}
+              value={Math.min(amount, max)}
+              onChange={setAmount}
+              label={(v) => `${v}`}
+              thumbLabel="Chips to open"
+              marks={
+                max > 1
+                  ? [
+                      { value: 1, label: '1' },
+                      { value: max, label: String(max) },
+                    ]
+                  : []
+              }
+              mb="md"
+            />
+            <Group>
+              <Button onClick={() => void commence()} loading={open.isPending}>
+                Commence
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Card>
+      {created.length > 0 && (
+        <Card withBorder radius="md" p="lg" component="section" aria-labelledby="created-title">
+          <Title order={2} size="h4" id="created-title" mb="xs">
+            Ships created
+          </Title>
+          <Table striped aria-label="Ships created">
+            <Table.Tbody>
+              {created.map((s) => (
+                <Table.Tr key={s._id} data-testid="created-ship">
+                  <Table.Td>{s.name}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light">{String(s.metadata.rarity ?? '')}</Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Synth chips in a browser (issue 11 §2, §4), desktop and phone: a visitor sees the sale and a prompt to
+ * log in; a member with Credits buys chips, opens them with the slider and Commence, sees the ships just
+ * created, and finds them in Game Items under Alpha Ships.
+ */
+import { expect, test } from '@playwright/test';
+import {
+  adminSignIn,
+  expectNoSeriousA11yViolations,
+  newPage,
+  registerMember,
+  storeSession,
+  uniqueNick,
+} from './fixtures.ts';
+
+test('buy synth chips, open them, see the ships', async ({ browser, isMobile, request }) => {
+  const visitor = await newPage(browser, isMobile);
+  await visitor.goto('/synthchips');
+  await expect(visitor.getByTestId('chips-remaining')).toContainText('left');
+  await expect(visitor.getByRole('link', { name: 'Log in to buy synth chips' })).toBeVisible();
+  await expect(visitor.getByRole('table', { name: 'Drop table' })).toContainText('Legendary');
+  await expectNoSeriousA11yViolations(visitor);
+
+  const nick = uniqueNick('chipper');
+  const member = await registerMember(request, nick);
+  const minted = await request.post('/api/bank/mint', {
+    headers: { authorization: `Bearer ${await adminSignIn(request)}` },
+    data: { recipientNickName: nick, currencyId: 3, amount: '1000', note: 'for chips' },
+  });
+  expect(minted.ok()).toBe(true);
+
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, member);
+  await page.goto('/synthchips');
+  await page.getByLabel('Quantity').fill('2');
+  await page.getByRole('button', { name: 'Buy', exact: true }).click();
+  await expect(page.getByText('Bought 2 synth chip(s)')).toBeVisible();
+  await expect(page.getByTestId('chips-held')).toHaveText('2');
+  await page.getByRole('link', { name: 'Open Synth Chips' }).click();
+  await expect(page).toHaveURL(/\/openasc$/);
+  await expect(page.getByTestId('chips-held')).toHaveText('2');
+  const slider = page.getByRole('slider', { name: 'Chips to open' });
+  await slider.focus();
+  await slider.press('ArrowRight');
+  await page.getByRole('button', { name: 'Commence' }).click();
+  await expect(page.getByText('Opened 2 synth chip(s): 10 ships')).toBeVisible();
+  await expect(page.getByTestId('created-ship')).toHaveCount(10);
+  await expect(page.getByText('You hold no synth chips.')).toBeVisible();
+
+  // The ships are in Game Items under Alpha Ships.
+  if (isMobile) {
+    await page.goto('/userbank');
+  } else {
+    await page.goto('/userbank?tab=bank');
+    await page.getByRole('tab', { name: 'Game Items' }).click();
+  }
+  await page.getByRole('combobox', { name: 'Collection' }).click();
+  await page.getByRole('option', { name: 'Alpha Ships' }).click();
+  await expect(page.getByTestId('item-card').first()).toContainText('Alpha ');
+});
