@@ -3,7 +3,7 @@
  * top holders with rank, nickname and amount; the member's own rank and balance, or `Log in to see where
  * you rank!`. Beyond SPEC: the five holders above and below the member ("Around you").
  */
-import { Alert, Anchor, Card, Group, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Card, Group, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { Currency, Leader } from '@starlight/shared';
 import { IconTrophy } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
@@ -33,36 +33,44 @@ function LeaderTable({
   currency: Currency | undefined;
 }) {
   return (
-    <Table striped verticalSpacing="xs" aria-label={label}>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th w={70}>Rank</Table.Th>
-          <Table.Th>Nickname</Table.Th>
-          <Table.Th ta="right">Amount</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((l) => {
-          const own = l.rank === ownRank;
-          return (
-            <Table.Tr
-              key={l.rank}
-              bg={own ? 'var(--mantine-color-indigo-light)' : undefined}
-              aria-current={own || undefined}
-            >
-              <Table.Td>{l.rank}</Table.Td>
-              <Table.Td fw={own ? 700 : undefined} c={l.nickname === 'Anonymous' && !own ? 'dimmed' : undefined}>
-                {l.nickname}
-                {own ? ' (you)' : ''}
-              </Table.Td>
-              <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                {formatMoney(l.amount, currency)}
-              </Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
+    // Long nicknames wrap; only a 32-character nickname beside a 15-digit amount scrolls on a phone.
+    <Box style={{ overflowX: 'auto' }}>
+      <Table striped verticalSpacing="xs" aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={60}>Rank</Table.Th>
+            <Table.Th>Nickname</Table.Th>
+            <Table.Th ta="right">Amount</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((l) => {
+            const own = l.rank === ownRank;
+            return (
+              <Table.Tr
+                key={l.rank}
+                bg={own ? 'var(--mantine-color-indigo-light)' : undefined}
+                aria-current={own || undefined}
+              >
+                <Table.Td>{l.rank}</Table.Td>
+                <Table.Td
+                  fw={own ? 700 : undefined}
+                  c={l.nickname === 'Anonymous' && !own ? 'dimmed' : undefined}
+                  miw={120}
+                  style={{ overflowWrap: 'anywhere' }}
+                >
+                  {l.nickname}
+                  {own ? ' (you)' : ''}
+                </Table.Td>
+                <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                  {formatMoney(l.amount, currency)}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Box>
   );
 }
 
@@ -92,7 +100,7 @@ function Board({ currencyId }: { currencyId: number }) {
         ) : position === null ? (
           <Text>You hold no {ticker} yet: you are not ranked.</Text>
         ) : (
-          <Group gap="xl">
+          <Group gap="xl" style={{ rowGap: 'var(--mantine-spacing-xs)' }}>
             <Text>
               <Text span c="dimmed" inherit>
                 Your rank{' '}
