@@ -31,7 +31,7 @@ export interface CheckoutDeps {
   providers: Map<ProviderId, PaymentProvider>;
   /** The site's public origin: where providers send the member back. */
   publicUrl: string;
-  log: { info(msg: string): void; warn(msg: string): void };
+  log: { debug(msg: string): void; warn(msg: string): void };
 }
 
 function provider(deps: CheckoutDeps, id: ProviderId): PaymentProvider {
@@ -111,7 +111,8 @@ export async function receiveWebhook(
   const outcome = await inLiveTransaction(deps.db, publisher, (tx, changes) =>
     applyProviderEvent(tx, event, changes, (m) => deps.log.warn(m)),
   );
-  deps.log.info(`checkout event ${event.eventType} ${event.eventId}: ${outcome}`);
+  // Debug, not info: a webhook request already has its one info line (DESIGN §9).
+  deps.log.debug(`checkout event ${event.eventType} ${event.eventId}: ${outcome}`);
   return outcome;
 }
 

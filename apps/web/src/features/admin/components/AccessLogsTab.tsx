@@ -5,8 +5,8 @@
  */
 import { NativeSelect, TextInput } from '@mantine/core';
 import { formatDate, LOGIN_TYPE_LABELS } from '@starlight/shared';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useAccessLogs } from '../api/get-access-logs.ts';
-import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 import { PagedTableCard } from './PagedTableCard.tsx';

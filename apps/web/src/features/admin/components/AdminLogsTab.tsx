@@ -5,8 +5,8 @@
  */
 import { NativeSelect, TextInput } from '@mantine/core';
 import { ADMIN_CATEGORY_LABELS, type AdminCategory, formatDate } from '@starlight/shared';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useAdminLogs } from '../api/get-admin-logs.ts';
-import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 import { PagedTableCard } from './PagedTableCard.tsx';

@@ -14,8 +14,8 @@ import {
 } from '@starlight/shared';
 import { EventHistoryButton } from '../../../components/EventHistoryButton.tsx';
 import { usePackages } from '../../../lib/packages.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useAllCheckouts } from '../api/get-all-checkouts.ts';
-import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 import { PagedTableCard } from './PagedTableCard.tsx';

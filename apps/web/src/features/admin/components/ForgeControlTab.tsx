@@ -8,17 +8,14 @@ import { type Currency, formatDuration, type Recipe } from '@starlight/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal.tsx';
-import { formatMoney } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
+import { recipeSideText } from '../../../lib/forge.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useRecipes } from '../../../lib/recipes.ts';
 import { useDeleteRecipe } from '../api/delete-recipe.ts';
 import { useSetRecipeActive } from '../api/set-recipe-active.ts';
 import { RecipeFormModal } from './RecipeFormModal.tsx';
-
-const sideText = (side: Recipe['input'], c: Currency | undefined) =>
-  `${c?.name ?? `#${side.currencyId}`} x ${formatMoney(side.amount, c)}`;
 
 function AdminRecipeCard({
   recipe,
@@ -57,8 +54,8 @@ function AdminRecipeCard({
           {recipe.description}
         </Text>
         <Text size="sm">
-          {sideText(recipe.input, byId.get(recipe.input.currencyId))} →{' '}
-          {sideText(recipe.output, byId.get(recipe.output.currencyId))}
+          {recipeSideText(recipe.input, byId.get(recipe.input.currencyId))} →{' '}
+          {recipeSideText(recipe.output, byId.get(recipe.output.currencyId))}
         </Text>
         <Text size="sm" c="dimmed">
           {formatDuration(recipe.timeRequired)}

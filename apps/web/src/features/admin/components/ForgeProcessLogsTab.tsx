@@ -9,8 +9,8 @@ import { formatDate, PROCESS_STATE_LABELS, type ProcessState } from '@starlight/
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { forgeSideText } from '../../../lib/forge.ts';
 import { useRecipes } from '../../../lib/recipes.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useForgeProcessesAll } from '../api/get-forge-processes-all.ts';
-import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 import { PagedTableCard } from './PagedTableCard.tsx';

@@ -8,9 +8,9 @@ import { useState } from 'react';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useSettlements } from '../api/get-settlements.ts';
 import { useSettle } from '../api/settle.ts';
-import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { usePagedFilters } from '../hooks/use-paged-filters.ts';
 import { PagedTableCard } from './PagedTableCard.tsx';
 

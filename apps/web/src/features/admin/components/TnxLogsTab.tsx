@@ -27,7 +27,7 @@ import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { TX_LOG_LIMITS } from '../../../lib/tx-log/tx-log-search.ts';
 import { type TxLogUrl, useTxLog } from '../../../lib/tx-log/use-tx-log.ts';
-import { useErrorToast } from '../hooks/use-error-toast.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 
 const COLUMNS = ['Date (UTC)', 'Executor', 'Sender', 'Recipient', 'Amount', 'Currency', 'Category', 'Note'];

@@ -10,9 +10,9 @@ import { IconUserCog } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useAdministrateUser } from '../api/administrate-user.ts';
 import { useUserStats } from '../api/get-user-stats.ts';
-import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { type RangeShortcut, shortcutRange } from '../utils/date-range.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 

@@ -7,8 +7,8 @@
 import { Anchor, Modal, NativeSelect, Text, TextInput } from '@mantine/core';
 import { formatDate, shortenNickname } from '@starlight/shared';
 import { useState } from 'react';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useUsers } from '../api/get-users.ts';
-import { useErrorToast } from '../hooks/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
 import { DateFilterInput } from './DateFilterInput.tsx';
 import { PagedTableCard } from './PagedTableCard.tsx';

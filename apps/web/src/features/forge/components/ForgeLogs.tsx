@@ -13,6 +13,7 @@ import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { forgeSideText } from '../../../lib/forge.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useEndProcess } from '../api/end-process.ts';
 import { useForgeProcesses } from '../api/get-forge-processes.ts';
 import { countdown, processAction } from '../utils/process-action.ts';
@@ -86,12 +87,7 @@ export function ForgeLogs() {
   const [ending, setEnding] = useState<string | null>(null);
 
   // SPEC §4: a failed page steps back one.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure
-  useEffect(() => {
-    if (!processes.isError) return;
-    toastError(errorMessage(processes.error));
-    setPage((p) => Math.max(1, p - 1));
-  }, [processes.errorUpdatedAt]);
+  useErrorToast(processes.error, processes.errorUpdatedAt, () => setPage((p) => Math.max(1, p - 1)));
 
   const onEnd = async (p: ForgeProcess, cancel: boolean) => {
     setEnding(p._id);

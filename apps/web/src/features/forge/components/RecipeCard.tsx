@@ -4,19 +4,14 @@
  * gets for the quantity is shown before they start, and Start Forge is off when they cannot cover it.
  */
 import { Badge, Button, Card, Group, Image, NumberInput, Stack, Text, Title } from '@mantine/core';
-import { type Currency, formatDuration, fromNumeric, type Recipe, toDecimalString } from '@starlight/shared';
+import { type Currency, formatDuration, fromNumeric, type Recipe } from '@starlight/shared';
 import { IconArrowRight, IconFlame } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
+import { recipeSideText } from '../../../lib/forge.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useStartProcess } from '../api/start-process.ts';
-
-/** `currency name x amount` of one side (SPEC §2). */
-function sideText(side: Recipe['input'], currency: Currency | undefined, quantity = 1): string {
-  const total = toDecimalString(fromNumeric(side.amount) * BigInt(quantity));
-  return `${currency?.name ?? `#${side.currencyId}`} x ${formatMoney(total, currency)}`;
-}
 
 export function RecipeCard({
   recipe,
@@ -69,11 +64,11 @@ export function RecipeCard({
         </Text>
         <Group gap={6} wrap="wrap" aria-label="Input and output">
           <Badge variant="light" color="orange" size="lg" tt="none">
-            {sideText(recipe.input, input)}
+            {recipeSideText(recipe.input, input)}
           </Badge>
           <IconArrowRight size={16} aria-hidden />
           <Badge variant="light" color="teal" size="lg" tt="none">
-            {sideText(recipe.output, output)}
+            {recipeSideText(recipe.output, output)}
           </Badge>
         </Group>
         <Text size="sm">
@@ -107,7 +102,7 @@ export function RecipeCard({
           <Text size="xs" c={short ? 'red.4' : 'dimmed'} aria-live="polite">
             {short
               ? `Not enough ${input?.ticker ?? 'funds'}: you hold ${formatMoney(held ?? '0', input)}`
-              : `Pays ${sideText(recipe.input, input, q)}, gives ${sideText(recipe.output, output, q)}`}
+              : `Pays ${recipeSideText(recipe.input, input, q)}, gives ${recipeSideText(recipe.output, output, q)}`}
           </Text>
         )}
       </Stack>

@@ -15,11 +15,10 @@ import {
   type ProviderId,
 } from '@starlight/shared';
 import { IconSearch } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { EventHistoryButton } from '../../../components/EventHistoryButton.tsx';
 import { Paging } from '../../../components/Paging.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
-import { toastError } from '../../../lib/notify.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useCheckouts } from '../api/get-checkouts.ts';
 
 const STATES = [
@@ -40,12 +39,7 @@ export function CheckoutLogs() {
   const isPhone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
 
   // SPEC §4: a failed page steps back one.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure
-  useEffect(() => {
-    if (!logs.isError) return;
-    toastError(errorMessage(logs.error));
-    setPage((p) => Math.max(1, p - 1));
-  }, [logs.errorUpdatedAt]);
+  useErrorToast(logs.error, logs.errorUpdatedAt, () => setPage((p) => Math.max(1, p - 1)));
 
   const search = (e: FormEvent) => {
     e.preventDefault();

@@ -1,7 +1,7 @@
 /** Toasts a query's failure once per failure (SPEC §8: errors arrive as an error toast). */
 import { useEffect } from 'react';
-import { errorMessage } from '../../../lib/errors.ts';
-import { toastError } from '../../../lib/notify.ts';
+import { errorMessage } from './errors.ts';
+import { toastError } from './notify.ts';
 
 export function useErrorToast(error: unknown, errorUpdatedAt: number, onError?: () => void) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: fire once per failure, keyed by its time
