@@ -5,10 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { type AuditResponse, type AuthResponse, fromNumeric, toDecimalString } from '@starlight/shared';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.ts';
 import { sqlErrorOf } from '../src/db/errors.ts';
-import { TEST_ADMIN, testConfig } from './test-db.ts';
+import { ADMIN_URL, TEST_ADMIN, TEST_DB_NAME, testConfig, testDatabaseUrl } from './test-db.ts';
 
 export { testConfig } from './test-db.ts';
 
@@ -17,6 +18,24 @@ export const PASSWORD = 'Str0ng!Passw0rd';
 /** Builds the app on the test database. Close it in afterAll. */
 export async function makeApp(overrides: Record<string, string> = {}): Promise<BuiltApp> {
   return buildApp(testConfig(overrides));
+}
+
+/**
+ * Builds the app on a database of its own on the test server, `<test database>_<name>`, made empty
+ * (migrated and seeded by the build), for a file whose tests change what every other file shares (the
+ * synth chip sale's supply). It stays after the run for a look; the next run makes it afresh.
+ */
+export async function makeAppOnOwnDatabase(name: string, overrides: Record<string, string> = {}): Promise<BuiltApp> {
+  const db = `${TEST_DB_NAME}_${name}`;
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${db}`);
+  } finally {
+    await client.end();
+  }
+  return buildApp(testConfig({ DATABASE_URL: testDatabaseUrl(db), ...overrides }));
 }
 
 /** Builds the app on a fresh in-memory PGlite database (no DATABASE_URL, DESIGN §1). Close it in afterAll. */

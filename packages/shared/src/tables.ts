@@ -129,6 +129,17 @@ export const PROVIDER = { Crypto: 1, Card: 2 } as const;
 export type ProviderId = (typeof PROVIDER)[keyof typeof PROVIDER];
 export const PROVIDER_LABELS: Record<ProviderId, string> = { 1: 'Crypto', 2: 'Card' };
 
+/**
+ * Package item types (SPEC §5 "item type 1 to 2"; issue 10): 1 Alpha synth chips from the sale's supply,
+ * 2 Alpha ships drawn from the drop table.
+ */
+export const PACKAGE_ITEM_TYPE = { SynthChips: 1, Ships: 2 } as const;
+export type PackageItemType = (typeof PACKAGE_ITEM_TYPE)[keyof typeof PACKAGE_ITEM_TYPE];
+export const PACKAGE_ITEM_LABELS: Record<PackageItemType, string> = { 1: 'Alpha synth chips', 2: 'Alpha ships' };
+/** The label of package item type `type` (any number, as the wire carries it). */
+export const packageItemLabel = (type: number): string =>
+  PACKAGE_ITEM_LABELS[type as PackageItemType] ?? `item type ${type}`;
+
 /** Citizenship ranks by holdings of the main token, SD (SPEC §6). */
 export const CITIZEN_RANKS: ReadonlyArray<{ name: string; min: number }> = [
   { name: 'Citizen', min: 0 },

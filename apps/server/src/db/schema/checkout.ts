@@ -54,7 +54,10 @@ export const checkoutPackages = pgTable(
  * Credits are copied in when it is created, so what a payment is checked against never changes.
  * State (SPEC §4, DESIGN §7): 1 Created, 3 Pending, 5 Delayed, 6 Resolved, 8 Cancelled, 9 Completed.
  * `credited` is what Completed minted (once); `takenBack` what a refund or lost dispute burned again;
- * `owed` what it could not take back because the member had already spent it.
+ * `owed` what it could not take back because the member had already spent it. The package's items
+ * (issue 10): `chipsGranted` synth chips moved from the sale at completion, `chipsOwed` what the sale
+ * could not supply (sold out); ships granted are the items naming the checkout. `itemsTakenBack` is set
+ * once a full refund or lost dispute took back the items the member still held.
  */
 export const checkoutTransactions = pgTable(
   'checkout_transactions',
@@ -79,6 +82,9 @@ export const checkoutTransactions = pgTable(
     credited: money('credited').notNull().default('0'),
     takenBack: money('taken_back').notNull().default('0'),
     owed: money('owed').notNull().default('0'),
+    chipsGranted: integer('chips_granted').notNull().default(0),
+    chipsOwed: integer('chips_owed').notNull().default(0),
+    itemsTakenBack: boolean('items_taken_back').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -2,6 +2,7 @@
 import type { ItemData } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { checkoutTransactions } from './checkout.ts';
 import { objectId } from './columns.ts';
 import { users } from './users.ts';
 
@@ -26,7 +27,10 @@ export const itemCollections = pgTable(
   (t) => [index('item_collections_creator').on(t.creatorId)],
 );
 
-/** One item, owned by a member. `hiddendata` reaches only the collection's creator. */
+/**
+ * One item, owned by a member. `hiddendata` reaches only the collection's creator. `checkoutId` names
+ * the purchase whose package granted it (null otherwise), so a refund can take it back.
+ */
 export const items = pgTable(
   'items',
   {
@@ -43,10 +47,12 @@ export const items = pgTable(
     metadata: jsonb('metadata').$type<ItemData>().notNull().default({}),
     variabledata: jsonb('variabledata').$type<ItemData>().notNull().default({}),
     hiddendata: jsonb('hiddendata').$type<ItemData>().notNull().default({}),
+    checkoutId: objectId('checkout_id').references(() => checkoutTransactions.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('items_owner').on(t.ownerId, t.collectionId, t.name),
     index('items_collection').on(t.collectionId, t.createdAt),
+    index('items_checkout').on(t.checkoutId).where(sql`${t.checkoutId} IS NOT NULL`),
   ],
 );

@@ -11,6 +11,7 @@
  *   (category 11, in proportion to what was refunded) and records the rest as owed: never a negative
  *   balance. It resolves the checkout (6); one arriving before the payment resolves it too, so a later
  *   `paid` finds it closed and credits nothing.
+ * - Completed also grants the package's items, and a full refund takes them back (`checkout.grants.ts`).
  */
 import {
   type Amount,
@@ -22,9 +23,17 @@ import {
 } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import type { PackageItem } from '../../db/schema/index.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import { lockBalances } from '../ledger/ledger.balances.ts';
-import { postEntries } from '../ledger/ledger.posting.ts';
+import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
+import {
+  chipsBackEntry,
+  createGrantedShips,
+  lockForItems,
+  NO_GRANT,
+  planGrant,
+  takeBackShips,
+} from './checkout.grants.ts';
 import { type CheckoutRow, lockCheckoutAndRecord, setEventOutcome, updateCheckout } from './checkout.queries.ts';
 import type { ProviderEvent } from './providers/provider.ts';
 
@@ -57,16 +66,25 @@ function matches(c: CheckoutRow, paid: ProviderEvent['paid']): boolean {
 }
 
 /**
- * Mints the checkout's Credits to its member (category 12) and completes it, with the event's outcome,
- * in the ledger's one posting statement (the checkout and event updates ride along).
+ * Mints the checkout's Credits to its member (category 12) and grants the package's items
+ * (`checkout.grants.ts`), and completes it with the event's outcome: the balance rows are locked first
+ * in the global order, then the Credits and the chips post in the ledger's one posting statement (the
+ * checkout and event updates ride along), then the ships are created. `log` hears of chips owed.
  */
 async function complete(
   tx: Tx,
   c: CheckoutRow,
   e: ProviderEvent,
   eventRow: string,
+  items: readonly PackageItem[],
   changes: LiveChanges,
+  log: (message: string) => void,
 ): Promise<void> {
+  // Without items the posting's own upsert takes the member's one Credits row: no lock statement first.
+  const grant =
+    items.length > 0
+      ? await lockForItems(tx, c.userId, true).then(({ balances, sale }) => planGrant(c, items, balances, sale))
+      : NO_GRANT;
   await postEntries(
     tx,
     [
@@ -80,6 +98,7 @@ async function complete(
         reference: c.id,
         note: `Checkout: ${c.packageName}`,
       },
+      ...grant.entries,
     ],
     {
       name: 'checkout_complete',
@@ -87,6 +106,7 @@ async function complete(
         done AS (
           UPDATE checkout_transactions
              SET state = ${Completed}::int, credited = amount, updated_at = now(),
+                 chips_granted = ${grant.chipsGranted}::int, chips_owed = ${grant.chipsOwed}::int,
                  payment_ref = CASE WHEN ${e.paymentRef ?? ''}::text <> '' THEN ${e.paymentRef ?? ''}::text ELSE payment_ref END
            WHERE id = ${c.id} AND (SELECT ok FROM ok)
           RETURNING 1),
@@ -95,46 +115,54 @@ async function complete(
       columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM outcome)::int AS recorded`,
     },
   );
+  await createGrantedShips(tx, c, grant);
+  if (grant.chipsOwed > 0) log(`checkout ${c.id}: the synth chip sale is sold out, ${grant.chipsOwed} chip(s) owed`);
   changes.touchUser(c.userId);
 }
 
 /**
  * Takes back, of what the checkout credited and was not taken back yet, the share `e` refunds (all of
- * it for a lost dispute), as far as the member still holds Credits (category 11); the rest is owed.
+ * it for a lost dispute), as far as the member still holds Credits (category 11); the rest is owed. A
+ * full refund or lost dispute also takes back the package's items the member still holds, once
+ * (`checkout.grants.ts`).
  */
 async function takeBack(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveChanges): Promise<void> {
   const credited = fromNumeric(c.credited);
   const already = fromNumeric(c.takenBack) + fromNumeric(c.owed);
-  const share =
-    e.signal === 'refunded' && e.refund && e.refund.totalCents > 0n && e.refund.refundedCents < e.refund.totalCents
-      ? (credited * e.refund.refundedCents) / e.refund.totalCents
-      : credited;
+  const partial =
+    e.signal === 'refunded' && e.refund && e.refund.totalCents > 0n && e.refund.refundedCents < e.refund.totalCents;
+  const share = partial && e.refund ? (credited * e.refund.refundedCents) / e.refund.totalCents : credited;
   const due = share > already ? share - already : 0n;
-  const locked = await lockBalances(tx, 'checkout_take_back', {
-    userIds: sql`SELECT ${c.userId}::text`,
-    currencyIds: sql`SELECT ${CREDITS_CURRENCY_ID}::int`,
-  });
-  const held = locked?.balances.of(c.userId, CREDITS_CURRENCY_ID) ?? 0n;
+  const withItems = !partial && !c.itemsTakenBack;
+  const { balances, sale } = await lockForItems(tx, c.userId, withItems && c.chipsGranted > 0);
+  const held = balances.of(c.userId, CREDITS_CURRENCY_ID);
   const taken = (due < held ? due : held) as Amount;
-  if (taken > 0n) {
-    await postEntries(tx, [
-      {
-        category: TX_CATEGORY.Burn,
-        currencyId: CREDITS_CURRENCY_ID,
-        amount: taken,
-        executorId: null,
-        senderId: c.userId,
-        recipientId: null,
-        reference: c.id,
-        note: `Checkout ${e.signal === 'refunded' ? 'refunded' : 'dispute lost'}: ${c.packageName}`,
-      },
-    ]);
-    changes.touchUser(c.userId);
-  }
+  const note = `Checkout ${e.signal === 'refunded' ? 'refunded' : 'dispute lost'}: ${c.packageName}`;
+  const entries: Entry[] = [
+    ...(taken > 0n
+      ? [
+          {
+            category: TX_CATEGORY.Burn,
+            currencyId: CREDITS_CURRENCY_ID,
+            amount: taken,
+            executorId: null,
+            senderId: c.userId,
+            recipientId: null,
+            reference: c.id,
+            note,
+          },
+        ]
+      : []),
+    ...(withItems ? chipsBackEntry(c, balances, sale, note) : []),
+  ];
+  await postEntries(tx, entries);
+  const ships = withItems ? await takeBackShips(tx, c) : 0;
+  if (entries.length > 0 || ships > 0) changes.touchUser(c.userId);
   await updateCheckout(tx, c.id, {
     state: Resolved,
     takenBack: formatAmount(fromNumeric(c.takenBack) + taken),
     owed: formatAmount(fromNumeric(c.owed) + (due - taken)),
+    ...(withItems ? { itemsTakenBack: true } : {}),
   });
 }
 
@@ -144,13 +172,15 @@ async function transition(
   c: CheckoutRow,
   e: ProviderEvent,
   eventRow: string,
+  items: readonly PackageItem[],
   changes: LiveChanges,
+  log: (message: string) => void,
 ): Promise<EventOutcome> {
   switch (e.signal) {
     case 'paid':
       if (![...OPEN, Cancelled].includes(c.state)) return 'ignored';
       if (!matches(c, e.paid)) return 'mismatch';
-      await complete(tx, c, e, eventRow, changes);
+      await complete(tx, c, e, eventRow, items, changes, log);
       return 'completed';
     case 'pending':
       if (c.state !== Created) return 'ignored';
@@ -188,7 +218,11 @@ export async function applyProviderEvent(
   changes: LiveChanges,
   log: (message: string) => void,
 ): Promise<EventOutcome> {
-  const { checkout: usable, eventRow } = await lockCheckoutAndRecord(
+  const {
+    checkout: usable,
+    items,
+    eventRow,
+  } = await lockCheckoutAndRecord(
     tx,
     { id: e.checkoutId, providerId: e.providerId, refId: e.refId, paymentRef: e.paymentRef },
     e,
@@ -199,7 +233,7 @@ export async function applyProviderEvent(
     await setEventOutcome(tx, eventRow, 'unknown_checkout');
     return 'unknown_checkout';
   }
-  const outcome = await transition(tx, usable, e, eventRow, changes);
+  const outcome = await transition(tx, usable, e, eventRow, items, changes, log);
   if (outcome === 'mismatch') {
     log(
       `checkout ${usable.id}: ${e.eventType} pays ${e.paid?.cents ?? '?'} ${e.paid?.currency ?? '?'} cents, asked ${costCents(usable.cost)} usd: not credited`,

@@ -3,7 +3,7 @@ import { type Checkout, CREDITS_CURRENCY_ID, formatAtPrecision, fromNumeric } fr
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
-import { checkoutEvents, checkoutTransactions } from '../../db/schema/index.ts';
+import { checkoutEvents, checkoutTransactions, type PackageItem } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
 /** A checkout row as the service works with it (money as numeric text). */
@@ -23,7 +23,20 @@ export async function insertCheckout(
 export async function updateCheckout(
   db: DbOrTx,
   id: string,
-  fields: Partial<Pick<CheckoutRow, 'refId' | 'paymentRef' | 'state' | 'credited' | 'takenBack' | 'owed'>>,
+  fields: Partial<
+    Pick<
+      CheckoutRow,
+      | 'refId'
+      | 'paymentRef'
+      | 'state'
+      | 'credited'
+      | 'takenBack'
+      | 'owed'
+      | 'chipsGranted'
+      | 'chipsOwed'
+      | 'itemsTakenBack'
+    >
+  >,
 ): Promise<void> {
   await db
     .update(checkoutTransactions)
@@ -62,6 +75,9 @@ type CheckoutSqlRow = {
   credited: string;
   taken_back: string;
   owed: string;
+  chips_granted: number;
+  chips_owed: number;
+  items_taken_back: boolean;
   created_at: string | Date;
   updated_at: string | Date;
 };
@@ -81,6 +97,9 @@ const toCheckoutRow = (r: CheckoutSqlRow): CheckoutRow => ({
   credited: r.credited,
   takenBack: r.taken_back,
   owed: r.owed,
+  chipsGranted: Number(r.chips_granted),
+  chipsOwed: Number(r.chips_owed),
+  itemsTakenBack: r.items_taken_back,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -95,32 +114,41 @@ export async function findCheckout(db: DbOrTx, id: string): Promise<CheckoutRow 
  * In one statement: locks the checkout `by` names (FOR UPDATE, so that the events of one checkout apply
  * one at a time) when it belongs to the event's provider, and records the provider event once (unique
  * per provider event id: a redelivery, or a concurrent duplicate that waits for the first one's
- * transaction, records nothing). Returns the locked checkout (null when none matches) and the new event
- * row's id (null for a duplicate).
+ * transaction, records nothing). Returns the locked checkout (null when none matches), the items its
+ * package grants, and the new event row's id (null for a duplicate).
  */
 export async function lockCheckoutAndRecord(
   db: DbOrTx,
   by: CheckoutLookup,
   event: { eventId: string; eventType: string; payload: unknown },
-): Promise<{ checkout: CheckoutRow | null; eventRow: string | null }> {
+): Promise<{ checkout: CheckoutRow | null; items: PackageItem[]; eventRow: string | null }> {
   const where = lookupWhere(by) ?? sql`false`;
-  const res = await db.execute<{ checkout: CheckoutSqlRow | null; event_row: string | null }>(sql`
+  const res = await db.execute<{
+    checkout: CheckoutSqlRow | null;
+    items: PackageItem[] | null;
+    event_row: string | null;
+  }>(sql`
     WITH c AS MATERIALIZED (
       SELECT t.id, t.user_id, t.package_id, t.package_name, t.provider_id, t.ref_id, t.payment_ref, t.ip, t.state,
              t.cost::text AS cost, t.amount::text AS amount, t.credited::text AS credited,
-             t.taken_back::text AS taken_back, t.owed::text AS owed, t.created_at, t.updated_at
-      FROM checkout_transactions t
+             t.taken_back::text AS taken_back, t.owed::text AS owed,
+             t.chips_granted, t.chips_owed, t.items_taken_back, t.created_at, t.updated_at, p.items
+      FROM checkout_transactions t JOIN checkout_packages p ON p.id = t.package_id
       WHERE ${where} AND t.provider_id = ${by.providerId}
-      FOR UPDATE),
+      FOR UPDATE OF t),
     e AS (
       INSERT INTO checkout_events (id, checkout_id, provider_id, event_id, event_type, outcome, payload)
       SELECT ${newObjectId()}, (SELECT id FROM c), ${by.providerId}, ${event.eventId}, ${event.eventType}, 'received',
              ${JSON.stringify(event.payload)}::jsonb
       ON CONFLICT (provider_id, event_id) DO NOTHING
       RETURNING id)
-    SELECT (SELECT row_to_json(c) FROM c) AS checkout, (SELECT id FROM e) AS event_row`);
+    SELECT (SELECT row_to_json(c) FROM c) AS checkout, (SELECT items FROM c) AS items, (SELECT id FROM e) AS event_row`);
   const row = res.rows[0];
-  return { checkout: row?.checkout ? toCheckoutRow(row.checkout) : null, eventRow: row?.event_row ?? null };
+  return {
+    checkout: row?.checkout ? toCheckoutRow(row.checkout) : null,
+    items: row?.items ?? [],
+    eventRow: row?.event_row ?? null,
+  };
 }
 
 /** Sets the outcome of the recorded event `id`. */

@@ -119,26 +119,42 @@ export async function openSynthChips(
       note: `Opened ${input.amount} Alpha synth chip(s)`,
     },
   ]);
-  const drawn = Array.from({ length: input.amount * SHIPS_PER_CHIP }, () => drawShip());
-  const ids = await insertItems(
-    tx,
-    drawn.map((d) => ({
-      collectionId: sale.shipsCollectionId,
-      ownerId: member.id,
-      name: `Alpha ${d.ship}`,
-      description: `A ${d.rarity.toLowerCase()} ${d.ship.toLowerCase()} from an Alpha synth chip`,
-      imgUrl: '',
-      metadata: { rarity: d.rarity, class: d.ship },
-      variabledata: {},
-      hiddendata: {},
-    })),
-  );
+  const ids = await createShips(tx, sale, member.id, input.amount * SHIPS_PER_CHIP);
   const { data } = await findItems(tx, sql`i.id = ANY(${pgArray(ids)}::text[])`, member.id, {
     limit: ids.length,
     page: 1,
   });
   changes.touchUser(member.id);
   return { createdItems: data, message: `Opened ${input.amount} synth chip(s): ${ids.length} ships` };
+}
+
+/**
+ * Creates `count` ships for `ownerId` in the sale's Alpha Ships collection, in `tx`, each drawn from the
+ * drop table with a CSPRNG (DESIGN §7). `checkoutId` names the purchase whose package granted them (null
+ * for ships opened from chips). Returns the new items' ids.
+ */
+export function createShips(
+  tx: Tx,
+  sale: Sale,
+  ownerId: string,
+  count: number,
+  checkoutId: string | null = null,
+): Promise<string[]> {
+  const drawn = Array.from({ length: count }, () => drawShip());
+  return insertItems(
+    tx,
+    drawn.map((d) => ({
+      collectionId: sale.shipsCollectionId,
+      ownerId,
+      name: `Alpha ${d.ship}`,
+      description: `A ${d.rarity.toLowerCase()} ${d.ship.toLowerCase()} from an Alpha synth chip`,
+      imgUrl: '',
+      metadata: { rarity: d.rarity, class: d.ship },
+      variabledata: {},
+      hiddendata: {},
+      checkoutId,
+    })),
+  );
 }
 
 /** `dropTable` (public): the rarities, their odds as fractions and their ships (DESIGN §7). */

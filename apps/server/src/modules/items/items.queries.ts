@@ -89,6 +89,8 @@ export interface NewItem {
   metadata: ItemData;
   variabledata: ItemData;
   hiddendata: ItemData;
+  /** The purchase whose package granted the item (issue 10), when one did. */
+  checkoutId?: string | null;
 }
 
 /** Inserts `rows` in one statement and returns their ids, in order. */
@@ -97,12 +99,21 @@ export async function insertItems(db: DbOrTx, rows: readonly NewItem[]): Promise
   const ids = rows.map(() => newObjectId());
   const col = <T>(f: (r: NewItem) => T) => pgArray(rows.map(f) as Array<string | number | boolean | null>);
   await db.execute(sql`
-    INSERT INTO items (id, collection_id, owner_id, name, description, img_url, metadata, variabledata, hiddendata)
+    INSERT INTO items
+      (id, collection_id, owner_id, name, description, img_url, metadata, variabledata, hiddendata, checkout_id)
     SELECT * FROM unnest(${pgArray(ids)}::text[], ${col((r) => r.collectionId)}::text[], ${col((r) => r.ownerId)}::text[],
       ${col((r) => r.name)}::text[], ${col((r) => r.description)}::text[], ${col((r) => r.imgUrl)}::text[],
       ${col((r) => JSON.stringify(r.metadata))}::jsonb[], ${col((r) => JSON.stringify(r.variabledata))}::jsonb[],
-      ${col((r) => JSON.stringify(r.hiddendata))}::jsonb[])`);
+      ${col((r) => JSON.stringify(r.hiddendata))}::jsonb[], ${col((r) => r.checkoutId ?? null)}::text[])`);
   return ids;
+}
+
+/** Deletes the items checkout `checkoutId` granted that `ownerId` still owns (issue 10 refunds). Returns how many. */
+export async function deleteCheckoutItems(db: DbOrTx, checkoutId: string, ownerId: string): Promise<number> {
+  const res = await db.execute<{ id: string }>(
+    sql`DELETE FROM items WHERE checkout_id = ${checkoutId} AND owner_id = ${ownerId} RETURNING id`,
+  );
+  return res.rows.length;
 }
 
 type ItemSqlRow = {

@@ -5,7 +5,7 @@
  * value, SPEC §4). `No Packages`.
  */
 import { Badge, Button, Card, Group, Image, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { CheckoutPackage } from '@starlight/shared';
+import { type CheckoutPackage, packageItemLabel } from '@starlight/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal.tsx';
@@ -38,7 +38,8 @@ function PackageCard({ pkg, onDelete }: { pkg: CheckoutPackage; onDelete: () => 
         </Text>
         <Text size="sm">
           Cost: <b>${pkg.cost}</b> · Credits: <b>{pkg.amount}</b>
-          {pkg.items.length > 0 && ` · Items: ${pkg.items.map((i) => `${i.amount} of type ${i.type}`).join(', ')}`}
+          {pkg.items.length > 0 &&
+            ` · Items: ${pkg.items.map((i) => `${i.amount} × ${packageItemLabel(i.type)}`).join(', ')}`}
         </Text>
         <Group gap={6}>
           <Badge variant="light" color={pkg.active ? 'teal' : 'gray'}>

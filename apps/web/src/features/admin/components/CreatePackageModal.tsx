@@ -52,8 +52,18 @@ export function CreatePackageModal({ opened, onClose }: { opened: boolean; onClo
               {...form.getInputProps('cost')}
             />
             <TextInput label="Credits" required inputMode="decimal" {...form.getInputProps('amount')} />
-            <NumberInput label="Items of type 1" min={0} allowDecimal={false} {...form.getInputProps('item1')} />
-            <NumberInput label="Items of type 2" min={0} allowDecimal={false} {...form.getInputProps('item2')} />
+            <NumberInput
+              label="Alpha synth chips (item type 1)"
+              min={0}
+              allowDecimal={false}
+              {...form.getInputProps('item1')}
+            />
+            <NumberInput
+              label="Alpha ships (item type 2)"
+              min={0}
+              allowDecimal={false}
+              {...form.getInputProps('item2')}
+            />
           </SimpleGrid>
           <DialogFooter
             failure={failure}

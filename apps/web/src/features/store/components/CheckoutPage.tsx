@@ -18,7 +18,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { type CheckoutPackage, PROVIDER_LABELS, type ProviderId } from '@starlight/shared';
+import { type CheckoutPackage, PROVIDER_LABELS, type ProviderId, packageItemLabel } from '@starlight/shared';
 import { IconCreditCard, IconCurrencyBitcoin, IconShoppingCart } from '@tabler/icons-react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -67,7 +67,7 @@ function PackageCard({
           </Badge>
           {pkg.items.map((i) => (
             <Badge key={i.type} variant="light" color="grape" tt="none">
-              {i.amount} × item type {i.type}
+              {i.amount} × {packageItemLabel(i.type)}
             </Badge>
           ))}
         </Group>

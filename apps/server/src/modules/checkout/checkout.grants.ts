@@ -1,0 +1,128 @@
+/**
+ * A package's items (issue 10; DESIGN §7 `items:[{type 1|2, amount}]`), granted with the Credits when a
+ * checkout completes and taken back with them:
+ * - type 1, Alpha synth chips: moved from the sale's fixed supply to the member (category 3, reference =
+ *   the checkout) as far as the supply lasts; what it could not supply is recorded as `chipsOwed`.
+ * - type 2, Alpha ships: created for the member in Alpha Ships, drawn from the published drop table,
+ *   each naming the checkout.
+ * Everything runs in the completion's transaction, after its balance rows were locked in the global
+ * order, so a payment grants its items exactly once. A full refund or a lost dispute gives the chips the
+ * member still holds back to the sale and removes the ships the member still owns (once); a partial
+ * refund takes back Credits only, as items do not divide.
+ */
+import { type Amount, amount, CREDITS_CURRENCY_ID, PACKAGE_ITEM_TYPE, TX_CATEGORY, UNIT } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
+import type { PackageItem } from '../../db/schema/index.ts';
+import { findSale, type Sale } from '../chips/chips.queries.ts';
+import { createShips } from '../chips/chips.service.ts';
+import { deleteCheckoutItems } from '../items/items.queries.ts';
+import { type BatchBalances, lockBalances } from '../ledger/ledger.balances.ts';
+import type { Entry } from '../ledger/ledger.posting.ts';
+import type { CheckoutRow } from './checkout.queries.ts';
+
+/** How many chips and ships `items` grant. */
+export function countItems(items: readonly PackageItem[]): { chips: number; ships: number } {
+  const sum = (type: number) => items.filter((i) => i.type === type).reduce((n, i) => n + i.amount, 0);
+  return { chips: sum(PACKAGE_ITEM_TYPE.SynthChips), ships: sum(PACKAGE_ITEM_TYPE.Ships) };
+}
+
+const wholeChips = (a: Amount) => Number(a / UNIT);
+
+/**
+ * Locks, in one statement and the global order, the member's Credits row and, when items are involved
+ * (`withItems`), the member's and the sale's chip rows. Returns the balances read and the sale (null
+ * without items, or before the sale is seeded).
+ */
+export async function lockForItems(
+  tx: Tx,
+  userId: string,
+  withItems: boolean,
+): Promise<{ balances: BatchBalances; sale: Sale | null }> {
+  const sale = withItems ? await findSale(tx) : null;
+  const userIds = sale ? [userId, sale.saleId] : [userId];
+  const currencyIds = sale ? [CREDITS_CURRENCY_ID, sale.chipCurrencyId] : [CREDITS_CURRENCY_ID];
+  const locked = await lockBalances(tx, 'checkout_items_lock', {
+    userIds: sql`SELECT unnest(${pgArray(userIds)}::text[])`,
+    currencyIds: sql`SELECT unnest(${pgArray(currencyIds)}::int[])`,
+  });
+  if (!locked) throw new Error('the balance lock returned no row');
+  return { balances: locked.balances, sale };
+}
+
+/** What a completion grants: the chip entry to post with the Credits, and what to do after posting. */
+export interface ItemGrant {
+  entries: Entry[];
+  chipsGranted: number;
+  chipsOwed: number;
+  ships: number;
+  sale: Sale | null;
+}
+
+/** A package without items grants nothing. */
+export const NO_GRANT: ItemGrant = { entries: [], chipsGranted: 0, chipsOwed: 0, ships: 0, sale: null };
+
+/**
+ * Plans the grant of `items` to checkout `c`'s member, after `lockForItems`: chips up to what the sale
+ * holds (`balances`), the rest owed; ships to create once posted.
+ */
+export function planGrant(
+  c: CheckoutRow,
+  items: readonly PackageItem[],
+  balances: BatchBalances,
+  sale: Sale | null,
+): ItemGrant {
+  const { chips, ships } = countItems(items);
+  const held = sale ? wholeChips(balances.of(sale.saleId, sale.chipCurrencyId)) : 0;
+  const chipsGranted = Math.min(chips, held);
+  const entries: Entry[] =
+    sale && chipsGranted > 0
+      ? [
+          {
+            category: TX_CATEGORY.Transfer,
+            currencyId: sale.chipCurrencyId,
+            amount: amount(BigInt(chipsGranted) * UNIT),
+            executorId: null,
+            senderId: sale.saleId,
+            recipientId: c.userId,
+            reference: c.id,
+            note: `Checkout: ${c.packageName}`,
+          },
+        ]
+      : [];
+  return { entries, chipsGranted, chipsOwed: chips - chipsGranted, ships: sale ? ships : 0, sale };
+}
+
+/** Creates the planned ships (after the posting), naming the checkout. Returns how many. */
+export async function createGrantedShips(tx: Tx, c: CheckoutRow, grant: ItemGrant): Promise<number> {
+  if (!grant.sale || grant.ships === 0) return 0;
+  return (await createShips(tx, grant.sale, c.userId, grant.ships, c.id)).length;
+}
+
+/**
+ * The entry that gives back to the sale the chips checkout `c` granted that its member still holds
+ * (`balances`, locked by `lockForItems`), or none.
+ */
+export function chipsBackEntry(c: CheckoutRow, balances: BatchBalances, sale: Sale | null, note: string): Entry[] {
+  if (!sale || c.chipsGranted === 0) return [];
+  const back = Math.min(c.chipsGranted, wholeChips(balances.of(c.userId, sale.chipCurrencyId)));
+  if (back === 0) return [];
+  return [
+    {
+      category: TX_CATEGORY.Transfer,
+      currencyId: sale.chipCurrencyId,
+      amount: amount(BigInt(back) * UNIT),
+      executorId: null,
+      senderId: c.userId,
+      recipientId: sale.saleId,
+      reference: c.id,
+      note,
+    },
+  ];
+}
+
+/** Removes the ships checkout `c` granted that its member still owns. Returns how many. */
+export function takeBackShips(tx: Tx, c: CheckoutRow): Promise<number> {
+  return deleteCheckoutItems(tx, c.id, c.userId);
+}
