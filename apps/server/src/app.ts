@@ -23,6 +23,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { settlementsRoutes } from './modules/bank/settlements.routes.ts';
+import { cappRoutes } from './modules/capp/capp.routes.ts';
 import { checkoutRoutes, checkoutWebhookRoutes } from './modules/checkout/checkout.routes.ts';
 import { paymentProviders } from './modules/checkout/providers/index.ts';
 import { chipsRoutes } from './modules/chips/chips.routes.ts';
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(forgeRoutes, { prefix: '/api/forge', db });
   await app.register(itemsRoutes, { prefix: '/api/inventory', db });
   await app.register(chipsRoutes, { prefix: '/api/inventory', db });
+  await app.register(cappRoutes, { prefix: '/api/capp', db, publicUrl });
   const checkoutDeps = { db, providers: paymentProviders(config, secret), publicUrl, log: app.log };
   await app.register(checkoutRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
   await app.register(checkoutWebhookRoutes, { prefix: '/api/checkout', deps: checkoutDeps });

@@ -208,13 +208,22 @@ describe('registerWallet and loginWallet', () => {
     expect(Number(n?.n)).toBe(1);
   });
 
-  it('accepts and ignores cAppAuthRequest for now', async () => {
+  it('refuses a malformed or unknown cAppAuthRequest and opens no session (creator apps: capp.test.ts)', async () => {
     const account = newWallet();
     await registerWallet(account);
-    const { walletAddress, signature } = await signedBody(account);
-    const res = await post(t.app, 'loginWallet', { walletAddress, signature, cAppAuthRequest: 'abc' });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<AuthResponse>().token).toEqual(expect.any(String));
+    const signed = async () => {
+      const { walletAddress, signature } = await signedBody(account);
+      return { walletAddress, signature };
+    };
+    const malformed = await post(t.app, 'loginWallet', { ...(await signed()), cAppAuthRequest: 'abc' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toBe('"cAppAuthRequest" contains an invalid value');
+    const unknown = await post(t.app, 'loginWallet', {
+      ...(await signed()),
+      cAppAuthRequest: '0123456789abcdef01234567',
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'Authorization request not found' });
   });
 
   it('answers 403 for a disabled account', async () => {

@@ -5,6 +5,7 @@ export * from './money.ts';
 export * from './schemas/admin.ts';
 export * from './schemas/audit.ts';
 export * from './schemas/bank.ts';
+export * from './schemas/capp.ts';
 export * from './schemas/checkout.ts';
 export * from './schemas/chips.ts';
 export * from './schemas/common.ts';

@@ -1,5 +1,6 @@
 /** Request and response schemas of the user routes (SPEC §7 User, DESIGN §3 wire shapes). */
 import { z } from 'zod';
+import { cappLoginResponse } from './capp.ts';
 import { decimalString, email, nickname, objectId, strongPassword, walletAddress } from './common.ts';
 
 export const balance = z.object({ currencyId: z.number().int(), amount: decimalString });
@@ -36,7 +37,8 @@ export type RegisterInput = z.output<typeof registerRequest>;
 export const loginRequest = z.strictObject({
   nickOrEmail: z.string().min(3).max(255),
   password: z.string().min(1).max(255),
-  cAppAuthRequest: z.string().optional(),
+  /** A creator app's consent request (DESIGN §7): the answer is then `{url, message}`, not a session. */
+  cAppAuthRequest: objectId.optional(),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
 /** `login` as the server receives it, parsed. */
@@ -44,6 +46,9 @@ export type LoginInput = z.output<typeof loginRequest>;
 
 export const authResponse = z.object({ user, token: z.string(), message: z.string() });
 export type AuthResponse = z.infer<typeof authResponse>;
+/** `login` and `loginWallet`: a session, or with `cAppAuthRequest` the app's URL and code (DESIGN §7). */
+export const loginResponse = z.union([authResponse, cappLoginResponse]);
+export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const meResponse = z.object({ user, message: z.string() });
 
@@ -110,7 +115,7 @@ export type RegisterWalletRequest = z.input<typeof registerWalletRequest>;
 export const loginWalletRequest = z.strictObject({
   walletAddress,
   signature: walletSignature,
-  cAppAuthRequest: z.string().max(255).optional(),
+  cAppAuthRequest: objectId.optional(),
 });
 export type LoginWalletRequest = z.input<typeof loginWalletRequest>;
 

@@ -1,4 +1,5 @@
 export * from './bank.ts';
+export * from './capp.ts';
 export * from './checkout.ts';
 export * from './exchange.ts';
 export * from './forge.ts';

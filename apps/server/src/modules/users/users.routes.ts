@@ -3,6 +3,7 @@ import {
   authResponse,
   errorResponse,
   loginRequest,
+  loginResponse,
   meResponse,
   messageResponse,
   registerRequest,
@@ -41,10 +42,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
     {
       config: { access: 'public', ...limited },
       schema: {
-        summary: 'Sign in with nickname or e-mail and password; answers the session token',
+        summary:
+          'Sign in with nickname or e-mail and password; answers the session token (or, for a creator app, its URL)',
         tags,
         body: loginRequest,
-        response: { 200: authResponse, '4xx': errorResponse },
+        response: { 200: loginResponse, '4xx': errorResponse },
       },
     },
     (req) => users.login(deps, req.body, req.ip),

@@ -4,6 +4,7 @@ import {
   AppError,
   type AuthResponse,
   type LoginInput,
+  type LoginResponse,
   MESSAGES,
   type RegisterInput,
   type User as UserDto,
@@ -13,6 +14,7 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import { consent } from '../capp/capp.service.ts';
 import {
   bumpTokenVersion,
   findUserByEmail,
@@ -27,7 +29,7 @@ import {
 let dummyHash: Promise<string> | undefined;
 
 /** SPEC §3 access log login types. */
-export const LOGIN_TYPE = { Email: 1, Wallet: 2 } as const;
+export const LOGIN_TYPE = { Email: 1, Wallet: 2, CAppEmail: 3, CAppWallet: 4 } as const;
 
 /** Hashes a password with argon2id, @node-rs/argon2's default algorithm (DESIGN §8). */
 export function hashPassword(password: string): Promise<string> {
@@ -91,8 +93,10 @@ const ADDRESS_FAILURES_FACTOR = 5;
  * 401 `Incorrect password`; an inactive account 403. Too many failures answer 429: for the account from
  * this address (`maxLoginFailures`), or from this address whatever the account (5x that). Failures are
  * never counted per account alone, so a stranger's guesses cannot lock the owner out from elsewhere.
+ * With `cAppAuthRequest` the sign-in grants a creator app's consent request instead of opening a
+ * session (DESIGN §7, access log type 3): `{url, message}`, see `capp.service.ts` `consent`.
  */
-export async function login(deps: UsersDeps, input: LoginInput, address: string): Promise<AuthResponse> {
+export async function login(deps: UsersDeps, input: LoginInput, address: string): Promise<LoginResponse> {
   const name = input.nickOrEmail.trim().toLowerCase();
   const row = name.includes('@') ? await findUserByEmail(deps.db, name) : await findUserByNickname(deps.db, name);
   // Failures count per account and address (DESIGN §8), whichever of nickname or e-mail was typed, and
@@ -111,6 +115,7 @@ export async function login(deps: UsersDeps, input: LoginInput, address: string)
   }
   if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
   await deps.failures.reset(key);
+  if (input.cAppAuthRequest) return consent(deps.db, row.id, input.cAppAuthRequest, address, LOGIN_TYPE.CAppEmail);
   await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
   return session(deps, row, `Welcome back, ${row.nickname}`);
 }

@@ -2,6 +2,7 @@
 import {
   authResponse,
   errorResponse,
+  loginResponse,
   loginWalletRequest,
   noncedMessageRequest,
   noncedMessageResponse,
@@ -59,7 +60,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimi
         summary: "Sign in with the wallet's signature of the issued message; answers the session token",
         tags,
         body: loginWalletRequest,
-        response: { 200: authResponse, '4xx': errorResponse },
+        response: { 200: loginResponse, '4xx': errorResponse },
       },
     },
     (req) => wallet.loginWallet(deps, req.body, req.ip),

@@ -7,6 +7,7 @@
 import {
   AppError,
   type AuthResponse,
+  type LoginResponse,
   type LoginWalletRequest,
   type NoncedMessageRequest,
   type NoncedMessageResponse,
@@ -15,6 +16,7 @@ import {
 import { type Address, getAddress, isAddress, verifyMessage } from 'viem';
 import { createSiweMessage, generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import { isUniqueViolation, sqlErrorOf } from '../../db/errors.ts';
+import { consent } from '../capp/capp.service.ts';
 import { findUserByNickname, insertAccessLog, insertUser, type UserRow } from './users.queries.ts';
 import { LOGIN_TYPE, session, type UsersDeps } from './users.service.ts';
 import { findUserByWallet, insertWalletNonce, takeLatestNonce } from './wallet.queries.ts';
@@ -166,15 +168,16 @@ export async function registerWallet(
  * checks out, signs in the account whose primary wallet it is, logs the sign-in (type 2) and answers
  * `{user, token, message}`. Throws 401 `Wallet Authentication: Failed` for a bad signature or nonce and
  * for a wallet without an account, 403 `Your account is disabled` for an inactive account.
- * `cAppAuthRequest` (creator-app sign-in, DESIGN §7, access log type 4) is accepted and ignored until
- * creator apps exist.
+ * With `cAppAuthRequest` it grants a creator app's consent request instead of opening a session
+ * (DESIGN §7, access log type 4): `{url, message}`, see `capp.service.ts` `consent`.
  */
-export async function loginWallet(deps: UsersDeps, input: LoginWalletRequest, address: string): Promise<AuthResponse> {
+export async function loginWallet(deps: UsersDeps, input: LoginWalletRequest, address: string): Promise<LoginResponse> {
   const wallet = input.walletAddress.toLowerCase();
   await verifyWalletSignature(deps, wallet, input.signature as `0x${string}`);
   const row = await findUserByWallet(deps.db, wallet);
   if (!row) throw new AppError('UNAUTHORIZED', WALLET_AUTH_FAILED);
   if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
+  if (input.cAppAuthRequest) return consent(deps.db, row.id, input.cAppAuthRequest, address, LOGIN_TYPE.CAppWallet);
   await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Wallet);
   return session(deps, row, `Welcome back, ${row.nickname}`);
 }

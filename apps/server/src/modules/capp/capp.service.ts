@@ -1,0 +1,183 @@
+/**
+ * Creator apps (DESIGN §7 "OAuth-grade consent", issue 11 §3; RFC 9700's advice for the authorization
+ * code flow): a creator's app asks (`createAuthRequest`, its URLs equal to ones registered on its own
+ * collection, byte for byte), the member reads the request (`getAuthRequest`) and signs in on Starlight
+ * with it (`consent`, called by `login` and `loginWallet`): the answer is the app's redirect URL with a
+ * single-use code, never a session token. The app redeems the code once (`redeemCode`; a second
+ * redemption revokes the grant) and reads the member's items in its own collection (`getUserItems`).
+ * Requests and codes live 10 minutes; a code is kept only as its SHA-256.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  AppError,
+  type AuthRequestData,
+  type CappLoginResponse,
+  type CappUserItemsRequest,
+  type CappUserItemsResponse,
+  type CreateAuthRequestRequest,
+  type CreateAuthRequestResponse,
+  type RedeemCodeResponse,
+} from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { findCollection, findItems } from '../items/items.queries.ts';
+import { insertAccessLog } from '../users/users.queries.ts';
+import {
+  type AuthRequestRow,
+  findAuthRequest,
+  hasLiveGrant,
+  insertAuthRequest,
+  insertCodeAndGrant,
+  lockCode,
+  markCodeUsed,
+  revokeGrant,
+  useAuthRequest,
+} from './capp.queries.ts';
+
+/** The most items `getUserItems` answers at once. */
+const USER_ITEMS_LIMIT = 500;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** NOT_FOUND for an unknown request, CONFLICT for a used or expired one (the consent page shows it). */
+function refuseRequest(row: AuthRequestRow | null): AppError {
+  if (!row) return new AppError('NOT_FOUND', 'Authorization request not found');
+  if (row.isUsed) return new AppError('CONFLICT', 'Authorization request already used');
+  return new AppError('CONFLICT', 'Authorization request expired');
+}
+
+/**
+ * `createAuthRequest {itemCollectionId, redirectUrl, cancelUrl, customMessage?}` (the collection's
+ * creator): opens a request for 10 minutes and answers `{requestId, url, message}`, `url` being the page
+ * the member opens (`publicUrl/loginCApp/{requestId}`). Throws NOT_FOUND `Collection not found` for a
+ * collection that is not the caller's, VALIDATION when a URL is not, exactly, one registered on it.
+ */
+export async function createAuthRequest(
+  deps: { db: Db; publicUrl: string },
+  creator: AuthUser,
+  input: CreateAuthRequestRequest,
+): Promise<CreateAuthRequestResponse> {
+  const collection = await findCollection(deps.db, input.itemCollectionId);
+  if (!collection || collection.creatorId !== creator.id) throw new AppError('NOT_FOUND', 'Collection not found');
+  // Exact string equality (RFC 9700 §2.1): scheme, host, port, path and query all count.
+  if (!collection.redirectUrls.includes(input.redirectUrl)) {
+    throw new AppError('VALIDATION', '"redirectUrl" is not registered for this collection');
+  }
+  if (collection.cancelUrl === '' || collection.cancelUrl !== input.cancelUrl) {
+    throw new AppError('VALIDATION', '"cancelUrl" is not registered for this collection');
+  }
+  const requestId = await insertAuthRequest(deps.db, {
+    collectionId: collection.id,
+    redirectUrl: input.redirectUrl,
+    cancelUrl: input.cancelUrl,
+    customMessage: input.customMessage ?? '',
+  });
+  return {
+    requestId,
+    url: `${deps.publicUrl.replace(/\/+$/, '')}/loginCApp/${requestId}`,
+    message: 'Authorization request created',
+  };
+}
+
+/**
+ * `getAuthRequest {requestId}` (public): what the consent page shows, `{data, message}`. Throws
+ * NOT_FOUND for an unknown request, CONFLICT for a used or expired one.
+ */
+export async function getAuthRequest(db: Db, requestId: string): Promise<{ data: AuthRequestData; message: string }> {
+  const row = await findAuthRequest(db, requestId);
+  if (!row || row.isUsed || row.isExpired) throw refuseRequest(row);
+  const cappUrl = new URL(row.redirectUrl).origin;
+  return {
+    data: {
+      itemCollectionId: row.collectionId,
+      collectionName: row.collectionName,
+      redirectUrl: row.redirectUrl,
+      cancelUrl: row.cancelUrl,
+      customMessage: row.customMessage,
+      requestMessage:
+        `The app at ${cappUrl} asks to see the items you hold in ${row.collectionName} (by ${row.creatorNickname}). ` +
+        'Signing in lets it read them; it never sees your password or your session.',
+      cappUrl,
+    },
+    message: 'Authorization request',
+  };
+}
+
+/**
+ * Grants the consent request `requestId` for the member `userId`, who has just proved who they are
+ * (`login`: access log type 3, `loginWallet`: type 4), in one transaction: the request is used once, a
+ * 256-bit code is stored by its SHA-256, the grant is (re)opened and the sign-in logged. Answers
+ * `{url, message}`: the registered redirect URL with `code=<code>`. Throws NOT_FOUND or CONFLICT (as
+ * `getAuthRequest`) when the request cannot be used; nothing is written then.
+ */
+export async function consent(
+  db: Db,
+  userId: string,
+  requestId: string,
+  address: string,
+  loginType: 3 | 4,
+): Promise<CappLoginResponse> {
+  const code = randomBytes(32).toString('base64url');
+  const used = await inTransaction(db, async (tx) => {
+    const request = await useAuthRequest(tx, requestId, userId);
+    if (!request) return null;
+    await insertCodeAndGrant(tx, { codeHash: sha256(code), requestId, userId, collectionId: request.collectionId });
+    await insertAccessLog(tx, userId, address, loginType);
+    return request;
+  });
+  if (!used) throw refuseRequest(await findAuthRequest(db, requestId));
+  const url = new URL(used.redirectUrl);
+  url.searchParams.append('code', code);
+  return { url: url.toString(), message: 'Authorized: returning to the app' };
+}
+
+/**
+ * `redeemCode {code}` (the collection's creator): `{userId, nickname, message}` of the member who
+ * consented, once. Throws NOT_FOUND `Code not found` for an unknown code or another creator's, CONFLICT
+ * `Code expired`, and CONFLICT `Code already used` for a second redemption, which also revokes the
+ * member's grant (RFC 6749 §4.1.2).
+ */
+export async function redeemCode(db: Db, creator: AuthUser, code: string): Promise<RedeemCodeResponse> {
+  const hash = sha256(code);
+  const outcome = await inTransaction(db, async (tx) => {
+    const row = await lockCode(tx, hash);
+    if (!row || row.creatorId !== creator.id) return { refused: new AppError('NOT_FOUND', 'Code not found') };
+    if (row.isUsed) {
+      // Committed before the refusal is thrown: a replayed code ends the grant it came with.
+      await revokeGrant(tx, row.userId, row.collectionId);
+      return { refused: new AppError('CONFLICT', 'Code already used') };
+    }
+    if (row.isExpired) return { refused: new AppError('CONFLICT', 'Code expired') };
+    await markCodeUsed(tx, hash);
+    return { row };
+  });
+  if ('refused' in outcome) throw outcome.refused;
+  return { userId: outcome.row.userId, nickname: outcome.row.nickname, message: 'Code redeemed' };
+}
+
+/**
+ * `getUserItems {userId, itemCollectionId}` (the collection's creator): the member's items in that
+ * collection, newest first (up to 500), `hiddendata` included as for any creator. Throws NOT_FOUND
+ * `Collection not found` for a collection that is not the caller's, FORBIDDEN when the member has not
+ * granted (or has had revoked) the app's access.
+ */
+export async function getUserItems(
+  db: Db,
+  creator: AuthUser,
+  input: CappUserItemsRequest,
+): Promise<CappUserItemsResponse> {
+  const collection = await findCollection(db, input.itemCollectionId);
+  if (!collection || collection.creatorId !== creator.id) throw new AppError('NOT_FOUND', 'Collection not found');
+  if (!(await hasLiveGrant(db, input.userId, collection.id))) {
+    throw new AppError('FORBIDDEN', 'This member has not authorised your app');
+  }
+  const { data, total } = await findItems(
+    db,
+    sql`i.owner_id = ${input.userId} AND i.collection_id = ${collection.id}`,
+    creator.id,
+    { limit: USER_ITEMS_LIMIT, page: 1 },
+  );
+  return { data, message: total === 0 ? 'No Data' : `Got ${total}` };
+}
