@@ -10,7 +10,7 @@ export interface paths {
     post: operations["register"];
   };
   "/api/user/login": {
-    /** Sign in with nickname or e-mail and password; answers the session token */
+    /** Sign in with nickname or e-mail and password; answers the session token (or, for a creator app, its URL) */
     post: operations["login"];
   };
   "/api/user/me": {
@@ -285,6 +285,22 @@ export interface paths {
     /** Open 1 to 100 synth chips: 5 ship items each, drawn from the drop table */
     post: operations["openSynthChips"];
   };
+  "/api/capp/createAuthRequest": {
+    /** A creator app asks a member to let it read their items in the creator's collection */
+    post: operations["createAuthRequest"];
+  };
+  "/api/capp/getAuthRequest": {
+    /** What a consent request asks, for the page the member signs in on */
+    post: operations["getAuthRequest"];
+  };
+  "/api/capp/redeemCode": {
+    /** Redeem a consent's single-use code for the member who granted it */
+    post: operations["redeemCode"];
+  };
+  "/api/capp/getUserItems": {
+    /** A granting member's items in the creator's own collection */
+    post: operations["getCreatorAppUserItems"];
+  };
   "/api/checkout/packages/fetch": {
     /** Credits packages on sale (an admin gets every package) */
     get: operations["fetchPackages"];
@@ -440,7 +456,7 @@ export interface operations {
       };
     };
   };
-  /** Sign in with nickname or e-mail and password; answers the session token */
+  /** Sign in with nickname or e-mail and password; answers the session token (or, for a creator app, its URL) */
   login: {
     requestBody: {
       content: {
@@ -455,7 +471,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          "application/json": ({
             user: {
               _id: string;
               nickname: string;
@@ -476,6 +492,9 @@ export interface operations {
               updatedAt: string;
             };
             token: string;
+            message: string;
+          }) | {
+            url: string;
             message: string;
           };
         };
@@ -841,7 +860,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          "application/json": ({
             user: {
               _id: string;
               nickname: string;
@@ -862,6 +881,9 @@ export interface operations {
               updatedAt: string;
             };
             token: string;
+            message: string;
+          }) | {
+            url: string;
             message: string;
           };
         };
@@ -5647,6 +5669,329 @@ export interface operations {
       };
       /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
       401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A creator app asks a member to let it read their items in the creator's collection */
+  createAuthRequest: {
+    requestBody: {
+      content: {
+        "application/json": {
+          itemCollectionId: string;
+          /** Format: uri */
+          redirectUrl: string;
+          /** Format: uri */
+          cancelUrl: string;
+          customMessage?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            requestId: string;
+            url: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** What a consent request asks, for the page the member signs in on */
+  getAuthRequest: {
+    requestBody: {
+      content: {
+        "application/json": {
+          requestId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              itemCollectionId: string;
+              collectionName: string;
+              redirectUrl: string;
+              cancelUrl: string;
+              customMessage: string;
+              requestMessage: string;
+              cappUrl: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Redeem a consent's single-use code for the member who granted it */
+  redeemCode: {
+    requestBody: {
+      content: {
+        "application/json": {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            userId: string;
+            nickname: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A granting member's items in the creator's own collection */
+  getCreatorAppUserItems: {
+    requestBody: {
+      content: {
+        "application/json": {
+          userId: string;
+          itemCollectionId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                _id: string;
+                itemCollection: string;
+                owner: {
+                  nickname: string;
+                };
+                name: string;
+                description: string;
+                imgUrl: string;
+                metadata: {
+                  [key: string]: unknown;
+                };
+                variabledata: {
+                  [key: string]: unknown;
+                };
+                hiddendata?: {
+                  [key: string]: unknown;
+                };
+                createdAt: string;
+              }[];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
         content: {
           "application/json": {
             message: string;
