@@ -48,6 +48,8 @@ export default defineConfig({
     env: {
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
+      // Links the server makes (a creator app's consent page, mail links) point where the browser goes.
+      PUBLIC_URL: BASE_URL,
       LOG_LEVEL: 'warn',
       DATA_DIR: '.cache/e2e-data',
       ADMIN_NICKNAME: ADMIN.nickname,

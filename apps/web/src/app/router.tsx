@@ -69,6 +69,10 @@ const OpenChipsPage = lazyRouteComponent(
   'OpenChipsPage',
 );
 const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
+const CreatorAppConsentPage = lazyRouteComponent(
+  () => import('./pages/CreatorAppConsentPage.tsx'),
+  'CreatorAppConsentPage',
+);
 
 /**
  * The search params are typed here and validated where they are read (lib/route-search.ts), so this
@@ -123,7 +127,7 @@ const routeTree = rootRoute.addChildren([
     },
   }),
   page('/login', LoginPage),
-  soon('/loginCApp/$authId', 'Creator app sign-in'),
+  page('/loginCApp/$authId', CreatorAppConsentPage),
   page('/register', RegisterPage),
   registerWithReferrer,
   dashboardRoute,

@@ -9,6 +9,8 @@ export const queryKeys = {
   /** GET /api/user/getApiKey for a session token. */
   apiKey: (token: string | null) => ['api-key', token] as const,
   currencies: ['currencies'] as const,
+  /** POST /api/capp/getAuthRequest: a creator app's consent request. */
+  cappAuthRequest: (requestId: string) => ['capp', 'auth-request', requestId] as const,
   /** Ledger pages: own (`transactions`) and every member's (`alltransactions`). */
   transactions: (scope: 'own' | 'all', body: unknown) => ['transactions', scope, body] as const,
   transactionsAll: ['transactions'] as const,

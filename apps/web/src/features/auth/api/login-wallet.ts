@@ -1,11 +1,14 @@
-/** POST /api/user/loginWallet: signs in the account of the wallet that signed the issued message. */
-import type { AuthResponse, LoginWalletRequest } from '@starlight/shared';
+/**
+ * POST /api/user/loginWallet: signs in the account of the wallet that signed the issued message:
+ * `{user, token, message}`, or with `cAppAuthRequest` (DESIGN §7) `{url, message}` and no session.
+ */
+import type { LoginResponse, LoginWalletRequest } from '@starlight/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
 /** Signs in with a wallet signature; refused with the server's message (`Wallet Authentication: Failed`). */
-export function loginWallet(body: LoginWalletRequest): Promise<AuthResponse> {
-  return api<AuthResponse>('POST', '/user/loginWallet', body);
+export function loginWallet(body: LoginWalletRequest): Promise<LoginResponse> {
+  return api<LoginResponse>('POST', '/user/loginWallet', body);
 }
 
 /** The wallet sign-in mutation. */

@@ -1,13 +1,22 @@
 /**
  * "Sign in with wallet" / "Register with wallet" (SPEC §2): runs the wallet flow and shows its state
- * (SPEC §4) as the button's text while it runs.
+ * (SPEC §4) as the button's text while it runs. With `cAppAuthRequest` it signs in for a creator app's
+ * consent request (DESIGN §7) and the browser goes to the app.
  */
 import { Button, Loader } from '@mantine/core';
 import { IconWallet } from '@tabler/icons-react';
 import { useWalletAuth, WALLET_STATE_LABELS } from '../hooks/use-wallet-auth.ts';
 
-export function WalletButton({ mode, referrer }: { mode: 'login' | 'register'; referrer?: string }) {
-  const { state, start } = useWalletAuth(mode);
+export function WalletButton({
+  mode,
+  referrer,
+  cAppAuthRequest,
+}: {
+  mode: 'login' | 'register';
+  referrer?: string;
+  cAppAuthRequest?: string;
+}) {
+  const { state, start } = useWalletAuth(mode, cAppAuthRequest);
   const busy = state !== 'Idle';
   const label = mode === 'register' ? 'Register with wallet' : 'Sign in with wallet';
   return (

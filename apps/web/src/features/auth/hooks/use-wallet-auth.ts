@@ -2,7 +2,9 @@
  * The wallet flow (SPEC §2 "Wallet flow available on login and register", §4 wallet operation states,
  * §8 wallet messages; DESIGN §8): connect the browser wallet (`window.ethereum`, plain viem, no SDK),
  * ask the server for the EIP-4361 message, have the wallet sign it (`personal_sign`), then register or
- * sign in with the signature and keep the session as the password sign-in does.
+ * sign in with the signature and keep the session as the password sign-in does. On a creator app's
+ * consent page (DESIGN §7) the sign-in carries `cAppAuthRequest` instead: no session, the browser goes
+ * to the app's URL.
  */
 import { useRef, useState } from 'react';
 import type {} from 'viem/window';
@@ -40,9 +42,10 @@ class WalletFlowError extends Error {}
  * The wallet flow for `mode` ('login' or 'register'): `state` (SPEC §4) and `start`, which runs the
  * whole flow once (a second call while one runs is ignored). Every failure is toasted with SPEC §8's
  * message (or the server's, e.g. `Wallet already registered`) and the state goes back to Idle; success
- * stores the session and opens /dashboard.
+ * stores the session and opens /dashboard, or with `cAppAuthRequest` (a sign-in for a creator app) sends
+ * the browser to the app's URL with its code.
  */
-export function useWalletAuth(mode: 'login' | 'register') {
+export function useWalletAuth(mode: 'login' | 'register', cAppAuthRequest?: string) {
   const [state, setStateValue] = useState<WalletState>('Idle');
   // The state as the running flow sees it, so a second click before React re-renders is ignored too.
   const current = useRef<WalletState>('Idle');
@@ -92,7 +95,16 @@ export function useWalletAuth(mode: 'login' | 'register') {
               signature,
               ...(options.referrer ? { referrer: options.referrer } : {}),
             })
-          : await loginWallet.mutateAsync({ walletAddress: address, signature });
+          : await loginWallet.mutateAsync({
+              walletAddress: address,
+              signature,
+              ...(cAppAuthRequest ? { cAppAuthRequest } : {}),
+            });
+      if ('url' in res) {
+        // A creator app's consent: no session; the browser leaves for the app (the button stays busy).
+        window.location.assign(res.url);
+        return;
+      }
       setState('Idle');
       await enterApp(res);
     } catch (err) {

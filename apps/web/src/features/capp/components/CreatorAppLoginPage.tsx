@@ -1,0 +1,147 @@
+/**
+ * SPEC §2 /loginCApp/{authId}: a creator app's consent page (DESIGN §7). It shows what the app asks (the
+ * collection, the app's origin, its message and the server's), and the member signs in there to grant it:
+ * the answer is the app's URL with a single-use code, where the browser goes; no session is stored.
+ * Cancel goes to the app's cancel URL. If the request cannot be read, the page is only its message.
+ */
+import {
+  Button,
+  Card,
+  Center,
+  Code,
+  Divider,
+  Group,
+  Loader,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { loginRequest } from '@starlight/shared';
+import { IconAlertTriangle, IconApps } from '@tabler/icons-react';
+import { useParams } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { errorMessage } from '../../../lib/errors.ts';
+import { schemaValidate } from '../../../lib/form.ts';
+import { toastError } from '../../../lib/notify.ts';
+import { type CappLoginRequest, useCappLogin } from '../api/capp-login.ts';
+import { useAuthRequest } from '../api/get-auth-request.ts';
+
+/** Where the browser goes next (the app's callback or cancel URL): a full navigation off this site. */
+function leaveFor(url: string): void {
+  window.location.assign(url);
+}
+
+export function CreatorAppLoginPage({ walletSignIn }: { walletSignIn?: (requestId: string) => ReactNode } = {}) {
+  const { authId = '' } = useParams({ strict: false }) as { authId?: string };
+  const request = useAuthRequest(authId);
+  const login = useCappLogin();
+  // After success the browser is on its way to the app: nothing more to submit or cancel.
+  const busy = login.isPending || login.isSuccess;
+  const submit = async (body: CappLoginRequest) => {
+    try {
+      leaveFor((await login.mutateAsync(body)).url);
+    } catch (err) {
+      toastError(errorMessage(err));
+    }
+  };
+
+  if (request.isPending) {
+    return (
+      <Center mih="60vh">
+        <Loader aria-label="Loading the app's request" />
+      </Center>
+    );
+  }
+  if (request.isError) {
+    return (
+      <Center mih="60vh">
+        <Card withBorder radius="md" p="xl" w="100%" maw={460}>
+          <Group gap="sm" wrap="nowrap" role="alert">
+            <IconAlertTriangle color="var(--mantine-color-red-6)" aria-hidden />
+            <Text fw={500}>{errorMessage(request.error)}</Text>
+          </Group>
+        </Card>
+      </Center>
+    );
+  }
+  const data = request.data.data;
+  return (
+    <Center mih="70vh">
+      <Card withBorder radius="md" p={{ base: 'md', xs: 'xl' }} w="100%" maw={460}>
+        <Stack>
+          <Group gap="sm" wrap="nowrap" align="flex-start">
+            <IconApps
+              size={26}
+              color="var(--mantine-color-blue-4)"
+              aria-hidden
+              style={{ flexShrink: 0, marginTop: 4 }}
+            />
+            <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+              Sign in to {data.collectionName}
+            </Title>
+          </Group>
+          <Text size="sm">
+            Requested by <Code>{data.cappUrl}</Code>
+          </Text>
+          {data.customMessage !== '' && (
+            <Paper withBorder radius="sm" p="sm">
+              <Text size="xs" c="dimmed" mb={4}>
+                Message from the app
+              </Text>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {data.customMessage}
+              </Text>
+            </Paper>
+          )}
+          <Text size="sm">{data.requestMessage}</Text>
+          <ConsentForm requestId={authId} busy={busy} onSubmit={submit} />
+          {walletSignIn && (
+            <>
+              <Divider label="or" labelPosition="center" />
+              {walletSignIn(authId)}
+            </>
+          )}
+          <Button type="button" variant="subtle" color="gray" disabled={busy} onClick={() => leaveFor(data.cancelUrl)}>
+            Cancel
+          </Button>
+        </Stack>
+      </Card>
+    </Center>
+  );
+}
+
+/** Nickname or e-mail and password; Enter submits. */
+function ConsentForm({
+  requestId,
+  busy,
+  onSubmit,
+}: {
+  requestId: string;
+  busy: boolean;
+  onSubmit: (body: CappLoginRequest) => Promise<void>;
+}) {
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { nickOrEmail: '', password: '' },
+    validate: schemaValidate(loginRequest),
+  });
+  const submit = form.onSubmit((values) =>
+    onSubmit({ nickOrEmail: values.nickOrEmail.trim(), password: values.password, cAppAuthRequest: requestId }),
+  );
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Sign in for the app">
+      <Stack gap="sm">
+        <TextInput label="Nickname or e-mail" autoComplete="username" required {...form.getInputProps('nickOrEmail')} />
+        <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+        <Button type="submit" mt="xs" loading={busy}>
+          Sign in and allow
+        </Button>
+      </Stack>
+    </form>
+  );
+}
