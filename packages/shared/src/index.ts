@@ -16,3 +16,4 @@ export * from './schemas/leaderboard.ts';
 export * from './schemas/settlements.ts';
 export * from './schemas/user.ts';
 export * from './tables.ts';
+export * from './ws-server.ts';

@@ -1,18 +1,18 @@
 /** The app shell (SPEC §2): left and right menus on desktop, a Menu button with the full list on phones. */
-import { ActionIcon, Box, Button, Group, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMenu2, IconStarFilled } from '@tabler/icons-react';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { Alerts } from '../features/alerts/components/Alerts.tsx';
 import { isVerifyPromptDue, readVerifyReminder } from '../features/auth/verify-reminder.ts';
 import { useSession } from '../lib/session.ts';
+import { WithMantine } from '../lib/with-mantine.tsx';
 import { LEFT_MENU, type NavItem, RIGHT_MENU } from './nav.ts';
 import classes from './shell.module.css';
 
 function IconBar({ items, path, end = false }: { items: NavItem[]; path: string; end?: boolean }) {
   return (
-    <Group gap={4} wrap="nowrap">
+    <div className={classes.bar}>
       {items.map((item, i) => {
         const Icon = item.icon;
         const active = !item.external && path === item.to;
@@ -23,32 +23,24 @@ function IconBar({ items, path, end = false }: { items: NavItem[]; path: string;
         return (
           <span key={item.label} {...tip}>
             {item.external ? (
-              <ActionIcon
-                component="a"
+              <a
+                className={classes.icon}
                 href={item.to}
                 target="_blank"
                 rel="noopener noreferrer"
-                variant="subtle"
-                size="lg"
                 aria-label={item.label}
               >
                 <Icon size={20} />
-              </ActionIcon>
+              </a>
             ) : (
-              <ActionIcon
-                component={Link}
-                to={item.to}
-                variant={active ? 'light' : 'subtle'}
-                size="lg"
-                aria-label={item.label}
-              >
+              <Link className={classes.icon} data-active={active || undefined} to={item.to} aria-label={item.label}>
                 <Icon size={20} />
-              </ActionIcon>
+              </Link>
             )}
           </span>
         );
       })}
-    </Group>
+    </div>
   );
 }
 
@@ -81,67 +73,68 @@ export function Shell() {
   const promptVerify = signedIn && verifyDue;
   // Pages marked `staticData.isStatic` (home, coming soon) show no server data and need no query client.
   const isStatic = useRouterState({ select: (s) => s.matches.some((m) => m.staticData.isStatic === true) });
+  // Pages marked `staticData.isPlain` (the home page) use no Mantine component: Mantine loads with the
+  // first part of a page that does (`WithMantine`), so they paint without it (issue 6 §6).
+  const isPlain = useRouterState({ select: (s) => s.matches.some((m) => m.staticData.isPlain === true) });
   return (
     <>
       {signedIn && path !== '/quantumhub' && (
-        <Suspense fallback={null}>
+        <WithMantine>
           <DataProvider>
             <MemberLive />
             {promptVerify && <VerifyEmailPrompt />}
           </DataProvider>
-        </Suspense>
+        </WithMantine>
       )}
-      <Box component="header" className={classes.header}>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <UnstyledButton component={Link} to="/" aria-label="Starlight home">
-              <Group gap={6} wrap="nowrap">
-                <IconStarFilled size={22} color="var(--mantine-color-yellow-4)" />
-                <Text fw={700} size="lg">
-                  Starlight
-                </Text>
-              </Group>
-            </UnstyledButton>
-            <Group visibleFrom="md" gap={4}>
+      <header className={classes.header}>
+        <div className={classes.headerRow}>
+          <div className={classes.group}>
+            <Link to="/" aria-label="Starlight home" className={classes.brand}>
+              <IconStarFilled size={22} color="var(--mantine-color-yellow-4)" />
+              <span>Starlight</span>
+            </Link>
+            <div className={classes.desktopOnly}>
               <IconBar items={LEFT_MENU} path={path} />
-            </Group>
-          </Group>
-          <Group visibleFrom="md" gap={4}>
+            </div>
+          </div>
+          <div className={classes.desktopOnly}>
             <IconBar items={RIGHT_MENU} path={path} end />
-          </Group>
-          <Group hiddenFrom="md" gap="xs">
-            <Button
-              variant="light"
-              size="sm"
-              leftSection={<IconMenu2 size={16} />}
-              onClick={() => {
-                setMenuUsed(true);
-                toggle();
-              }}
-              aria-expanded={opened}
-              aria-controls="mobile-menu"
-            >
-              Menu
-            </Button>
-          </Group>
-        </Group>
-      </Box>
+          </div>
+          <button
+            type="button"
+            className={`${classes.menuButton} ${classes.phoneOnly}`}
+            onClick={() => {
+              setMenuUsed(true);
+              toggle();
+            }}
+            aria-expanded={opened}
+            aria-controls="mobile-menu"
+          >
+            <IconMenu2 size={16} />
+            Menu
+          </button>
+        </div>
+      </header>
       {menuUsed && (
-        <Suspense fallback={null}>
+        <WithMantine>
           <PhoneMenu opened={opened} onClose={close} path={path} />
-        </Suspense>
+        </WithMantine>
       )}
-      <Box component="main" className={classes.main}>
-        {isStatic ? (
+      <main className={classes.main}>
+        {isPlain ? (
           <Outlet />
         ) : (
-          <Suspense fallback={null}>
-            <DataProvider>
+          <WithMantine>
+            {isStatic ? (
               <Outlet />
-            </DataProvider>
-          </Suspense>
+            ) : (
+              <DataProvider>
+                <Outlet />
+              </DataProvider>
+            )}
+          </WithMantine>
         )}
-      </Box>
+      </main>
       <Alerts />
     </>
   );

@@ -11,17 +11,20 @@ import {
   type RouteComponent,
   redirect,
 } from '@tanstack/react-router';
-import { ComingSoon } from '../components/ComingSoon.tsx';
+import { lazy } from 'react';
 import type { DashboardSearch, LeaderboardSearch, ProviderSearch, UserBankSearch } from '../lib/route-search.ts';
 import { Shell } from './Shell.tsx';
+
+// Mantine's components: loaded with the page, not with the first paint of the home page (issue 6 §6).
+const ComingSoon = lazy(() => import('../components/ComingSoon.tsx').then((m) => ({ default: m.ComingSoon })));
 
 const rootRoute = createRootRoute({
   component: Shell,
   notFoundComponent: () => <ComingSoon title="Page not found" />,
 });
 
-const page = (path: string, component: RouteComponent, isStatic = false) =>
-  createRoute({ getParentRoute: () => rootRoute, path, component, staticData: { isStatic } });
+const page = (path: string, component: RouteComponent, isStatic = false, isPlain = false) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component, staticData: { isStatic, isPlain } });
 const soon = (path: string, title: string) => page(path, () => <ComingSoon title={title} />, true);
 
 // Each page is its own chunk, fetched when the route is first visited (or hovered: defaultPreload).
@@ -118,7 +121,7 @@ const registerWithReferrer = createRoute({
 });
 
 const routeTree = rootRoute.addChildren([
-  page('/', HomePage, true),
+  page('/', HomePage, true, true),
   createRoute({
     getParentRoute: () => rootRoute,
     path: '/main',
@@ -163,5 +166,7 @@ declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
     /** The page shows no server data: the shell renders it without loading the query client. */
     isStatic?: boolean;
+    /** The page uses no Mantine component: the shell paints it without loading Mantine (issue 6 §6). */
+    isPlain?: boolean;
   }
 }

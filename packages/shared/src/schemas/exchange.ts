@@ -184,33 +184,4 @@ export const wsClientMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ping') }),
 ]);
 export type WsClientMessage = z.infer<typeof wsClientMessage>;
-
-/**
- * Messages the server pushes on `/api/ws`:
- * - `auth`: the socket is signed in as `user`;
- * - `book`: a subscribed pair's whole open book (`orders`, as getOrders) and `depth` (as getDepth);
- * - `trades`: a subscribed pair's trades, newest first (the snapshot on subscribe, then only new ones;
- *   a client may see a trade twice around its subscription and should key them by `_id`);
- * - `orders`: the member's own orders, as getUserOrders (the whole list, on every change);
- * - `balances`: the member's non-zero balances;
- * - `error`: a refused message (`Not authorized`, `Token expired`, `Pair not found`, `Invalid message`);
- * - `pong`: the answer to `ping`.
- */
-export const wsServerMessage = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('auth'),
-    user: z.object({ _id: z.string(), nickname: z.string(), role: z.string() }),
-  }),
-  z.object({ type: z.literal('book'), pair: z.string(), orders: bookOrders, depth }),
-  z.object({ type: z.literal('trades'), pair: z.string(), trades: z.array(trade) }),
-  z.object({ type: z.literal('orders'), orders: z.array(order) }),
-  z.object({
-    type: z.literal('balances'),
-    balances: z.array(z.object({ currencyId: z.number().int(), amount: decimalString })),
-  }),
-  z.object({ type: z.literal('error'), message: z.string() }),
-  z.object({ type: z.literal('pong') }),
-  /** The alert level changed (SPEC §3 defcon), pushed to every socket. */
-  z.object({ type: z.literal('defcon'), defconLvl: z.number().int(), defconMsg: z.string() }),
-]);
-export type WsServerMessage = z.infer<typeof wsServerMessage>;
+// What the server pushes back: `../ws-server.ts`.

@@ -13,8 +13,8 @@ import { logout } from '../../features/auth/api/logout.ts';
 import { BalancesSummary } from '../../features/bank/components/BalancesSummary.tsx';
 import { RecentActivity } from '../../features/bank/components/RecentActivity.tsx';
 import { OpenOrdersSummary } from '../../features/exchange/components/OpenOrdersSummary.tsx';
+import { parseDashboardView } from '../../lib/dashboard-view.ts';
 import { toastSuccess } from '../../lib/notify.ts';
-import { parseDashboardSearch } from '../../lib/route-search.ts';
 import { useRequireSession } from '../../lib/use-require-session.ts';
 
 const AdminConsole = lazy(() => import('../../features/admin/components/AdminConsole.tsx'));
@@ -31,7 +31,7 @@ const ADMIN_PANELS = {
 
 export function DashboardPage() {
   const user = useRequireSession();
-  const { view } = route.useSearch({ select: parseDashboardSearch });
+  const { view } = route.useSearch({ select: parseDashboardView });
   const navigate = useNavigate();
   const isPhone = useMediaQuery('(max-width: 48em)');
   if (!user) return <Loader m="xl" />;

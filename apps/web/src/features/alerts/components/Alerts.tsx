@@ -1,9 +1,11 @@
 /**
  * The shell's notices (SPEC §2): the Beta Disclaimer when it is due and the defcon notice when the alert
- * level is above 0. Each dialog's code loads only when it has something to show.
+ * level is above 0. Each dialog's code loads only when it has something to show; the disclaimer is plain
+ * markup (a first visit paints without Mantine, issue 6 §6), the defcon notice loads Mantine with it.
  */
 import { lazy, Suspense, useState } from 'react';
 import { useDefcon } from '../../../lib/defcon.ts';
+import { WithMantine } from '../../../lib/with-mantine.tsx';
 import { isDisclaimerDue, readStoredDisclaimer } from '../disclaimer.ts';
 
 const DisclaimerModal = lazy(() => import('./DisclaimerModal.tsx').then((m) => ({ default: m.DisclaimerModal })));
@@ -15,7 +17,11 @@ export function Alerts() {
   return (
     <Suspense fallback={null}>
       {disclaimerDue && <DisclaimerModal />}
-      {(data?.defconLvl ?? 0) > 0 && <DefconModal />}
+      {(data?.defconLvl ?? 0) > 0 && (
+        <WithMantine>
+          <DefconModal />
+        </WithMantine>
+      )}
     </Suspense>
   );
 }

@@ -1,9 +1,8 @@
 /**
  * SPEC §2/§4: the Beta Disclaimer (v0.0.1), shown when due (../disclaimer.ts). Accept stays disabled
  * until the box is ticked; Escape does not close it. A native modal <dialog> (focus kept inside, the
- * page inert behind it), so a first visit needs no dialog library to paint (issue 6 §6).
+ * page inert behind it) in plain markup, so a first visit paints without Mantine (issue 6 §6).
  */
-import { Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useId, useRef, useState } from 'react';
 import { DISCLAIMER_KEY, DISCLAIMER_VERSION } from '../disclaimer.ts';
 import classes from './disclaimer.module.css';
@@ -36,40 +35,37 @@ export function DisclaimerModal() {
       // Only Accept closes it.
       onCancel={(e) => e.preventDefault()}
     >
-      <Title order={2} size="h4" id={titleId} mb="sm">
+      <h2 className={classes.title} id={titleId}>
         Beta Disclaimer ({DISCLAIMER_VERSION})
-      </Title>
+      </h2>
       {/* The text scrolls when long; the area takes focus so a keyboard can scroll it (axe). */}
-      <Box className={classes.body} tabIndex={0}>
-        <Stack gap="xs">
-          <Text size="sm">
-            Starlight is a beta. Everything in it, including its currencies, items, exchange and forge, is provided for
-            entertainment only. Starlight is not a bank, a broker or a financial service, and nothing here is financial
-            advice.
-          </Text>
-          <Text size="sm">
-            The service is provided "as is" and "as available", without warranty of any kind, express or implied,
-            including fitness for a particular purpose, availability, or the absence of errors. Balances and items may
-            be reset, corrected or removed while the beta lasts.
-          </Text>
-          <Text size="sm">
-            To the extent the law allows, the Starlight team accepts no liability for any loss or damage arising from
-            the use of, or the inability to use, the service.
-          </Text>
-          <Text size="sm">Please report any bug you find to the team in the community chat: it helps everyone.</Text>
-        </Stack>
-      </Box>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable). */}
+      <div className={classes.body} tabIndex={0}>
+        <p>
+          Starlight is a beta. Everything in it, including its currencies, items, exchange and forge, is provided for
+          entertainment only. Starlight is not a bank, a broker or a financial service, and nothing here is financial
+          advice.
+        </p>
+        <p>
+          The service is provided "as is" and "as available", without warranty of any kind, express or implied,
+          including fitness for a particular purpose, availability, or the absence of errors. Balances and items may be
+          reset, corrected or removed while the beta lasts.
+        </p>
+        <p>
+          To the extent the law allows, the Starlight team accepts no liability for any loss or damage arising from the
+          use of, or the inability to use, the service.
+        </p>
+        <p>Please report any bug you find to the team in the community chat: it helps everyone.</p>
+      </div>
       <label className={classes.agree}>
         <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.currentTarget.checked)} />
-        <Text size="sm" span>
-          I have read and agree to the above disclaimer.
-        </Text>
+        <span>I have read and agree to the above disclaimer.</span>
       </label>
-      <Group justify="flex-end" mt="md">
-        <Button disabled={!agreed} onClick={accept}>
+      <div className={classes.actions}>
+        <button type="button" className={classes.accept} disabled={!agreed} onClick={accept}>
           {agreed ? 'Accept' : 'Please read…'}
-        </Button>
-      </Group>
+        </button>
+      </div>
     </dialog>
   );
 }

@@ -5,7 +5,7 @@
  * exponential backoff (1 s .. 30 s) and the exchange queries are refetched, since pushes may have been
  * missed meanwhile. SPEC §4: 'Not authorized' and 'Token expired' end the session.
  */
-import { type Trade, type User, type WsClientMessage, wsServerMessage } from '@starlight/shared';
+import { readWsServerMessage, type Trade, type User, type WsClientMessage } from '@starlight/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { setDefcon } from '../../../lib/defcon.ts';
@@ -68,15 +68,8 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
     let timer: ReturnType<typeof setTimeout> | undefined;
 
     const handle = (raw: string) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(raw);
-      } catch {
-        return;
-      }
-      const parsed = wsServerMessage.safeParse(data);
-      if (!parsed.success) return;
-      const msg = parsed.data;
+      const msg = readWsServerMessage(raw);
+      if (!msg) return;
       switch (msg.type) {
         case 'book':
           client.setQueryData(queryKeys.exchange.book(msg.pair), msg.orders);

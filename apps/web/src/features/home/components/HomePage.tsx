@@ -1,9 +1,8 @@
 /**
  * SPEC §1: the public home page, marketing content: about, team, roadmap, token contracts. Plain markup
- * with a CSS module for its cards, grid and list, so the first paint of `/` needs no more components
- * than the shell's (issue 6 §6).
+ * with a CSS module styled like Mantine's components, and no Mantine component: the route is marked
+ * `isPlain`, so `/` paints without loading Mantine (issue 6 §6).
  */
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { CHAT_URL } from '../../../lib/links.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -43,63 +42,57 @@ const ROADMAP = [
 export function HomePage() {
   const user = useSession((s) => s.user);
   return (
-    <Stack gap="xl" maw={1100} mx="auto">
-      <Stack gap="sm" py="xl">
+    <div className={classes.page}>
+      <div className={classes.hero}>
         <span className={classes.badge}>Beta</span>
-        <Title order={1}>The community economy of the Starlight universe</Title>
-        <Text size="lg" c="dimmed" maw={720}>
+        <h1 className={classes.title}>The community economy of the Starlight universe</h1>
+        <p className={classes.lead}>
           Hold Stardust, Starnote and Credits, send them to friends by nickname, trade them on the Quantum Hub and forge
           them into something new. Starlight is a beta for entertainment, not a bank.
-        </Text>
-        <Group>
+        </p>
+        <div className={classes.actions}>
           {user ? (
-            <Button component={Link} to="/dashboard" size="md">
+            <Link to="/dashboard" className={classes.button}>
               Open your console
-            </Button>
+            </Link>
           ) : (
             <>
-              <Button component={Link} to="/register" size="md">
+              <Link to="/register" className={classes.button}>
                 Join Starlight
-              </Button>
-              <Button component={Link} to="/login" size="md" variant="default">
+              </Link>
+              <Link to="/login" className={`${classes.button} ${classes.buttonDefault}`}>
                 Sign in
-              </Button>
+              </Link>
             </>
           )}
-        </Group>
-      </Stack>
+        </div>
+      </div>
       <div className={classes.grid}>
         <section className={classes.card}>
-          <Title order={3} size="h4">
-            About
-          </Title>
-          <Text size="sm" c="dimmed" mt="xs">
+          <h3 className={classes.cardTitle}>About</h3>
+          <p className={classes.text}>
             A bank of virtual currencies for a gaming community, run in the open by its admins with every movement
             written to a ledger.
-          </Text>
+          </p>
         </section>
         <section className={classes.card}>
-          <Title order={3} size="h4">
-            Team
-          </Title>
-          <Text size="sm" c="dimmed" mt="xs">
+          <h3 className={classes.cardTitle}>Team</h3>
+          <p className={classes.text}>
             A small team of players and engineers.{' '}
             <a href={CHAT_URL} target="_blank" rel="noopener noreferrer" className={classes.link}>
               Find us in the community chat
             </a>
-          </Text>
+          </p>
         </section>
         <section className={classes.card}>
-          <Title order={3} size="h4">
-            Token contracts
-          </Title>
+          <h3 className={classes.cardTitle}>Token contracts</h3>
           {CONTRACTS.length === 0 ? (
-            <Text size="sm" c="dimmed" mt="xs">
+            <p className={classes.text}>
               Not published yet: the on-chain contracts will be listed here.{' '}
               <Link to="/lightpaper" className={classes.link}>
                 Read the lightpaper
               </Link>
-            </Text>
+            </p>
           ) : (
             <ul className={classes.list}>
               {CONTRACTS.map((c) => (
@@ -107,9 +100,7 @@ export function HomePage() {
                   <a href={c.url} target="_blank" rel="noopener noreferrer" className={classes.link}>
                     {c.name}
                   </a>{' '}
-                  <Text span size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                    {c.address}
-                  </Text>
+                  <span className={classes.address}>{c.address}</span>
                 </li>
               ))}
             </ul>
@@ -117,20 +108,15 @@ export function HomePage() {
         </section>
       </div>
       <section className={classes.card}>
-        <Title order={2} size="h3">
-          Roadmap
-        </Title>
+        <h2 className={classes.sectionTitle}>Roadmap</h2>
         <ul className={classes.list}>
           {ROADMAP.map((r) => (
             <li key={r.when}>
-              <Text span fw={600}>
-                {r.when}:
-              </Text>{' '}
-              {r.what}
+              <strong>{r.when}:</strong> {r.what}
             </li>
           ))}
         </ul>
       </section>
-    </Stack>
+    </div>
   );
 }
