@@ -6,6 +6,10 @@
  * `node bench/run.ts transfer_untaxed` or `node bench/run.ts web` (default: everything; a run of only
  * the web case skips pgbench). The web case needs the built web app (`make bench` builds it).
  *
+ * Cases: ledger (transfer_untaxed, transfer_taxed), exchange (orders_spread, orders_hot_pair), forge
+ * (forge_start, forge_claim), checkout (webhook_completed), chips (chips_open: one synth chip opened per
+ * request, each request's member holding chips bought up front) and web (first paint and bundle sizes).
+ *
  * Settings (environment): BENCH_CONNECTIONS (32), BENCH_DURATION (10 s), BENCH_WARMUP (2 s),
  * BENCH_PGBENCH_SCALE (the client count), BENCH_MEMBERS (200), BENCH_DB_POOL_SIZE and
  * BENCH_LOG_LEVEL (the server's DB_POOL_SIZE and LOG_LEVEL; default: the server's own defaults),
@@ -16,6 +20,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_STRIPE_WEBHOOK_SECRET, checkoutSuite } from './cases/checkout.ts';
+import { chipsSuite } from './cases/chips.ts';
 import { exchangeSuite } from './cases/exchange.ts';
 import { forgeSuite } from './cases/forge.ts';
 import { ledgerSuite } from './cases/ledger.ts';
@@ -28,7 +33,7 @@ import { type Figures, record } from './lib/results.ts';
 import { type ServerHandle, startServer } from './lib/server.ts';
 
 /** Every suite, in the order they run. A new benchmark adds itself here. */
-const SUITES: Suite[] = [ledgerSuite, exchangeSuite, forgeSuite, checkoutSuite, webSuite];
+const SUITES: Suite[] = [ledgerSuite, exchangeSuite, forgeSuite, checkoutSuite, chipsSuite, webSuite];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

@@ -64,6 +64,8 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
       ADMIN_PASSWORD: opts.adminPassword,
       RATE_LIMIT_AUTH: '1000000',
       RATE_LIMIT_LOGIN_FAILURES: '1000000',
+      // The chips case buys tens of thousands of synth chips up front (the default sale holds 10,000).
+      CHIP_SUPPLY: '10000000',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

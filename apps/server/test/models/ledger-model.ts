@@ -1,21 +1,29 @@
 /**
- * The ledger model (issue 6 §4, §8; issue 8 §4; issue 9 §5): fast-check commands that drive the real API
- * (mint, burn, taxed and untaxed transfers, distributions, withdrawals and deposits settled by the admin,
- * orders and cancels on an exchange pair, forge processes started, claimed and cancelled, and Credits bought
- * through the sandbox and refunded) and a simple in-memory
- * model of every member's balances. After each bank command the balances must equal the model's to the
- * unit; after each exchange command (whose fills the model does not re-derive) the model takes the pair's
- * two currencies from the API, and the book must agree with the ledger's escrow. After every command no
- * balance is negative and the audit balances. Used by ledger.property.test.ts (make test, about 300
- * steps) and ledger.soak.ts (make soak, 10,000 steps or more).
+ * The ledger model (issue 6 §4, §8; issue 8 §4; issue 9 §5; issue 11 §4): fast-check commands that drive
+ * the real API (mint, burn, taxed and untaxed transfers, distributions, withdrawals and deposits settled by
+ * the admin, orders and cancels on an exchange pair, forge processes started, claimed and cancelled, Credits
+ * bought through the sandbox and refunded, synth chips (ASC) bought for Credits and opened into ships) and a
+ * simple in-memory model of every member's balances (ASC and Credits included) and items. After each bank
+ * command the balances must equal the model's to the unit; after each exchange command (whose fills the
+ * model does not re-derive) the model takes the pair's two currencies from the API, and the book must agree
+ * with the ledger's escrow. After every command no balance is negative and the audit balances, for every
+ * currency (ASC's opened chips count as removed). The chip sale is shared with other test files running at
+ * once (chips.test.ts buys it down to nothing), so the model knows its remaining supply only as an upper
+ * bound (nothing but buying moves it) and accepts a sold-out 409 whenever a race may explain it. Used by
+ * ledger.property.test.ts (make test, about 300 steps) and ledger.soak.ts (make soak, 10,000 steps or more).
  */
 import {
+  type BuySynthChipsResponse,
+  CHIP_PRICE_CREDITS,
   type Currency,
   formatAmount,
   fromNumeric,
   mulFraction,
+  type OpenSynthChipsResponse,
   type Order,
   type Pair,
+  SHIPS_PER_CHIP,
+  type SynthChipsResponse,
   toDecimalString,
   UNIT,
   type User,
@@ -53,6 +61,9 @@ const FORGE_OUTPUT = 100n * CENT;
 const CREDITS = 3;
 const PACKAGE_CREDITS = 100n * UNIT;
 
+/** A synth chip's price in Credits (10^-9 units). */
+const CHIP_PRICE = fromNumeric(CHIP_PRICE_CREDITS);
+
 /** A forge process the model knows of: whose, how many units, whether its finish date has passed, whether it has ended. */
 interface ModelProcess {
   id: string;
@@ -72,6 +83,15 @@ export interface Model {
   processes: ModelProcess[];
   /** Completed purchases not refunded yet: whose. */
   purchases: Array<{ id: string; who: number }>;
+  /** The synth chips' currency (ASC), read from the sale at setup. */
+  chips: number;
+  /**
+   * The sale's remaining chips as last seen: an upper bound of what it holds now (other test files buy
+   * from the same sale at the same time; nothing gives chips back to it).
+   */
+  saleLeft: number;
+  /** Items each member owns: 5 ships per chip opened. */
+  items: number[];
 }
 /** The run's members, its exchange pair (target currency against SN) and its forge recipe. */
 export interface Real {
@@ -128,8 +148,38 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       stats.checks++;
       expect(actual.some((b) => b.amount?.startsWith('-'))).toBe(false);
     }
-    await expectLedgerBalanced(t.app, t.admin);
+    const audit = await expectLedgerBalanced(t.app, t.admin);
+    // Conservation is checked per currency: ASC (opened chips removed) and Credits among them.
+    const audited = audit.currencies.map((c) => c.currencyId);
+    expect(audited).toContain(m.chips);
+    expect(audited).toContain(CREDITS);
     stats.checks++;
+  }
+
+  /**
+   * The sale through `GET /api/inventory/synthChips`: its currency is the model's ASC and its remaining
+   * supply has not grown since last seen. Returns (and remembers) the remaining count.
+   */
+  async function readSale(m: Model): Promise<number> {
+    const res = await call(t.app, undefined, 'GET', '/api/inventory/synthChips');
+    expect(res.statusCode, res.body).toBe(200);
+    const sale = res.json<SynthChipsResponse>();
+    expect(sale.currencyId).toBe(m.chips);
+    expect(sale.remaining, 'the sale never gains chips').toBeLessThanOrEqual(m.saleLeft);
+    expect(sale.remaining).toBeGreaterThanOrEqual(0);
+    stats.checks++;
+    m.saleLeft = sale.remaining;
+    return sale.remaining;
+  }
+
+  /**
+   * The chips a sold-out refusal says are left, when it is one (`All Sold Out` = 0,
+   * `Only N synth chips left`), else null.
+   */
+  function soldOutLeft(message: string): number | null {
+    if (message === 'All Sold Out') return 0;
+    const only = /^Only (\d+) synth chips left$/.exec(message);
+    return only ? Number(only[1]) : null;
   }
 
   /**
@@ -152,9 +202,9 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
 
   class MintCommand implements fc.AsyncCommand<Model, Real> {
     readonly who: number;
-    readonly currency: 'SD' | 'SN' | 'T';
+    readonly currency: 'SD' | 'SN' | 'T' | 'CR';
     readonly cents: bigint;
-    constructor(who: number, currency: 'SD' | 'SN' | 'T', cents: bigint) {
+    constructor(who: number, currency: 'SD' | 'SN' | 'T' | 'CR', cents: bigint) {
       this.who = who;
       this.currency = currency;
       this.cents = cents;
@@ -162,7 +212,8 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
     check = () => true;
     async run(m: Model, r: Real): Promise<void> {
       stats.steps++;
-      const currencyId = this.currency === 'SD' ? SD : this.currency === 'SN' ? SN : m.target;
+      const currencyId =
+        this.currency === 'SD' ? SD : this.currency === 'SN' ? SN : this.currency === 'CR' ? CREDITS : m.target;
       const res = await call(t.app, t.admin.token, 'POST', '/api/bank/mint', {
         recipientNickName: r.members[this.who]?.nickname,
         currencyId,
@@ -549,10 +600,113 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
     toString = () => `refund(#${this.pick})`;
   }
 
+  /**
+   * A member buys `count` synth chips for 500 Credits each. The sale is read first: when it holds fewer
+   * the buy must be refused as sold out (its supply only shrinks); otherwise it succeeds exactly when the
+   * modelled Credits cover it, unless another test file bought the sale short in between (a sold-out 409
+   * naming fewer than `count` left), and then nothing changes for the member.
+   */
+  class BuyChipsCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly count: number;
+    constructor(who: number, count: number) {
+      this.who = who;
+      this.count = count;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const left = await readSale(m);
+      const cost = CHIP_PRICE * BigInt(this.count);
+      const covered = held(m, this.who, CREDITS) >= cost;
+      const res = await call(t.app, r.members[this.who]?.token, 'POST', '/api/inventory/buySynthChips', {
+        amount: this.count,
+      });
+      expect([200, 409], res.body).toContain(res.statusCode);
+      if (res.statusCode === 200) {
+        expect(left >= this.count && covered, `bought ${this.count} with ${left} left: ${res.body}`).toBe(true);
+        const bought = res.json<BuySynthChipsResponse>();
+        expect(bought.message).toBe(`Bought ${this.count} synth chip(s)`);
+        expect(bought.remaining).toBeGreaterThanOrEqual(0);
+        expect(bought.remaining).toBeLessThanOrEqual(left - this.count);
+        m.saleLeft = bought.remaining;
+        add(m, this.who, CREDITS, -cost);
+        add(m, this.who, m.chips, BigInt(this.count) * UNIT);
+      } else {
+        const message = res.json<{ message: string }>().message;
+        const short = soldOutLeft(message);
+        if (short !== null) {
+          // Sold out: fewer than asked left, and no more than were seen.
+          expect(short, message).toBeLessThan(this.count);
+          expect(short, message).toBeLessThanOrEqual(left);
+          m.saleLeft = short;
+        } else {
+          expect(message).toBe('Insufficient funds');
+          expect(covered, 'refused for funds while covered').toBe(false);
+        }
+        // The sale's supply only shrinks, so one seen short stays short.
+        if (left < this.count) expect(short, message).not.toBeNull();
+      }
+      await expectMatches(m, r);
+    }
+    toString = () => `buyChips(${this.who}, x${this.count})`;
+  }
+
+  /**
+   * A member opens `count` synth chips: succeeds exactly when they hold that many (chips burned, 5 ships
+   * each); otherwise 409 `Not enough synth chips` and nothing changes. With `holder`, a member holding
+   * chips opens them (when there is one), so openings are not mostly refusals. Then the member's item
+   * count must equal the model's.
+   */
+  class OpenChipsCommand implements fc.AsyncCommand<Model, Real> {
+    readonly who: number;
+    readonly count: number;
+    readonly holder: boolean;
+    constructor(who: number, count: number, holder: boolean) {
+      this.who = who;
+      this.count = count;
+      this.holder = holder;
+    }
+    check = () => true;
+    async run(m: Model, r: Real): Promise<void> {
+      stats.steps++;
+      const holders = Array.from({ length: MEMBERS }, (_, i) => i).filter((i) => held(m, i, m.chips) > 0n);
+      const w = this.holder && holders.length > 0 ? (holders[this.who % holders.length] as number) : this.who;
+      const member = r.members[w] as Member;
+      const res = await call(t.app, member.token, 'POST', '/api/inventory/openSynthChips', { amount: this.count });
+      const chips = BigInt(this.count) * UNIT;
+      if (held(m, w, m.chips) >= chips) {
+        expect(res.statusCode, res.body).toBe(200);
+        const opened = res.json<OpenSynthChipsResponse>();
+        const ships = this.count * SHIPS_PER_CHIP;
+        expect(opened.message).toBe(`Opened ${this.count} synth chip(s): ${ships} ships`);
+        expect(opened.createdItems).toHaveLength(ships);
+        for (const item of opened.createdItems) expect(item.owner.nickname).toBe(member.nickname);
+        add(m, w, m.chips, -chips);
+        m.items[w] = (m.items[w] ?? 0) + ships;
+      } else {
+        expect(res.statusCode, res.body).toBe(409);
+        expect(res.json().message).toBe('Not enough synth chips');
+      }
+      const mine = await call(t.app, member.token, 'POST', '/api/inventory/getUserItems', {
+        paging: { limit: 5, page: 1 },
+      });
+      expect(mine.statusCode, mine.body).toBe(200);
+      expect(mine.json<{ total: number }>().total, `items of member ${w}`).toBe(m.items[w] ?? 0);
+      stats.checks++;
+      await expectMatches(m, r);
+    }
+    toString = () => `openChips(${this.holder ? 'a holder' : this.who}, x${this.count})`;
+  }
+
   const who = fc.integer({ min: 0, max: MEMBERS - 1 });
   const permille = fc.integer({ min: 1, max: 1200 });
   const mintArb = fc
-    .tuple(who, fc.constantFrom('SD' as const, 'SN' as const, 'T' as const), fc.bigInt({ min: 1n, max: 100_000n }))
+    .tuple(
+      who,
+      fc.constantFrom('SD' as const, 'SN' as const, 'T' as const, 'CR' as const),
+      fc.bigInt({ min: 1n, max: 100_000n }),
+    )
     .map(([w, c, n]) => new MintCommand(w, c, n));
   const commandArbs = [
     // Mints twice as often: the other commands need something to move.
@@ -578,6 +732,11 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       .map(([p, cancel, finished]) => new ForgeEndCommand(p, cancel, finished)),
     fc.tuple(who, fc.boolean()).map(([w, pay]) => new CheckoutCommand(w, pay)),
     fc.nat({ max: 20 }).map((p) => new RefundCommand(p)),
+    // Chip buys and openings twice each, so that openings often find chips bought before them.
+    fc.tuple(who, fc.integer({ min: 1, max: 3 })).map(([w, n]) => new BuyChipsCommand(w, n)),
+    fc.tuple(who, fc.integer({ min: 1, max: 3 })).map(([w, n]) => new BuyChipsCommand(w, n)),
+    fc.tuple(who, fc.integer({ min: 1, max: 2 }), fc.boolean()).map(([w, n, h]) => new OpenChipsCommand(w, n, h)),
+    fc.tuple(who, fc.integer({ min: 1, max: 2 }), fc.boolean()).map(([w, n, h]) => new OpenChipsCommand(w, n, h)),
   ];
 
   let run = 0;
@@ -629,22 +788,47 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       const pkg = pkgRes.json<{ package: { _id: string } }>().package._id;
       const published = await call(t.app, t.admin.token, 'POST', '/api/checkout/packages/publish', { objectId: pkg });
       expect(published.statusCode, published.body).toBe(200);
+      // The synth chip sale (seeded once, shared with every test file).
+      const saleRes = await call(t.app, undefined, 'GET', '/api/inventory/synthChips');
+      expect(saleRes.statusCode, saleRes.body).toBe(200);
+      const sale = saleRes.json<SynthChipsResponse>();
       const model: Model = {
         balances: members.map(() => new Map<number, bigint>()),
         target,
         processes: [],
         purchases: [],
+        chips: sale.currencyId,
+        saleLeft: sale.remaining,
+        items: members.map(() => 0),
       };
       // Opening balances, so most commands have something to move: 100 SD and 100 SN each,
-      // and 1, 2, 3 of the target currency for the first three members (the fourth holds none).
+      // 1, 2, 3 of the target currency and 500, 1000, 1500 Credits (1 to 3 chips) for the first three
+      // members (the fourth holds none).
       const opening: Array<[number, number, bigint]> = members.flatMap((_, i) => [
         [i, SD, 100n * UNIT] as [number, number, bigint],
         [i, SN, 100n * UNIT] as [number, number, bigint],
-        ...(i < 3 ? [[i, target, BigInt(i + 1) * UNIT] as [number, number, bigint]] : []),
+        ...(i < 3
+          ? [
+              [i, target, BigInt(i + 1) * UNIT] as [number, number, bigint],
+              [i, CREDITS, BigInt(i + 1) * CHIP_PRICE] as [number, number, bigint],
+            ]
+          : []),
       ]);
       for (const [i, currencyId, units] of opening) {
         await mint(t.app, t.admin, members[i]?.nickname ?? '', currencyId, text(units));
         add(model, i, currencyId, units);
+      }
+      // The third member buys a chip up front (1000 Credits left), so openings have chips to open from
+      // the first command; a sale already sold out by another test file refuses it and nothing changes.
+      const first = await call(t.app, members[2]?.token, 'POST', '/api/inventory/buySynthChips', { amount: 1 });
+      if (first.statusCode === 200) {
+        add(model, 2, CREDITS, -CHIP_PRICE);
+        add(model, 2, model.chips, UNIT);
+        model.saleLeft = first.json<BuySynthChipsResponse>().remaining;
+      } else {
+        expect(first.statusCode, first.body).toBe(409);
+        expect(soldOutLeft(first.json<{ message: string }>().message), first.body).toBe(0);
+        model.saleLeft = 0;
       }
       return { model, real: { members, target, pair, recipe, pkg } };
     };
