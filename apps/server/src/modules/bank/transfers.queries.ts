@@ -142,7 +142,7 @@ export async function postTransfers(
           'referrer_nickname', r.nickname,
           'bals', ${balancesAfterPosting(sql`u.id`)}))
           FROM users u LEFT JOIN users r ON r.id = u.referrer_id
-         WHERE u.id = ANY(${pgArray(accountIds)}::text[])) AS accounts`,
+         WHERE u.id = ANY(${pgArray(accountIds)}::bpchar[])) AS accounts`,
   });
   const views = new Map<string, PostedAccountView>();
   for (const v of row.accounts ?? []) {

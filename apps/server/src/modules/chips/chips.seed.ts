@@ -4,19 +4,33 @@
  * `Alpha Ships` collection the sale creates ships in. Safe to run on every start and from several
  * processes at once: it runs under the currency-creation lock and does nothing once the sale exists.
  */
-import { ALPHA_SHIPS, amount, CHIP_TICKER, formatAmount, TX_CATEGORY, UNIT } from '@starlight/shared';
+import {
+  ALPHA_SHIPS,
+  amount,
+  CHIP_TICKER,
+  CREDITS_CURRENCY_ID,
+  formatAmount,
+  TX_CATEGORY,
+  UNIT,
+} from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { insertCurrency, lockCurrencyCreation, nextCurrencyId } from '../bank/currencies.queries.ts';
 import { insertCollection } from '../items/items.queries.ts';
+import { openBalanceRows } from '../ledger/ledger.balances.ts';
 import { postEntries } from '../ledger/ledger.posting.ts';
 import { findUserByNickname, insertUser } from '../users/users.queries.ts';
 import { findSale, SALE_NICKNAME } from './chips.queries.ts';
 
 /** Makes the sale when it does not exist yet, with `supply` chips. */
 export async function seedChipSale(db: Db, supply: number): Promise<void> {
-  if (await findSale(db)) return;
+  const existing = await findSale(db);
+  if (existing) {
+    // Sales seeded before the row was made at seed time get it now.
+    await openBalanceRows(db, existing.saleId, [CREDITS_CURRENCY_ID]);
+    return;
+  }
   await inTransaction(db, async (tx) => {
     await lockCurrencyCreation(tx);
     if (await findSale(tx)) return;
@@ -59,6 +73,9 @@ export async function seedChipSale(db: Db, supply: number): Promise<void> {
         ]);
       }
     }
+    // The sale receives every buyer's Credits: its row exists before the first buyers race (see
+    // `openBalanceRows`).
+    await openBalanceRows(tx, sale.id, [CREDITS_CURRENCY_ID]);
     await insertCollection(tx, {
       name: ALPHA_SHIPS,
       description: 'Ships drawn from Alpha synth chips',

@@ -120,7 +120,7 @@ export async function openSynthChips(
     },
   ]);
   const ids = await createShips(tx, sale, member.id, input.amount * SHIPS_PER_CHIP);
-  const { data } = await findItems(tx, sql`i.id = ANY(${pgArray(ids)}::text[])`, member.id, {
+  const { data } = await findItems(tx, sql`i.id = ANY(${pgArray(ids)}::bpchar[])`, member.id, {
     limit: ids.length,
     page: 1,
   });

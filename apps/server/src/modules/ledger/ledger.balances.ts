@@ -6,7 +6,8 @@
  */
 import { type Amount, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { queryNamed, type Tx } from '../../db/client.ts';
+import { type DbOrTx, queryNamed, type Tx } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
 import type { Entry } from './ledger.posting.ts';
 
 /**
@@ -112,4 +113,17 @@ export async function lockBalances<R extends Record<string, unknown>>(
     })),
   );
   return { balances, row };
+}
+
+/**
+ * Makes sure `userId` has a balance row (amount 0 when new) in each of `currencyIds`, without changing
+ * any amount. An account that many concurrent operations credit for the first time (the synth chip
+ * sale's Credits) should have its row before they race: `lockBalances` can lock only rows that exist,
+ * and concurrent first inserts of one row by the posting statement deadlocked (40P01) under load.
+ */
+export async function openBalanceRows(db: DbOrTx, userId: string, currencyIds: readonly number[]): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO balances (user_id, currency_id, amount)
+    SELECT ${userId}, c, 0 FROM unnest(${pgArray([...currencyIds])}::int[]) AS c
+    ON CONFLICT (user_id, currency_id) DO NOTHING`);
 }
