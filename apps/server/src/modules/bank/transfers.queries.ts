@@ -52,7 +52,7 @@ export async function findTransfersContext(
     r AS MATERIALIZED (
       SELECT id, nickname, is_active FROM users
       WHERE lower(nickname) = ANY(${pgArray(q.nicknames.map((n) => n.toLowerCase()))}::text[]))`,
-    userIds: sql`SELECT unnest(${pgArray(q.senderIds)}::text[]) UNION ALL SELECT id FROM r
+    userIds: sql`SELECT unnest(${pgArray(q.senderIds)}::bpchar[]) UNION ALL SELECT id FROM r
                  UNION ALL SELECT collector_id FROM c`,
     currencyIds: sql`SELECT currency_id FROM c`,
     columns: sql`

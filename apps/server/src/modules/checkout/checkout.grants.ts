@@ -44,7 +44,7 @@ export async function lockForItems(
   const userIds = sale ? [userId, sale.saleId] : [userId];
   const currencyIds = sale ? [CREDITS_CURRENCY_ID, sale.chipCurrencyId] : [CREDITS_CURRENCY_ID];
   const locked = await lockBalances(tx, 'checkout_items_lock', {
-    userIds: sql`SELECT unnest(${pgArray(userIds)}::text[])`,
+    userIds: sql`SELECT unnest(${pgArray(userIds)}::bpchar[])`,
     currencyIds: sql`SELECT unnest(${pgArray(currencyIds)}::int[])`,
   });
   if (!locked) throw new Error('the balance lock returned no row');

@@ -66,7 +66,7 @@ export async function buySynthChips(
 ): Promise<BuySynthChipsResponse> {
   const sale = await requireSale(tx);
   const locked = await lockBalances(tx, 'chips_buy_lock', {
-    userIds: sql`SELECT unnest(${pgArray([member.id, sale.saleId])}::text[])`,
+    userIds: sql`SELECT unnest(${pgArray([member.id, sale.saleId])}::bpchar[])`,
     currencyIds: sql`SELECT unnest(${pgArray([CREDITS_CURRENCY_ID, sale.chipCurrencyId])}::int[])`,
   });
   const left = Number((locked?.balances.of(sale.saleId, sale.chipCurrencyId) ?? 0n) / UNIT);
@@ -102,7 +102,7 @@ export async function openSynthChips(
 ): Promise<OpenSynthChipsResponse> {
   const sale = await requireSale(tx);
   const locked = await lockBalances(tx, 'chips_open_lock', {
-    userIds: sql`SELECT ${member.id}::text`,
+    userIds: sql`SELECT ${member.id}::bpchar`,
     currencyIds: sql`SELECT ${sale.chipCurrencyId}::int`,
   });
   if (!locked?.balances.covers(member.id, sale.chipCurrencyId, chips(input.amount))) {

@@ -103,7 +103,7 @@ export async function findOrderContext(
         FROM exchange_orders
         WHERE pair_id = ${q.pairId} AND state = 1 AND buy_side AND price >= ${sells.limit}::numeric) b
       WHERE b.running - (b.initial_amount - b.filled_amount) < ${sells.quantity}::numeric)`,
-      userIds: sql`SELECT unnest(${pgArray(q.userIds)}::text[]) UNION ALL SELECT user_id FROM crossing
+      userIds: sql`SELECT unnest(${pgArray(q.userIds)}::bpchar[]) UNION ALL SELECT user_id FROM crossing
                    UNION ALL SELECT fee_collector_id FROM p`,
       currencyIds: sql`SELECT buy_currency FROM p UNION ALL SELECT sell_currency FROM p`,
       columns: sql`p.*,

@@ -65,7 +65,11 @@ export class BatchBalances {
 export interface LockScope {
   /** The caller's CTEs (`name AS (...)`, comma-separated) that the other parts may read; not `locked`. */
   ctes?: SQL;
-  /** A query of the user ids whose balance rows the batch can touch (nulls are ignored). */
+  /**
+   * A query of the user ids whose balance rows the batch can touch (nulls are ignored), typed `bpchar`
+   * like `balances.user_id` (`unnest($1::bpchar[])`): as `text` PostgreSQL compares `user_id::text` and
+   * scans every holder of the currency instead of using the primary key.
+   */
   userIds: SQL;
   /** A query of the currency ids the batch can touch. */
   currencyIds: SQL;

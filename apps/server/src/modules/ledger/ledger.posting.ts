@@ -62,6 +62,8 @@ function sortedDeltas(entries: readonly Entry[]): Array<{ userId: string; curren
  *   ON CONFLICT, so the proposed row carries greatest(delta, 0) and the real delta is applied in DO
  *   UPDATE, where `balances_amount_nonnegative` refuses an overdraft and fails the whole statement.
  * - `led`: the ledger rows, in the same statement, so they cannot exist without the balance change.
+ * User ids travel as `bpchar[]`, the type of `balances.user_id`, so `ok` and the upsert use the primary
+ * key (as `text[]` they scanned every holder of the currency).
  */
 function postingCtes(entries: readonly Entry[]): SQL {
   const sorted = sortedDeltas(entries);
@@ -69,7 +71,7 @@ function postingCtes(entries: readonly Entry[]): SQL {
   return sql`
     WITH v(u, c, d, n) AS (
       SELECT * FROM unnest(
-        ${pgArray(sorted.map((s) => s.userId))}::text[],
+        ${pgArray(sorted.map((s) => s.userId))}::bpchar[],
         ${pgArray(sorted.map((s) => s.currencyId))}::int[],
         ${pgArray(sorted.map((s) => formatAmount(s.delta)))}::numeric[]
       ) WITH ORDINALITY),
