@@ -76,7 +76,7 @@ test('register, receive minted SD, send it with tax, see both histories', async 
     await pageA.getByRole('option', { name: 'Stardust (SD)' }).click();
   }
   await transfer.getByLabel('Amount').fill('40');
-  await expect(transfer.getByText('Transfer tax 1%: 0.40 SD. The recipient receives 39.60 SD.')).toBeVisible();
+  await expect(transfer.getByText('Transfer tax 1%: 0.40 SD (rounded up to the smallest unit). The recipient receives 39.60 SD.')).toBeVisible();
   await expectNoSeriousA11yViolations(pageA);
   await transfer.getByRole('button', { name: 'Send' }).click();
   await expect(pageA.getByRole('alert').filter({ hasText: `Sent 39.60 SD to ${bob} (tax 0.40 SD)` })).toBeVisible();

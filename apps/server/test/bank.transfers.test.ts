@@ -17,18 +17,18 @@ describe('POST /api/bank/p2pTransfer', () => {
     const res = await transfer(a, b.nickname, 1, '12.34', { note: 'for lunch' });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<{ senderUser: User; message: string }>();
-    // 1% of 12.34 = 0.1234, rounded down to 0.12 at precision 2.
-    expect(body.message).toBe(`Sent 12.22 SD to ${b.nickname} (tax 0.12 SD)`);
+    // 1% of 12.34 = 0.1234, rounded UP to 0.13 at precision 2 (DESIGN §4).
+    expect(body.message).toBe(`Sent 12.21 SD to ${b.nickname} (tax 0.13 SD)`);
     expect(body.senderUser.nickname).toBe(a.nickname);
     expect(body.senderUser.balances).toEqual([{ currencyId: 1, amount: '87.66' }]);
     expect(await balanceOf(t.app, a, 1)).toBe('87.66');
-    expect(await balanceOf(t.app, b, 1)).toBe('12.22');
+    expect(await balanceOf(t.app, b, 1)).toBe('12.21');
 
     const rows = (await history(a, { category: 4 })).txs;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       category: 4,
-      balance: { currencyId: 1, amount: '0.12' },
+      balance: { currencyId: 1, amount: '0.13' },
       executor: { nickname: a.nickname },
       sender: { nickname: a.nickname },
       recipient: { nickname: 'admin' },
@@ -36,33 +36,57 @@ describe('POST /api/bank/p2pTransfer', () => {
     const sent = (await history(a, { category: 3 })).txs;
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
-      balance: { currencyId: 1, amount: '12.22' },
+      balance: { currencyId: 1, amount: '12.21' },
       recipient: { nickname: b.nickname },
       note: 'for lunch',
     });
     await expectLedgerBalanced(t.app, t.admin);
   });
 
-  it('rounds the tax down at the precision: small transfers pay none', async () => {
+  it('rounds the tax up at the precision: small transfers still pay one smallest unit', async () => {
     const a = await registerMember(t.app, 'round');
     const b = await registerMember(t.app, 'round');
     await mint(t.app, t.admin, a.nickname, 1, '10');
-    const cases: Array<[string, string, string]> = [
-      ['0.99', '0.99', `Sent 0.99 SD to ${b.nickname}`],
-      ['0.01', '0.01', `Sent 0.01 SD to ${b.nickname}`],
-      ['1.99', '1.98', `Sent 1.98 SD to ${b.nickname} (tax 0.01 SD)`],
-      [String(2.5), '2.48', `Sent 2.48 SD to ${b.nickname} (tax 0.02 SD)`],
+    const cases: Array<[string, string]> = [
+      ['0.99', `Sent 0.98 SD to ${b.nickname} (tax 0.01 SD)`],
+      ['0.02', `Sent 0.01 SD to ${b.nickname} (tax 0.01 SD)`],
+      ['1.99', `Sent 1.97 SD to ${b.nickname} (tax 0.02 SD)`],
+      [String(2.5), `Sent 2.47 SD to ${b.nickname} (tax 0.03 SD)`],
     ];
-    for (const [amount, , message] of cases) {
+    for (const [amount, message] of cases) {
       const res = await transfer(a, b.nickname, 1, amount);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().message).toBe(message);
     }
-    // Sent 0.99 + 0.01 + 1.99 + 2.5 = 5.49; received 0.99 + 0.01 + 1.98 + 2.48 = 5.46.
-    expect(await balanceOf(t.app, a, 1)).toBe('4.51');
-    expect(await balanceOf(t.app, b, 1)).toBe('5.46');
+    // Sent 0.99 + 0.02 + 1.99 + 2.5 = 5.50; received 0.98 + 0.01 + 1.97 + 2.47 = 5.43.
+    expect(await balanceOf(t.app, a, 1)).toBe('4.5');
+    expect(await balanceOf(t.app, b, 1)).toBe('5.43');
     const taxes = (await history(a, { category: 4 })).txs.map((t) => t.balance.amount).sort();
-    expect(taxes).toEqual(['0.01', '0.02']);
+    expect(taxes).toEqual(['0.01', '0.01', '0.02', '0.03']);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('refuses a transfer the tax would take whole, and splitting a payment never avoids the tax', async () => {
+    // The attack: 0.01 at a 33% tax paid none, so any sum could be sent tax-free in 0.01 steps.
+    const coin = await newCurrency({ transferTax: '0.33' });
+    const a = await registerMember(t.app, 'split');
+    const b = await registerMember(t.app, 'split');
+    await mint(t.app, t.admin, a.nickname, coin.currencyId, '1');
+    const tiny = await transfer(a, b.nickname, coin.currencyId, '0.01');
+    expect(tiny.statusCode, tiny.body).toBe(409);
+    expect(tiny.json().message).toBe(`Amount too small: the 0.01 ${coin.ticker} tax would leave ${b.nickname} nothing`);
+    expect(await balanceOf(t.app, a, coin.currencyId)).toBe('1');
+    expect(await balanceOf(t.app, b, coin.currencyId)).toBe('0');
+
+    // Ten payments of 0.02 pay 0.01 tax each (0.0066 rounded up): 0.10 in all, more than 0.0066 x 10.
+    for (let i = 0; i < 10; i++) {
+      const res = await transfer(a, b.nickname, coin.currencyId, '0.02');
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect(await balanceOf(t.app, a, coin.currencyId)).toBe('0.8');
+    expect(await balanceOf(t.app, b, coin.currencyId)).toBe('0.1');
+    const taxes = (await history(a, { currencyId: coin.currencyId, category: 4 })).txs;
+    expect(taxes).toHaveLength(10);
     await expectLedgerBalanced(t.app, t.admin);
   });
 
@@ -89,12 +113,12 @@ describe('POST /api/bank/p2pTransfer', () => {
     await mint(t.app, t.admin, a.nickname, coin.currencyId, '10');
     const res = await transfer(a, b.nickname, coin.currencyId, '1.234');
     expect(res.statusCode, res.body).toBe(200);
-    // 5% of 1.234 = 0.0617 -> 0.061 at precision 3.
+    // 5% of 1.234 = 0.0617 -> 0.062 at precision 3 (rounded up, DESIGN §4).
     expect(await balanceOf(t.app, a, coin.currencyId)).toBe('8.766');
-    expect(await balanceOf(t.app, b, coin.currencyId)).toBe('1.173');
-    expect(await balanceOf(t.app, collector, coin.currencyId)).toBe('0.061');
+    expect(await balanceOf(t.app, b, coin.currencyId)).toBe('1.172');
+    expect(await balanceOf(t.app, collector, coin.currencyId)).toBe('0.062');
     const got = (await history(collector)).txs;
-    expect(describeTxs(got)).toEqual([`4 0.061 ${a.nickname}->${collector.nickname}`]);
+    expect(describeTxs(got)).toEqual([`4 0.062 ${a.nickname}->${collector.nickname}`]);
     await expectLedgerBalanced(t.app, t.admin);
   });
 

@@ -181,18 +181,37 @@ describe('placing orders', () => {
     await expectLedgerBalanced(t.app, t.admin);
   });
 
-  it('burns the fee when the pair has no collector, and rounds fees down', async () => {
+  it('burns the fee when the pair has no collector, and rounds fees up (DESIGN §4)', async () => {
     const mk = await createMarket(t.app, t.admin, { fee: '0.003' });
     const seller = await fundedMember(t.app, t.admin, { [mk.base.currencyId]: '10' });
     const buyer = await fundedMember(t.app, t.admin, { [mk.quote.currencyId]: '10' });
     await placeOk(t.app, seller, mk.pair._id, false, '5', '1.99');
     await placeOk(t.app, buyer, mk.pair._id, true, '5', '1.99');
-    // Buyer: 5 x 0.003 = 0.015 -> 0.01 burned. Seller: 9.95 x 0.003 = 0.02985 -> 0.02 burned.
-    expect(await balanceOf(t.app, buyer, mk.base.currencyId)).toBe('4.99');
-    expect(await balanceOf(t.app, seller, mk.quote.currencyId)).toBe('9.93');
+    // Buyer: 5 x 0.003 = 0.015 -> 0.02 burned. Seller: 9.95 x 0.003 = 0.02985 -> 0.03 burned.
+    expect(await balanceOf(t.app, buyer, mk.base.currencyId)).toBe('4.98');
+    expect(await balanceOf(t.app, seller, mk.quote.currencyId)).toBe('9.92');
     const audit = await expectLedgerBalanced(t.app, t.admin);
-    expect(audit.currencies.find((c) => c.currencyId === mk.base.currencyId)?.removed).toBe('0.01');
-    expect(audit.currencies.find((c) => c.currencyId === mk.quote.currencyId)?.removed).toBe('0.02');
+    expect(audit.currencies.find((c) => c.currencyId === mk.base.currencyId)?.removed).toBe('0.02');
+    expect(audit.currencies.find((c) => c.currencyId === mk.quote.currencyId)?.removed).toBe('0.03');
+  });
+
+  it('small fills cannot avoid the fee: 20 trades of 0.01 at a 0.3 fee each pay the collector', async () => {
+    // The attack: 0.01 x 0.3 = 0.003 rounded down to nothing, so splitting an order avoided every fee.
+    const collector = await registerMember(t.app, 'split');
+    const mk = await createMarket(t.app, t.admin, { fee: '0.3', feeCollector: collector.nickname });
+    const seller = await fundedMember(t.app, t.admin, { [mk.base.currencyId]: '1' });
+    const buyer = await fundedMember(t.app, t.admin, { [mk.quote.currencyId]: '1' });
+    for (let i = 0; i < 20; i++) {
+      await placeOk(t.app, seller, mk.pair._id, false, '0.01', '1');
+      const b = await placeOk(t.app, buyer, mk.pair._id, true, '0.01', '1');
+      expect(b.order.state).toBe(3);
+    }
+    // Each side's 0.01 of proceeds pays a fee of 0.003, rounded up to the smallest unit: 0.01.
+    expect(await balanceOf(t.app, collector, mk.base.currencyId)).toBe('0.2');
+    expect(await balanceOf(t.app, collector, mk.quote.currencyId)).toBe('0.2');
+    expect(await balanceOf(t.app, buyer, mk.quote.currencyId)).toBe('0.8');
+    expect(await balanceOf(t.app, seller, mk.base.currencyId)).toBe('0.8');
+    await expectLedgerBalanced(t.app, t.admin);
   });
 
   it('refuses missing funds without leaving an order behind', async () => {

@@ -3,6 +3,7 @@ import {
   abbreviateAmount,
   amount,
   decimalsOf,
+  feeOf,
   fitsPrecision,
   floorToPrecision,
   formatAmount,
@@ -10,7 +11,6 @@ import {
   fromNumeric,
   MIN_AMOUNT,
   mulAmounts,
-  mulFraction,
   parseAmount,
   SCALE,
   sumAmounts,
@@ -150,28 +150,41 @@ describe('toDecimalString and fromNumeric', () => {
   });
 });
 
-describe('floorToPrecision and mulFraction', () => {
+describe('floorToPrecision and feeOf', () => {
   it('rounds down to the precision', () => {
     expect(floorToPrecision(1_239_999_999n, 2)).toBe(1_230_000_000n);
     expect(floorToPrecision(1_999_999_999n, 0)).toBe(UNIT);
     expect(floorToPrecision(1n, 9)).toBe(1n);
   });
 
-  it('takes a fraction of an amount and rounds the result down', () => {
+  it('takes a tax or fee and rounds it up to the smallest unit (DESIGN §4)', () => {
     const onePercent = parseAmount('0.01') ?? 0n;
-    // 1% of 50 = 0.50 exactly.
-    expect(mulFraction(50n * UNIT, onePercent, 2)).toBe(500_000_000n);
-    // 1% of 12.34 = 0.1234 -> 0.12 at precision 2.
-    expect(mulFraction(parseAmount('12.34') ?? 0n, onePercent, 2)).toBe(120_000_000n);
-    // 1% of 0.99 = 0.0099 -> 0 at precision 2: small transfers pay no tax.
-    expect(mulFraction(parseAmount('0.99') ?? 0n, onePercent, 2)).toBe(0n);
+    // 1% of 50 = 0.50 exactly: nothing to round.
+    expect(feeOf(50n * UNIT, onePercent, 2)).toBe(500_000_000n);
+    // 1% of 12.34 = 0.1234 -> 0.13 at precision 2.
+    expect(feeOf(parseAmount('12.34') ?? 0n, onePercent, 2)).toBe(130_000_000n);
+    // 1% of 0.99 = 0.0099 -> 0.01: a small transfer still pays one smallest unit.
+    expect(feeOf(parseAmount('0.99') ?? 0n, onePercent, 2)).toBe(10_000_000n);
+    // 33% of 0.01 = 0.0033 -> 0.01: the whole amount, which the transfer then refuses.
+    expect(feeOf(parseAmount('0.01') ?? 0n, parseAmount('0.33') ?? 0n, 2)).toBe(10_000_000n);
     // 5% of 0.99 at precision 9 keeps every digit.
-    expect(mulFraction(parseAmount('0.99') ?? 0n, parseAmount('0.05') ?? 0n, 9)).toBe(49_500_000n);
-    // 33.3% of 10 at precision 0 = 3.33 -> 3.
-    expect(mulFraction(10n * UNIT, parseAmount('0.333') ?? 0n, 0)).toBe(3n * UNIT);
-    // A fraction of 0 or 1.
-    expect(mulFraction(10n * UNIT, 0n, 2)).toBe(0n);
-    expect(mulFraction(10n * UNIT, UNIT, 2)).toBe(10n * UNIT);
+    expect(feeOf(parseAmount('0.99') ?? 0n, parseAmount('0.05') ?? 0n, 9)).toBe(49_500_000n);
+    // 33.3% of 10 at precision 0 = 3.33 -> 4.
+    expect(feeOf(10n * UNIT, parseAmount('0.333') ?? 0n, 0)).toBe(4n * UNIT);
+    // A rate of 0 takes nothing; a rate of 1 takes everything, never more.
+    expect(feeOf(10n * UNIT, 0n, 2)).toBe(0n);
+    expect(feeOf(10n * UNIT, UNIT, 2)).toBe(10n * UNIT);
+    // A rate below one 10^-9 unit of the product still takes a smallest unit.
+    expect(feeOf(1n, 1n, 9)).toBe(1n);
+  });
+
+  it('splitting never pays less tax than paying at once', () => {
+    const rate = parseAmount('0.3') ?? 0n;
+    const whole = feeOf(20n * 10_000_000n, rate, 2);
+    let split = 0n;
+    for (let i = 0; i < 20; i++) split += feeOf(10_000_000n, rate, 2);
+    expect(split).toBeGreaterThanOrEqual(whole);
+    expect(split).toBe(20n * 10_000_000n);
   });
 
   it('multiplies quantity by price, rounding down', () => {

@@ -95,11 +95,15 @@ export function floorToPrecision(a: Amount | bigint, precision: number): Amount 
 }
 
 /**
- * Multiplies an Amount by a fraction given as an Amount (0.05 = 50_000_000n), rounding down to
- * `precision` decimals. Used for taxes and fees (DESIGN §4: tax rounded down to the currency's precision).
+ * A tax or fee: a non-negative Amount times a rate given as an Amount (0.05 = 50_000_000n), rounded UP
+ * to `precision` decimals (DESIGN §4: every tax and fee rounds up to the currency's smallest unit, so a
+ * positive rate always takes at least one unit and splitting a payment never avoids it). Never more than
+ * `a` while the rate is at most 1 and `a` is a whole number of smallest units.
  */
-export function mulFraction(a: Amount | bigint, fraction: Amount | bigint, precision: number): Amount {
-  return floorToPrecision((a * fraction) / UNIT, precision);
+export function feeOf(a: Amount | bigint, rate: Amount | bigint, precision: number): Amount {
+  const step = 10n ** BigInt(SCALE - precision);
+  const divisor = UNIT * step;
+  return (((a * rate + divisor - 1n) / divisor) * step) as Amount;
 }
 
 /** Multiplies two Amounts (quantity x price), rounding down to `precision` decimals. */

@@ -16,9 +16,9 @@ import {
   type BuySynthChipsResponse,
   CHIP_PRICE_CREDITS,
   type Currency,
+  feeOf,
   formatAmount,
   fromNumeric,
-  mulFraction,
   type OpenSynthChipsResponse,
   type Order,
   type Pair,
@@ -280,12 +280,13 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
         currencyId,
         amount: text(amount),
       });
-      if (held(m, this.from, currencyId) < amount) {
+      // SD: 1% to the collector (the admin, outside the model), rounded UP to precision 2 (DESIGN §4).
+      const tax = currencyId === SD ? feeOf(amount, SD_TAX, 2) : 0n;
+      // Refused without the funds, or when the tax would leave the recipient nothing.
+      if (held(m, this.from, currencyId) < amount || amount <= tax) {
         expect(res.statusCode, res.body).toBe(409);
       } else {
         expect(res.statusCode, res.body).toBe(200);
-        // SD: 1% to the collector (the admin, outside the model), rounded down to precision 2.
-        const tax = currencyId === SD ? mulFraction(amount, SD_TAX, 2) : 0n;
         add(m, this.from, currencyId, -amount);
         add(m, this.to, currencyId, amount - tax);
       }
@@ -308,7 +309,7 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
     async run(m: Model, r: Real): Promise<void> {
       stats.steps++;
       const amount = portion(m, this.who, m.target, this.permille);
-      const tax = mulFraction(amount, TARGET_WITHDRAW_TAX, 2);
+      const tax = feeOf(amount, TARGET_WITHDRAW_TAX, 2);
       const member = r.members[this.who] as Member;
       const res = await call(t.app, member.token, 'POST', '/api/bank/withdraw', {
         currencyId: m.target,

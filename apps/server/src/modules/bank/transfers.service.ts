@@ -7,11 +7,11 @@ import {
   type Amount,
   AppError,
   type DistributeCurrencyInput,
+  feeOf,
   formatAmount,
   formatAtPrecision,
   fromNumeric,
   type MintInput,
-  mulFraction,
   type P2pTransferInput,
   TX_CATEGORY,
   UNIT,
@@ -45,10 +45,10 @@ export interface TransferResult {
  * reads the currencies, the recipients and every balance row the batch can touch (locked), each
  * transfer is checked in turn against the balances the earlier ones left, and one statement posts them
  * all and reads the senders back (DESIGN §9: a batch costs the round trips of one transfer). The sender
- * pays exactly `amount`; the tax (amount x transferTax, rounded down to the currency's precision) goes to
+ * pays exactly `amount`; the tax (amount x transferTax, rounded UP to the currency's precision) goes to
  * the tax collector (burned when none) as a category 4 row. A refused transfer leaves no trace and does
  * not stop the others; its outcome carries the error: NOT_FOUND (currency, recipient), CONFLICT (not
- * transferable, frozen, `Insufficient funds`), VALIDATION (precision, self-transfer). An accepted one
+ * transferable, frozen, `Insufficient funds`, an amount the tax would take whole), VALIDATION (precision, self-transfer). An accepted one
  * answers `{senderUser, message}` (`Sent 9.90 SD to bob (tax 0.10 SD)`), the sender's balances as they
  * are after the batch. Throws (rolling back the whole batch) only on a database failure.
  */
@@ -80,19 +80,23 @@ export async function p2pTransfers(
       if (!ctx.balances.covers(sender.id, currency.currencyId, input.amount)) {
         throw new AppError('CONFLICT', 'Insufficient funds');
       }
-      const tax = mulFraction(input.amount, fromNumeric(currency.transferTax), currency.precision);
+      const tax = feeOf(input.amount, fromNumeric(currency.transferTax), currency.precision);
       const received = (input.amount - tax) as Amount;
+      if (received <= 0n) {
+        throw new AppError(
+          'CONFLICT',
+          `Amount too small: the ${formatAmount(tax, currency.precision)} ${currency.ticker} tax would leave ${recipient.nickname} nothing`,
+        );
+      }
       const base = { currencyId: currency.currencyId, executorId: sender.id, senderId: sender.id };
       const mine: Entry[] = [];
-      if (received > 0n) {
-        mine.push({
-          ...base,
-          category: TX_CATEGORY.Transfer,
-          amount: received,
-          recipientId: recipient.id,
-          note: input.note ?? '',
-        });
-      }
+      mine.push({
+        ...base,
+        category: TX_CATEGORY.Transfer,
+        amount: received,
+        recipientId: recipient.id,
+        note: input.note ?? '',
+      });
       if (tax > 0n) {
         mine.push({
           ...base,

@@ -98,9 +98,44 @@ describe('matchOrder', () => {
     const r = matchOrder({ buys: [b1, b2], sells: [] }, order(false, '10.5', '1.00', 's'), rules);
     expect(r.fills.map((f) => [f.makerOrderId, f.quantity, f.cost, f.buyerFee, f.sellerFee])).toEqual([
       [b2.id, a('10'), a('30'), a('0.1'), a('0.3')],
-      [b1.id, a('0.5'), a('1'), a('0'), a('0.01')],
+      // 1% of 0.5 = 0.005: the buyer's fee rounds up to 0.01 (DESIGN §4), never to nothing.
+      [b1.id, a('0.5'), a('1'), a('0.01'), a('0.01')],
     ]);
     expect(r.book.buys).toEqual([{ ...b1, remaining: a('0.5'), escrow: a('1') }]);
+  });
+
+  it("self-trade prevention: cancels the owner's resting orders it reaches and fills the others in priority", () => {
+    const own1 = order(true, '2', '1.50', 'me');
+    const other1 = order(true, '1', '1.50', 'bob');
+    const own2 = order(true, '3', '1.40', 'me');
+    const other2 = order(true, '4', '1.30', 'carol');
+    const ownBehind = order(true, '5', '1.20', 'me');
+    const book: Book = { buys: [ownBehind, other2, own2, other1, own1], sells: [] };
+    const sell = order(false, '3', '1.30', 'me');
+    const r = matchOrder(book, sell, { ...rules2, fee: a('0.01') });
+    // Own orders at the best price and at a worse one are skipped and cancelled, as they were.
+    expect(r.cancelled).toEqual([own1, own2]);
+    // The others fill in price-time priority at their own prices: bob behind own1 at 1.50, then carol.
+    expect(r.fills.map((f) => [f.makerOrderId, f.buyerId, f.sellerId, f.quantity, f.price])).toEqual([
+      [other1.id, 'bob', 'me', a('1'), a('1.5')],
+      [other2.id, 'carol', 'me', a('2'), a('1.3')],
+    ]);
+    expect(r.fills.every((f) => f.buyerId !== f.sellerId)).toBe(true);
+    expect(r.taker.remaining).toBe(0n);
+    // The own order that the sell never reached (filled before it) stays, with carol's rest.
+    expect(r.book.buys).toEqual([{ ...other2, remaining: a('2'), escrow: a('2.6') }, ownBehind]);
+    expect(r.book.sells).toEqual([]);
+  });
+
+  it("self-trade prevention: an order that meets only its owner's orders cancels them and rests", () => {
+    const own = order(false, '2', '1.00', 'me');
+    const other = order(false, '2', '1.10', 'bob');
+    const buy = order(true, '1', '1.05', 'me');
+    const r = matchOrder({ buys: [], sells: [other, own] }, buy, rules2);
+    expect(r.fills).toEqual([]);
+    expect(r.makers).toEqual([]);
+    expect(r.cancelled).toEqual([own]);
+    expect(r.book).toEqual({ buys: [buy], sells: [other] });
   });
 
   it('refuses an order without quantity', () => {
@@ -137,9 +172,13 @@ function refFloor(q: bigint, p: bigint, precision: number): bigint {
   return inUnits - (inUnits % step);
 }
 
-/** Scans every open order for the best crossing one each time: slow, obviously right. */
+/**
+ * Scans every open order for the best crossing one each time: slow, obviously right. The best one, when
+ * the incoming order's owner placed it, is cancelled instead (self-trade prevention) and listed.
+ */
 function referenceMatch(all: RefOrder[], incoming: RefOrder, rules: MarketRules) {
   const fills: Array<Omit<Fill, 'takerOrderId'>> = [];
+  const cancelled: RefOrder[] = [];
   for (;;) {
     if (incoming.remaining === 0n) break;
     let best: RefOrder | undefined;
@@ -154,6 +193,11 @@ function referenceMatch(all: RefOrder[], incoming: RefOrder, rules: MarketRules)
       if (better) best = o;
     }
     if (!best) break;
+    if (best.owner === incoming.owner) {
+      best.open = false;
+      cancelled.push(best);
+      continue;
+    }
     let q = incoming.remaining;
     if (best.remaining < q) q = best.remaining;
     const buy = incoming.buySide ? incoming : best;
@@ -171,8 +215,8 @@ function referenceMatch(all: RefOrder[], incoming: RefOrder, rules: MarketRules)
       quantity: q as Amount,
       cost: cost as Amount,
       buyerRefund: refund as Amount,
-      buyerFee: refFloor(q, rules.fee, rules.buyPrecision) as Amount,
-      sellerFee: refFloor(cost, rules.fee, rules.sellPrecision) as Amount,
+      buyerFee: refCeil(q, rules.fee, rules.buyPrecision) as Amount,
+      sellerFee: refCeil(cost, rules.fee, rules.sellPrecision) as Amount,
     });
     buy.remaining -= q;
     buy.escrow = after;
@@ -184,7 +228,7 @@ function referenceMatch(all: RefOrder[], incoming: RefOrder, rules: MarketRules)
     incoming.open = true;
     all.push(incoming);
   }
-  return fills;
+  return { fills, cancelled };
 }
 
 type Op =
@@ -281,8 +325,18 @@ describe('matchOrder properties', () => {
             rules,
           );
 
-          // The same fills as the naive reference, in the same order.
-          expect(result.fills.map(({ takerOrderId: _t, ...f }) => f)).toEqual(expected);
+          // The same fills and self-trade cancellations as the naive reference, in the same order.
+          expect(result.fills.map(({ takerOrderId: _t, ...f }) => f)).toEqual(expected.fills);
+          expect(result.cancelled.map((c) => [c.id, c.remaining, c.escrow])).toEqual(
+            expected.cancelled.map((c) => [c.id, c.remaining, c.escrow]),
+          );
+          // Never a trade with oneself; a cancelled order is the taker's owner's and returns its escrow.
+          expect(result.fills.every((f) => f.buyerId !== f.sellerId)).toBe(true);
+          for (const c of result.cancelled) {
+            expect(c.ownerId).toBe(incoming.ownerId);
+            expect(c).toEqual(before.get(c.id));
+            paidOut.set(c.id, (paidOut.get(c.id) ?? 0n) + c.escrow);
+          }
 
           // What leaves the incoming order equals what enters the resting ones.
           const takerQty = qty - result.taker.remaining;
@@ -304,9 +358,10 @@ describe('matchOrder properties', () => {
             expect(f.buyerRefund >= 0n && f.cost >= 0n).toBe(true);
             expect(f.buyerFee <= f.quantity && f.sellerFee <= f.cost).toBe(true);
           }
-          // Price-time priority: the makers are a prefix of the opposite side in priority order.
+          // Price-time priority: the makers and the cancelled orders make a prefix of the opposite side.
           const opposite = [...(op.buySide ? book.sells : book.buys)].sort(comparePriority);
-          expect(result.makers.map((mk) => mk.id)).toEqual(opposite.slice(0, result.makers.length).map((o) => o.id));
+          const reached = [...result.makers, ...result.cancelled].sort(comparePriority).map((o) => o.id);
+          expect(reached).toEqual(opposite.slice(0, reached.length).map((o) => o.id));
 
           book = result.book;
 

@@ -9,7 +9,7 @@ import { useForm } from '@mantine/form';
 import {
   depositRequest,
   fromNumeric,
-  mulFraction,
+  feeOf,
   parseAmount,
   toDecimalString,
   withdrawRequest,
@@ -70,7 +70,7 @@ export function SettlementModal({
   const currency = byId.get(Number(form.values.currencyId));
   const parsed = parseAmount(form.values.amount.trim());
   const taxRate = currency ? (isWithdrawal ? currency.withdrawTax : currency.depositTax) : '0';
-  const tax = currency && parsed !== null ? mulFraction(parsed, fromNumeric(taxRate), currency.precision) : null;
+  const tax = currency && parsed !== null ? feeOf(parsed, fromNumeric(taxRate), currency.precision) : null;
   const fmt = (v: bigint) => `${formatMoney(toDecimalString(v), currency)} ${currency?.ticker ?? ''}`;
   const pending = withdraw.isPending || deposit.isPending;
 

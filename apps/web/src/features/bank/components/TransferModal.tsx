@@ -4,7 +4,7 @@
  */
 import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { fromNumeric, mulFraction, p2pTransferRequest, parseAmount, toDecimalString } from '@starlight/shared';
+import { feeOf, fromNumeric, p2pTransferRequest, parseAmount, toDecimalString } from '@starlight/shared';
 import { formatMoney } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
@@ -42,9 +42,10 @@ export function TransferModal({
   });
   const currency = byId.get(Number(form.values.currencyId));
   const parsed = parseAmount(form.values.amount.trim());
-  const tax =
-    currency && parsed !== null ? mulFraction(parsed, fromNumeric(currency.transferTax), currency.precision) : null;
+  const tax = currency && parsed !== null ? feeOf(parsed, fromNumeric(currency.transferTax), currency.precision) : null;
 
+  // DESIGN §4: the server refuses a transfer whose rounded-up tax is the whole amount.
+  const takesAll = tax !== null && parsed !== null && parsed > 0n && tax >= parsed;
   const fmt = (v: bigint) => `${formatMoney(toDecimalString(v), currency)} ${currency?.ticker ?? ''}`;
 
   const close = () => {
@@ -77,11 +78,13 @@ export function TransferModal({
           <TextInput label="Amount" inputMode="decimal" required {...form.getInputProps('amount')} />
           <Textarea label="Note (optional)" maxLength={255} autosize minRows={2} {...form.getInputProps('note')} />
           {currency && tax !== null && parsed !== null && (
-            <Alert variant="light" color={tax > 0n ? 'yellow' : 'blue'} p="xs">
+            <Alert variant="light" color={takesAll ? 'red' : tax > 0n ? 'yellow' : 'blue'} p="xs">
               <Text size="sm">
-                {tax > 0n
-                  ? `Transfer tax ${fractionToPercent(currency.transferTax)}%: ${fmt(tax)}. The recipient receives ${fmt(parsed - tax)}.`
-                  : `No transfer tax on ${currency.ticker}.`}
+                {takesAll
+                  ? `Amount too small: the ${fractionToPercent(currency.transferTax)}% transfer tax (${fmt(tax)}) would leave the recipient nothing.`
+                  : tax > 0n
+                    ? `Transfer tax ${fractionToPercent(currency.transferTax)}%: ${fmt(tax)} (rounded up to the smallest unit). The recipient receives ${fmt(parsed - tax)}.`
+                    : `No transfer tax on ${currency.ticker}.`}
               </Text>
             </Alert>
           )}
@@ -89,7 +92,7 @@ export function TransferModal({
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={transfer.isPending}>
+            <Button type="submit" loading={transfer.isPending} disabled={takesAll}>
               Send
             </Button>
           </Group>

@@ -2,9 +2,9 @@
  * The create-order form's live preview, computed like the matching engine does (DESIGN §5), in bigint
  * Amounts only: a buy escrows quantity x price rounded UP to the sell currency's precision and pays the
  * pair's fee out of the bought quantity; a sell escrows its quantity and pays the fee out of its
- * proceeds (quantity x price rounded DOWN). Fees round down to the currency they are paid in.
+ * proceeds (quantity x price rounded DOWN). Fees round UP to the currency they are paid in (DESIGN §4).
  */
-import { type Amount, fromNumeric, MIN_AMOUNT, mulFraction, parseAmount, SCALE, UNIT } from '@starlight/shared';
+import { type Amount, fromNumeric, MIN_AMOUNT, feeOf, parseAmount, SCALE, UNIT } from '@starlight/shared';
 
 export interface OrderPreview {
   /** What leaves the member into escrow, and in which currency ('buy' = the pair's buyCurrency). */
@@ -50,11 +50,11 @@ export function previewOrder(input: {
   const fee = fromNumeric(input.fee);
   if (input.buySide) {
     const escrow = costOf(quantity, price, input.sellPrecision, true);
-    const feeAmount = mulFraction(quantity, fee, input.buyPrecision);
+    const feeAmount = feeOf(quantity, fee, input.buyPrecision);
     return { escrow, escrowIn: 'sell', fee: feeAmount, proceeds: (quantity - feeAmount) as Amount, proceedsIn: 'buy' };
   }
   const gross = costOf(quantity, price, input.sellPrecision, false);
-  const feeAmount = mulFraction(gross, fee, input.sellPrecision);
+  const feeAmount = feeOf(gross, fee, input.sellPrecision);
   return {
     escrow: quantity,
     escrowIn: 'buy',
