@@ -177,6 +177,134 @@ describe('recipes', () => {
   });
 });
 
+describe('what a recipe may mint and burn (canMint, canBurn)', () => {
+  async function chipCurrencyId(): Promise<number> {
+    const res = await call(t.app, undefined, 'GET', '/api/inventory/synthChips');
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ currencyId: number }>().currencyId;
+  }
+
+  /** Everything ever issued of a currency (ledger rows from the system, escrow releases aside). */
+  async function issued(currencyId: number): Promise<number> {
+    const res = await t.built.database.db.execute<{ n: string }>(
+      sql`SELECT coalesce(sum(amount), 0)::text AS n FROM bank_transactions
+          WHERE currency_id = ${currencyId} AND sender_id IS NULL AND NOT escrow`,
+    );
+    return Number(res.rows[0]?.n);
+  }
+
+  const modifyCurrency = (currencyId: number, fields: Record<string, unknown>) =>
+    call(t.app, t.admin.token, 'POST', '/api/bank/modifyCurrency', { currencyId, ...fields });
+
+  it('refuses (409) a recipe whose output cannot be minted or input cannot be burned, on create and modify', async () => {
+    const asc = await chipCurrencyId();
+    const ascTicker = (await bank.listCurrencies()).find((c) => c.currencyId === asc)?.ticker;
+    const before = (await fetchRecipes(t.admin.token)).length;
+    const mintChips = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/create', {
+      ...recipeBody(),
+      output: { currencyId: asc, amount: 1 },
+    });
+    expect(mintChips.statusCode).toBe(409);
+    expect(mintChips.json().message).toBe(`${ascTicker} cannot be minted`);
+    const burnChips = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/create', {
+      ...recipeBody(),
+      input: { currencyId: asc, amount: 1 },
+    });
+    expect(burnChips.statusCode).toBe(409);
+    expect(burnChips.json().message).toBe(`${ascTicker} cannot be burned`);
+    expect(await fetchRecipes(t.admin.token)).toHaveLength(before);
+
+    const recipe = await createRecipe();
+    const modified = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/modify', {
+      recipeId: recipe._id,
+      name: 'Chip printer',
+      output: { currencyId: asc, amount: 100 },
+    });
+    expect(modified.statusCode).toBe(409);
+    expect(modified.json().message).toBe(`${ascTicker} cannot be minted`);
+    expect((await fetchRecipes(t.admin.token)).find((r) => r._id === recipe._id)).toEqual(recipe);
+    const supply = await issued(asc);
+    expect(supply).toBeGreaterThan(0);
+
+    // A recipe written before the rule (straight into the table) still cannot be started.
+    await t.built.database.db.execute(
+      sql`UPDATE forge_recipes SET output_currency_id = ${asc}, output_amount = 100 WHERE id = ${recipe._id}`,
+    );
+    const m = await member('100');
+    const res = await start(m, recipe._id, 1);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(`${ascTicker} cannot be minted`);
+    expect(await balanceOf(t.app, m, ore.currencyId)).toBe('100');
+    expect(await issued(asc)).toBe(supply);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('a recipe whose currency loses canBurn or canMint cannot be started', async () => {
+    const input = await bank.newCurrency({ name: 'Flag Ore', precision: 0 });
+    const output = await bank.newCurrency({ name: 'Flag Ingot', precision: 0 });
+    const recipe = await createRecipe({
+      input: { currencyId: input.currencyId, amount: 2 },
+      output: { currencyId: output.currencyId, amount: 1 },
+    });
+    const m = await registerMember(t.app, 'flags');
+    await mint(t.app, t.admin, m.nickname, input.currencyId, '10');
+    expect((await modifyCurrency(input.currencyId, { canBurn: false })).statusCode).toBe(200);
+    const noBurn = await start(m, recipe._id, 1);
+    expect(noBurn.statusCode).toBe(409);
+    expect(noBurn.json().message).toBe(`${input.ticker} cannot be burned`);
+    expect((await modifyCurrency(input.currencyId, { canBurn: true })).statusCode).toBe(200);
+    expect((await modifyCurrency(output.currencyId, { canMint: false })).statusCode).toBe(200);
+    const noMint = await start(m, recipe._id, 1);
+    expect(noMint.statusCode).toBe(409);
+    expect(noMint.json().message).toBe(`${output.ticker} cannot be minted`);
+    expect(await balanceOf(t.app, m, input.currencyId)).toBe('10');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('a claim is refused while the output cannot be minted (nothing moves, cancel still works); it pays once minting is back', async () => {
+    const input = await bank.newCurrency({ name: 'Claim Ore', precision: 0 });
+    const output = await bank.newCurrency({ name: 'Claim Ingot', precision: 0 });
+    const recipe = await createRecipe({
+      input: { currencyId: input.currencyId, amount: 2 },
+      output: { currencyId: output.currencyId, amount: 1 },
+    });
+    const m = await registerMember(t.app, 'claims');
+    await mint(t.app, t.admin, m.nickname, input.currencyId, '10');
+    const p = await started(m, recipe._id, 2);
+    const q = await started(m, recipe._id, 1);
+    // The input losing canBurn after the start changes nothing: its burn was allowed when it happened.
+    expect((await modifyCurrency(input.currencyId, { canBurn: false })).statusCode).toBe(200);
+    expect((await modifyCurrency(output.currencyId, { canMint: false })).statusCode).toBe(200);
+    const issuedBefore = await issued(output.currencyId);
+    await age(p._id, 3600, -1);
+    const refused = await end(m, p._id, false);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(`${output.ticker} cannot be minted now: claim this process when it can`);
+    expect(await balanceOf(t.app, m, output.currencyId)).toBe('0');
+    expect(await issued(output.currencyId)).toBe(issuedBefore);
+    expect(await ledgerRows(p._id)).toEqual([`14 ${input.currencyId} 4`]);
+    // Still in its cancel window, the other process can be cancelled: the input comes back.
+    await age(q._id, 60, 3000);
+    expect((await end(m, q._id, true)).statusCode).toBe(200);
+    expect(await balanceOf(t.app, m, input.currencyId)).toBe('6');
+
+    expect(
+      (await modifyCurrency(output.currencyId, { canMint: true, isFrozen: true, frozenNote: 'Ingots paused' }))
+        .statusCode,
+    ).toBe(200);
+    const frozen = await end(m, p._id, false);
+    expect(frozen.statusCode).toBe(409);
+    expect(frozen.json().message).toBe('Ingots paused');
+    expect((await modifyCurrency(output.currencyId, { isFrozen: false })).statusCode).toBe(200);
+    const claimed = await end(m, p._id, false);
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    expect(claimed.json().message).toBe('Process finished');
+    expect(await balanceOf(t.app, m, output.currencyId)).toBe('2');
+    expect(await ledgerRows(p._id)).toEqual([`14 ${input.currencyId} 4`, `13 ${output.currencyId} 2`]);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+});
+
 describe('processes', () => {
   let recipe: Recipe;
   beforeAll(async () => {

@@ -74,6 +74,22 @@ export function requireNotFrozen(currency: Pick<CurrencyRow, 'isFrozen' | 'froze
   if (currency.isFrozen) throw new AppError('CONFLICT', currency.frozenNote || `${currency.ticker} is frozen`);
 }
 
+/**
+ * Throws CONFLICT `{ticker} cannot be minted` unless the currency may be issued by a mint of the
+ * system (DESIGN §4 `canMint`: admin mints and forge outputs, DESIGN §6).
+ */
+export function requireMintable(currency: Pick<CurrencyRow, 'canMint' | 'ticker'>): void {
+  if (!currency.canMint) throw new AppError('CONFLICT', `${currency.ticker} cannot be minted`);
+}
+
+/**
+ * Throws CONFLICT `{ticker} cannot be burned` unless the currency may be removed by a burn of the
+ * system (DESIGN §4 `canBurn`: admin burns and forge inputs, DESIGN §6).
+ */
+export function requireBurnable(currency: Pick<CurrencyRow, 'canBurn' | 'ticker'>): void {
+  if (!currency.canBurn) throw new AppError('CONFLICT', `${currency.ticker} cannot be burned`);
+}
+
 async function requireCollector(db: DbOrTx, nickname: string | undefined): Promise<void> {
   if (nickname && !(await findUserByNickname(db, nickname))) {
     throw new AppError('VALIDATION', '"taxCollector" contains an invalid value');

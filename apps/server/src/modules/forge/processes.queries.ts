@@ -75,15 +75,20 @@ export interface StartableRecipe extends Record<string, unknown> {
   input_frozen: boolean;
   input_frozen_note: string;
   input_ticker: string;
+  input_can_burn: boolean;
   output_currency_id: number;
   output_amount: string;
   output_precision: number;
   output_frozen: boolean;
   output_frozen_note: string;
   output_ticker: string;
+  output_can_mint: boolean;
 }
 
-/** The live recipe `id` with its currencies' precision and frozen state, in one statement; null when none. */
+/**
+ * The live recipe `id` with its currencies' precision, frozen state and whether the input may be
+ * burned and the output minted, in one statement; null when none.
+ */
 export async function findStartableRecipe(db: DbOrTx, id: string): Promise<StartableRecipe | null> {
   const [row] = await queryNamed<StartableRecipe>(
     db,
@@ -91,8 +96,10 @@ export async function findStartableRecipe(db: DbOrTx, id: string): Promise<Start
     sql`SELECT r.id, r.name, r.time_required, r.active,
                r.input_currency_id, r.input_amount::text AS input_amount, ci.precision AS input_precision,
                ci.is_frozen AS input_frozen, ci.frozen_note AS input_frozen_note, ci.ticker AS input_ticker,
+               ci.can_burn AS input_can_burn,
                r.output_currency_id, r.output_amount::text AS output_amount, co.precision AS output_precision,
-               co.is_frozen AS output_frozen, co.frozen_note AS output_frozen_note, co.ticker AS output_ticker
+               co.is_frozen AS output_frozen, co.frozen_note AS output_frozen_note, co.ticker AS output_ticker,
+               co.can_mint AS output_can_mint
         FROM forge_recipes r
         JOIN currencies ci ON ci.currency_id = r.input_currency_id
         JOIN currencies co ON co.currency_id = r.output_currency_id
@@ -127,10 +134,12 @@ export function insertProcessAlong(
 }
 
 /**
- * Ends the member's running process `id`, once (DESIGN §6): a claim when its finish date has passed, a
- * cancel while it is younger than `cancelWindowMs` and not finished. One conditional UPDATE decides,
- * against the database's clock, so of two concurrent ends the second finds the process no longer
- * running and gets null, as do another member's process and a claim or cancel outside its time.
+ * Ends the member's running process `id`, once (DESIGN §6): a claim when its finish date has passed and
+ * its output currency may be minted and is not frozen, a cancel while it is younger than
+ * `cancelWindowMs` and not finished. One conditional UPDATE decides, against the database's clock, so
+ * of two concurrent ends the second finds the process no longer running and gets null, as do another
+ * member's process, a claim or cancel outside its time and a claim of an output that cannot be minted
+ * now. The currency row is read, not locked: a claim racing a flag change is ordered before it.
  */
 export async function closeProcess(
   db: DbOrTx,
@@ -141,7 +150,7 @@ export async function closeProcess(
 ): Promise<ProcessRow | null> {
   const inTime = cancel
     ? sql`now() < p.created_at + make_interval(secs => ${cancelWindowMs / 1000}::int) AND now() < p.finish_date`
-    : sql`now() >= p.finish_date`;
+    : sql`now() >= p.finish_date AND co.can_mint AND NOT co.is_frozen`;
   const [row] = await queryNamed<ProcessRow>(
     db,
     cancel ? 'forge_cancel' : 'forge_claim',
@@ -155,22 +164,47 @@ export async function closeProcess(
   return row ?? null;
 }
 
+/** What `findOwnProcessTiming` tells of a process: its state, its time and its output currency now. */
+export interface ProcessTiming {
+  state: number;
+  finished: boolean;
+  inCancelWindow: boolean;
+  output: { ticker: string; canMint: boolean; isFrozen: boolean; frozenNote: string };
+}
+
 /**
- * The member's process `id` with what the database's clock says of it (to explain why `closeProcess`
- * refused), or null when the member has no such process.
+ * The member's process `id` with what the database's clock says of it and what its output currency
+ * allows now (to explain why `closeProcess` refused), or null when the member has no such process.
  */
 export async function findOwnProcessTiming(
   db: DbOrTx,
   id: string,
   userId: string,
   cancelWindowMs: number,
-): Promise<{ state: number; finished: boolean; inCancelWindow: boolean } | null> {
-  const res = await db.execute<{ state: number; finished: boolean; in_window: boolean }>(sql`
-    SELECT state, now() >= finish_date AS finished,
-           now() < created_at + make_interval(secs => ${cancelWindowMs / 1000}) AS in_window
-    FROM forge_processes WHERE id = ${id} AND user_id = ${userId}`);
+): Promise<ProcessTiming | null> {
+  const res = await db.execute<{
+    state: number;
+    finished: boolean;
+    in_window: boolean;
+    ticker: string;
+    can_mint: boolean;
+    is_frozen: boolean;
+    frozen_note: string;
+  }>(sql`
+    SELECT p.state, now() >= p.finish_date AS finished,
+           now() < p.created_at + make_interval(secs => ${cancelWindowMs / 1000}) AS in_window,
+           co.ticker, co.can_mint, co.is_frozen, co.frozen_note
+    FROM forge_processes p JOIN currencies co ON co.currency_id = p.output_currency_id
+    WHERE p.id = ${id} AND p.user_id = ${userId}`);
   const r = res.rows[0];
-  return r ? { state: Number(r.state), finished: r.finished, inCancelWindow: r.in_window } : null;
+  return r
+    ? {
+        state: Number(r.state),
+        finished: r.finished,
+        inCancelWindow: r.in_window,
+        output: { ticker: r.ticker, canMint: r.can_mint, isFrozen: r.is_frozen, frozenNote: r.frozen_note },
+      }
+    : null;
 }
 
 /** What a process list selects: by owner, or by the admin filters of SPEC §2. */

@@ -6,6 +6,17 @@
  * currency, state 4). Every balance change goes through the ledger in the caller's transaction, and the
  * state leaves Started in one conditional UPDATE of that same transaction, so concurrent claims and
  * cancels of one process have exactly one outcome and pay once.
+ *
+ * What the currencies allow (the rule every path that issues or removes currency follows, DESIGN §4):
+ * - a start needs an input that may be burned (`canBurn`) and an output that may be minted (`canMint`),
+ *   neither frozen, as the recipe needed when it was made (recipes.service.ts);
+ * - a claim needs, at the claim, an output that may still be minted and is not frozen. When an admin
+ *   turned `canMint` off (or froze it) in between, the claim is refused (CONFLICT naming the currency)
+ *   and nothing moves: the process stays Started and can be claimed once the currency allows it again,
+ *   so a pause of minting pauses the forge without taking anyone's output; the input's `canBurn` no
+ *   longer matters (its burn happened, allowed, at the start);
+ * - a cancel pays the input back whatever the flags say now: it returns what the start removed and
+ *   issues nothing new.
  */
 import {
   type Amount,
@@ -27,7 +38,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { requireNotFrozen } from '../bank/currencies.service.ts';
+import { requireBurnable, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
 import { postEntries } from '../ledger/ledger.posting.ts';
 import {
   closeProcess,
@@ -49,7 +60,8 @@ function times(perUnit: string, quantity: number): Amount {
  * `startProcess {recipeId, quantity}` (DESIGN §6) for `member`, in `tx`: takes the recipe's input ×
  * quantity (category 14) and starts a process that finishes `timeRequired` seconds from now. Answers
  * `{process, message: 'Process started'}`. Throws NOT_FOUND `Recipe not found`, CONFLICT (the recipe is
- * inactive, a currency is frozen, `Insufficient funds`), VALIDATION (a total beyond the largest amount).
+ * inactive, a currency is frozen, the input cannot be burned or the output minted, `Insufficient
+ * funds`), VALIDATION (a total beyond the largest amount).
  */
 export async function startProcess(
   tx: Tx,
@@ -70,6 +82,8 @@ export async function startProcess(
     frozenNote: recipe.output_frozen_note,
     ticker: recipe.output_ticker,
   });
+  requireBurnable({ canBurn: recipe.input_can_burn, ticker: recipe.input_ticker });
+  requireMintable({ canMint: recipe.output_can_mint, ticker: recipe.output_ticker });
   const taken = times(recipe.input_amount, input.quantity);
   times(recipe.output_amount, input.quantity);
   const id = newObjectId();
@@ -120,7 +134,15 @@ async function refusal(db: DbOrTx, member: AuthUser, input: EndProcessRequest): 
   const timing = await findOwnProcessTiming(db, input.processId, member.id, FORGE_CANCEL_WINDOW_MS);
   if (!timing) return new AppError('NOT_FOUND', 'Process not found');
   if (timing.state !== 1) return new AppError('CONFLICT', 'This process has already ended');
-  if (!input.cancel) return new AppError('CONFLICT', 'This process is not finished yet');
+  if (!input.cancel) {
+    if (!timing.finished) return new AppError('CONFLICT', 'This process is not finished yet');
+    const out = timing.output;
+    if (out.isFrozen) return new AppError('CONFLICT', out.frozenNote || `${out.ticker} is frozen`);
+    if (!out.canMint)
+      return new AppError('CONFLICT', `${out.ticker} cannot be minted now: claim this process when it can`);
+    // The flags changed back between the UPDATE and this read: the member may simply claim again.
+    return new AppError('CONFLICT', 'This process could not be claimed: please try again');
+  }
   if (timing.finished) return new AppError('CONFLICT', 'This process has finished: claim it instead');
   return new AppError('CONFLICT', 'The cancel window has closed (10 minutes after the start)');
 }
@@ -130,7 +152,8 @@ async function refusal(db: DbOrTx, member: AuthUser, input: EndProcessRequest): 
  * output × quantity) or cancels one in its first 10 minutes (pays the input back), both category 13 and
  * reference = the process. Answers `{process, message: 'Process finished' | 'Process cancelled'}`.
  * Throws NOT_FOUND `Process not found` (none, or another member's) and CONFLICT (already ended, not
- * finished yet, cancel window closed).
+ * finished yet, cancel window closed; a claim while the output cannot be minted or is frozen, see the
+ * module comment).
  */
 export async function endProcess(
   tx: Tx,

@@ -2,6 +2,9 @@
  * Forge recipes (DESIGN §6; SPEC §2 Forge Control, §5): members read the active ones; admins create,
  * change, deactivate and delete them, each change with an admin log row (SPEC §3 categories 11-15).
  * Changing or deleting a recipe never touches a running process: it copied the recipe when it started.
+ * A recipe's input must be burnable (`canBurn`) and its output mintable (`canMint`) when a request sets
+ * them: the forge removes and issues currency as an admin burn and mint do (DESIGN §4), so a recipe
+ * cannot issue a fixed-supply currency such as the synth chips (ASC).
  */
 import {
   ADMIN_CATEGORY,
@@ -16,7 +19,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
-import { requireCurrency, requirePrecision } from '../bank/currencies.service.ts';
+import { requireBurnable, requireCurrency, requireMintable, requirePrecision } from '../bank/currencies.service.ts';
 import {
   findRecipe,
   findRecipeDto,
@@ -32,11 +35,16 @@ type SideInput = NonNullable<ModifyRecipeInput['input']>;
 
 /**
  * The columns of a recipe side, after checking that the currency exists (NOT_FOUND `Currency not
- * found`) and that the amount fits its precision (VALIDATION `"{side}.amount" contains an invalid value`).
+ * found`), that the amount fits its precision (VALIDATION `"{side}.amount" contains an invalid value`)
+ * and that the forge may burn the input or mint the output (CONFLICT `{ticker} cannot be burned` /
+ * `{ticker} cannot be minted`: a forge output issues currency, so it needs `canMint`, and a forge input
+ * removes it, so it needs `canBurn`, as an admin mint or burn does; DESIGN §4, §6).
  */
 async function sideColumns(db: DbOrTx, side: SideInput, which: 'input' | 'output') {
   const currency = await requireCurrency(db, side.currencyId);
   requirePrecision(side.amount, currency, `${which}.amount`);
+  if (which === 'input') requireBurnable(currency);
+  else requireMintable(currency);
   return { currencyId: currency.currencyId, amount: formatAmount(side.amount) };
 }
 
@@ -79,8 +87,9 @@ export async function fetchRecipes(db: Db, viewer: AuthUser | null): Promise<Rec
 
 /**
  * Admin `recipes/create` (DESIGN §6): a recipe, active unless `active: false`, with an admin log row
- * (category 11). Answers `{recipe, message: 'Recipe created'}`. Throws NOT_FOUND (a currency) and
- * VALIDATION (an amount finer than its currency's precision).
+ * (category 11). Answers `{recipe, message: 'Recipe created'}`. Throws NOT_FOUND (a currency),
+ * VALIDATION (an amount finer than its currency's precision) and CONFLICT (an input that cannot be
+ * burned or an output that cannot be minted).
  */
 export async function createRecipe(
   db: Db,
@@ -114,7 +123,10 @@ export async function createRecipe(
 /**
  * Admin `recipes/modify {recipeId, ...changed fields}` (DESIGN §6), with an admin log row naming the
  * changed fields (category 15). Running processes keep what they copied. Answers `{recipe, message:
- * 'Recipe modified'}`. Throws NOT_FOUND (`Recipe not found`, a currency) and VALIDATION (precision).
+ * 'Recipe modified'}`. Throws NOT_FOUND (`Recipe not found`, a currency), VALIDATION (precision) and
+ * CONFLICT (a new input that cannot be burned or output that cannot be minted; only the sides the
+ * request sets are checked, so a recipe whose currency lost a flag can still be renamed or
+ * deactivated, and starting it is refused anyway).
  */
 export async function modifyRecipe(
   db: Db,
