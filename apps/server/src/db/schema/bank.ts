@@ -113,5 +113,11 @@ export const settlements = pgTable(
     index('settlements_state_created').on(t.state, t.createdAt),
     index('settlements_user').on(t.userId, t.createdAt),
     check('settlements_amount_positive', sql`${t.amount} > 0`),
+    // One live claim per deposit: a reference (compared trimmed and without case, as a transaction hash
+    // in hex reads the same in either case) may be pending or approved once per currency; a refused
+    // claim frees it. The deposit service answers the violation with 409.
+    uniqueIndex('settlements_deposit_reference')
+      .on(t.currencyId, sql`lower(btrim(${t.reference}))`)
+      .where(sql`${t.kind} = 'deposit' AND ${t.state} IN ('pending', 'approved')`),
   ],
 );

@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "settlements_deposit_reference" ON "settlements" USING btree ("currency_id",lower(btrim("reference"))) WHERE "settlements"."kind" = 'deposit' AND "settlements"."state" IN ('pending', 'approved');--> statement-breakpoint
+CREATE INDEX "forge_processes_running" ON "forge_processes" USING btree ("input_currency_id","output_currency_id") WHERE "forge_processes"."state" = 1;
