@@ -200,6 +200,88 @@ describe('deposit', () => {
   });
 });
 
+describe('deposit references', () => {
+  const TAKEN = 'This deposit reference has already been claimed';
+
+  function claim(m: Member, reference: string, currency = currencyId) {
+    return call(t.app, m.token, 'POST', '/api/bank/deposit', {
+      currencyId: currency,
+      amount: '5',
+      walletAddress: WALLET,
+      reference,
+    });
+  }
+
+  async function claimsOf(reference: string): Promise<string[]> {
+    const res = await t.built.database.db.execute<{ state: string }>(
+      sql`SELECT state FROM settlements WHERE kind = 'deposit' AND lower(btrim(reference)) = lower(${reference}) ORDER BY created_at`,
+    );
+    return res.rows.map((r) => r.state);
+  }
+
+  it('a reference is claimed once per currency (trimmed, in any case): a second claim is 409 and opens nothing', async () => {
+    const ref = `0xref${uniqueTicker().toLowerCase()}`;
+    const a = await registerMember(t.app, 'refa');
+    const b = await registerMember(t.app, 'refb');
+    const first = await claim(a, `  ${ref}  `);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json<{ settlement: Settlement }>().settlement.reference).toBe(ref);
+    for (const [who, again] of [
+      [a, ref],
+      [b, ref],
+      [b, ref.toUpperCase().replace('0X', '0x')],
+      [b, ` ${ref}\t`],
+    ] as const) {
+      const res = await claim(who, again);
+      expect(res.statusCode, again).toBe(409);
+      expect(res.json().message).toBe(TAKEN);
+    }
+    const blank = await claim(b, '   ');
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toBe('"reference" contains an invalid value');
+    expect(await claimsOf(ref)).toEqual(['pending']);
+  });
+
+  it('an approved claim keeps its reference; a refused one frees it; another currency has its own', async () => {
+    const ref = `tx-${uniqueTicker()}`;
+    const m = await registerMember(t.app, 'reff');
+    const first = (await claim(m, ref)).json<{ settlement: Settlement }>().settlement;
+    expect((await settle(first._id, false, 'not received')).statusCode).toBe(200);
+    const second = await claim(m, ref);
+    expect(second.statusCode, second.body).toBe(200);
+    expect((await settle(second.json<{ settlement: Settlement }>().settlement._id, true)).statusCode).toBe(200);
+    expect((await claim(m, ref)).statusCode).toBe(409);
+
+    const other = await call(t.app, t.admin.token, 'POST', '/api/bank/createCurrency', {
+      ticker: uniqueTicker(),
+      name: 'Other Deposit Coin',
+      precision: 2,
+      canDeposit: true,
+      canWithdraw: false,
+      canTransfer: true,
+      canMint: true,
+      canBurn: true,
+    });
+    expect(other.statusCode, other.body).toBe(200);
+    const otherId = other.json<{ currency: { currencyId: number } }>().currency.currencyId;
+    expect((await claim(m, ref, otherId)).statusCode).toBe(200);
+    expect(await claimsOf(ref)).toEqual(['refused', 'approved', 'pending']);
+    expect(await balanceOf(t.app, m, currencyId)).toBe('4.75');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('10 concurrent claims of one reference: exactly one succeeds, the rest are 409', async () => {
+    const ref = `race-${uniqueTicker()}`;
+    const members = await Promise.all(Array.from({ length: 10 }, () => registerMember(t.app, 'refr')));
+    const results = await Promise.all(members.map((m) => claim(m, ref)));
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(9);
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json().message).toBe(TAKEN);
+    expect(await claimsOf(ref)).toEqual(['pending']);
+  });
+});
+
 describe('settle', () => {
   it('settles once under 20 concurrent clicks: one 200, the rest 409, one refund', async () => {
     const m = await funded('20');

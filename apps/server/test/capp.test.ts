@@ -24,6 +24,33 @@ const t = useTestApp();
 const REDIRECT = 'https://app.example.test/callback';
 const CANCEL = 'https://app.example.test/cancelled';
 
+/**
+ * URLs a member's browser must never be sent to (RFC 9700 §4.1): other schemes, http: off loopback,
+ * credentials, and spellings that parsers read differently (whitespace, control characters, backslashes).
+ */
+const UNSAFE_REQUEST = "This app's redirect or cancel URL is not allowed";
+const UNSAFE_URLS: Array<[string, string]> = [
+  ['javascript:', 'javascript:alert(document.cookie)'],
+  ['JavaScript: in mixed case', 'JavaScript://app.example.test/%0Aalert(1)'],
+  ['data:', 'data:text/html,<script>alert(1)</script>'],
+  ['vbscript:', 'vbscript:msgbox(1)'],
+  ['file:', 'file:///etc/passwd'],
+  ['ftp:', 'ftp://app.example.test/callback'],
+  ['http: off loopback', 'http://example.com/callback'],
+  ['http: on a host named like loopback', 'http://localhost.example.com/callback'],
+  ['http: on a 127. subdomain', 'http://127.0.0.1.example.com/callback'],
+  ['credentials', 'https://user:pass@app.example.test/callback'],
+  ['an empty user', 'https://@app.example.test/callback'],
+  ['a backslash', 'https://app.example.test\\@evil.example/callback'],
+  ['a tab', 'https://app.example.test/call\tback'],
+  ['a newline', 'https://app.example.test/call\nback'],
+  ['leading space', ' https://app.example.test/callback'],
+  ['a NUL', 'https://app.example.test/\u0000callback'],
+  ['a bidi override', 'https://app.example.test/\u202ecallback'],
+  ['no slashes after the scheme', 'https:app.example.test/callback'],
+  ['a percent-encoded host', 'https://%65vil.example/callback'],
+];
+
 let creator: Member;
 let creatorKey: string;
 let collection: OwnCollection;
@@ -38,13 +65,18 @@ async function newKey(m: Member): Promise<string> {
   return res.json<{ apiKey: string }>().apiKey;
 }
 
-async function makeCreator(prefix: string): Promise<{ member: Member; key: string; collection: OwnCollection }> {
+async function makeCreator(
+  prefix: string,
+  urls: { redirectUrls: string[]; cancelUrl: string } = {
+    redirectUrls: [REDIRECT, 'https://app.example.test/callback?from=game'],
+    cancelUrl: CANCEL,
+  },
+): Promise<{ member: Member; key: string; collection: OwnCollection }> {
   const member = await withRole(t.built, await registerMember(t.app, prefix), 'creator');
   const made = await call(t.app, member.token, 'POST', '/api/inventory/createCollection', {
     name: `Fleet of ${member.nickname}`,
     description: 'Ships for the consent tests',
-    redirectUrls: [REDIRECT, 'https://app.example.test/callback?from=game'],
-    cancelUrl: CANCEL,
+    ...urls,
   });
   expect(made.statusCode, made.body).toBe(200);
   return { member, key: await newKey(member), collection: made.json<{ collection: OwnCollection }>().collection };
@@ -101,6 +133,13 @@ async function giveItem(owner: Member, name: string) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
+async function requestCount(): Promise<number> {
+  const res = await t.built.database.db.execute<{ n: string }>(
+    sql`SELECT count(*) AS n FROM capp_auth_requests WHERE collection_id = ${collection._id}`,
+  );
+  return Number(res.rows[0]?.n);
+}
+
 async function accessLogTypes(userId: string): Promise<number[]> {
   const res = await t.built.database.db.execute<{ login_type: number }>(
     sql`SELECT login_type FROM access_logs WHERE user_id = ${userId} ORDER BY created_at`,
@@ -133,7 +172,6 @@ describe('asking for consent', () => {
   });
 
   it.each([
-    ['scheme', 'http://app.example.test/callback'],
     ['host', 'https://app.example.org/callback'],
     ['subdomain', 'https://evil.app.example.test/callback'],
     ['port', 'https://app.example.test:8443/callback'],
@@ -145,6 +183,66 @@ describe('asking for consent', () => {
     const res = await ask(creatorKey, { redirectUrl });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('"redirectUrl" is not registered for this collection');
+  });
+
+  it.each(UNSAFE_URLS)(
+    'refuses an unsafe URL (%s) for both redirectUrl and cancelUrl, writing nothing',
+    async (_what, bad) => {
+      const before = await requestCount();
+      for (const field of ['redirectUrl', 'cancelUrl'] as const) {
+        const res = await ask(creatorKey, { [field]: bad });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().message).toBe(`"${field}" contains an invalid value`);
+      }
+      expect(await requestCount()).toBe(before);
+    },
+  );
+
+  it('accepts http: on loopback hosts (local development) and https:', async () => {
+    const local = await makeCreator('capplocal', {
+      redirectUrls: ['http://localhost:4000/callback', 'http://127.0.0.1:4000/callback', 'http://[::1]:4000/cb'],
+      cancelUrl: 'http://localhost:4000/cancelled',
+    });
+    for (const redirectUrl of local.collection.redirectUrls) {
+      const res = await withKey(t.app, local.key, '/api/capp/createAuthRequest', {
+        itemCollectionId: local.collection._id,
+        redirectUrl,
+        cancelUrl: 'http://localhost:4000/cancelled',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // The scheme counts in the exact match: https: where http: was registered is another URL.
+    const other = await withKey(t.app, local.key, '/api/capp/createAuthRequest', {
+      itemCollectionId: local.collection._id,
+      redirectUrl: 'https://localhost:4000/callback',
+      cancelUrl: 'http://localhost:4000/cancelled',
+    });
+    expect(other.statusCode).toBe(400);
+    expect(other.json().message).toBe('"redirectUrl" is not registered for this collection');
+    expect((await ask(creatorKey)).statusCode).toBe(200);
+  });
+
+  it('refuses unsafe URLs a collection registered before the rule existed', async () => {
+    const old = await makeCreator('cappold');
+    await t.built.database.db.execute(sql`
+      UPDATE item_collections SET redirect_urls = ARRAY['javascript:alert(1)', 'http://example.com/cb'],
+             cancel_url = 'data:text/html,x'
+       WHERE id = ${old.collection._id}`);
+    const asking = (redirectUrl: string, cancelUrl: string) =>
+      withKey(t.app, old.key, '/api/capp/createAuthRequest', {
+        itemCollectionId: old.collection._id,
+        redirectUrl,
+        cancelUrl,
+      });
+    for (const [redirectUrl, cancelUrl, field] of [
+      ['javascript:alert(1)', 'data:text/html,x', 'redirectUrl'],
+      ['http://example.com/cb', 'data:text/html,x', 'redirectUrl'],
+      [REDIRECT, 'data:text/html,x', 'cancelUrl'],
+    ]) {
+      const res = await asking(redirectUrl as string, cancelUrl as string);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toBe(`"${field}" contains an invalid value`);
+    }
   });
 
   it('accepts a second registered redirect URL exactly, and refuses another cancel URL', async () => {
@@ -272,6 +370,32 @@ describe('signing in and redeeming the code', () => {
     const results = await Promise.all([signIn(member, id), signIn(member, id), signIn(member, id)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
   });
+
+  it.each([
+    ['redirect', 'redirect_url'],
+    ['cancel', 'cancel_url'],
+  ])(
+    'a request whose stored %s URL is unsafe is neither shown nor granted, and nothing is written',
+    async (_what, column) => {
+      const member = await registerMember(t.app, 'unsafe');
+      const id = await requestId();
+      await t.built.database.db.execute(
+        sql`UPDATE capp_auth_requests SET ${sql.raw(column)} = 'javascript:alert(document.cookie)' WHERE id = ${id}`,
+      );
+      const page = await call(t.app, undefined, 'POST', '/api/capp/getAuthRequest', { requestId: id });
+      expect(page.statusCode, page.body).toBe(409);
+      expect(page.json().message).toBe(UNSAFE_REQUEST);
+      const res = await signIn(member, id);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().message).toBe(UNSAFE_REQUEST);
+      expect(res.body).not.toContain('javascript');
+      expect(await accessLogTypes(member.id)).not.toContain(3);
+      const used = await t.built.database.db.execute<{ used: boolean }>(
+        sql`SELECT used_at IS NOT NULL AS used FROM capp_auth_requests WHERE id = ${id}`,
+      );
+      expect(used.rows[0]?.used).toBe(false);
+    },
+  );
 
   it('a wallet sign-in grants the app too (access log type 4)', async () => {
     const account = privateKeyToAccount(generatePrivateKey());

@@ -70,10 +70,49 @@ describe('collections', () => {
     ).toBe(200);
   });
 
+  it('accepts https: app URLs anywhere and http: ones on loopback hosts (local development)', async () => {
+    const redirectUrls = [
+      'https://app.example.com/callback?from=game',
+      'http://localhost:4000/callback',
+      'http://127.0.0.1:4000/callback',
+      'http://127.8.9.10/callback',
+      'http://[::1]:4000/callback',
+    ];
+    const res = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', {
+      name: 'Local Fleet',
+      redirectUrls,
+      cancelUrl: 'http://localhost:4000/cancelled',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ collection: OwnCollection }>().collection).toMatchObject({
+      redirectUrls,
+      cancelUrl: 'http://localhost:4000/cancelled',
+    });
+  });
+
   it.each([
     [{ name: 'ab' }, '"name" contains an invalid value'],
     [{ name: 'Good', redirectUrls: ['not a url'] }, '"redirectUrls.0" contains an invalid value'],
     [{ name: 'Good', cancelUrl: 'nope' }, '"cancelUrl" contains an invalid value'],
+    [{ name: 'Good', redirectUrls: ['javascript:alert(1)'] }, '"redirectUrls.0" contains an invalid value'],
+    [
+      { name: 'Good', redirectUrls: ['https://ok.example/cb', 'data:text/html,x'] },
+      '"redirectUrls.1" contains an invalid value',
+    ],
+    [{ name: 'Good', redirectUrls: ['vbscript:msgbox(1)'] }, '"redirectUrls.0" contains an invalid value'],
+    [{ name: 'Good', redirectUrls: ['file:///etc/passwd'] }, '"redirectUrls.0" contains an invalid value'],
+    [{ name: 'Good', redirectUrls: ['http://example.com/cb'] }, '"redirectUrls.0" contains an invalid value'],
+    [{ name: 'Good', redirectUrls: ['https://u:p@ok.example/cb'] }, '"redirectUrls.0" contains an invalid value'],
+    [
+      { name: 'Good', redirectUrls: ['https://ok.example\\@evil.example/'] },
+      '"redirectUrls.0" contains an invalid value',
+    ],
+    [{ name: 'Good', redirectUrls: ['https://ok.example/c\nb'] }, '"redirectUrls.0" contains an invalid value'],
+    [{ name: 'Good', cancelUrl: 'javascript:alert(1)' }, '"cancelUrl" contains an invalid value'],
+    [{ name: 'Good', cancelUrl: 'data:text/html,x' }, '"cancelUrl" contains an invalid value'],
+    [{ name: 'Good', cancelUrl: 'vbscript:msgbox(1)' }, '"cancelUrl" contains an invalid value'],
+    [{ name: 'Good', cancelUrl: 'file:///etc/passwd' }, '"cancelUrl" contains an invalid value'],
+    [{ name: 'Good', cancelUrl: 'http://example.com/cancel' }, '"cancelUrl" contains an invalid value'],
   ])('refuses %j with %s', async (body, message) => {
     const res = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', body);
     expect(res.statusCode).toBe(400);

@@ -5,7 +5,7 @@
  * on its registered redirect URL, never a token.
  */
 import { z } from 'zod';
-import { objectId, url } from './common.ts';
+import { appUrl, objectId } from './common.ts';
 import { item } from './items.ts';
 
 /** SPEC §5 / §9: a creator app's custom message, up to 128 characters. */
@@ -20,8 +20,8 @@ export const CAPP_TTL_SECONDS = 600;
  */
 export const createAuthRequestRequest = z.strictObject({
   itemCollectionId: objectId,
-  redirectUrl: url.max(2048),
-  cancelUrl: url.max(2048),
+  redirectUrl: appUrl,
+  cancelUrl: appUrl,
   customMessage: z.string().max(CAPP_MESSAGE_MAX).optional(),
 });
 export type CreateAuthRequestRequest = z.infer<typeof createAuthRequestRequest>;

@@ -108,6 +108,52 @@ export const reference = z.string().max(255);
 export const category = z.number().int().min(1).max(INT32_MAX);
 /** SPEC §5 URL: a valid URI. */
 export const url = z.url();
+
+/** Characters a creator app's URL may not hold: whitespace, control and format (bidi) characters, `\`. */
+const APP_URL_FORBIDDEN = /[\s\p{Cc}\p{Cf}\\]/u;
+/** The scheme and authority as written: `http(s)://` then everything up to the path, query or fragment. */
+const APP_URL_HEAD = /^(https?):\/\/([^/?#]*)/i;
+
+/**
+ * Whether `text` is a URL a member's browser may be sent to for a creator app (its redirect or cancel
+ * URL; RFC 9700 §4.1, DESIGN §7): `https:`, or `http:` only on a loopback host (`localhost`,
+ * 127.0.0.0/8, `[::1]`) for local development. Refused besides: credentials (`user:pass@`, even an
+ * empty `@`), whitespace, control or bidi characters and backslashes (which WHATWG parsers drop or
+ * rewrite), a scheme not followed by `//`, and an authority that does not read, letter case and a
+ * default port aside, as the WHATWG URL parser (the browser's) reads it (`%65vil.example`, `127.1`,
+ * non-ASCII hosts: write them as punycode). Pure: the server's schemas and the web's navigation guard
+ * share it.
+ */
+export function isAppUrl(text: string): boolean {
+  if (APP_URL_FORBIDDEN.test(text)) return false;
+  const head = APP_URL_HEAD.exec(text);
+  const authority = head?.[2]?.toLowerCase();
+  if (authority === undefined || authority.includes('@')) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return false;
+  }
+  if (parsed.username !== '' || parsed.password !== '' || parsed.hostname === '') return false;
+  const defaultPort = parsed.protocol === 'https:' ? '443' : '80';
+  if (authority !== parsed.host && authority !== `${parsed.host}:${defaultPort}`) return false;
+  if (parsed.protocol === 'https:') return true;
+  return parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname);
+}
+
+/** A WHATWG-parsed hostname that names this machine: `localhost`, 127.0.0.0/8 or `[::1]`. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * SPEC §5 URL, for a creator app's redirect and cancel URLs: a valid URI of at most 2,048 characters
+ * that `isAppUrl` accepts, kept as written; otherwise `"{label}" contains an invalid value` (DESIGN §3:
+ * 400). Not built on `url`: `z.url()` trims the text and drops tabs and newlines before later checks see
+ * it, and the registered URL must be exactly what was checked.
+ */
+export const appUrl = z.string().max(2048).refine(isAppUrl, { error: IS_INVALID });
 /**
  * ISO 8601 date-time (or date) on the wire, of a year 1 to 9999 that is a real calendar date, so
  * that PostgreSQL can store it (year 0000 has no timestamp there).

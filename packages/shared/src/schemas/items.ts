@@ -1,6 +1,6 @@
 /** Item collections and items (DESIGN §7; SPEC §3 Item collection, Item, Grouped item; §7 inventory). */
 import { z } from 'zod';
-import { description, IS_INVALID, name, nickname, objectId, paging, url } from './common.ts';
+import { appUrl, description, IS_INVALID, name, nickname, objectId, paging, url } from './common.ts';
 
 /** SPEC §3 item data: nested objects of text, number or boolean values. */
 export type ItemData = { [key: string]: string | number | boolean | ItemData };
@@ -47,8 +47,8 @@ export const createCollectionRequest = z.strictObject({
   name,
   description: description.optional(),
   imgUrl: url.optional(),
-  redirectUrls: z.array(url.max(2048)).max(10).optional(),
-  cancelUrl: url.max(2048).optional(),
+  redirectUrls: z.array(appUrl).max(10).optional(),
+  cancelUrl: appUrl.optional(),
 });
 export type CreateCollectionRequest = z.infer<typeof createCollectionRequest>;
 export const collectionResponse = z.object({ collection: ownCollection, message: z.string() });

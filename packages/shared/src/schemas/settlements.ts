@@ -32,12 +32,16 @@ export type WithdrawInput = z.output<typeof withdrawRequest>;
 export const withdrawResponse = z.object({ senderUser: user, settlement, message: z.string() });
 export type WithdrawResponse = z.infer<typeof withdrawResponse>;
 
-/** `deposit {currencyId, amount, walletAddress, reference}` -> `{settlement, message}`: a claim. */
+/**
+ * `deposit {currencyId, amount, walletAddress, reference}` -> `{settlement, message}`: a claim. The
+ * reference is trimmed (kept as typed otherwise); one pending or approved claim per currency and
+ * reference, compared without case (DESIGN §8, settlements.service.ts).
+ */
 export const depositRequest = z.strictObject({
   currencyId,
   amount: amountInput,
   walletAddress,
-  reference: reference.min(1),
+  reference: reference.trim().min(1),
 });
 export type DepositRequest = z.input<typeof depositRequest>;
 export type DepositInput = z.output<typeof depositRequest>;

@@ -2,6 +2,7 @@
 import { formatAtPrecision, fromNumeric, type GetSettlementsRequest, type Settlement } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { sqlErrorOf } from '../../db/errors.ts';
 import { settlements } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -24,6 +25,25 @@ export async function insertSettlement(
   const id = newObjectId();
   await db.insert(settlements).values({ id, ...values });
   return id;
+}
+
+/**
+ * Opens a pending deposit claim and returns its id, or null when the currency already has a pending or
+ * approved claim of this reference (the unique index `settlements_deposit_reference`: the reference
+ * trimmed, without case). Concurrent claims of one reference wait on the index: one is inserted, the
+ * others get null. After null the caller's transaction is aborted: it must end it (throw).
+ */
+export async function insertDepositClaim(
+  db: DbOrTx,
+  values: { userId: string; currencyId: number; amount: string; walletAddress: string; reference: string },
+): Promise<string | null> {
+  try {
+    return await insertSettlement(db, { kind: 'deposit', tax: '0', ...values });
+  } catch (err) {
+    const { code, constraint } = sqlErrorOf(err);
+    if (code === '23505' && constraint === 'settlements_deposit_reference') return null;
+    throw err;
+  }
 }
 
 /**

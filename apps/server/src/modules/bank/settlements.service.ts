@@ -38,7 +38,13 @@ import { insertAdminLog } from '../audit/audit.queries.ts';
 import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
 import { findUserByNickname, loadUserDto } from '../users/users.queries.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
-import { closeSettlement, findSettlements, insertSettlement, settlementExists } from './settlements.queries.ts';
+import {
+  closeSettlement,
+  findSettlements,
+  insertDepositClaim,
+  insertSettlement,
+  settlementExists,
+} from './settlements.queries.ts';
 
 /** The account id of a currency's tax collector (by nickname), or null when its tax is burned. */
 async function collectorIdOf(db: DbOrTx, taxCollector: string): Promise<string | null> {
@@ -109,23 +115,25 @@ export async function withdraw(
 
 /**
  * A member claims a deposit of `amount` (DESIGN §8): a pending settlement, nothing credited until an
- * admin approves it. Answers `{settlement, message}`. Throws NOT_FOUND (currency), CONFLICT (the
- * currency takes no deposits or is frozen), VALIDATION (precision).
+ * admin approves it. A reference (trimmed at the edge, compared without case: a transaction hash in hex
+ * reads the same in either case) is claimed once per currency while its claim is pending or approved; a
+ * refused claim frees it. Answers `{settlement, message}`. Throws NOT_FOUND (currency), CONFLICT (the
+ * currency takes no deposits or is frozen; `This deposit reference has already been claimed`),
+ * VALIDATION (precision).
  */
 export async function deposit(tx: Tx, member: AuthUser, input: DepositInput): Promise<DepositResponse> {
   const currency = await requireCurrency(tx, input.currencyId);
   if (!currency.canDeposit) throw new AppError('CONFLICT', `${currency.ticker} cannot be deposited`);
   requireNotFrozen(currency);
   requirePrecision(input.amount, currency);
-  const id = await insertSettlement(tx, {
-    kind: 'deposit',
+  const id = await insertDepositClaim(tx, {
     userId: member.id,
     currencyId: currency.currencyId,
     amount: formatAmount(input.amount),
-    tax: '0',
     walletAddress: input.walletAddress,
     reference: input.reference,
   });
+  if (!id) throw new AppError('CONFLICT', 'This deposit reference has already been claimed');
   return {
     settlement: await settlementDto(tx, id),
     message: `Deposit of ${formatAmount(input.amount, currency.precision)} ${currency.ticker} claimed: an admin will check it`,

@@ -67,19 +67,19 @@ export async function findAuthRequest(db: DbOrTx, id: string): Promise<AuthReque
 
 /**
  * Uses the live request `id` for `userId`, once: one conditional UPDATE, so of two concurrent sign-ins
- * one wins. Returns its collection and redirect URL, or null when it is unknown, used or expired.
+ * one wins. Returns its collection, redirect and cancel URLs, or null when it is unknown, used or expired.
  */
 export async function useAuthRequest(
   db: DbOrTx,
   id: string,
   userId: string,
-): Promise<{ collectionId: string; redirectUrl: string } | null> {
-  const res = await db.execute<{ collection_id: string; redirect_url: string }>(sql`
+): Promise<{ collectionId: string; redirectUrl: string; cancelUrl: string } | null> {
+  const res = await db.execute<{ collection_id: string; redirect_url: string; cancel_url: string }>(sql`
     UPDATE capp_auth_requests SET used_at = now(), user_id = ${userId}
     WHERE id = ${id} AND used_at IS NULL AND expires_at > now()
-    RETURNING collection_id, redirect_url`);
+    RETURNING collection_id, redirect_url, cancel_url`);
   const r = res.rows[0];
-  return r ? { collectionId: r.collection_id, redirectUrl: r.redirect_url } : null;
+  return r ? { collectionId: r.collection_id, redirectUrl: r.redirect_url, cancelUrl: r.cancel_url } : null;
 }
 
 /** Stores a code (its SHA-256) for the used request, alive 10 minutes, and grants the member's consent. */

@@ -16,6 +16,7 @@ import {
   type CappUserItemsResponse,
   type CreateAuthRequestRequest,
   type CreateAuthRequestResponse,
+  isAppUrl,
   type RedeemCodeResponse,
 } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
@@ -41,6 +42,13 @@ const USER_ITEMS_LIMIT = 500;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/**
+ * CONFLICT for a request whose stored redirect or cancel URL the rule of `isAppUrl` refuses (RFC 9700
+ * §4.1): one written before the rule existed is neither shown nor granted, so no member's browser is
+ * sent to a `javascript:` or plain-`http:` URL.
+ */
+const unsafeRequest = () => new AppError('CONFLICT', "This app's redirect or cancel URL is not allowed");
+
 /** NOT_FOUND for an unknown request, CONFLICT for a used or expired one (the consent page shows it). */
 function refuseRequest(row: AuthRequestRow | null): AppError {
   if (!row) return new AppError('NOT_FOUND', 'Authorization request not found');
@@ -52,7 +60,9 @@ function refuseRequest(row: AuthRequestRow | null): AppError {
  * `createAuthRequest {itemCollectionId, redirectUrl, cancelUrl, customMessage?}` (the collection's
  * creator): opens a request for 10 minutes and answers `{requestId, url, message}`, `url` being the page
  * the member opens (`publicUrl/loginCApp/{requestId}`). Throws NOT_FOUND `Collection not found` for a
- * collection that is not the caller's, VALIDATION when a URL is not, exactly, one registered on it.
+ * collection that is not the caller's, VALIDATION when a URL is not, exactly, one registered on it. The
+ * schema (`appUrl`) has already refused URLs a browser must not be sent to, so a collection registered
+ * with one before that rule existed cannot open requests for it.
  */
 export async function createAuthRequest(
   deps: { db: Db; publicUrl: string },
@@ -83,11 +93,12 @@ export async function createAuthRequest(
 
 /**
  * `getAuthRequest {requestId}` (public): what the consent page shows, `{data, message}`. Throws
- * NOT_FOUND for an unknown request, CONFLICT for a used or expired one.
+ * NOT_FOUND for an unknown request, CONFLICT for a used or expired one, or one with an unsafe URL.
  */
 export async function getAuthRequest(db: Db, requestId: string): Promise<{ data: AuthRequestData; message: string }> {
   const row = await findAuthRequest(db, requestId);
   if (!row || row.isUsed || row.isExpired) throw refuseRequest(row);
+  if (!isAppUrl(row.redirectUrl) || !isAppUrl(row.cancelUrl)) throw unsafeRequest();
   const cappUrl = new URL(row.redirectUrl).origin;
   return {
     data: {
@@ -110,7 +121,8 @@ export async function getAuthRequest(db: Db, requestId: string): Promise<{ data:
  * (`login`: access log type 3, `loginWallet`: type 4), in one transaction: the request is used once, a
  * 256-bit code is stored by its SHA-256, the grant is (re)opened and the sign-in logged. Answers
  * `{url, message}`: the registered redirect URL with `code=<code>`. Throws NOT_FOUND or CONFLICT (as
- * `getAuthRequest`) when the request cannot be used; nothing is written then.
+ * `getAuthRequest`) when the request cannot be used, CONFLICT when a stored URL (or the URL answered) is
+ * not one `isAppUrl` accepts; nothing is written then.
  */
 export async function consent(
   db: Db,
@@ -120,17 +132,22 @@ export async function consent(
   loginType: 3 | 4,
 ): Promise<CappLoginResponse> {
   const code = randomBytes(32).toString('base64url');
-  const used = await inTransaction(db, async (tx) => {
+  const answered = await inTransaction(db, async (tx) => {
     const request = await useAuthRequest(tx, requestId, userId);
     if (!request) return null;
+    // The stored URLs and the one answered (what the member's browser opens) must all pass; thrown inside
+    // the transaction, so the request stays unused and no code, grant or log is written.
+    const url = URL.canParse(request.redirectUrl) ? new URL(request.redirectUrl) : null;
+    url?.searchParams.append('code', code);
+    if (!url || !isAppUrl(request.redirectUrl) || !isAppUrl(request.cancelUrl) || !isAppUrl(url.href)) {
+      throw unsafeRequest();
+    }
     await insertCodeAndGrant(tx, { codeHash: sha256(code), requestId, userId, collectionId: request.collectionId });
     await insertAccessLog(tx, userId, address, loginType);
-    return request;
+    return url.href;
   });
-  if (!used) throw refuseRequest(await findAuthRequest(db, requestId));
-  const url = new URL(used.redirectUrl);
-  url.searchParams.append('code', code);
-  return { url: url.toString(), message: 'Authorized: returning to the app' };
+  if (answered === null) throw refuseRequest(await findAuthRequest(db, requestId));
+  return { url: answered, message: 'Authorized: returning to the app' };
 }
 
 /**
