@@ -1,10 +1,12 @@
 /**
  * Crypto payments through BTCPay Server (issue 10 §2, §4; DESIGN §7), against a local Greenfield API:
  * buyPackage creates an invoice; a settled invoice (its amount read back from the API) credits once; a
- * redelivery, which carries a new delivery id, credits nothing more; a bad signature is refused.
+ * redelivery, which carries a new delivery id, credits nothing more; a bad signature is refused; a
+ * correctly signed but malformed body is refused with 400 and recorded as refused.
  */
 import { createHmac } from 'node:crypto';
 import type { CheckoutPackage } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buy, checkoutOf, publishedPackage } from './checkout.helpers.ts';
 import { balanceOf, expectLedgerBalanced, registerMember, useTestApp } from './helpers.ts';
@@ -49,6 +51,24 @@ function deliver(type: string, invoiceId: string, delivery: string, original: st
   });
 }
 
+/** Delivers `payload` as it is, signed with the webhook secret. */
+function deliverRaw(payload: string) {
+  const sig = `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`;
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/checkout/webhook/btcpay',
+    headers: { 'content-type': 'application/json', 'btcpay-sig': sig },
+    payload,
+  });
+}
+
+async function refusedCount(): Promise<number> {
+  const res = await t.built.database.db.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM checkout_events WHERE provider_id = 1 AND outcome = 'refused'`,
+  );
+  return Number(res.rows[0]?.n);
+}
+
 describe('BTCPay checkout', () => {
   it('creates an invoice; settled credits once; a redelivery with a new delivery id adds nothing', async () => {
     const m = await registerMember(t.app, 'crypto');
@@ -91,4 +111,33 @@ describe('BTCPay checkout', () => {
     expect(await balanceOf(t.app, m, CREDITS)).toBe('0');
     await expectLedgerBalanced(t.app, t.admin);
   });
+
+  it.each([
+    ['truncated JSON', '{"deliveryId":', 'Body is not valid JSON'],
+    ['null', 'null', '"value" contains an invalid value'],
+    ['a settled event with no invoice id', '{"deliveryId":"z1","type":"InvoiceSettled"}', '"invoiceId" is required'],
+  ])(
+    'a signed body of %s answers 400, is recorded as refused once and changes nothing',
+    async (_what, payload, message) => {
+      const m = await registerMember(t.app, 'crypto');
+      const bought = await buy(t, m, pkg, 1);
+      expect(
+        (
+          await deliver('InvoiceSettled', bought.checkout.refId, `s_${bought.checkout._id}`, `s_${bought.checkout._id}`)
+        ).json().outcome,
+      ).toBe('completed');
+      const before = await refusedCount();
+      for (const attempt of [1, 2]) {
+        const res = await deliverRaw(payload);
+        expect(res.statusCode, `attempt ${attempt}: ${res.body}`).toBe(400);
+        expect(res.json().message).toBe(message);
+      }
+      expect(await refusedCount()).toBe(before + 1);
+      expect(await balanceOf(t.app, m, CREDITS)).toBe('3000');
+      const c = await checkoutOf(t, m, bought.checkout._id);
+      expect(c?.state).toBe(9);
+      expect(c?.eventHistory.map((e) => e.eventType)).toEqual(['InvoiceSettled']);
+      await expectLedgerBalanced(t.app, t.admin);
+    },
+  );
 });

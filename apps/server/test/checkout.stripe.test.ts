@@ -4,7 +4,8 @@
  * (`stripe.webhooks.generateTestHeaderString`): a paid completion credits once however often and
  * concurrently it is delivered; a forged, stale or re-serialised event changes nothing; an unpaid
  * completion waits for the async success; a wrong amount never credits; a refund after spending part
- * takes back what is left and records the rest as owed.
+ * takes back what is left and records the rest as owed; a signed but malformed event is refused with 400
+ * and recorded as refused; a signature dated more than 300 s ahead is refused.
  */
 import type { BuyPackageResponse, CheckoutPackage } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
@@ -82,6 +83,14 @@ async function eventRows(checkoutId: string): Promise<number> {
     sql`SELECT count(*)::int AS n FROM checkout_events WHERE checkout_id = ${checkoutId}`,
   );
   return Number(res.rows[0]?.n);
+}
+
+/** The events recorded as refused (signed but unreadable), which name no checkout. */
+async function refusedRows(): Promise<Array<{ event_type: string; checkout_id: string | null }>> {
+  const res = await t.built.database.db.execute<{ event_type: string; checkout_id: string | null }>(
+    sql`SELECT event_type, checkout_id FROM checkout_events WHERE provider_id = 2 AND outcome = 'refused' ORDER BY received_at`,
+  );
+  return res.rows;
 }
 
 async function fresh(): Promise<{ m: Member; bought: BuyPackageResponse }> {
@@ -223,6 +232,68 @@ describe('Stripe checkout', () => {
     };
     expect((await deliver(eventJson('charge.dispute.closed', dispute))).json().outcome).toBe('resolved');
     expect((await checkoutOf(t, m, bought.checkout._id))?.owed).toBe('600.00');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('a signature dated 3600 s ahead is refused; one 60 s ahead (clock skew) is accepted', async () => {
+    const { m, bought } = await fresh();
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = await deliver(eventJson('checkout.session.completed', session(bought)), { timestamp: now + 3600 });
+    expect(ahead.statusCode).toBe(400);
+    expect(ahead.json().message).toBe('Invalid signature');
+    expect(await balanceOf(t.app, m, CREDITS)).toBe('0');
+    expect(await eventRows(bought.checkout._id)).toBe(0);
+    expect((await checkoutOf(t, m, bought.checkout._id))?.state).toBe(1);
+    const skewed = await deliver(eventJson('checkout.session.completed', session(bought)), { timestamp: now + 60 });
+    expect(skewed.statusCode, skewed.body).toBe(200);
+    expect(skewed.json().outcome).toBe('completed');
+    expect(await balanceOf(t.app, m, CREDITS)).toBe('1000');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+});
+
+describe('Stripe events signed correctly but malformed', () => {
+  it.each([
+    ['the body null', () => 'null', '"value" contains an invalid value', ''],
+    [
+      'a completion whose data.object is null',
+      () => JSON.stringify({ id: 'evt_x', type: 'checkout.session.completed', data: { object: null } }),
+      '"data.object" contains an invalid value',
+      'checkout.session.completed',
+    ],
+    [
+      'a refund whose amount_refunded is "abc"',
+      (bought: BuyPackageResponse) =>
+        eventJson('charge.refunded', {
+          id: `ch_${bought.checkout._id}`,
+          object: 'charge',
+          payment_intent: `pi_${bought.checkout._id}`,
+          amount: 999,
+          amount_refunded: 'abc',
+          metadata: { checkoutId: bought.checkout._id },
+        }),
+      '"data.object.amount_refunded" contains an invalid value',
+      'charge.refunded',
+    ],
+  ])('%s answers 400, is recorded as refused once and changes nothing', async (_what, body, message, type) => {
+    // A completed purchase: what a malformed event must not touch.
+    const { m, bought } = await fresh();
+    expect((await deliver(eventJson('checkout.session.completed', session(bought)))).json().outcome).toBe('completed');
+    const before = (await refusedRows()).length;
+    const payload = body(bought);
+    for (const attempt of [1, 2]) {
+      const res = await deliver(payload);
+      expect(res.statusCode, `attempt ${attempt}: ${res.body}`).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    // Recorded once (a redelivery of the same body adds nothing), naming no checkout.
+    const refused = await refusedRows();
+    expect(refused).toHaveLength(before + 1);
+    expect(refused.at(-1)).toEqual({ event_type: type, checkout_id: null });
+    expect(await balanceOf(t.app, m, CREDITS)).toBe('1000');
+    const c = await checkoutOf(t, m, bought.checkout._id);
+    expect(c?.state).toBe(9);
+    expect(c?.eventHistory.map((e) => e.eventType)).toEqual(['checkout.session.completed']);
     await expectLedgerBalanced(t.app, t.admin);
   });
 });

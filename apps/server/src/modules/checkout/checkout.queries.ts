@@ -151,6 +151,32 @@ export async function lockCheckoutAndRecord(
   };
 }
 
+/**
+ * Records a refused provider event (signed, but its body could not be read: DESIGN §7) with outcome
+ * `refused` and no checkout. `eventId` is the deduplication key (e.g. a digest of the body), so a
+ * redelivery of the same body records nothing more. Returns true when it recorded a new row.
+ */
+export async function recordRefusedEvent(
+  db: DbOrTx,
+  event: { providerId: number; eventId: string; eventType: string; payload: unknown },
+): Promise<boolean> {
+  const rows = await db
+    .insert(checkoutEvents)
+    .values({
+      id: newObjectId(),
+      checkoutId: null,
+      providerId: event.providerId,
+      eventId: event.eventId,
+      eventType: event.eventType,
+      outcome: 'refused',
+      // As text cast to jsonb, so that a body that is JSON `null` is kept as such, not as SQL NULL.
+      payload: sql`${JSON.stringify(event.payload ?? null)}::jsonb`,
+    })
+    .onConflictDoNothing({ target: [checkoutEvents.providerId, checkoutEvents.eventId] })
+    .returning({ id: checkoutEvents.id });
+  return rows.length > 0;
+}
+
 /** Sets the outcome of the recorded event `id`. */
 export async function setEventOutcome(db: DbOrTx, id: string, outcome: string): Promise<void> {
   await db.update(checkoutEvents).set({ outcome }).where(sql`${checkoutEvents.id} = ${id}`);

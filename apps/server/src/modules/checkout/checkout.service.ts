@@ -4,6 +4,7 @@
  * signed events move the checkout through its states (`checkout.events.ts`). Webhook handlers verify,
  * then record and apply the event in one transaction, and answer once it is stored.
  */
+import { createHash } from 'node:crypto';
 import {
   AppError,
   type BuyPackageRequest,
@@ -20,9 +21,9 @@ import { inLiveTransaction } from '../../http/money-moving.ts';
 import type { ChangePublisher } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { applyProviderEvent, costCents, type EventOutcome } from './checkout.events.ts';
-import { findCheckout, findCheckouts, insertCheckout, updateCheckout } from './checkout.queries.ts';
+import { findCheckout, findCheckouts, insertCheckout, recordRefusedEvent, updateCheckout } from './checkout.queries.ts';
 import { findPackage } from './packages.queries.ts';
-import type { Headers, PaymentProvider } from './providers/provider.ts';
+import { type Headers, type PaymentProvider, type ProviderEvent, RefusedEvent } from './providers/provider.ts';
 import type { sandboxProvider } from './providers/sandbox.ts';
 
 export interface CheckoutDeps {
@@ -98,7 +99,9 @@ export function providerOfKind(deps: CheckoutDeps, kind: 'stripe' | 'btcpay'): P
 /**
  * A webhook of provider `via` with its raw body and headers: verified by the provider (AppError
  * VALIDATION `Invalid signature`, nothing recorded), then recorded and applied in one transaction.
- * Returns the outcome; a duplicate is `duplicate` and changed nothing.
+ * Returns the outcome; a duplicate is `duplicate` and changed nothing. An authentic body that cannot be
+ * read (RefusedEvent, VALIDATION with the first field error) is logged at warn with the provider and the
+ * reason, recorded once per body as `refused` naming no checkout, and changes nothing else.
  */
 export async function receiveWebhook(
   deps: CheckoutDeps,
@@ -107,13 +110,37 @@ export async function receiveWebhook(
   raw: string,
   headers: Headers,
 ): Promise<EventOutcome> {
-  const event = await via.parseWebhook(raw, headers);
+  let event: ProviderEvent;
+  try {
+    event = await via.parseWebhook(raw, headers);
+  } catch (err) {
+    if (err instanceof RefusedEvent) await refuse(deps, via, raw, err);
+    throw err;
+  }
   const outcome = await inLiveTransaction(deps.db, publisher, (tx, changes) =>
     applyProviderEvent(tx, event, changes, (m) => deps.log.warn(m)),
   );
   // Debug, not info: a webhook request already has its one info line (DESIGN §9).
   deps.log.debug(`checkout event ${event.eventType} ${event.eventId}: ${outcome}`);
   return outcome;
+}
+
+/**
+ * Logs and records the refused event `err` of `via` (see receiveWebhook). Its deduplication key is the
+ * SHA-256 of the raw body under a `refused:` prefix, which no provider's event id takes, so a refused
+ * body never stands in the way of a real event with the id it claimed.
+ */
+async function refuse(deps: CheckoutDeps, via: PaymentProvider, raw: string, err: RefusedEvent): Promise<void> {
+  const eventId = `refused:${createHash('sha256').update(raw).digest('hex')}`;
+  const recorded = await recordRefusedEvent(deps.db, {
+    providerId: via.providerId,
+    eventId,
+    eventType: err.eventType,
+    payload: err.payload,
+  });
+  deps.log.warn(
+    `checkout event refused: provider ${via.providerId} (${via.kind}) sent a signed ${err.eventType || 'event'} that cannot be read: ${err.message}${recorded ? '' : ' (again)'}`,
+  );
 }
 
 /**

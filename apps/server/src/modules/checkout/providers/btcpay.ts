@@ -3,10 +3,13 @@
  * dollars with our checkout id as its `orderId`; webhooks carry `BTCPay-Sig: sha256=<HMAC-SHA256 of the
  * raw body>` and are deduplicated by their original delivery id (a redelivery gets a new delivery id).
  * A settled invoice is read back from the API, so the amount credited is the one BTCPay says was asked.
+ * Only an authentic body is read, through the Zod schema of its event type (`Invoice*` events must
+ * name their invoice).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError, fromNumeric } from '@starlight/shared';
-import { type Headers, header, type PaymentProvider, type ProviderEvent } from './provider.ts';
+import { z } from 'zod';
+import { type Headers, header, type PaymentProvider, type ProviderEvent, parseJson, readEvent } from './provider.ts';
 
 export interface BtcpaySettings {
   url: string;
@@ -15,13 +18,17 @@ export interface BtcpaySettings {
   webhookSecret: string;
 }
 
-interface InvoiceEvent {
-  deliveryId: string;
-  originalDeliveryId?: string;
-  type: string;
-  invoiceId?: string;
-  metadata?: { orderId?: string; packageId?: string };
-}
+/** What every Greenfield webhook we read has: its delivery ids and its type. */
+const deliveryEvent = z.object({
+  deliveryId: z.string().min(1).max(255),
+  originalDeliveryId: z.string().min(1).max(255).nullish(),
+  type: z.string().min(1).max(255),
+});
+/** `Invoice*` events: the invoice, and the metadata we gave it. */
+const invoiceEvent = deliveryEvent.extend({
+  invoiceId: z.string().min(1).max(255),
+  metadata: z.object({ orderId: z.string().optional(), packageId: z.string().optional() }).nullish(),
+});
 
 interface Invoice {
   id: string;
@@ -70,24 +77,27 @@ export function btcpayProvider(settings: BtcpaySettings): PaymentProvider {
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         throw new AppError('VALIDATION', 'Invalid signature');
       }
-      const body = JSON.parse(raw) as InvoiceEvent;
+      // Read only once authentic: a malformed body is a RefusedEvent (400), never a 500.
+      const parsed = parseJson(raw);
+      const delivery = readEvent(deliveryEvent, parsed);
+      const invoice = delivery.type.startsWith('Invoice') ? readEvent(invoiceEvent, parsed) : null;
       const event: ProviderEvent = {
         providerId: 1,
-        eventId: body.originalDeliveryId || body.deliveryId,
-        eventType: body.type,
-        signal: SIGNALS[body.type] ?? 'other',
-        refId: body.invoiceId,
-        checkoutId: body.metadata?.orderId,
-        payload: body,
+        eventId: delivery.originalDeliveryId || delivery.deliveryId,
+        eventType: delivery.type,
+        signal: SIGNALS[delivery.type] ?? 'other',
+        refId: invoice?.invoiceId,
+        checkoutId: invoice?.metadata?.orderId,
+        payload: parsed,
       };
-      if (event.signal === 'paid' && body.invoiceId) {
-        const invoice = await call<Invoice>(`/${encodeURIComponent(body.invoiceId)}`);
+      if (event.signal === 'paid' && invoice) {
+        const asked = await call<Invoice>(`/${encodeURIComponent(invoice.invoiceId)}`);
         event.paid = {
-          cents: fromNumeric(invoice.amount) / 10_000_000n,
-          currency: invoice.currency.toLowerCase(),
-          packageId: invoice.metadata?.packageId,
+          cents: fromNumeric(asked.amount) / 10_000_000n,
+          currency: asked.currency.toLowerCase(),
+          packageId: asked.metadata?.packageId,
         };
-        event.checkoutId = invoice.metadata?.orderId ?? event.checkoutId;
+        event.checkoutId = asked.metadata?.orderId ?? event.checkoutId;
       }
       return event;
     },

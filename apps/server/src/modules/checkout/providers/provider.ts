@@ -3,7 +3,8 @@
  * turn a webhook's raw body and headers, once verified, into one normalised event. Stripe (card), BTCPay
  * Server (crypto) and the built-in sandbox implement it.
  */
-import type { ProviderId } from '@starlight/shared';
+import { AppError, issueMessage, type ProviderId } from '@starlight/shared';
+import type { z } from 'zod';
 
 /** What an event means for a checkout, whatever the provider calls it. */
 export type PaymentSignal =
@@ -58,8 +59,9 @@ export interface PaymentProvider {
   /** Opens the provider's payment page for `order`: its URL and the provider's id of it. */
   createPayment(order: PaymentOrder): Promise<{ link: string; refId: string }>;
   /**
-   * Verifies a webhook (signature over the raw body) and normalises it. Throws AppError VALIDATION
-   * `Invalid signature` when it is not authentic, and nothing is recorded then.
+   * Verifies a webhook (signature over the raw body), then reads it through the Zod schema of its
+   * event type and normalises it. Throws AppError VALIDATION `Invalid signature` when it is not
+   * authentic (nothing is recorded then), and RefusedEvent when it is authentic but cannot be read.
    */
   parseWebhook(raw: string, headers: Headers): Promise<ProviderEvent>;
 }
@@ -68,4 +70,43 @@ export interface PaymentProvider {
 export function header(headers: Headers, name: string): string | undefined {
   const v = headers[name.toLowerCase()];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * A webhook whose signature is right but whose body cannot be read (not JSON, or not the shape of its
+ * event type): answered 400 with the first field error in SPEC §5's form (DESIGN §3) or `Body is not
+ * valid JSON`, and recorded as refused by the service. `payload` is the parsed body, or the raw text
+ * when it is not JSON; `eventType` is the body's `type` when it has a readable one, else ''.
+ */
+export class RefusedEvent extends AppError {
+  readonly eventType: string;
+  readonly payload: unknown;
+  constructor(reason: string, eventType: string, payload: unknown) {
+    super('VALIDATION', reason);
+    this.eventType = eventType;
+    this.payload = payload;
+  }
+}
+
+/** `raw` parsed as JSON; RefusedEvent `Body is not valid JSON` when it is not. */
+export function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw new RefusedEvent('Body is not valid JSON', '', raw);
+  }
+}
+
+/** The `type` of a parsed body when it is a string (for the record of a refused event), else ''. */
+export function typeOf(body: unknown): string {
+  const type = body && typeof body === 'object' ? (body as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type.slice(0, 255) : '';
+}
+
+/** `body` read through `schema`, or RefusedEvent with the first issue in SPEC §5's form. */
+export function readEvent<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const read = schema.safeParse(body);
+  if (read.success) return read.data;
+  const first = read.error.issues[0];
+  throw new RefusedEvent(first ? issueMessage(first) : 'Invalid event', typeOf(body), body);
 }

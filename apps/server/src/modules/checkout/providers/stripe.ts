@@ -2,14 +2,16 @@
  * Provider 2, card: Stripe Checkout through the official `stripe` SDK (DESIGN §7). A checkout is a
  * Checkout Session with the package as its line item and our checkout id as `client_reference_id` and
  * in the metadata (also on the PaymentIntent, which refunds and disputes name). Webhooks are verified by
- * the SDK over the raw body (`Stripe-Signature`, 300 s tolerance). `apiUrl` points the SDK at a
- * Stripe-compatible local API (tests).
+ * the SDK over the raw body (`Stripe-Signature`, 300 s tolerance either way). `apiUrl` points the SDK at a
+ * Stripe-compatible local API (tests). Only an authentic body is read, through the Zod schema of its
+ * event type (Stripe's payloads are not our API, so their schemas live here).
  */
 import { AppError } from '@starlight/shared';
 import Stripe from 'stripe';
-import { type Headers, header, type PaymentProvider, type ProviderEvent } from './provider.ts';
+import { z } from 'zod';
+import { type Headers, header, type PaymentProvider, type ProviderEvent, parseJson, readEvent } from './provider.ts';
 
-/** DESIGN §7: a signature older than this is refused. */
+/** DESIGN §7: a signature dated further than this from now, in the past or ahead, is refused. */
 const TOLERANCE_S = 300;
 
 export interface StripeSettings {
@@ -34,17 +36,52 @@ export function stripeClient(settings: StripeSettings): Stripe {
   });
 }
 
-const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? undefined));
+/** A Stripe id, or the expanded object that carries it. */
+const ref = z.union([z.string(), z.object({ id: z.string() })]).nullish();
+const metadata = z.record(z.string(), z.string()).nullish();
+/** Stripe's amounts: integers in the currency's smallest unit. */
+const cents = z.number().int().nonnegative();
 
-/** Our reading of a verified Stripe event. */
-function normalise(event: Stripe.Event): ProviderEvent {
-  const base = { providerId: 2 as const, eventId: event.id, eventType: event.type, payload: event };
+/** What every event we read has: its id, its type and the object it is about. */
+const envelope = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+const about = <O extends z.ZodType>(object: O) => envelope.extend({ data: z.object({ object }) });
+
+/** `checkout.session.*`: the Checkout Session. */
+const sessionEvent = about(
+  z.object({
+    id: z.string().min(1).max(255),
+    client_reference_id: z.string().nullish(),
+    metadata,
+    payment_intent: ref,
+    payment_status: z.string(),
+    amount_total: cents.nullish(),
+    currency: z.string().nullish(),
+  }),
+);
+/** `charge.refunded`: the Charge, with how much of it was refunded. */
+const chargeEvent = about(z.object({ amount: cents, amount_refunded: cents, payment_intent: ref, metadata }));
+/** `charge.dispute.*`: the Dispute. */
+const disputeEvent = about(z.object({ status: z.string(), payment_intent: ref, metadata }));
+
+const idOf = (v: z.infer<typeof ref>) => (typeof v === 'string' ? v : (v?.id ?? undefined));
+
+/**
+ * Our reading of a verified Stripe event body (parsed JSON), through the schema of its type; throws
+ * RefusedEvent when it does not fit. Types we do not act on need only the envelope (`other`).
+ */
+function normalise(body: unknown): ProviderEvent {
+  const event = readEvent(envelope, body);
+  const base = { providerId: 2 as const, eventId: event.id, eventType: event.type, payload: body };
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
     case 'checkout.session.async_payment_failed':
     case 'checkout.session.expired': {
-      const s = event.data.object;
+      const s = readEvent(sessionEvent, body).data.object;
       const ids = {
         checkoutId: s.client_reference_id ?? s.metadata?.checkoutId,
         refId: s.id,
@@ -61,7 +98,7 @@ function normalise(event: Stripe.Event): ProviderEvent {
       };
     }
     case 'charge.refunded': {
-      const c = event.data.object;
+      const c = readEvent(chargeEvent, body).data.object;
       return {
         ...base,
         signal: 'refunded',
@@ -72,7 +109,7 @@ function normalise(event: Stripe.Event): ProviderEvent {
     }
     case 'charge.dispute.created':
     case 'charge.dispute.closed': {
-      const d = event.data.object;
+      const d = readEvent(disputeEvent, body).data.object;
       const lost = event.type === 'charge.dispute.closed' && d.status === 'lost';
       const signal = event.type === 'charge.dispute.created' ? 'dispute_opened' : lost ? 'dispute_lost' : 'other';
       return { ...base, signal, paymentRef: idOf(d.payment_intent), checkoutId: d.metadata?.checkoutId };
@@ -80,6 +117,21 @@ function normalise(event: Stripe.Event): ProviderEvent {
     default:
       return { ...base, signal: 'other' };
   }
+}
+
+/**
+ * The signing time (`t=`, Unix seconds) of a Stripe-Signature header, or null unless it names exactly
+ * one, all digits. The SDK checks only a signature's age and does not export its header parser; it
+ * signs over the last `t=`, which with exactly one is this one.
+ */
+export function signedAt(signature: string): number | null {
+  const ts = signature
+    .split(',')
+    .map((part) => part.split('='))
+    .filter(([key]) => key === 't')
+    .map(([, value]) => value ?? '');
+  const [t] = ts;
+  return ts.length === 1 && t !== undefined && /^\d{1,12}$/.test(t) ? Number(t) : null;
 }
 
 /** Stripe as provider 2. */
@@ -117,13 +169,21 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     async parseWebhook(raw, headers: Headers) {
       const signature = header(headers, 'stripe-signature');
       if (!signature) throw new AppError('VALIDATION', 'Invalid signature');
-      let event: Stripe.Event;
+      const verifier = stripe.webhooks.signature;
+      if (!verifier) throw new Error('the Stripe SDK has no signature verifier');
       try {
-        event = stripe.webhooks.constructEvent(raw, signature, settings.webhookSecret, TOLERANCE_S);
+        // The signature over the raw body, and an age of at most TOLERANCE_S.
+        verifier.verifyHeader(raw, signature, settings.webhookSecret, TOLERANCE_S);
       } catch {
         throw new AppError('VALIDATION', 'Invalid signature');
       }
-      return normalise(event);
+      // DESIGN §7: the tolerance bounds both ways; a signature dated ahead is refused past it too.
+      const t = signedAt(signature);
+      if (t === null || t - Math.floor(Date.now() / 1000) > TOLERANCE_S) {
+        throw new AppError('VALIDATION', 'Invalid signature');
+      }
+      // Read only once authentic: a malformed body is a RefusedEvent (400), never a 500.
+      return normalise(parseJson(raw));
     },
   };
 }
