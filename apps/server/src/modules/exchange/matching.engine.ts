@@ -14,10 +14,18 @@
  *   rounded DOWN to sellCurrency's precision (`fillCost`); it goes to the seller, and `q` goes to the buyer;
  * - after a fill the buy order keeps exactly `buyEscrowFor(its remaining quantity, its own price)` in
  *   escrow; the rest (price improvement and rounding) returns to the buyer (`buyerRefund`);
- * - each side pays the pair's fee on its proceeds, rounded down to the proceeds' currency precision.
+ * - each side pays the pair's fee on its proceeds, rounded UP to the proceeds' currency precision
+ *   (DESIGN §4: a positive fee takes at least one smallest unit, so small fills cannot avoid it).
  * Floor for the cost and ceiling for the escrow guarantee the escrow always covers the fills.
+ *
+ * Self-trade prevention (STP), policy "cancel oldest" (Binance's EXPIRE_MAKER, Coinbase's default): a
+ * member's order never trades with the same member's resting order. When matching reaches a resting order
+ * of the incoming order's owner (it crosses and the incoming order still has a rest), that resting order is
+ * cancelled instead: it leaves the book, the service returns its unfilled escrow to the owner (category 21,
+ * as a normal cancel) and matching goes on against the next resting orders in price-time priority. The
+ * incoming order is never blocked, and no fee is paid on a self-trade because none happens.
  */
-import { type Amount, mulFraction, UNIT } from '@starlight/shared';
+import { type Amount, feeOf, UNIT } from '@starlight/shared';
 
 /** An order on the book. `escrow` is what escrow still holds for it (sellCurrency for a buy). */
 export interface BookOrder {
@@ -77,7 +85,12 @@ export interface MatchResult {
   taker: BookOrder;
   /** Resting orders whose remaining or escrow changed, as they are now (remaining 0 = filled). */
   makers: BookOrder[];
-  /** The new book: filled makers removed, the taker added when something of it remains. */
+  /**
+   * Resting orders of the incoming order's owner that it reached, cancelled by self-trade prevention, in
+   * priority order and as they were: `escrow` is what returns to the owner (category 21). Off the book.
+   */
+  cancelled: BookOrder[];
+  /** The new book: filled makers and `cancelled` removed, the taker added when something of it remains. */
   book: Book;
 }
 
@@ -129,6 +142,8 @@ export function crosses(takerBuySide: boolean, takerPrice: Amount, makerPrice: A
  * Matches `incoming` against `book` (DESIGN §5): price-time priority, each trade at the resting order's
  * price, partial fills, the unfilled rest joining the book. `incoming.escrow` must be what it escrowed
  * (`buyEscrowFor(remaining, price)` for a buy, `remaining` for a sell), and so for every resting order.
+ * A resting order of the incoming order's owner that would trade is cancelled instead (self-trade
+ * prevention, cancel oldest: see the file's comment) and listed in `cancelled`; matching goes on past it.
  * Throws an Error (a programming fault, never a user error) when an escrow does not cover its order.
  */
 export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules): MatchResult {
@@ -138,10 +153,18 @@ export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules):
   const taker: BookOrder = { ...incoming };
   const fills: Fill[] = [];
   const makers: BookOrder[] = [];
+  const cancelled: BookOrder[] = [];
+  /** Resting orders gone from the front of `opposite`: filled completely, or cancelled by STP. */
   let consumed = 0;
 
   for (const resting of opposite) {
     if (taker.remaining === 0n || !crosses(taker.buySide, taker.price, resting.price)) break;
+    if (resting.ownerId === taker.ownerId) {
+      // Self-trade prevention (cancel oldest): the owner's resting order goes, matching goes on.
+      cancelled.push({ ...resting });
+      consumed++;
+      continue;
+    }
     const maker: BookOrder = { ...resting };
     const quantity = smaller(taker.remaining, maker.remaining);
     const buy = taker.buySide ? taker : maker;
@@ -163,8 +186,8 @@ export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules):
       quantity,
       cost,
       buyerRefund,
-      buyerFee: mulFraction(quantity, rules.fee, rules.buyPrecision),
-      sellerFee: mulFraction(cost, rules.fee, rules.sellPrecision),
+      buyerFee: feeOf(quantity, rules.fee, rules.buyPrecision),
+      sellerFee: feeOf(cost, rules.fee, rules.sellPrecision),
     });
     buy.remaining = (buy.remaining - quantity) as Amount;
     buy.escrow = buyEscrowAfter;
@@ -183,6 +206,7 @@ export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules):
     fills,
     taker,
     makers,
+    cancelled,
     book: incoming.buySide ? { buys: newOwn, sells: restOfOpposite } : { buys: restOfOpposite, sells: newOwn },
   };
 }

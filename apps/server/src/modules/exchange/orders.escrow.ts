@@ -15,11 +15,15 @@ import { type Book, type BookOrder, buyEscrowFor, type Fill, type MarketRules, m
 import type { NewOrder, OrderContext, OrderRow, PlacedOrderWrites } from './orders.queries.ts';
 import type { PairRow } from './pairs.queries.ts';
 
+/** What cancelling an order needs to know of it. */
+export type CancellableOrder = Pick<OrderRow, 'id' | 'userId' | 'buySide' | 'filledAmount' | 'escrowRemaining'>;
+
 /**
  * Cancels `orders` of `pair`: the ledger rows returning each one's remaining escrow to its owner
  * (category 21, `note` on each) and the order updates (state Cancelled, no escrow left) to write.
+ * The one path of every cancel: by its owner or an admin, a deleted pair, self-trade prevention.
  */
-export function refundOpenOrders(pair: PairRow, orders: readonly OrderRow[], executorId: string, note: string) {
+export function refundOpenOrders(pair: PairRow, orders: readonly CancellableOrder[], executorId: string, note: string) {
   const entries: Entry[] = [];
   for (const o of orders) {
     if (o.escrowRemaining <= 0n) continue;
@@ -62,7 +66,7 @@ const BATCH_SEQ_BASE = 2 ** 52;
 
 const orderState = (remaining: Amount) => (remaining === 0n ? ORDER_STATE.Filled : ORDER_STATE.Placed);
 
-/** An order the batch accepted, with its trades (by id) and SPEC §8's message. */
+/** An order the batch accepted, with its trades (by id) and SPEC §8's message (and STP's, see `stpNotice`). */
 export interface PlacedAnswer {
   /** The order's place in the batch. */
   index: number;
@@ -90,6 +94,8 @@ export class OrderBatch {
   private readonly text: ReturnType<typeof pairAmountText>;
   private readonly restingInitial: Map<string, Amount>;
   private readonly restingChanged = new Map<string, BookOrder>();
+  /** Stored resting orders cancelled by self-trade prevention: their final update (state Cancelled). */
+  private readonly restingCancelled = new Map<string, PlacedOrderWrites['makers'][number]>();
   private readonly placed = new Map<string, NewOrder>();
   private readonly trades: Array<PlacedOrderWrites['trades'][number]> = [];
 
@@ -112,8 +118,10 @@ export class OrderBatch {
    * precision, a sell its initialAmount) and matches it by price-time priority at the resting orders'
    * prices (DESIGN §5): each fill moves the quantity and the cost out of the two escrows (22), the
    * buyer's price improvement back to the buyer (22) and each side's fee to the collector, or burned
-   * (23). Throws AppError CONFLICT `Insufficient funds`, leaving the batch as it was, when the owner's
-   * balance (as the earlier orders left it) does not cover the escrow.
+   * (23). Resting orders of the same owner it reaches are cancelled instead of traded (self-trade
+   * prevention, cancel oldest: `matchOrder`), their escrow returned (21) by `refundOpenOrders` like any
+   * cancel, and the answer's note says so. Throws AppError CONFLICT `Insufficient funds`, leaving the
+   * batch as it was, when the owner's balance (as the earlier orders left it) does not cover the escrow.
    */
   escrowAndMatch(index: number, ownerId: string, input: Omit<PlaceOrderInput, 'pair'>): void {
     const { pair, text } = this;
@@ -149,6 +157,7 @@ export class OrderBatch {
     const result = matchOrder(this.book, incoming, this.rules);
     stopTimer();
     this.book = result.book;
+    this.cancelSelfTrades(result.cancelled, ownerId);
     const tradeIds = result.fills.map((f) => this.recordFill(f, ownerId, buySide));
     // Makers are stored orders or orders of this batch: keep the latest state of each.
     for (const m of result.makers) {
@@ -170,7 +179,8 @@ export class OrderBatch {
     const head = buySide
       ? `Placed a buy order of ${text.buy(initialAmount)} at ${text.sell(price)}`
       : `Placed a Sell Order of ${text.buy(initialAmount)} at ${text.sell(price)}`;
-    const note = order.filledAmount > 0n ? `${head}; ${text.buy(order.filledAmount)} filled at once` : head;
+    const filled = order.filledAmount > 0n ? `${head}; ${text.buy(order.filledAmount)} filled at once` : head;
+    const note = result.cancelled.length > 0 ? `${filled}; ${this.stpNotice(result.cancelled)}` : filled;
     this.answers.push({ index, order, tradeIds, note });
     this.changes.touchUser(ownerId);
   }
@@ -180,14 +190,58 @@ export class OrderBatch {
     return {
       pairId: this.pair.id,
       orders: [...this.placed.values()],
-      makers: [...this.restingChanged.values()].map((m) => ({
-        id: m.id,
-        filledAmount: ((this.restingInitial.get(m.id) ?? 0n) - m.remaining) as Amount,
-        escrowRemaining: m.escrow,
-        state: orderState(m.remaining),
-      })),
+      makers: [
+        ...[...this.restingChanged.values()]
+          .filter((m) => !this.restingCancelled.has(m.id))
+          .map((m) => ({
+            id: m.id,
+            filledAmount: this.filledOf(m),
+            escrowRemaining: m.escrow,
+            state: orderState(m.remaining),
+          })),
+        ...this.restingCancelled.values(),
+      ],
       trades: this.trades,
     };
+  }
+
+  /** What an order on the in-memory book (stored, or of this batch) has filled so far. */
+  private filledOf(m: BookOrder): Amount {
+    const initial = this.placed.get(m.id)?.initialAmount ?? this.restingInitial.get(m.id) ?? 0n;
+    return (initial - m.remaining) as Amount;
+  }
+
+  /**
+   * Self-trade prevention: cancels the owner's resting orders the engine took off the book (stored ones,
+   * or earlier orders of this batch) through `refundOpenOrders`, as a normal cancel: the unfilled escrow
+   * back to the owner (category 21), state Cancelled.
+   */
+  private cancelSelfTrades(cancelled: readonly BookOrder[], ownerId: string): void {
+    if (cancelled.length === 0) return;
+    const orders = cancelled.map((c) => ({
+      id: c.id,
+      userId: c.ownerId,
+      buySide: c.buySide,
+      filledAmount: this.filledOf(c),
+      escrowRemaining: c.escrow,
+    }));
+    const note = 'Order cancelled to prevent a self-trade: escrow returned';
+    const { entries, updates } = refundOpenOrders(this.pair, orders, ownerId, note);
+    for (const e of entries) this.post(e);
+    for (const u of updates) {
+      const own = this.placed.get(u.id);
+      if (own) this.placed.set(u.id, { ...own, ...u });
+      else this.restingCancelled.set(u.id, u);
+    }
+  }
+
+  /** The answer's note on orders cancelled by self-trade prevention (`your resting buy order at …`). */
+  private stpNotice(cancelled: readonly BookOrder[]): string {
+    const side = cancelled[0]?.buySide ? 'buy' : 'sell';
+    const prices = cancelled.map((c) => this.text.sell(c.price)).join(', ');
+    return cancelled.length === 1
+      ? `your resting ${side} order at ${prices} was cancelled to prevent a self-trade`
+      : `your ${cancelled.length} resting ${side} orders at ${prices} were cancelled to prevent a self-trade`;
   }
 
   /** Posts a fill's money and records its trade; returns the trade's id. */

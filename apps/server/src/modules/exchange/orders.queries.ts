@@ -75,7 +75,9 @@ const NO_REACH = { limit: '0', quantity: '0' };
  * global order by the ledger's `lockBalances`: those of `userIds`, of the reached orders' owners and
  * of the fee collector, in both currencies of the pair. Null when the pair does not exist or is deleted.
  * Whatever sequence of these orders is matched, it only consumes a prefix of each side of the book in
- * priority order, and never more than the other side's total quantity: so this is all it can reach.
+ * priority order, trading never more than the other side's total quantity; the orders of the batch's own
+ * members in that prefix may instead be cancelled by self-trade prevention, so they are read but do not
+ * count against the quantity: so this is all it can reach.
  */
 export async function findOrderContext(
   tx: Tx,
@@ -85,6 +87,10 @@ export async function findOrderContext(
     r ? { limit: formatAmount(r.limit), quantity: formatAmount(r.quantity) } : NO_REACH;
   const buys = reach(q.buys);
   const sells = reach(q.sells);
+  // What a resting order can give the batch: nothing when a member of the batch owns it (self-trade
+  // prevention cancels it instead of trading, so it does not use up the batch's quantity).
+  const tradable = sql`CASE WHEN user_id = ANY(${pgArray(q.userIds)}::bpchar[]) THEN 0
+                            ELSE initial_amount - filled_amount END`;
   const locked = await lockBalances<PairSqlRow & { crossing: Array<Record<string, string | number | boolean>> | null }>(
     tx,
     'exchange_order_context',
@@ -93,16 +99,16 @@ export async function findOrderContext(
     p AS MATERIALIZED (${pairRows(sql`p.id = ${q.pairId}`)}),
     crossing AS MATERIALIZED (
       SELECT * FROM (
-        SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY price ASC, seq ASC) AS running
+        SELECT *, sum(${tradable}) OVER (ORDER BY price ASC, seq ASC) AS running, ${tradable} AS tradable
         FROM exchange_orders
         WHERE pair_id = ${q.pairId} AND state = 1 AND NOT buy_side AND price <= ${buys.limit}::numeric) s
-      WHERE s.running - (s.initial_amount - s.filled_amount) < ${buys.quantity}::numeric
+      WHERE s.running - s.tradable < ${buys.quantity}::numeric
       UNION ALL
       SELECT * FROM (
-        SELECT *, sum(initial_amount - filled_amount) OVER (ORDER BY price DESC, seq ASC) AS running
+        SELECT *, sum(${tradable}) OVER (ORDER BY price DESC, seq ASC) AS running, ${tradable} AS tradable
         FROM exchange_orders
         WHERE pair_id = ${q.pairId} AND state = 1 AND buy_side AND price >= ${sells.limit}::numeric) b
-      WHERE b.running - (b.initial_amount - b.filled_amount) < ${sells.quantity}::numeric)`,
+      WHERE b.running - b.tradable < ${sells.quantity}::numeric)`,
       userIds: sql`SELECT unnest(${pgArray(q.userIds)}::bpchar[]) UNION ALL SELECT user_id FROM crossing
                    UNION ALL SELECT fee_collector_id FROM p`,
       currencyIds: sql`SELECT buy_currency FROM p UNION ALL SELECT sell_currency FROM p`,
