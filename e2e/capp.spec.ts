@@ -20,6 +20,8 @@ const APP = 'https://app.example.test';
 const REDIRECT_URL = `${APP}/callback`;
 const CANCEL_URL = `${APP}/cancelled`;
 const CUSTOM_MESSAGE = 'Bring your fleet to Orion';
+/** The consent page's message for an app URL it will not open (apps/web/src/lib/app-url.ts). */
+const UNSAFE_APP_URL = "This app's address is not a safe https address, so it was not opened";
 
 interface CreatorApp {
   apiKey: string;
@@ -173,6 +175,41 @@ test('Cancel sends the browser to the app’s cancel URL', async ({ browser, isM
   await page.goto(`/loginCApp/${requestId}`);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.waitForURL(CANCEL_URL);
+  await page.context().close();
+});
+
+test('the page opens no app URL but https: (or http: on loopback), whatever the answer says', async ({
+  browser,
+  isMobile,
+  request,
+}) => {
+  const app = await makeCreatorApp(request);
+  const memberNick = uniqueNick('guard');
+  await registerMember(request, memberNick);
+  const requestId = await createAuthRequest(request, app);
+  const page = await newPage(browser, isMobile);
+  await fakeApp(page);
+  // Answers tampered with on the way (or stored before the server's rule): the page must not follow them.
+  await page.route('**/api/capp/getAuthRequest', async (route) => {
+    const res = await route.fetch();
+    const body = await res.json();
+    body.data.cancelUrl = 'javascript:document.title="pwned"';
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.route('**/api/user/login', (route) =>
+    route.fulfill({ json: { url: 'data:text/html,<h1>Orion app</h1>', message: 'Authorized: returning to the app' } }),
+  );
+  await page.goto(`/loginCApp/${requestId}`);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(toast(page, UNSAFE_APP_URL)).toBeVisible();
+  await expect(page).toHaveURL(`${BASE_URL}/loginCApp/${requestId}`);
+  await expect(page).not.toHaveTitle('pwned');
+
+  await page.getByLabel('Nickname or e-mail').fill(memberNick);
+  await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Password' }).press('Enter');
+  await expect(toast(page, UNSAFE_APP_URL).last()).toBeVisible();
+  await expect(page).toHaveURL(`${BASE_URL}/loginCApp/${requestId}`);
   await page.context().close();
 });
 

@@ -8,6 +8,7 @@
  */
 import { useRef, useState } from 'react';
 import type {} from 'viem/window';
+import { leaveForApp } from '../../../lib/app-url.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { useGetNoncedMessage } from '../api/get-nonced-message.ts';
@@ -101,8 +102,10 @@ export function useWalletAuth(mode: 'login' | 'register', cAppAuthRequest?: stri
               ...(cAppAuthRequest ? { cAppAuthRequest } : {}),
             });
       if ('url' in res) {
-        // A creator app's consent: no session; the browser leaves for the app (the button stays busy).
-        window.location.assign(res.url);
+        // A creator app's consent: no session; the browser leaves for the app (the button stays busy),
+        // only for a URL the browser may open (DESIGN §7; otherwise the message, and no navigation).
+        const problem = leaveForApp(res.url);
+        if (problem !== null) throw new WalletFlowError(problem);
         return;
       }
       setState('Idle');

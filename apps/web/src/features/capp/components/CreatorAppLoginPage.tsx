@@ -2,7 +2,9 @@
  * SPEC §2 /loginCApp/{authId}: a creator app's consent page (DESIGN §7). It shows what the app asks (the
  * collection, the app's origin, its message and the server's), and the member signs in there to grant it:
  * the answer is the app's URL with a single-use code, where the browser goes; no session is stored.
- * Cancel goes to the app's cancel URL. If the request cannot be read, the page is only its message.
+ * Cancel goes to the app's cancel URL. If the request cannot be read, the page is only its message. The
+ * browser leaves only for a URL `leaveForApp` accepts (https:, or http: on loopback); any other is
+ * shown as an error and not opened.
  */
 import {
   Button,
@@ -24,15 +26,20 @@ import { loginRequest } from '@starlight/shared';
 import { IconAlertTriangle, IconApps } from '@tabler/icons-react';
 import { useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { leaveForApp } from '../../../lib/app-url.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { type CappLoginRequest, useCappLogin } from '../api/capp-login.ts';
 import { useAuthRequest } from '../api/get-auth-request.ts';
 
-/** Where the browser goes next (the app's callback or cancel URL): a full navigation off this site. */
+/**
+ * Where the browser goes next (the app's callback or cancel URL): a full navigation off this site, or,
+ * for a URL the browser may not open, an error toast and no navigation.
+ */
 function leaveFor(url: string): void {
-  window.location.assign(url);
+  const problem = leaveForApp(url);
+  if (problem !== null) toastError(problem);
 }
 
 export function CreatorAppLoginPage({ walletSignIn }: { walletSignIn?: (requestId: string) => ReactNode } = {}) {
