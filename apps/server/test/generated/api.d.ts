@@ -5007,7 +5007,10 @@ export interface operations {
           /** Format: uri */
           imgUrl?: string;
           redirectUrls?: string[];
-          /** Format: uri */
+          /**
+           * Format: uri
+           * @description https:, or http: on localhost, 127.0.0.0/8 or [::1]; no credentials
+           */
           cancelUrl?: string;
         };
       };
@@ -5711,9 +5714,15 @@ export interface operations {
       content: {
         "application/json": {
           itemCollectionId: string;
-          /** Format: uri */
+          /**
+           * Format: uri
+           * @description https:, or http: on localhost, 127.0.0.0/8 or [::1]; no credentials
+           */
           redirectUrl: string;
-          /** Format: uri */
+          /**
+           * Format: uri
+           * @description https:, or http: on localhost, 127.0.0.0/8 or [::1]; no credentials
+           */
           cancelUrl: string;
           customMessage?: string;
         };

@@ -153,7 +153,11 @@ function isLoopbackHost(hostname: string): boolean {
  * 400). Not built on `url`: `z.url()` trims the text and drops tabs and newlines before later checks see
  * it, and the registered URL must be exactly what was checked.
  */
-export const appUrl = z.string().max(2048).refine(isAppUrl, { error: IS_INVALID });
+export const appUrl = z
+  .string()
+  .max(2048)
+  .refine(isAppUrl, { error: IS_INVALID })
+  .meta({ format: 'uri', description: 'https:, or http: on localhost, 127.0.0.0/8 or [::1]; no credentials' });
 /**
  * ISO 8601 date-time (or date) on the wire, of a year 1 to 9999 that is a real calendar date, so
  * that PostgreSQL can store it (year 0000 has no timestamp there).
