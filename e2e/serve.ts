@@ -20,6 +20,8 @@ await client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 await client.query(`CREATE DATABASE ${dbName}`);
 await client.end();
 
+// The browser tests buy through the checkout sandbox, whatever NODE_ENV the run was started with.
+process.env.CHECKOUT_SANDBOX ??= 'on';
 const url = new URL(adminUrl);
 url.pathname = `/${dbName}`;
 process.env.DATABASE_URL = url.toString();

@@ -6,7 +6,10 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-export const configSchema = z.object({
+/** The environment's variables, as read; `configSchema` adds the defaults that depend on others. */
+const variables = z.object({
+  /** `production` turns development conveniences off by default (the checkout sandbox). */
+  NODE_ENV: optionalText,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: optionalText,
@@ -45,17 +48,28 @@ export const configSchema = z.object({
   CHIP_SUPPLY: z.coerce.number().int().min(0).max(1_000_000_000).default(10000),
   /**
    * Card payments (DESIGN §7): Stripe Checkout when both are set; else the built-in sandbox serves
-   * provider 2. `STRIPE_API_URL` points the SDK at a Stripe-compatible API (tests).
+   * provider 2 when CHECKOUT_SANDBOX is on, and nothing does when it is off. `STRIPE_API_URL` points
+   * the SDK at a Stripe-compatible API (tests).
    */
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_URL: optionalText.pipe(z.url().optional()),
-  /** Crypto payments (DESIGN §7): BTCPay Server's Greenfield API when all four are set; else the sandbox. */
+  /** Crypto payments (DESIGN §7): BTCPay Server's Greenfield API when all four are set; else as for cards. */
   BTCPAY_URL: optionalText.pipe(z.url().optional()),
   BTCPAY_API_KEY: optionalText,
   BTCPAY_STORE_ID: optionalText,
   BTCPAY_WEBHOOK_SECRET: optionalText,
+  /**
+   * Whether the built-in sandbox serves a provider without settings (DESIGN §7): `on` or `off`; unset,
+   * `on` outside production and `off` when `NODE_ENV=production`, where it would mint Credits for anyone.
+   */
+  CHECKOUT_SANDBOX: z.enum(['on', 'off']).optional(),
 });
+
+export const configSchema = variables.transform((c) => ({
+  ...c,
+  CHECKOUT_SANDBOX: c.CHECKOUT_SANDBOX ?? (c.NODE_ENV === 'production' ? 'off' : 'on'),
+}));
 export type Config = z.infer<typeof configSchema>;
 
 /**

@@ -302,7 +302,7 @@ export interface paths {
     post: operations["getCreatorAppUserItems"];
   };
   "/api/checkout/packages/fetch": {
-    /** Credits packages on sale (an admin gets every package) */
+    /** Credits packages on sale (an admin gets every package), and the payment providers a purchase can use */
     get: operations["fetchPackages"];
   };
   "/api/checkout/packages/create": {
@@ -6037,7 +6037,7 @@ export interface operations {
       };
     };
   };
-  /** Credits packages on sale (an admin gets every package) */
+  /** Credits packages on sale (an admin gets every package), and the payment providers a purchase can use */
   fetchPackages: {
     responses: {
       /** @description Default Response */
@@ -6063,6 +6063,7 @@ export interface operations {
                 published: boolean;
                 createdAt: string;
               }[];
+            providers: (1 | 2)[];
             message: string;
           };
         };

@@ -20,6 +20,9 @@ export const packageItem = z.strictObject({
   amount: z.number().int().min(1).max(INT32_MAX),
 });
 
+/** A payment provider's id (DESIGN §7): 1 crypto, 2 card. */
+const providerId = z.union([z.literal(1), z.literal(2)]);
+
 /** DESIGN §7 Package: `cost` US dollars with 2 decimals, `amount` Credits at their precision. */
 export const checkoutPackage = z.object({
   _id: z.string(),
@@ -62,7 +65,16 @@ export type SetPackageActiveRequest = z.infer<typeof setPackageActiveRequest>;
 
 export const packageResponse = z.object({ package: checkoutPackage, message: z.string() });
 export type PackageResponse = z.infer<typeof packageResponse>;
-export const packagesResponse = z.object({ packages: z.array(checkoutPackage), message: z.string() });
+/**
+ * `packages/fetch` -> `{packages, providers, message}`. `providers` (ours, beyond DESIGN §7's shape):
+ * the provider ids a purchase can use now, ascending; empty when no payment provider is configured
+ * (no provider settings and the sandbox off), so the store can say so instead of offering Buy.
+ */
+export const packagesResponse = z.object({
+  packages: z.array(checkoutPackage),
+  providers: z.array(providerId),
+  message: z.string(),
+});
 export type PackagesResponse = z.infer<typeof packagesResponse>;
 
 /** DESIGN §7 Checkout; `ip` as SPEC §3 lists it. */
@@ -86,7 +98,7 @@ export type Checkout = z.infer<typeof checkout>;
 /** `buyPackage {packageId, providerId}` -> `{link, checkout, message}`: the provider's payment page. */
 export const buyPackageRequest = z.strictObject({
   packageId: objectId,
-  providerId: z.union([z.literal(1), z.literal(2)]),
+  providerId,
 });
 export type BuyPackageRequest = z.infer<typeof buyPackageRequest>;
 export const buyPackageResponse = z.object({ link: z.string(), checkout, message: z.string() });

@@ -31,12 +31,12 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps
       config: { access: 'public' },
       schema: {
         operationId: 'fetchPackages',
-        summary: 'Credits packages on sale (an admin gets every package)',
+        summary: 'Credits packages on sale (an admin gets every package), and the payment providers a purchase can use',
         tags,
         response: { 200: packagesResponse, ...errors },
       },
     },
-    (req) => packages.fetchPackages(db, req.auth),
+    (req) => packages.fetchPackages(db, req.auth, checkout.availableProviders(deps)),
   );
 
   app.post(

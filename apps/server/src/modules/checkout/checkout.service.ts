@@ -28,24 +28,37 @@ import type { sandboxProvider } from './providers/sandbox.ts';
 
 export interface CheckoutDeps {
   db: Db;
-  /** The provider serving each provider id (a real one with settings, else the sandbox). */
+  /**
+   * The provider serving each provider id: a real one with settings, else the sandbox when
+   * CHECKOUT_SANDBOX is on; an id nothing serves is absent.
+   */
   providers: Map<ProviderId, PaymentProvider>;
   /** The site's public origin: where providers send the member back. */
   publicUrl: string;
   log: { debug(msg: string): void; warn(msg: string): void };
 }
 
+/**
+ * The provider serving `id`, or CONFLICT `No payment provider is configured` (DESIGN §3: a rule of the
+ * site's set-up refuses, not an unknown object; nothing to retry, so not a 503).
+ */
 function provider(deps: CheckoutDeps, id: ProviderId): PaymentProvider {
   const p = deps.providers.get(id);
-  if (!p) throw new AppError('NOT_FOUND', 'Provider not found');
+  if (!p) throw new AppError('CONFLICT', 'No payment provider is configured');
   return p;
+}
+
+/** The provider ids a purchase can use now, ascending (empty when no payment provider is configured). */
+export function availableProviders(deps: CheckoutDeps): ProviderId[] {
+  return [...deps.providers.keys()].sort((a, b) => a - b);
 }
 
 /**
  * `buyPackage {packageId, providerId}` (DESIGN §7): opens a checkout (state 1 Created) of a published,
  * active package and the provider's payment page for it. Answers `{link, checkout, message}`. Throws
- * NOT_FOUND (`Package not found`: none, deleted, unpublished or inactive) and CONFLICT when the
- * provider refuses (the checkout is then cancelled).
+ * NOT_FOUND (`Package not found`: none, deleted, unpublished or inactive), CONFLICT `No payment
+ * provider is configured` when nothing serves `providerId` (no settings and the sandbox off: nothing is
+ * opened), and CONFLICT when the provider refuses (the checkout is then cancelled).
  */
 export async function buyPackage(
   deps: CheckoutDeps,
@@ -146,7 +159,8 @@ async function refuse(deps: CheckoutDeps, via: PaymentProvider, raw: string, err
 /**
  * The sandbox page's button `action` on the member's checkout `checkoutId` (DESIGN §7): the sandbox
  * signs the event a provider would send and it takes the webhook path. Answers `{outcome, message}`.
- * Throws NOT_FOUND for another member's checkout or one a real provider serves.
+ * Throws NOT_FOUND for another member's checkout, one a real provider serves, or any when the sandbox
+ * is off (CHECKOUT_SANDBOX), even one it opened before.
  */
 export async function sandboxAction(
   deps: CheckoutDeps,

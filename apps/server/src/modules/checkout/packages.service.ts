@@ -11,6 +11,7 @@ import {
   formatAmount,
   type PackageResponse,
   type PackagesResponse,
+  type ProviderId,
 } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -26,10 +27,22 @@ async function packageDto(db: DbOrTx, id: string) {
   return found;
 }
 
-/** `packages/fetch` (DESIGN §7): members get the published and active packages, admins every live one. `No Packages` when empty. */
-export async function fetchPackages(db: Db, viewer: AuthUser | null): Promise<PackagesResponse> {
+/**
+ * `packages/fetch` (DESIGN §7): members get the published and active packages, admins every live one.
+ * `No Packages` when empty. `providers` are the provider ids a purchase can use now (ours, beyond
+ * DESIGN's shape), empty when no payment provider is configured.
+ */
+export async function fetchPackages(
+  db: Db,
+  viewer: AuthUser | null,
+  providers: ProviderId[],
+): Promise<PackagesResponse> {
   const packages = await findPackages(db, viewer?.role !== 'admin');
-  return { packages, message: packages.length === 0 ? 'No Packages' : `Got ${packages.length} package(s)` };
+  return {
+    packages,
+    providers,
+    message: packages.length === 0 ? 'No Packages' : `Got ${packages.length} package(s)`,
+  };
 }
 
 /**

@@ -1,4 +1,7 @@
-/** The provider of each provider id from the configuration (DESIGN §7): real with settings, else the sandbox. */
+/**
+ * The provider of each provider id from the configuration (DESIGN §7): real with settings, else the
+ * sandbox when CHECKOUT_SANDBOX is on (the default outside production), else none: that id is absent.
+ */
 import { createHmac } from 'node:crypto';
 import type { ProviderId } from '@starlight/shared';
 import type { Config } from '../../../config.ts';
@@ -7,9 +10,13 @@ import type { PaymentProvider } from './provider.ts';
 import { sandboxProvider } from './sandbox.ts';
 import { stripeProvider } from './stripe.ts';
 
-/** Provider 1 (crypto) and 2 (card) for `config`; the sandbox signs with a key derived from `serverSecret`. */
+/**
+ * Provider 1 (crypto) and 2 (card) for `config`, each present only when configured or served by the
+ * sandbox; the sandbox signs with a key derived from `serverSecret`.
+ */
 export function paymentProviders(config: Config, serverSecret: string): Map<ProviderId, PaymentProvider> {
   const sandboxSecret = createHmac('sha256', serverSecret).update('starlight checkout sandbox').digest('hex');
+  const sandbox = (id: ProviderId) => (config.CHECKOUT_SANDBOX === 'on' ? sandboxProvider(id, sandboxSecret) : null);
   const crypto =
     config.BTCPAY_URL && config.BTCPAY_API_KEY && config.BTCPAY_STORE_ID && config.BTCPAY_WEBHOOK_SECRET
       ? btcpayProvider({
@@ -18,7 +25,7 @@ export function paymentProviders(config: Config, serverSecret: string): Map<Prov
           storeId: config.BTCPAY_STORE_ID,
           webhookSecret: config.BTCPAY_WEBHOOK_SECRET,
         })
-      : sandboxProvider(1, sandboxSecret);
+      : sandbox(1);
   const card =
     config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
       ? stripeProvider({
@@ -26,9 +33,9 @@ export function paymentProviders(config: Config, serverSecret: string): Map<Prov
           webhookSecret: config.STRIPE_WEBHOOK_SECRET,
           apiUrl: config.STRIPE_API_URL,
         })
-      : sandboxProvider(2, sandboxSecret);
-  return new Map<ProviderId, PaymentProvider>([
-    [1, crypto],
-    [2, card],
-  ]);
+      : sandbox(2);
+  const providers = new Map<ProviderId, PaymentProvider>();
+  if (crypto) providers.set(1, crypto);
+  if (card) providers.set(2, card);
+  return providers;
 }
