@@ -106,13 +106,24 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(metrics, { database });
 
   const failures = redis ? redisFailureCounter(redis) : memoryFailureCounter();
+  const mailsSent = redis ? redisFailureCounter(redis, 'mails') : memoryFailureCounter();
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
     dataDir: config.DATA_DIR,
     log: app.log,
   });
-  const usersDeps = { db, app, failures, maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES, publicUrl, mailer };
+  const usersDeps = {
+    db,
+    app,
+    failures,
+    maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES,
+    maxAccountFailures: config.RATE_LIMIT_ACCOUNT_FAILURES,
+    mailsSent,
+    maxMailsPerRecipient: config.RATE_LIMIT_MAILS,
+    publicUrl,
+    mailer,
+  };
   await app.register(usersRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });

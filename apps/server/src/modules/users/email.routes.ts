@@ -74,6 +74,6 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit
         response: { 200: messageResponse, '4xx': errorResponse },
       },
     },
-    (req) => email.resetPassword(deps, req.body),
+    (req) => email.resetPassword(deps, req.body, req.ip),
   );
 };

@@ -9,7 +9,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { consumeMailToken, insertMailToken, type MailTokenPurpose, retireMailTokens } from './email.queries.ts';
 import { resetPasswordMail, verificationMail } from './email.templates.ts';
 import { bumpTokenVersion, findUserByEmail, findUserById, updateUser } from './users.queries.ts';
-import { hashPassword, type UsersDeps } from './users.service.ts';
+import { hashPassword, rememberAddress, type UsersDeps } from './users.service.ts';
 
 /** DESIGN §8: a verify link lasts 24 hours, a reset link 1 hour (milliseconds). */
 export const TOKEN_LIFETIME_MS: Record<MailTokenPurpose, number> = {
@@ -19,6 +19,19 @@ export const TOKEN_LIFETIME_MS: Record<MailTokenPurpose, number> = {
 
 /** The one answer of `forgotPassword`, whether or not the address has an account (DESIGN §8). */
 export const FORGOT_PASSWORD_MESSAGE = 'If an account uses this e-mail, we have sent it a link to reset the password';
+
+/** The window of the per-recipient mail limit: an hour. */
+const MAIL_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * Counts a mail of `purpose` to `to` and says whether it may go: at most `maxMailsPerRecipient` of each
+ * kind per address per hour, counted in the shared store (Redis when `REDIS_URL` is set), so a flood of
+ * requests cannot fill a mailbox. Each kind has its own budget: a flood of reset requests, which anyone
+ * can make, does not stop the owner's verification mails.
+ */
+async function mayMail(deps: UsersDeps, purpose: MailTokenPurpose, to: string): Promise<boolean> {
+  return (await deps.mailsSent.record(`${purpose}:${to.toLowerCase()}`, MAIL_WINDOW_MS)) <= deps.maxMailsPerRecipient;
+}
 
 /** The stored form of a mail token: its SHA-256, hex. */
 export function hashMailToken(token: string): string {
@@ -42,7 +55,8 @@ async function issueLink(deps: UsersDeps, userId: string, email: string, purpose
 /**
  * `sendVerificationEmail` (SPEC §7, bearer): mails the caller a link proving their e-mail. The body may
  * name the address; it must then be the account's. Throws 409 when the account has no e-mail or it is
- * already verified, 400 when `email` is another address. Returns `{message}`.
+ * already verified, 400 when `email` is another address. Returns `{message}`; past the per-recipient
+ * limit (`mayMail`) the answer is the same and no mail (nor token) is made, so the limit tells nothing.
  */
 export async function sendVerificationEmail(
   deps: UsersDeps,
@@ -54,8 +68,10 @@ export async function sendVerificationEmail(
   if (!row.email) throw new AppError('CONFLICT', 'Add an e-mail address to your account first');
   if (email !== undefined && email !== row.email) throw new AppError('VALIDATION', '"email" contains an invalid value');
   if (row.isEmailVerified) throw new AppError('CONFLICT', 'Your e-mail is already verified');
-  const link = await issueLink(deps, row.id, row.email, 'verify');
-  await deps.mailer.send(verificationMail(row.email, row.nickname, link));
+  if (await mayMail(deps, 'verify', row.email)) {
+    const link = await issueLink(deps, row.id, row.email, 'verify');
+    await deps.mailer.send(verificationMail(row.email, row.nickname, link));
+  }
   return { message: `We have sent a verification link to ${row.email}` };
 }
 
@@ -80,13 +96,18 @@ export async function verifyEmail(deps: UsersDeps, token: string): Promise<{ mes
  * `forgotPassword {email}` (DESIGN §8): mails a reset link to an active account with this address. The
  * answer is the same, and takes about the same time, whether or not the address exists: the token is
  * stored and the mail sent after the response (a relay's latency would tell), and a failure to send is only logged.
+ * Past the per-recipient limit (`mayMail`, also checked after the response) no mail goes, silently.
  */
 export async function forgotPassword(deps: UsersDeps, email: string): Promise<{ message: string }> {
   const row = await findUserByEmail(deps.db, email);
   if (row?.isActive && row.email) {
     const to = row.email;
-    issueLink(deps, row.id, to, 'reset')
-      .then((link) => deps.mailer.send(resetPasswordMail(to, row.nickname, link)))
+    mayMail(deps, 'reset', to)
+      .then(async (may) => {
+        if (!may) return;
+        const link = await issueLink(deps, row.id, to, 'reset');
+        await deps.mailer.send(resetPasswordMail(to, row.nickname, link));
+      })
       .catch((err: unknown) => deps.app.log.error({ err, to }, 'reset mail not sent'));
   }
   return { message: FORGOT_PASSWORD_MESSAGE };
@@ -94,17 +115,30 @@ export async function forgotPassword(deps: UsersDeps, email: string): Promise<{ 
 
 /**
  * `resetPassword {token, password}` (DESIGN §8): sets the new password and ends every session of the
- * account (its sockets close too). Throws 400 for an unknown, used or expired token. Returns `{message}`.
+ * account (its sockets close too). Throws 400 for an unknown, used or expired token, and for one mailed
+ * to an address the account no longer has (a password or e-mail change retires reset links, see
+ * `profile.service.ts`; this also covers a link issued while the e-mail changed). The caller's `address`
+ * becomes known to the account (`rememberAddress`): a reset lets the owner sign in from a new address
+ * while strangers' guesses throttle the account. Returns `{message}`.
  */
-export async function resetPassword(deps: UsersDeps, input: ResetPasswordRequest): Promise<{ message: string }> {
+export async function resetPassword(
+  deps: UsersDeps,
+  input: ResetPasswordRequest,
+  address: string,
+): Promise<{ message: string }> {
   const passwordHash = await hashPassword(input.password);
   const ended = await inTransaction(deps.db, async (tx) => {
     const found = await consumeMailToken(tx, hashMailToken(input.token), 'reset');
     if (!found) throw new AppError('VALIDATION', MESSAGES.invalidLink);
+    const row = await findUserById(tx, found.userId);
+    if (!row || row.email !== found.email) throw new AppError('VALIDATION', MESSAGES.invalidLink);
     await retireMailTokens(tx, found.userId, 'reset');
     await updateUser(tx, found.userId, { passwordHash });
     return { userId: found.userId, tokenVersion: await bumpTokenVersion(tx, found.userId) };
   });
-  await deps.app.live.sessions.end(ended.userId, ended.tokenVersion);
+  await Promise.all([
+    deps.app.live.sessions.end(ended.userId, ended.tokenVersion),
+    rememberAddress(deps, ended.userId, address),
+  ]);
   return { message: 'Your password has been reset, please sign in with it' };
 }

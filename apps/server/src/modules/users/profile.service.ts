@@ -3,6 +3,7 @@ import { verify } from '@node-rs/argon2';
 import { AppError, MESSAGES, type UpdateProfileInput, type UpdateProfileResponse } from '@starlight/shared';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { retireMailTokens } from './email.queries.ts';
 import {
   bumpTokenVersion,
   findUserByEmail,
@@ -11,15 +12,18 @@ import {
   loadUserDto,
   updateUser,
 } from './users.queries.ts';
-import { hashPassword, type UsersDeps } from './users.service.ts';
+import { hashPassword, isReservedNickname, type UsersDeps } from './users.service.ts';
 
 /**
  * Changes the caller's profile and answers `{user, token?, message}`. Rules (DESIGN §8):
  * - a new e-mail or password needs `currentPassword` (401 `Incorrect password` when wrong, 400 when
  *   missing); wallet-only accounts have no password: they may add a nickname and an e-mail without it,
  *   and cannot set a password (409);
- * - a new e-mail is unverified; a taken nickname or e-mail is a 409;
- * - a new password ends every other session: the answer carries a fresh `token` for this one.
+ * - a new e-mail is unverified; a taken nickname or e-mail is a 409, and so is a reserved nickname
+ *   (`isReservedNickname`: `Anonymous`, system accounts'), wallet accounts included;
+ * - a new password ends every other session: the answer carries a fresh `token` for this one;
+ * - a new password or e-mail retires every outstanding password-reset link, and a new e-mail every
+ *   verification link sent to the old address, in the same transaction (they answer as used links).
  * Throws 400 `Nothing to update` for an empty body. Nothing else can be set (the schema is strict).
  */
 export async function updateProfile(
@@ -44,6 +48,7 @@ export async function updateProfile(
     if (!ok) throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
   }
   if (newNickname !== undefined) {
+    if (isReservedNickname(newNickname)) throw new AppError('CONFLICT', 'Nickname already taken');
     const owner = await findUserByNickname(deps.db, newNickname);
     if (owner && owner.id !== row.id) throw new AppError('CONFLICT', 'Nickname already taken');
   }
@@ -61,6 +66,8 @@ export async function updateProfile(
         ...(isAnonymous !== undefined ? { isAnonymous } : {}),
         ...(passwordHash !== undefined ? { passwordHash } : {}),
       });
+      if (passwordHash !== undefined || newEmail !== undefined) await retireMailTokens(tx, row.id, 'reset');
+      if (newEmail !== undefined) await retireMailTokens(tx, row.id, 'verify');
       return passwordHash !== undefined ? bumpTokenVersion(tx, row.id) : undefined;
     });
   } catch (err) {

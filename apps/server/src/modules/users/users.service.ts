@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { consent } from '../capp/capp.service.ts';
+import { SALE_NICKNAME } from '../chips/chips.queries.ts';
 import {
   bumpTokenVersion,
   findUserByEmail,
@@ -39,8 +40,16 @@ export function hashPassword(password: string): Promise<string> {
 export interface UsersDeps {
   db: Db;
   app: FastifyInstance;
+  /** Sign-in failures and the addresses known to each account (`lib/failure-counter.ts`). */
   failures: FailureCounter;
+  /** Failed sign-ins per account and address per 15 minutes (`RATE_LIMIT_LOGIN_FAILURES`). */
   maxLoginFailures: number;
+  /** Failed sign-ins per account per hour from unknown addresses (`RATE_LIMIT_ACCOUNT_FAILURES`). */
+  maxAccountFailures: number;
+  /** Mails sent per kind and recipient in the current hour. */
+  mailsSent: FailureCounter;
+  /** Mails of one kind to one address per hour (`RATE_LIMIT_MAILS`). */
+  maxMailsPerRecipient: number;
   mailer: Mailer;
   /** The site's public origin (DESIGN §2 `PUBLIC_URL`): mail links and the SIWE domain and URI. */
   publicUrl: string;
@@ -58,11 +67,28 @@ export async function session(deps: UsersDeps, row: UserRow, message: string): P
 }
 
 /**
+ * Nicknames no member may take, in any case: `Anonymous`, which the leaderboard shows in place of a
+ * private member (DESIGN §6), and the system accounts' (`users.is_system`: the chip sale's `synthsale`).
+ */
+const RESERVED_NICKNAMES = new Set(['anonymous', SALE_NICKNAME.toLowerCase()]);
+
+/**
+ * Whether `nickname` is reserved (any case). Every path that sets a nickname refuses it as taken: 409
+ * `Nickname already taken` (SPEC §5 style), the answer a member's nickname gets, since it is one in use.
+ */
+export function isReservedNickname(nickname: string): boolean {
+  return RESERVED_NICKNAMES.has(nickname.toLowerCase());
+}
+
+/**
  * Registers an account (SPEC §2 Register) and signs it in: `{user, token, message}`.
- * Throws CONFLICT when the nickname or e-mail is taken, VALIDATION for an unknown referrer.
+ * Throws CONFLICT when the nickname (or a reserved one, `isReservedNickname`) or e-mail is taken,
+ * VALIDATION for an unknown referrer.
  */
 export async function register(deps: UsersDeps, input: RegisterInput, address: string): Promise<AuthResponse> {
-  if (await findUserByNickname(deps.db, input.nickname)) throw new AppError('CONFLICT', 'Nickname already taken');
+  if (isReservedNickname(input.nickname) || (await findUserByNickname(deps.db, input.nickname))) {
+    throw new AppError('CONFLICT', 'Nickname already taken');
+  }
   if (await findUserByEmail(deps.db, input.email)) throw new AppError('CONFLICT', 'Email already registered');
   let referrerId: string | null = null;
   if (input.referrer) {
@@ -81,31 +107,68 @@ export async function register(deps: UsersDeps, input: RegisterInput, address: s
     }
     throw err;
   }
-  await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
+  await Promise.all([
+    insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email),
+    rememberAddress(deps, row.id, address),
+  ]);
   return session(deps, row, `Welcome to Starlight, ${row.nickname}`);
 }
 
 /** Failed sign-ins one address may make across every account, as a multiple of the per-account limit. */
 const ADDRESS_FAILURES_FACTOR = 5;
+/** The window of the per-account limit: an hour, as ASVS 6.3.1 counts. */
+const ACCOUNT_WINDOW_MS = 60 * 60 * 1000;
+/** How long an address that signed in to an account stays known to it: 30 days. */
+export const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The failure-counter key of an account and address: the account by id, or by the name typed when unknown. */
+function accountAddressKey(account: string, address: string): string {
+  return `${account}|addr:${address}`;
+}
+
+/**
+ * Records that `address` proved it holds account `userId` (a right password, a registration, a reset
+ * link): it is known to the account for 30 days, so the per-account limit does not refuse it, and its
+ * failures on the account are forgotten.
+ */
+export async function rememberAddress(deps: UsersDeps, userId: string, address: string): Promise<void> {
+  const key = accountAddressKey(`user:${userId}`, address);
+  await Promise.all([deps.failures.reset(key), deps.failures.mark(`known:${key}`, KNOWN_ADDRESS_MS)]);
+}
 
 /**
  * Signs in by nickname or e-mail (SPEC §7 login). Unknown account and wrong password both answer
- * 401 `Incorrect password`; an inactive account 403. Too many failures answer 429: for the account from
- * this address (`maxLoginFailures`), or from this address whatever the account (5x that). Failures are
- * never counted per account alone, so a stranger's guesses cannot lock the owner out from elsewhere.
+ * 401 `Incorrect password`; an inactive account 403. Failures are limited three ways (DESIGN §8,
+ * ASVS 6.3.1), whichever of nickname or e-mail was typed, each answering 429:
+ * - per account and address, `maxLoginFailures` per 15 minutes (`try again in 15 minutes`);
+ * - per address whatever the account, 5x that;
+ * - per account whatever the address, `maxAccountFailures` per hour from addresses the account has not
+ *   signed in from in 30 days (`try again later`): past it such an address is refused before its
+ *   password is checked, so guesses spread over many addresses get at most that many checks an hour.
+ *   Each check is reserved atomically in the shared counter before it is made, so concurrent guesses
+ *   cannot overrun it. An address the owner signed in from (or registered or reset the password from)
+ *   is known and not refused by it, so a stranger's guesses do not lock the owner out.
  * With `cAppAuthRequest` the sign-in grants a creator app's consent request instead of opening a
  * session (DESIGN §7, access log type 3): `{url, message}`, see `capp.service.ts` `consent`.
  */
 export async function login(deps: UsersDeps, input: LoginInput, address: string): Promise<LoginResponse> {
   const name = input.nickOrEmail.trim().toLowerCase();
   const row = name.includes('@') ? await findUserByEmail(deps.db, name) : await findUserByNickname(deps.db, name);
-  // Failures count per account and address (DESIGN §8), whichever of nickname or e-mail was typed, and
-  // per address across accounts.
-  const key = `${row ? `user:${row.id}` : `name:${name}`}|addr:${address}`;
+  const account = row ? `user:${row.id}` : `name:${name}`;
+  const key = accountAddressKey(account, address);
   const addressKey = `addr:${address}`;
-  const [forAccount, forAddress] = await Promise.all([deps.failures.count(key), deps.failures.count(addressKey)]);
-  if (forAccount >= deps.maxLoginFailures || forAddress >= deps.maxLoginFailures * ADDRESS_FAILURES_FACTOR) {
+  const accountKey = `account:${account}`;
+  const [forPair, forAddress, known] = await Promise.all([
+    deps.failures.count(key),
+    deps.failures.count(addressKey),
+    row ? deps.failures.isMarked(`known:${key}`) : false,
+  ]);
+  if (forPair >= deps.maxLoginFailures || forAddress >= deps.maxLoginFailures * ADDRESS_FAILURES_FACTOR) {
     throw new AppError('RATE_LIMITED', 'Too many failed sign-ins, please try again in 15 minutes');
+  }
+  if (!known && (await deps.failures.record(accountKey, ACCOUNT_WINDOW_MS)) > deps.maxAccountFailures) {
+    await deps.failures.undo(accountKey);
+    throw new AppError('RATE_LIMITED', 'Too many failed sign-ins, please try again later');
   }
   dummyHash ??= hashPassword('Not-a-real-password-1!');
   const ok = await verify(row?.passwordHash ?? (await dummyHash), input.password).catch(() => false);
@@ -113,8 +176,10 @@ export async function login(deps: UsersDeps, input: LoginInput, address: string)
     await Promise.all([deps.failures.record(key), deps.failures.record(addressKey)]);
     throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
   }
+  // The right password is no failure: its reserved check is given back.
+  if (!known) await deps.failures.undo(accountKey);
   if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
-  await deps.failures.reset(key);
+  await rememberAddress(deps, row.id, address);
   if (input.cAppAuthRequest) return consent(deps.db, row.id, input.cAppAuthRequest, address, LOGIN_TYPE.CAppEmail);
   await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
   return session(deps, row, `Welcome back, ${row.nickname}`);
