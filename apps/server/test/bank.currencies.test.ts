@@ -3,6 +3,7 @@ import type { Currency } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bankCalls, currencyBody, uniqueTicker } from './bank.helpers.ts';
+import { createMarket, fundedMember, placeOk } from './exchange.helpers.ts';
 import { balanceOf, call, expectLedgerBalanced, mint, registerMember, uniqueNick, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
@@ -205,5 +206,78 @@ describe('POST /api/bank/modifyCurrency', () => {
     });
     expect(member.statusCode).toBe(403);
     expect((await listCurrencies()).find((c) => c.currencyId === coin.currencyId)).toEqual(coin);
+  });
+});
+
+describe('modifyCurrency: a precision no holding would fit is refused', () => {
+  const setPrecision = (currencyId: number, precision: number) =>
+    call(t.app, t.admin.token, 'POST', '/api/bank/modifyCurrency', { currencyId, precision });
+
+  async function expectUnchanged(coin: Currency) {
+    expect((await listCurrencies()).find((c) => c.currencyId === coin.currencyId)).toEqual(coin);
+    expect(await adminLogs(sql`category = 3 AND action LIKE ${`%${coin.ticker}%`}`)).toHaveLength(0);
+  }
+
+  it('refuses a precision below the finest balance (409, nothing changed); one that fits is fine', async () => {
+    const coin = await newCurrency({ precision: 3 });
+    const m = await registerMember(t.app, 'fine');
+    await mint(t.app, t.admin, m.nickname, coin.currencyId, '1.005');
+    await mint(t.app, t.admin, (await registerMember(t.app, 'coarse')).nickname, coin.currencyId, '7.1');
+    for (const precision of [2, 0]) {
+      const res = await setPrecision(coin.currencyId, precision);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(`Precision ${precision} is below the finest balance of this currency (1.005)`);
+    }
+    await expectUnchanged(coin);
+    expect(await balanceOf(t.app, m, coin.currencyId)).toBe('1.005');
+
+    for (const precision of [3, 4, 3]) {
+      const res = await setPrecision(coin.currencyId, precision);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<{ currency: Currency }>().currency.precision).toBe(precision);
+    }
+    // Once no balance is finer (1.005 + 0.015 = 1.02), the coarser precision is allowed.
+    await mint(t.app, t.admin, m.nickname, coin.currencyId, '0.015');
+    expect((await setPrecision(coin.currencyId, 2)).statusCode).toBe(200);
+    expect((await setPrecision(coin.currencyId, 1)).json().message).toBe(
+      'Precision 1 is below the finest balance of this currency (1.02)',
+    );
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('counts what open orders hold in escrow, their amounts and their prices', async () => {
+    const { pair, base, quote } = await createMarket(t.app, t.admin, {}, { base: 3, quote: 3 });
+    // The seller's whole balance goes into escrow: no balance is finer than 2 decimals afterwards.
+    const seller = await fundedMember(t.app, t.admin, { [base.currencyId]: '1.005' }, 'esc');
+    await placeOk(t.app, seller, pair._id, false, '1.005', '2');
+    expect(await balanceOf(t.app, seller, base.currencyId)).toBe('0');
+    const refused = await setPrecision(base.currencyId, 2);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('Precision 2 is below an open order of this currency (1.005)');
+
+    // A buy at a price of 1.5 quote per unit escrows 3 quote: the price alone is what a coarser quote refuses.
+    const buyer = await fundedMember(t.app, t.admin, { [quote.currencyId]: '3' }, 'esc');
+    await placeOk(t.app, buyer, pair._id, true, '2', '1.5');
+    const byPrice = await setPrecision(quote.currencyId, 0);
+    expect(byPrice.statusCode).toBe(409);
+    expect(byPrice.json().message).toBe('Precision 0 is below an open order of this currency (1.5)');
+    expect((await setPrecision(quote.currencyId, 1)).statusCode).toBe(200);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('counts pending deposits and withdrawals', async () => {
+    const coin = await newCurrency({ precision: 3, canDeposit: true });
+    const m = await registerMember(t.app, 'setl');
+    const claim = await call(t.app, m.token, 'POST', '/api/bank/deposit', {
+      currencyId: coin.currencyId,
+      amount: '2.125',
+      walletAddress: '0xabcdef0123456789abcdef0123456789abcdef01',
+      reference: `ref-${uniqueTicker()}`,
+    });
+    expect(claim.statusCode, claim.body).toBe(200);
+    const res = await setPrecision(coin.currencyId, 2);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('Precision 2 is below a pending deposit or withdrawal of this currency (2.125)');
+    await expectUnchanged(coin);
   });
 });

@@ -305,6 +305,32 @@ describe('what a recipe may mint and burn (canMint, canBurn)', () => {
   });
 });
 
+describe('precision of a currency the forge holds', () => {
+  it('modifyCurrency refuses a precision below a live recipe or a running process amount', async () => {
+    const fine = await bank.newCurrency({ name: 'Fine Ore', precision: 2 });
+    const own = await createRecipe({ input: { currencyId: fine.currencyId, amount: '2.5' } });
+    const setPrecision = (precision: number) =>
+      call(t.app, t.admin.token, 'POST', '/api/bank/modifyCurrency', { currencyId: fine.currencyId, precision });
+    const byRecipe = await setPrecision(0);
+    expect(byRecipe.statusCode).toBe(409);
+    expect(byRecipe.json().message).toBe('Precision 0 is below a forge recipe of this currency (2.5)');
+
+    const m = await registerMember(t.app, 'finef');
+    await mint(t.app, t.admin, m.nickname, fine.currencyId, '5');
+    const p = await started(m, own._id, 2);
+    expect(await balanceOf(t.app, m, fine.currencyId)).toBe('0');
+    await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/delete', { objectId: own._id });
+    const byProcess = await setPrecision(0);
+    expect(byProcess.statusCode).toBe(409);
+    expect(byProcess.json().message).toBe('Precision 0 is below a running forge process of this currency (2.5)');
+    await age(p._id, 60, 3000);
+    expect((await end(m, p._id, true)).statusCode).toBe(200);
+    expect(await balanceOf(t.app, m, fine.currencyId)).toBe('5');
+    expect((await setPrecision(0)).statusCode).toBe(200);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+});
+
 describe('processes', () => {
   let recipe: Recipe;
   beforeAll(async () => {

@@ -71,9 +71,7 @@ export const forgeProcesses = pgTable(
     index('forge_processes_user').on(t.userId, t.createdAt),
     index('forge_processes_created').on(t.createdAt),
     // The running processes by currency, for modifyCurrency's precision check (currencies.service.ts).
-    index('forge_processes_running')
-      .on(t.inputCurrencyId, t.outputCurrencyId)
-      .where(sql`${t.state} = 1`),
+    index('forge_processes_running').on(t.inputCurrencyId, t.outputCurrencyId).where(sql`${t.state} = 1`),
     check('forge_processes_quantity', sql`${t.quantity} >= 1`),
     check('forge_processes_state', sql`${t.state} IN (1, 3, 4)`),
     check('forge_processes_amounts', sql`${t.inputAmount} > 0 AND ${t.outputAmount} > 0`),

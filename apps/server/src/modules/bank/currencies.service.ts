@@ -11,7 +11,7 @@ import {
   type ModifyCurrencyInput,
   toDecimalString,
 } from '@starlight/shared';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
@@ -21,7 +21,10 @@ import {
   type CurrencyRow,
   findCurrencies,
   findCurrency,
+  findFinerHolding,
+  type HoldingKind,
   insertCurrency,
+  lockCurrency,
   lockCurrencyCreation,
   nextCurrencyId,
   updateCurrency,
@@ -134,7 +137,35 @@ export async function createCurrency(
   });
 }
 
-/** Admin: changes any subset of a currency's fields but its ticker. Throws NOT_FOUND. */
+/** Where `findFinerHolding` found an amount, as the refusal names it. */
+const HOLDING_TEXT: Record<HoldingKind, string> = {
+  balance: 'the finest balance of this currency',
+  order: 'an open order of this currency',
+  settlement: 'a pending deposit or withdrawal of this currency',
+  recipe: 'a forge recipe of this currency',
+  process: 'a running forge process of this currency',
+};
+
+/**
+ * Throws CONFLICT `Precision {p} is below {where} ({amount})` when an amount of the currency is held
+ * with more decimals than `precision` (DESIGN §3: amounts never have more decimals than their
+ * currency's precision, so such an amount could no longer be moved, matched or paid). Run in the
+ * transaction that changes the precision, with the currency row locked.
+ */
+async function requireHoldingsFit(tx: Tx, currencyId: number, precision: number): Promise<void> {
+  const finer = await findFinerHolding(tx, currencyId, precision);
+  if (finer) {
+    const amount = toDecimalString(fromNumeric(finer.amount));
+    throw new AppError('CONFLICT', `Precision ${precision} is below ${HOLDING_TEXT[finer.kind]} (${amount})`);
+  }
+}
+
+/**
+ * Admin: changes any subset of a currency's fields but its ticker. A lower precision is refused
+ * (CONFLICT, see `requireHoldingsFit`) while any balance, open order, pending settlement, live recipe or
+ * running process of the currency holds a finer amount; the check and the change run in one transaction
+ * with the currency row locked (`FOR UPDATE`). Throws NOT_FOUND, VALIDATION (an unknown tax collector).
+ */
 export async function modifyCurrency(
   db: Db,
   admin: AuthUser,
@@ -144,7 +175,11 @@ export async function modifyCurrency(
   const { currencyId, ...fields } = input;
   await requireCollector(db, fields.taxCollector);
   return inTransaction(db, async (tx) => {
-    await requireCurrency(tx, currencyId);
+    const current = await lockCurrency(tx, currencyId);
+    if (!current) throw new AppError('NOT_FOUND', 'Currency not found');
+    if (fields.precision !== undefined && fields.precision < current.precision) {
+      await requireHoldingsFit(tx, currencyId, fields.precision);
+    }
     const changes = currencyColumns(fields);
     const row =
       Object.keys(changes).length > 0
