@@ -29,7 +29,13 @@ import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal' };
 
 const sideOf = (o: Order) => (o.buySide ? 'Buy' : 'Sell');
-const stateOf = (o: Order) => ORDER_STATE_LABELS[o.state as OrderState] ?? String(o.state);
+/** A Placed order with some of it filled reads `Partly filled`: what a trader checks first (issue 18 §2). */
+const stateOf = (o: Order) =>
+  o.state === ORDER_STATE.Placed && fromNumeric(o.filledAmount) > 0n
+    ? 'Partly filled'
+    : (ORDER_STATE_LABELS[o.state as OrderState] ?? String(o.state));
+/** Side and state badges never shrink into an ellipsis: full words, always (issue 18 §2). */
+const WHOLE = { root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } } as const;
 
 export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: string | null }) {
   const user = useSession((s) => s.user);
@@ -85,35 +91,27 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
             rowLabel={(o) => `${sideOf(o)} order ${stateOf(o)}`}
             columns={[
               {
+                // One column for the order, one for its state: the panel is narrow on every screen, so a
+                // third column pushed the state and Cancel out of sight on a phone (issue 18 §2).
                 header: 'Order',
-                cell: (o) => (
-                  <Stack gap={2}>
-                    <Group gap={6} wrap="nowrap">
-                      <Badge color={o.buySide ? 'teal' : 'red'} variant="light" size="sm">
-                        {sideOf(o)}
-                      </Badge>
-                      <Text size="sm" fw={500}>
-                        {tickers(o).pair?.name ?? 'Removed pair'}
-                      </Text>
-                    </Group>
-                    <Text size="xs" c="dimmed">
-                      {formatDate(o.createdAt)}
-                    </Text>
-                  </Stack>
-                ),
-              },
-              {
-                header: 'Amount @ price',
                 cell: (o) => {
                   const t = tickers(o);
                   return (
                     <Stack gap={2}>
-                      <Text size="sm">
-                        {abbreviateAmount(fromNumeric(o.initialAmount))} {t.buy} @{' '}
-                        {abbreviateAmount(fromNumeric(o.price))} {t.sell}
+                      <Group gap={6} wrap="nowrap" align="start">
+                        <Badge color={o.buySide ? 'teal' : 'red'} variant="light" size="sm" styles={WHOLE}>
+                          {sideOf(o)}
+                        </Badge>
+                        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                          {abbreviateAmount(fromNumeric(o.initialAmount))} {t.buy} @{' '}
+                          {abbreviateAmount(fromNumeric(o.price))} {t.sell}
+                        </Text>
+                      </Group>
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {t.pair?.name ?? 'Removed pair'} · Filled {abbreviateAmount(fromNumeric(o.filledAmount))}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        Filled {abbreviateAmount(fromNumeric(o.filledAmount))}
+                        {formatDate(o.createdAt)}
                       </Text>
                     </Stack>
                   );
@@ -124,7 +122,7 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
                 align: 'right',
                 cell: (o) => (
                   <Stack gap={4} align="flex-end">
-                    <Badge color={STATE_COLORS[o.state as OrderState] ?? 'gray'} variant="dot" size="sm">
+                    <Badge color={STATE_COLORS[o.state as OrderState] ?? 'gray'} variant="dot" size="sm" styles={WHOLE}>
                       {stateOf(o)}
                     </Badge>
                     {o.state === ORDER_STATE.Placed && (

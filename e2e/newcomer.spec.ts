@@ -1,0 +1,152 @@
+/**
+ * What a newcomer tripped over (issue 18), at the size where it showed: every word a member reads whole.
+ * - Game Items: a long ship name and its count are never cut to "Alpha Co…" or "×‥" (§1).
+ * - Quantum Hub, My orders: side and state in full words (Buy/Sell, Placed/Partly filled/Filled/
+ *   Cancelled), never "S…" or "PLAC…" (§2).
+ * Each test leaves a screenshot under .cache/e2e-results/screens for a person to look at.
+ */
+import { type APIRequestContext, expect, type Locator, test } from '@playwright/test';
+import { adminSignIn, newPage, registerMember, storeSession, uniqueNick } from './fixtures.ts';
+
+/**
+ * True when the element shows all of its text: nothing clipped or replaced by an ellipsis, and the whole
+ * of it inside every scrolling or clipping box around it (no sideways scroll needed to read it).
+ */
+async function showsWhole(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const clipped = (e: Element) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1;
+    if (clipped(el) || [...el.querySelectorAll('*')].some(clipped)) return false;
+    const r = el.getBoundingClientRect();
+    if (r.left < 0 || r.right > window.innerWidth + 1) return false;
+    for (let box = el.parentElement; box; box = box.parentElement) {
+      const { overflowX } = getComputedStyle(box);
+      if (overflowX === 'visible') continue;
+      const b = box.getBoundingClientRect();
+      if (r.left < b.left - 1 || r.right > b.right + 1) return false;
+    }
+    return true;
+  });
+}
+
+async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<unknown> {
+  const res = await request.post(url, {
+    headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
+    data,
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  return res.json();
+}
+
+test('Game Items shows a long ship name and its count whole', async ({ browser, isMobile, request }, info) => {
+  const admin = await adminSignIn(request);
+  const creatorNick = uniqueNick('yard');
+  await registerMember(request, creatorNick);
+  await post(request, admin, '/api/user/administrateUser', { nickname: creatorNick, role: 'creator', active: true });
+  const login = await request.post('/api/user/login', {
+    data: { nickOrEmail: creatorNick, password: 'Str0ng!Passw0rd' },
+  });
+  const creator = (await login.json()) as { token: string };
+  const collectionName = `Alpha Fleet ${uniqueNick('c')}`;
+  const made = (await post(request, creator.token, '/api/inventory/createCollection', { name: collectionName })) as {
+    collection: { _id: string };
+  };
+  const nick = uniqueNick('pilot');
+  const member = await registerMember(request, nick);
+  const longName = 'Alpha Corvette Interceptor Mark II of the Outer Rim Patrol Wing';
+  for (let i = 0; i < 12; i++) {
+    await post(request, creator.token, '/api/inventory/createItem', {
+      itemCollection: made.collection._id,
+      owner: nick,
+      name: longName,
+      description: 'A long-range corvette',
+      metadata: { rarity: 'Rare', class: 'corvette' },
+      variabledata: { fuel: 80 },
+    });
+  }
+
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, member);
+  if (isMobile) {
+    await page.goto('/userbank');
+  } else {
+    await page.goto('/userbank?tab=bank');
+    await page.getByRole('tab', { name: 'Game Items' }).click();
+  }
+  await page.getByRole('combobox', { name: 'Collection' }).click();
+  await page.getByRole('option', { name: collectionName }).click();
+  const card = page.getByTestId('item-card').filter({ hasText: longName });
+  const name = card.getByText(longName, { exact: true });
+  await expect(name).toBeVisible();
+  await expect(card.getByText('×12')).toBeVisible();
+  expect(await showsWhole(name)).toBe(true);
+  expect(await showsWhole(card.getByText('×12'))).toBe(true);
+  await card.screenshot({ path: `.cache/e2e-results/screens/game-items-${info.project.name}.png` });
+});
+
+test('My orders names side and state in full words', async ({ browser, isMobile, request }, info) => {
+  const admin = await adminSignIn(request);
+  // A pair of its own, so other tests' orders do not matter.
+  const currencies: number[] = [];
+  for (const prefix of ['B', 'Q']) {
+    const ticker = `${prefix}${uniqueNick('').slice(-5).toUpperCase()}`;
+    const res = (await post(request, admin, '/api/bank/createCurrency', {
+      ticker,
+      name: `Coin ${ticker}`,
+      precision: 2,
+      canDeposit: false,
+      canWithdraw: false,
+      canTransfer: true,
+      canMint: true,
+      canBurn: true,
+    })) as { currency: { currencyId: number } };
+    currencies.push(res.currency.currencyId);
+  }
+  const [base, quote] = currencies as [number, number];
+  const { pair } = (await post(request, admin, '/api/cex/createPair', {
+    buyCurrency: base,
+    sellCurrency: quote,
+    canBuy: true,
+    canSell: true,
+    fee: '0',
+    feeCollector: '',
+  })) as { pair: { _id: string } };
+  const trader = await registerMember(request, uniqueNick('trader'));
+  const other = await registerMember(request, uniqueNick('other'));
+  for (const [nick, currencyId] of [
+    [trader.user.nickname, base],
+    [trader.user.nickname, quote],
+    [other.user.nickname, base],
+  ] as const) {
+    await post(request, admin, '/api/bank/mint', {
+      recipientNickName: nick,
+      currencyId,
+      amount: '1000',
+      note: 'for orders',
+    });
+  }
+  const place = (token: string, buySide: boolean, amount: string, price: string) =>
+    post(request, token, '/api/cex/placeOrder', { pair: pair._id, buySide, initialAmount: amount, price }) as Promise<{
+      order: { _id: string };
+    }>;
+  // A buy partly filled by another member's sell, a resting sell, and a cancelled sell.
+  await place(trader.token, true, '10', '2');
+  await place(other.token, false, '4', '2');
+  await place(trader.token, false, '5', '9');
+  const cancelled = await place(trader.token, false, '1', '12');
+  await post(request, trader.token, '/api/cex/cancelOrder', { orderId: cancelled.order._id });
+
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, trader);
+  await page.addInitScript((p) => localStorage.setItem('quantumhubPair', p), pair._id);
+  await page.goto('/quantumhub');
+  const table = page.getByRole('table', { name: 'My orders' });
+  await expect(table.getByRole('row')).toHaveCount(4); // header + 3 orders
+  for (const word of ['Buy', 'Sell', 'Partly filled', 'Placed', 'Cancelled']) {
+    const badge = table.getByText(word, { exact: true }).first();
+    await expect(badge).toBeVisible();
+    expect(await showsWhole(badge), `"${word}" is cut`).toBe(true);
+  }
+  const cancel = table.getByRole('button', { name: 'Cancel' }).first();
+  expect(await showsWhole(cancel), 'Cancel is out of sight').toBe(true);
+  await table.screenshot({ path: `.cache/e2e-results/screens/my-orders-${info.project.name}.png` });
+});
