@@ -105,6 +105,15 @@ describe('withdraw', () => {
     await expectLedgerBalanced(t.app, t.admin);
   });
 
+  it('rounds the withdrawal tax up: 0.05 at 10% pays 0.01, not nothing (DESIGN §4)', async () => {
+    const m = await funded('1');
+    const res = await withdraw(m, '0.05');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<WithdrawResponse>().settlement).toMatchObject({ amount: '0.05', tax: '0.01' });
+    expect(await balanceOf(t.app, m, currencyId)).toBe('0.94');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
   it('refuses insufficient funds (amount plus tax) and writes nothing', async () => {
     const m = await funded('10');
     const before = await t.built.database.db.execute(sql`SELECT count(*)::int AS n FROM settlements`);

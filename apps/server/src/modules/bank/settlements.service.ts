@@ -19,11 +19,11 @@ import {
   AppError,
   type DepositInput,
   type DepositResponse,
+  feeOf,
   formatAmount,
   fromNumeric,
   type GetSettlementsRequest,
   type GetSettlementsResponse,
-  mulFraction,
   type Settlement,
   type SettleRequest,
   type SettleResponse,
@@ -74,7 +74,7 @@ export async function withdraw(
   if (!currency.canWithdraw) throw new AppError('CONFLICT', `${currency.ticker} cannot be withdrawn`);
   requireNotFrozen(currency);
   requirePrecision(input.amount, currency);
-  const tax = mulFraction(input.amount, fromNumeric(currency.withdrawTax), currency.precision);
+  const tax = feeOf(input.amount, fromNumeric(currency.withdrawTax), currency.precision);
   const id = await insertSettlement(tx, {
     kind: 'withdrawal',
     userId: member.id,
@@ -184,7 +184,7 @@ export async function settle(
       recipientId: row.userId,
       note: 'Deposit approved',
     });
-    const tax = mulFraction(amount, fromNumeric(currency.depositTax), currency.precision);
+    const tax = feeOf(amount, fromNumeric(currency.depositTax), currency.precision);
     if (tax > 0n) {
       const collectorId = await collectorIdOf(tx, currency.taxCollector);
       entries.push({

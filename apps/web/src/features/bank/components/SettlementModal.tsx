@@ -6,14 +6,7 @@
  */
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import {
-  depositRequest,
-  fromNumeric,
-  feeOf,
-  parseAmount,
-  toDecimalString,
-  withdrawRequest,
-} from '@starlight/shared';
+import { depositRequest, feeOf, fromNumeric, parseAmount, toDecimalString, withdrawRequest } from '@starlight/shared';
 import { formatMoney } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';

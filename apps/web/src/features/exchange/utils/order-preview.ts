@@ -4,7 +4,7 @@
  * pair's fee out of the bought quantity; a sell escrows its quantity and pays the fee out of its
  * proceeds (quantity x price rounded DOWN). Fees round UP to the currency they are paid in (DESIGN §4).
  */
-import { type Amount, fromNumeric, MIN_AMOUNT, feeOf, parseAmount, SCALE, UNIT } from '@starlight/shared';
+import { type Amount, feeOf, fromNumeric, MIN_AMOUNT, parseAmount, SCALE, UNIT } from '@starlight/shared';
 
 export interface OrderPreview {
   /** What leaves the member into escrow, and in which currency ('buy' = the pair's buyCurrency). */
