@@ -2,10 +2,19 @@
  * Buying Credits in a browser through the built-in sandbox (issue 10 §4), desktop and phone: the admin
  * creates and publishes a package in Checkout Control; a member buys it, is sent to the sandbox page,
  * presses Pay, lands on the thank-you page and finds the Credits and the Checkout Logs row with its
- * event history; Fail credits nothing.
+ * event history; Fail credits nothing. The store offers only the providers the server serves, and with
+ * none configured says so instead of offering Buy.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { ADMIN, expectNoSeriousA11yViolations, newPage, registerMember, storeSession, uniqueNick } from './fixtures.ts';
+import {
+  ADMIN,
+  adminSignIn,
+  expectNoSeriousA11yViolations,
+  newPage,
+  registerMember,
+  storeSession,
+  uniqueNick,
+} from './fixtures.ts';
 
 /** Expects the member's Credits on the dashboard's balances summary to read `text`. */
 async function expectCredits(page: Page, text: string): Promise<void> {
@@ -98,4 +107,50 @@ test('admin publishes a package; a member buys it with the sandbox: Pay credits 
   await logs.getByLabel('Nickname').fill(nick);
   await logs.getByRole('button', { name: 'Search' }).click();
   await expect(logs.getByRole('row')).toHaveCount(3);
+});
+
+test('with no payment provider configured the store says so and offers no Buy; with one, only that one', async ({
+  browser,
+  isMobile,
+  request,
+}, testInfo) => {
+  const token = await adminSignIn(request);
+  const name = `Credits ${uniqueNick(isMobile ? 'np' : 'nd')}`;
+  const created = await request.post('/api/checkout/packages/create', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name, description: 'Credits nobody can pay for', cost: '2.99', amount: '300' },
+  });
+  expect(created.ok()).toBe(true);
+  const { package: pkg } = (await created.json()) as { package: { _id: string } };
+  const published = await request.post('/api/checkout/packages/publish', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { objectId: pkg._id },
+  });
+  expect(published.ok()).toBe(true);
+
+  // The e2e server runs the sandbox; the store's answer is rewritten as a server with no provider keys
+  // in production (or with one provider) would give it.
+  let providers: number[] = [];
+  const page = await newPage(browser, isMobile);
+  await page.route('**/api/checkout/packages/fetch', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), providers } });
+  });
+  await storeSession(page, await registerMember(request, uniqueNick('noprov')));
+  await page.goto('/checkout');
+  const offer = page.getByRole('article', { name });
+  await expect(offer.getByText('$2.99')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'No payment provider is configured' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Buy / })).toHaveCount(0);
+  await expect(page.getByText('Pay with')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: testInfo.outputPath('no-provider.png'), fullPage: true });
+
+  providers = [1];
+  await page.reload();
+  await expect(offer.getByRole('button', { name: `Buy ${name}` })).toBeVisible();
+  await expect(page.getByText('No payment provider is configured')).toHaveCount(0);
+  const choice = page.getByRole('radiogroup', { name: 'Pay with' });
+  await expect(choice.getByRole('radio')).toHaveCount(1);
+  await expect(choice.getByRole('radio', { name: 'Crypto' })).toBeChecked();
 });

@@ -1,6 +1,7 @@
 /**
  * GET /api/checkout/packages/fetch (public; DESIGN §7): the packages on sale, every live one for an
- * admin. Shared by the member's /checkout and the admin's Checkout Control.
+ * admin, and the payment providers a purchase can use. Shared by the member's /checkout and the admin's
+ * Checkout Control.
  */
 import type { PackagesResponse } from '@starlight/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -24,4 +25,12 @@ export const packagesQuery = (token: string | null) =>
 /** The packages as a query (data: CheckoutPackage[]). */
 export function usePackages() {
   return useQuery(packagesQuery(useSession((s) => s.token)));
+}
+
+/**
+ * The provider ids a purchase can use now, from the same response (data: ProviderId[], ascending;
+ * empty when the server has no payment provider configured).
+ */
+export function usePaymentProviders() {
+  return useQuery({ ...packagesQuery(useSession((s) => s.token)), select: (res) => res.providers });
 }

@@ -1,7 +1,8 @@
 /**
  * SPEC §2 /checkout (Buy Credits): the packages on sale and the choice of provider (card or crypto).
  * Buying opens a checkout and, 5 seconds later, sends the member to the provider's payment page (a link
- * lets them go at once). Signed out, a package offers the way to log in instead.
+ * lets them go at once). Signed out, a package offers the way to log in instead. Only the providers the
+ * server offers are listed; with none configured the page says so and offers no Buy at all.
  */
 import {
   Alert,
@@ -26,7 +27,7 @@ import { formatMoney } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { usePackages } from '../../../lib/packages.ts';
+import { usePackages, usePaymentProviders } from '../../../lib/packages.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useBuyPackage } from '../api/buy-package.ts';
 
@@ -38,11 +39,14 @@ function PackageCard({
   onBuy,
   buying,
   signedIn,
+  canBuy,
 }: {
   pkg: CheckoutPackage;
   onBuy: () => void;
   buying: boolean;
   signedIn: boolean;
+  /** False when no payment provider is configured: no Buy, no way to log in to buy. */
+  canBuy: boolean;
 }) {
   const { byId } = useCurrencies();
   const credits = byId.get(pkg.currency.currencyId);
@@ -75,7 +79,7 @@ function PackageCard({
           <Text fw={700} size="xl">
             ${pkg.cost}
           </Text>
-          {signedIn ? (
+          {!canBuy ? null : signedIn ? (
             <Button
               leftSection={<IconShoppingCart size={18} />}
               onClick={onBuy}
@@ -95,12 +99,23 @@ function PackageCard({
   );
 }
 
+const PROVIDER_OPTIONS: Array<{ value: ProviderId; icon: typeof IconCreditCard }> = [
+  { value: 2, icon: IconCreditCard },
+  { value: 1, icon: IconCurrencyBitcoin },
+];
+
 export function CheckoutPage() {
   const packages = usePackages();
+  const providers = usePaymentProviders();
   const signedIn = useSession((s) => s.token !== null);
   const buy = useBuyPackage();
   const navigate = useNavigate();
-  const [provider, setProvider] = useState<ProviderId>(2);
+  const [chosen, setProvider] = useState<ProviderId>(2);
+  // Until the server says, both are offered; then only those it serves (card first when it does).
+  const offered = providers.data ?? [1, 2];
+  const options = PROVIDER_OPTIONS.filter((o) => offered.includes(o.value));
+  const provider = offered.includes(chosen) ? chosen : (options[0]?.value ?? chosen);
+  const noProvider = providers.isSuccess && offered.length === 0;
   const [buying, setBuying] = useState<string | null>(null);
   const [redirect, setRedirect] = useState<string | null>(null);
 
@@ -143,36 +158,31 @@ export function CheckoutPage() {
           </Anchor>
         </Alert>
       )}
-      <Group gap="sm" align="center">
-        <Text fw={500} id="provider-label">
-          Pay with
-        </Text>
-        <SegmentedControl
-          aria-labelledby="provider-label"
-          value={String(provider)}
-          onChange={(v) => setProvider(Number(v) as ProviderId)}
-          data={[
-            {
-              value: '2',
+      {noProvider ? (
+        <Alert color="yellow" title="No payment provider is configured" role="status">
+          Credits cannot be bought here for now: this server takes neither card nor crypto payments yet.
+        </Alert>
+      ) : (
+        <Group gap="sm" align="center">
+          <Text fw={500} id="provider-label">
+            Pay with
+          </Text>
+          <SegmentedControl
+            aria-labelledby="provider-label"
+            value={String(provider)}
+            onChange={(v) => setProvider(Number(v) as ProviderId)}
+            data={options.map(({ value, icon: Icon }) => ({
+              value: String(value),
               label: (
                 <Group gap={6} wrap="nowrap">
-                  <IconCreditCard size={16} aria-hidden />
-                  {PROVIDER_LABELS[2]}
+                  <Icon size={16} aria-hidden />
+                  {PROVIDER_LABELS[value]}
                 </Group>
               ),
-            },
-            {
-              value: '1',
-              label: (
-                <Group gap={6} wrap="nowrap">
-                  <IconCurrencyBitcoin size={16} aria-hidden />
-                  {PROVIDER_LABELS[1]}
-                </Group>
-              ),
-            },
-          ]}
-        />
-      </Group>
+            }))}
+          />
+        </Group>
+      )}
       {packages.isError && <Alert color="red">{errorMessage(packages.error)}</Alert>}
       {packages.isLoading ? (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
@@ -190,6 +200,7 @@ export function CheckoutPage() {
               key={p._id}
               pkg={p}
               signedIn={signedIn}
+              canBuy={!noProvider}
               buying={buying === p._id}
               onBuy={() => void onBuy(p)}
             />
