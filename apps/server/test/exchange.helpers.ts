@@ -129,7 +129,8 @@ export async function ordersOf(app: FastifyInstance, member: Member): Promise<Or
  * Checks a pair's orders against the ledger and the rules, straight from the database:
  * each order's `escrow_remaining` equals what the ledger holds in escrow for it; an open buy holds
  * exactly ceil(rest x price), an open sell its rest, a closed order nothing; filled never exceeds
- * initial and equals the traded quantity (payouts aside); Filled means fully filled; the book is not crossed.
+ * initial and equals the traded quantity (payouts aside); Filled means fully filled; the book is not crossed;
+ * no trade has one member on both sides (self-trade prevention, DESIGN §5).
  */
 export async function expectBookConsistent(built: BuiltApp, pairId: string, sellPrecision: number): Promise<void> {
   const res = await built.database.db.execute<{
@@ -180,6 +181,12 @@ export async function expectBookConsistent(built: BuiltApp, pairId: string, sell
     }
   }
   if (bestBid !== null && bestAsk !== null) expect(bestBid < bestAsk, 'the book is not crossed').toBe(true);
+  const selfTrades = await built.database.db.execute<{ id: string }>(sql`
+    SELECT x.id FROM exchange_trades x
+    JOIN exchange_orders b ON b.id = x.buy_order_id
+    JOIN exchange_orders s ON s.id = x.sell_order_id
+    WHERE x.pair_id = ${pairId} AND b.user_id = s.user_id`);
+  expect(selfTrades.rows, 'no member trades with themselves').toEqual([]);
 }
 
 /** The exchange calls and reads of a test file's app `t` (read when called, after `useTestApp`'s `beforeAll`). */
