@@ -52,14 +52,17 @@ function reachOf(jobs: readonly OrderJob[], buySide: boolean): SideReach | null 
  * to sellCurrency's precision, a sell its initialAmount) and matches it by price-time priority at the
  * resting orders' prices; each fill posts the quantity and the cost out of the two escrows (22), the
  * buyer's price improvement back to the buyer (22), each side's fee on its proceeds to the collector or
- * burned (23). Everything is written in one statement (DESIGN §9: a batch costs the round trips of one
- * order). An order that is refused leaves no trace and does not stop the others; its outcome carries the
+ * burned (23). A resting order of the same member that an order reaches is cancelled instead of traded
+ * (self-trade prevention, cancel oldest: its escrow back, 21; `matchOrder`), and the answer's note says so.
+ * Everything is written in one statement (DESIGN §9: a batch costs the round trips of one order).
+ * An order that is refused leaves no trace and does not stop the others; its outcome carries the
  * error: NOT_FOUND (pair, or hidden to a member), CONFLICT (frozen pair: its `frozenNote`; disabled side;
  * frozen currency; `Insufficient funds`), VALIDATION (amount or price beyond the currencies' precision,
  * an order worth less than one unit of sellCurrency's precision). An accepted order answers
  * `{order, trades, tx:{note}, message}` with SPEC §8's message (`Placed a buy order of …` /
- * `Placed a Sell Order of …`), its state as its own matching left it. Throws (rolling back the whole
- * batch) only on a database failure.
+ * `Placed a Sell Order of …`, then `; … filled at once` and `; your resting buy order at … was cancelled to
+ * prevent a self-trade` when they apply), its state as its own matching left it. Throws (rolling back
+ * the whole batch) only on a database failure.
  */
 export async function placeOrders(
   tx: Tx,
