@@ -32,6 +32,13 @@ async function openTokens(page: Page): Promise<void> {
   await page.goto('/userbank?tab=bank');
 }
 
+/** The transaction log's entries: table rows on a desktop, one card each on a phone (issue 18 §3). */
+function logEntries(page: Page, isMobile: boolean) {
+  return isMobile
+    ? page.getByRole('list', { name: 'Transaction log' }).getByRole('listitem')
+    : page.getByRole('table', { name: 'Transaction log' }).getByRole('row');
+}
+
 test('register, receive minted SD, send it with tax, see both histories', async ({ browser, isMobile }) => {
   const alice = uniqueNick('alice');
   const bob = uniqueNick('bob');
@@ -76,7 +83,9 @@ test('register, receive minted SD, send it with tax, see both histories', async 
     await pageA.getByRole('option', { name: 'Stardust (SD)' }).click();
   }
   await transfer.getByLabel('Amount').fill('40');
-  await expect(transfer.getByText('Transfer tax 1%: 0.40 SD (rounded up to the smallest unit). The recipient receives 39.60 SD.')).toBeVisible();
+  await expect(
+    transfer.getByText('Transfer tax 1%: 0.40 SD (rounded up to the smallest unit). The recipient receives 39.60 SD.'),
+  ).toBeVisible();
   await expectNoSeriousA11yViolations(pageA);
   await transfer.getByRole('button', { name: 'Send' }).click();
   await expect(pageA.getByRole('alert').filter({ hasText: `Sent 39.60 SD to ${bob} (tax 0.40 SD)` })).toBeVisible();
@@ -100,14 +109,14 @@ test('register, receive minted SD, send it with tax, see both histories', async 
     } else {
       await page.goto('/userbank?tab=logs');
     }
-    const log = page.getByRole('table', { name: 'Transaction log' });
-    const row = log.getByRole('row').filter({ hasText: other }).filter({ hasText: 'Transfer' });
+    const row = logEntries(page, isMobile).filter({ hasText: other }).filter({ hasText: 'Transfer' });
     await expect(row).toContainText(`${sign}39.60 SD`);
   }
   // Alice also sees her minted SD and the tax row.
-  const logA = pageA.getByRole('table', { name: 'Transaction log' });
-  await expect(logA.getByRole('row').filter({ hasText: 'Mint' })).toContainText('+100.00 SD');
-  await expect(logA.getByRole('row').filter({ hasText: 'Tax' })).toContainText('−0.40 SD');
+  // By the category's own label: "To admin" + "Transfer tax…" also holds the letters "mint".
+  const category = (label: string) => ({ has: pageA.getByText(label, { exact: true }) });
+  await expect(logEntries(pageA, isMobile).filter(category('Mint'))).toContainText('+100.00 SD');
+  await expect(logEntries(pageA, isMobile).filter(category('Tax'))).toContainText('−0.40 SD');
 
   // The admin finds the transfer in Tnx Logs.
   await admin.goto('/dashboard?view=admin&tab=tnx');

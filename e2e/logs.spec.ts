@@ -75,8 +75,10 @@ test('User Logs: a filter lives in the URL, survives a reload, and Back/Forward 
     await page.getByRole('tab', { name: 'User Logs' }).click();
     await expect(page).toHaveURL(/[?&]tab=logs/);
   }
-  const log = page.getByRole('table', { name: 'Transaction log' });
-  const rows = log.locator('tbody tr');
+  // Table rows on a desktop, one card each on a phone (issue 18 §3).
+  const rows = isMobile
+    ? page.getByRole('list', { name: 'Transaction log' }).getByRole('listitem')
+    : page.getByRole('table', { name: 'Transaction log' }).locator('tbody tr');
   await expect(rows.filter({ hasText: 'Mint' }).first()).toBeVisible();
   const unfiltered = isMobile ? 3 : 4; // SD mint, (SN mint,) transfer, tax
   await expect(rows).toHaveCount(unfiltered);

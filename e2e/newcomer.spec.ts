@@ -150,3 +150,35 @@ test('My orders names side and state in full words', async ({ browser, isMobile,
   expect(await showsWhole(cancel), 'Cancel is out of sight').toBe(true);
   await table.screenshot({ path: `.cache/e2e-results/screens/my-orders-${info.project.name}.png` });
 });
+
+test('the history shows the signed amount, category and note without scrolling sideways', async ({
+  browser,
+  isMobile,
+  request,
+}, info) => {
+  const admin = await adminSignIn(request);
+  const alice = await registerMember(request, uniqueNick('hist'));
+  const bob = await registerMember(request, uniqueNick('hist'));
+  await post(request, admin, '/api/bank/mint', {
+    recipientNickName: alice.user.nickname,
+    currencyId: 1,
+    amount: '100',
+    note: 'welcome gift',
+  });
+  await post(request, alice.token, '/api/bank/p2pTransfer', {
+    recipientNickName: bob.user.nickname,
+    currencyId: 1,
+    amount: '10',
+    note: 'for the fuel',
+  });
+
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, alice);
+  await page.goto('/userbank?tab=logs');
+  for (const text of ['+100.00 SD', '−9.90 SD', '−0.10 SD', 'Transfer', 'for the fuel', 'welcome gift']) {
+    const shown = page.getByText(text, { exact: true }).first();
+    await expect(shown).toBeVisible();
+    expect(await showsWhole(shown), `"${text}" is out of sight`).toBe(true);
+  }
+  await page.screenshot({ path: `.cache/e2e-results/screens/history-${info.project.name}.png` });
+});

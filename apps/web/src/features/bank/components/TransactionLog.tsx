@@ -1,10 +1,13 @@
 /**
  * SPEC §2 User Logs: the member's transaction log with filters and paging (10 a page from page 1;
  * page back to 1 on Search; SPEC §4 previous/next rules). Filters and page live in the URL (DESIGN §1).
+ * On a phone each transaction is a card with the signed amount first, as bank apps show it (issue 18 §3);
+ * a table there hid the amount, category and note off to the side.
  */
 import { Badge, Button, Card, Group, Loader, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { formatDate, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
+import { useMediaQuery } from '@mantine/hooks';
+import { formatDate, type Transaction, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
 import { useEffect } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
@@ -15,11 +18,14 @@ import { type TxLogUrl, useTxLog } from '../../../lib/tx-log/use-tx-log.ts';
 
 const CATEGORIES = Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label }));
 
+const categoryLabel = (tx: Transaction) => TX_CATEGORY_LABELS[tx.category as TxCategory] ?? String(tx.category);
+
 /** `url`: the route's filters and page and how to change them; the inputs apply on Search or Enter. */
 export function TransactionLog({ url }: { url: TxLogUrl }) {
   const me = useSession((s) => s.user?.nickname);
   const { data: currencies = [], byId } = useCurrencies();
   const { query, form, submit, page, limit, goToPage, stepBackAfterError } = useTxLog(url, 'own');
+  const isPhone = useMediaQuery('(max-width: 48em)');
   // SPEC §4: on error the page goes back by one.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure on a page above 1
   useEffect(() => {
@@ -83,6 +89,41 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
           {/* A link to a page past the end still offers the way back. */}
           {page > 1 && <Paging page={page} limit={limit} total={total} onPage={goToPage} />}
         </Stack>
+      ) : isPhone ? (
+        <>
+          <Stack gap="xs" role="list" aria-label="Transaction log">
+            {query.data?.txs.map((tx) => {
+              const currency = byId.get(tx.balance.currencyId);
+              const incoming = tx.recipient?.nickname === me;
+              const other = incoming ? tx.sender?.nickname : tx.recipient?.nickname;
+              return (
+                <Card key={tx._id} withBorder radius="sm" p="sm" role="listitem" data-testid="tx-card">
+                  <Group justify="space-between" wrap="nowrap" align="start" gap="xs">
+                    <Text fw={700} c={incoming ? 'teal' : 'red'} style={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {incoming ? '+' : '−'}
+                      {formatMoney(tx.balance.amount, currency)} {currency?.ticker}
+                    </Text>
+                    <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
+                      {categoryLabel(tx)}
+                    </Badge>
+                  </Group>
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {incoming ? 'From' : 'To'} {other ?? 'System'}
+                  </Text>
+                  {tx.note && (
+                    <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {tx.note}
+                    </Text>
+                  )}
+                  <Text size="xs" c="dimmed">
+                    {formatDate(tx.createdAt)}
+                  </Text>
+                </Card>
+              );
+            })}
+          </Stack>
+          <Paging page={page} limit={limit} total={total} onPage={goToPage} />
+        </>
       ) : (
         <>
           <Table.ScrollContainer minWidth={640}>
@@ -112,7 +153,7 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
                       </Table.Td>
                       <Table.Td>
                         <Badge variant="light" size="sm">
-                          {TX_CATEGORY_LABELS[tx.category as TxCategory] ?? tx.category}
+                          {categoryLabel(tx)}
                         </Badge>
                       </Table.Td>
                       <Table.Td>{tx.note}</Table.Td>
