@@ -11,6 +11,7 @@ import {
   type BuyPackageResponse,
   CHECKOUT_STATE,
   type CheckoutsResponse,
+  CREDITS_CURRENCY_ID,
   type GetAllCheckoutsRequest,
   type GetCheckoutsRequest,
   type ProviderId,
@@ -20,6 +21,7 @@ import type { Db } from '../../db/client.ts';
 import { inLiveTransaction } from '../../http/money-moving.ts';
 import type { ChangePublisher } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import { requireCurrency, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
 import { applyProviderEvent, costCents, type EventOutcome } from './checkout.events.ts';
 import { findCheckout, findCheckouts, insertCheckout, recordRefusedEvent, updateCheckout } from './checkout.queries.ts';
 import { findPackage } from './packages.queries.ts';
@@ -58,6 +60,7 @@ export function availableProviders(deps: CheckoutDeps): ProviderId[] {
  * active package and the provider's payment page for it. Answers `{link, checkout, message}`. Throws
  * NOT_FOUND (`Package not found`: none, deleted, unpublished or inactive), CONFLICT `No payment
  * provider is configured` when nothing serves `providerId` (no settings and the sandbox off: nothing is
+ * opened), CONFLICT `CR cannot be minted` or the frozen note while Credits cannot be issued (nothing is
  * opened), and CONFLICT when the provider refuses (the checkout is then cancelled).
  */
 export async function buyPackage(
@@ -69,6 +72,11 @@ export async function buyPackage(
   const pkg = await findPackage(deps.db, input.packageId);
   if (!pkg?.published || !pkg.active) throw new AppError('NOT_FOUND', 'Package not found');
   const via = provider(deps, input.providerId);
+  // No payment is taken for Credits that could not be issued: the rule every path that creates value
+  // follows (DESIGN §4 canMint; issue 17 §3). A completion still credits what was paid, whatever the flag.
+  const credits = await requireCurrency(deps.db, CREDITS_CURRENCY_ID);
+  requireMintable(credits);
+  requireNotFrozen(credits);
   const id = await insertCheckout(deps.db, {
     userId: member.id,
     packageId: pkg.id,
