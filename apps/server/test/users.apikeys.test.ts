@@ -53,6 +53,19 @@ describe('making and showing a key', () => {
     expect((await withKey(t.app, second, '/api/user/me')).statusCode).toBe(200);
   });
 
+  it('New Key speaks of an old key only when one was replaced (issue 18 §8)', async () => {
+    const m = await registerMember(t.app, 'firstkey');
+    const message = async () => {
+      const res = await call(t.app, m.token, 'GET', '/api/user/newApiKey');
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<ApiKeyResponse>().message;
+    };
+    expect(await message()).toBe('Your new API key is ready');
+    expect(await message()).toBe('Your new API key is ready; the old one no longer works');
+    expect((await call(t.app, m.token, 'GET', '/api/user/disableApiKeyAccess')).statusCode).toBe(200);
+    expect(await message()).toBe('Your new API key is ready');
+  });
+
   it('disabling removes the key: it gets 401 and Get Key answers null', async () => {
     const m = await registerMember(t.app, 'disable');
     const key = await newKey(t.app, m);

@@ -1,6 +1,6 @@
 /** SQL of API keys (DESIGN §8): a member's key hash and sealed key (the lookup by hash is in plugins/auth.ts). */
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 
 /** The sealed key of a member, or null when they have none. */
@@ -19,4 +19,13 @@ export async function setApiKey(
     .update(users)
     .set({ apiKeyHash: key?.hash ?? null, apiKeySealed: key?.sealed ?? null })
     .where(eq(users.id, userId));
+}
+
+/**
+ * Whether a member has a key now, read with the row locked until `tx` ends: a renewal in the same
+ * transaction then knows whether it replaces a key, even when two renewals race.
+ */
+export async function hasApiKeyForUpdate(tx: Tx, userId: string): Promise<boolean> {
+  const [row] = await tx.select({ hash: users.apiKeyHash }).from(users).where(eq(users.id, userId)).for('update');
+  return Boolean(row?.hash);
 }

@@ -4,8 +4,9 @@
  */
 import type { ApiKeyResponse } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { generateApiKey, hashApiKey, openApiKey, sealApiKey } from '../../lib/api-key-crypto.ts';
-import { findSealedApiKey, setApiKey } from './apikeys.queries.ts';
+import { findSealedApiKey, hasApiKeyForUpdate, setApiKey } from './apikeys.queries.ts';
 
 export interface ApiKeysDeps {
   db: Db;
@@ -20,11 +21,25 @@ export async function getApiKey(deps: ApiKeysDeps, userId: string): Promise<ApiK
   return { apiKey: openApiKey(sealed, deps.sealingKey), message: 'OK' };
 }
 
-/** `newApiKey`: a fresh key (256 bits) replacing the old one, which stops working at once. */
+/** `newApiKey`'s message: it speaks of an old key only when one was replaced. */
+export const NEW_API_KEY_MESSAGE = {
+  first: 'Your new API key is ready',
+  replaced: 'Your new API key is ready; the old one no longer works',
+} as const;
+
+/**
+ * `newApiKey`: a fresh key (256 bits) replacing the old one, if any, which stops working at once. The
+ * message says whether a key was replaced (`NEW_API_KEY_MESSAGE`).
+ */
 export async function newApiKey(deps: ApiKeysDeps, userId: string): Promise<ApiKeyResponse> {
   const apiKey = generateApiKey();
-  await setApiKey(deps.db, userId, { hash: hashApiKey(apiKey), sealed: sealApiKey(apiKey, deps.sealingKey) });
-  return { apiKey, message: 'Your new API key is ready; the old one no longer works' };
+  const sealed = { hash: hashApiKey(apiKey), sealed: sealApiKey(apiKey, deps.sealingKey) };
+  const replaced = await inTransaction(deps.db, async (tx) => {
+    const had = await hasApiKeyForUpdate(tx, userId);
+    await setApiKey(tx, userId, sealed);
+    return had;
+  });
+  return { apiKey, message: replaced ? NEW_API_KEY_MESSAGE.replaced : NEW_API_KEY_MESSAGE.first };
 }
 
 /** `disableApiKeyAccess`: removes the member's key; requests with it get 401 from now on. */
