@@ -44,9 +44,9 @@ describe('the embedded database (PGlite)', () => {
       note: 'on PGlite',
     });
     expect(sent.statusCode, sent.body).toBe(200);
-    expect(sent.json().message).toBe(`Sent 12.22 SD to ${b.nickname} (tax 0.12 SD)`);
+    expect(sent.json().message).toBe(`Sent 12.21 SD to ${b.nickname} (tax 0.13 SD)`);
     expect(await balanceOf(t.app, a, 1)).toBe('87.66');
-    expect(await balanceOf(t.app, b, 1)).toBe('12.22');
+    expect(await balanceOf(t.app, b, 1)).toBe('12.21');
 
     // Refusals map to the same statuses as on PostgreSQL (the CHECK constraint becomes a 409).
     const broke = await call(t.app, b.token, 'POST', '/api/bank/p2pTransfer', {
@@ -74,8 +74,8 @@ describe('the embedded database (PGlite)', () => {
     const rows = ha.json<TransactionsResponse>();
     expect(rows.total).toBe(3);
     expect(rows.txs.map((t) => [t.category, t.balance.amount, t.recipient?.nickname ?? null])).toEqual([
-      [4, '0.12', 'admin'],
-      [3, '12.22', b.nickname],
+      [4, '0.13', 'admin'],
+      [3, '12.21', b.nickname],
       [10, '100.00', a.nickname],
     ]);
     const hb = await call(t.app, b.token, 'POST', '/api/bank/transactions', { paging: { limit: 10, page: 1 } });
