@@ -8,13 +8,16 @@
  * - `balances`: the member's non-zero balances;
  * - `error`: a refused message (`Not authorized`, `Token expired`, `Pair not found`, `Invalid message`);
  * - `pong`: the answer to `ping`;
- * - `defcon`: the alert level changed (SPEC §3), pushed to every socket.
+ * - `defcon`: the alert level changed (SPEC §3), pushed to every socket;
+ * - `currencies`: currencies an admin created or changed, each whole as getCurrencies lists it, pushed to
+ *   every socket (currencies are public), so a page's currency list never misses one.
  *
  * The server writes them through this type only (`plugins/websocket.ts`), so their shapes are checked
  * when it compiles. The browser reads them with `readWsServerMessage`, which checks the JSON and the
  * message type and no more: the socket opens on every signed-in page, and a schema library there cost
  * /dashboard 15 to 26 KB of gzipped script (issue 6 §6), to re-check what our own server typed.
  */
+import type { Currency } from './schemas/bank.ts';
 import type { Depth, Order, Trade } from './schemas/exchange.ts';
 
 export type WsServerMessage =
@@ -25,7 +28,8 @@ export type WsServerMessage =
   | { type: 'balances'; balances: Array<{ currencyId: number; amount: string }> }
   | { type: 'error'; message: string }
   | { type: 'pong' }
-  | { type: 'defcon'; defconLvl: number; defconMsg: string };
+  | { type: 'defcon'; defconLvl: number; defconMsg: string }
+  | { type: 'currencies'; currencies: Currency[] };
 
 const TYPES: ReadonlySet<string> = new Set<WsServerMessage['type']>([
   'auth',
@@ -36,6 +40,7 @@ const TYPES: ReadonlySet<string> = new Set<WsServerMessage['type']>([
   'error',
   'pong',
   'defcon',
+  'currencies',
 ]);
 
 /** The message in the text frame `raw`, or null when it is not JSON or not of a known type. */

@@ -1,18 +1,19 @@
 /**
- * What committed requests changed, for the live feed (DESIGN §5): ids of trading pairs and of members.
- * Services collect them in a `LiveChanges` while they work; after the commit the route hands them to
- * the `ChangePublisher`, which merges them into one bus event every `PUBLISH_MS`; in every server
- * process the modules that own the data (`subscribeToChanges`) then load and push the fresh book,
- * trades, orders and balances to its sockets.
+ * What committed requests changed, for the live feed (DESIGN §5): ids of trading pairs, of members and
+ * of currencies. Services collect them in a `LiveChanges` while they work; after the commit the route
+ * hands them to the `ChangePublisher`, which merges them into one bus event every `PUBLISH_MS`; in every
+ * server process the modules that own the data (`subscribeToChanges`) then load and push the fresh book,
+ * trades, orders, balances and currencies to its sockets.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveClient, LiveHub } from '../plugins/websocket.ts';
 import type { EventBus } from './event-bus.ts';
 
-/** The pairs and members one request (or batch) changed. */
+/** The pairs, members and currencies one request (or batch) changed. */
 export class LiveChanges {
   readonly pairs = new Set<string>();
   readonly users = new Set<string>();
+  readonly currencies = new Set<number>();
   touchPair(pairId: string): void {
     this.pairs.add(pairId);
   }
@@ -20,22 +21,35 @@ export class LiveChanges {
   touchUser(userId: string | null): void {
     if (userId) this.users.add(userId);
   }
+  /** A currency created or changed (its rules, taxes, name, precision): every open page shows it. */
+  touchCurrency(currencyId: number): void {
+    this.currencies.add(currencyId);
+  }
   get isEmpty(): boolean {
-    return this.pairs.size === 0 && this.users.size === 0;
+    return this.pairs.size === 0 && this.users.size === 0 && this.currencies.size === 0;
   }
 }
 
-/** One bus event: ids of pairs and of members that changed. */
+/**
+ * One bus event: ids of pairs, members and currencies that changed. `currencies` may be missing (an
+ * event of a replica that predates it) and then means none.
+ */
 export interface ChangeEvent {
   kind: 'changes';
   pairs: string[];
   users: string[];
+  currencies?: number[];
 }
 
 /** True when a bus event is a `ChangeEvent`. */
 export function isChangeEvent(e: unknown): e is ChangeEvent {
   const x = e as Partial<ChangeEvent> | null;
-  return x?.kind === 'changes' && Array.isArray(x.pairs) && Array.isArray(x.users);
+  return (
+    x?.kind === 'changes' &&
+    Array.isArray(x.pairs) &&
+    Array.isArray(x.users) &&
+    (x.currencies === undefined || Array.isArray(x.currencies))
+  );
 }
 
 /** How long published changes wait to be merged with others into one NOTIFY (milliseconds). */
@@ -51,6 +65,7 @@ const IDS_PER_EVENT = 200;
 export class ChangePublisher {
   private readonly pairs = new Set<string>();
   private readonly users = new Set<string>();
+  private readonly currencies = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly bus: EventBus;
   private readonly log: FastifyBaseLogger;
@@ -65,6 +80,7 @@ export class ChangePublisher {
     if (changes.isEmpty) return;
     for (const p of changes.pairs) this.pairs.add(p);
     for (const u of changes.users) this.users.add(u);
+    for (const c of changes.currencies) this.currencies.add(c);
     this.timer ??= setTimeout(() => void this.flush(), PUBLISH_MS);
   }
 
@@ -73,18 +89,22 @@ export class ChangePublisher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const ids = [
+      ...[...this.currencies].map((id) => ['c', String(id)] as const),
       ...[...this.pairs].map((id) => ['p', id] as const),
       ...[...this.users].map((id) => ['u', id] as const),
     ];
     this.pairs.clear();
     this.users.clear();
+    this.currencies.clear();
     try {
       for (let i = 0; i < ids.length; i += IDS_PER_EVENT) {
         const chunk = ids.slice(i, i + IDS_PER_EVENT);
+        const currencies = chunk.filter(([k]) => k === 'c').map(([, id]) => Number(id));
         const event: ChangeEvent = {
           kind: 'changes',
           pairs: chunk.filter(([k]) => k === 'p').map(([, id]) => id),
           users: chunk.filter(([k]) => k === 'u').map(([, id]) => id),
+          ...(currencies.length > 0 ? { currencies } : {}),
         };
         await this.bus.publish(event);
       }
@@ -121,10 +141,11 @@ export function isDefconChangedEvent(e: unknown): e is DefconChangedEvent {
   return x?.kind === 'defcon' && typeof x.defconLvl === 'number' && typeof x.defconMsg === 'string';
 }
 
-/** The pairs and members changed since the last flush of a `subscribeToChanges` subscriber. */
+/** The pairs, members and currencies changed since the last flush of a `subscribeToChanges` subscriber. */
 export interface ChangedIds {
   pairs: string[];
   users: string[];
+  currencies: number[];
 }
 
 /**
@@ -141,20 +162,23 @@ export function subscribeToChanges(
 ): () => void {
   const pairs = new Set<string>();
   const users = new Set<string>();
+  const currencies = new Set<number>();
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
   let stopped = false;
   const run = async () => {
     timer = null;
-    const changed = { pairs: [...pairs], users: [...users] };
+    const changed = { pairs: [...pairs], users: [...users], currencies: [...currencies] };
     pairs.clear();
     users.clear();
+    currencies.clear();
     await flush(changed);
   };
   const unsubscribe = bus.subscribe((event) => {
     if (stopped || !isChangeEvent(event)) return;
     for (const p of event.pairs) pairs.add(p);
     for (const u of event.users) users.add(u);
+    for (const c of event.currencies ?? []) if (Number.isSafeInteger(c)) currencies.add(c);
     if (timer) return;
     timer = setTimeout(() => {
       flushing = flushing.then(run).catch((err: unknown) => {

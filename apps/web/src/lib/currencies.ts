@@ -1,9 +1,11 @@
 /**
  * GET /api/bank/currencies (public). SPEC §4: the list is refetched at most once per 24 hours
- * (kept in localStorage as `currencies` and `nextGetCurrencies`); `refresh` forces a fetch.
+ * (kept in localStorage as `currencies` and `nextGetCurrencies`); `refresh` forces a fetch. A currency
+ * created or changed meanwhile still reaches an open page: the socket pushes it (`applyPushedCurrencies`),
+ * and a balance in a currency the list lacks refetches it (`refetchIfUnknown`), issue 18 §5.
  */
 import type { Currency } from '@starlight/shared';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -23,6 +25,43 @@ async function fetchCurrencies(force: boolean): Promise<Currency[]> {
 export function clearCurrencyCache(): void {
   localStorage.removeItem('currencies');
   localStorage.removeItem('nextGetCurrencies');
+}
+
+/**
+ * Puts currencies the socket pushed (its `currencies` message: each whole, as the list has it) into the
+ * cached list, replacing by `currencyId` and adding new ones in id order; the stored copy follows and
+ * keeps its 24-hour window. With no list loaded, the stored copy is dropped, so the next read fetches.
+ */
+export function applyPushedCurrencies(client: QueryClient, pushed: readonly Currency[]): void {
+  const current = client.getQueryData<Currency[]>(queryKeys.currencies);
+  if (!current) {
+    clearCurrencyCache();
+    void client.invalidateQueries({ queryKey: queryKeys.currencies });
+    return;
+  }
+  const byId = new Map(current.map((c) => [c.currencyId, c]));
+  for (const c of pushed) byId.set(c.currencyId, c);
+  const next = [...byId.values()].sort((a, b) => a.currencyId - b.currencyId);
+  client.setQueryData(queryKeys.currencies, next);
+  localStorage.setItem('currencies', JSON.stringify(next));
+}
+
+/** Currency ids a refetch was already asked for, so an id the server does not list is asked for once. */
+const askedFor = new Set<number>();
+
+/**
+ * The fallback when a push was missed (socket down): if `ids` (a member's balances) name a currency
+ * the loaded list lacks, the list is fetched again past its 24-hour window, once per unknown id.
+ */
+export function refetchIfUnknown(client: QueryClient, ids: Iterable<number>): void {
+  const list = client.getQueryData<Currency[]>(queryKeys.currencies);
+  if (!list) return;
+  const known = new Set(list.map((c) => c.currencyId));
+  const missing = [...ids].filter((id) => !known.has(id) && !askedFor.has(id));
+  if (missing.length === 0) return;
+  for (const id of missing) askedFor.add(id);
+  clearCurrencyCache();
+  void client.invalidateQueries({ queryKey: queryKeys.currencies });
 }
 
 /** The currency list's query (served from localStorage while the 24-hour window lasts). */

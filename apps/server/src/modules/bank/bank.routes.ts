@@ -23,9 +23,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { idempotencyKey } from '../../http/idempotency.ts';
-import { inLiveTransaction, moneyMoving } from '../../http/money-moving.ts';
+import { inLiveTransaction, moneyMoving, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
+import { startCurrenciesLive } from './currencies.live.ts';
 import * as currencies from './currencies.service.ts';
 import * as reports from './reports.service.ts';
 import * as transfers from './transfers.service.ts';
@@ -33,6 +34,8 @@ import * as transfers from './transfers.service.ts';
 export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const tags = ['bank'];
   const errors = { '4xx': errorResponse };
+  const stopLive = startCurrenciesLive(app, db);
+  app.addHook('onClose', async () => stopLive());
   // Transfers without an Idempotency-Key are written in batches (group commit, DESIGN §9): those that
   // arrive while their lane's previous batch is written go together in one transaction. Two lanes, by
   // sender, so two batches can be written at once (their rows are locked in one global order).
@@ -67,7 +70,9 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       },
     },
     async (req) => {
-      const currency = await currencies.createCurrency(db, requireAuth(req), req.body, req.ip);
+      const currency = await withLiveChanges(app.live.changes, (changes) =>
+        currencies.createCurrency(db, requireAuth(req), req.body, req.ip, changes),
+      );
       return { currency, message: `Currency ${currency.ticker} created` };
     },
   );
@@ -84,7 +89,9 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       },
     },
     async (req) => {
-      const currency = await currencies.modifyCurrency(db, requireAuth(req), req.body, req.ip);
+      const currency = await withLiveChanges(app.live.changes, (changes) =>
+        currencies.modifyCurrency(db, requireAuth(req), req.body, req.ip, changes),
+      );
       return { currency, message: `Currency ${currency.ticker} modified` };
     },
   );

@@ -13,6 +13,7 @@ import {
 } from '@starlight/shared';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
 import { findUserByNickname } from '../users/users.queries.ts';
@@ -108,12 +109,16 @@ function currencyColumns(input: Omit<ModifyCurrencyInput, 'currencyId'>): Curren
   return out;
 }
 
-/** Admin: creates a currency with the next id (DESIGN §3). Throws CONFLICT for a taken ticker. */
+/**
+ * Admin: creates a currency with the next id (DESIGN §3). Throws CONFLICT for a taken ticker. The new
+ * currency goes in `changes`, so once committed every open page hears of it (`currencies.live.ts`).
+ */
 export async function createCurrency(
   db: Db,
   admin: AuthUser,
   input: CreateCurrencyInput,
   address: string,
+  changes: LiveChanges,
 ): Promise<Currency> {
   await requireCollector(db, input.taxCollector);
   return inTransaction(db, async (tx) => {
@@ -133,6 +138,7 @@ export async function createCurrency(
       category: ADMIN_CATEGORY.CreateCurrency,
       action: `Created currency ${row.ticker} (${row.currencyId})`,
     });
+    changes.touchCurrency(row.currencyId);
     return toCurrencyDto(row);
   });
 }
@@ -165,12 +171,14 @@ async function requireHoldingsFit(tx: Tx, currencyId: number, precision: number)
  * (CONFLICT, see `requireHoldingsFit`) while any balance, open order, pending settlement, live recipe or
  * running process of the currency holds a finer amount; the check and the change run in one transaction
  * with the currency row locked (`FOR UPDATE`). Throws NOT_FOUND, VALIDATION (an unknown tax collector).
+ * The currency goes in `changes`, so once committed every open page shows the change (`currencies.live.ts`).
  */
 export async function modifyCurrency(
   db: Db,
   admin: AuthUser,
   input: ModifyCurrencyInput,
   address: string,
+  changes: LiveChanges,
 ): Promise<Currency> {
   const { currencyId, ...fields } = input;
   await requireCollector(db, fields.taxCollector);
@@ -180,18 +188,19 @@ export async function modifyCurrency(
     if (fields.precision !== undefined && fields.precision < current.precision) {
       await requireHoldingsFit(tx, currencyId, fields.precision);
     }
-    const changes = currencyColumns(fields);
+    const columns = currencyColumns(fields);
     const row =
-      Object.keys(changes).length > 0
-        ? await updateCurrency(tx, currencyId, changes)
+      Object.keys(columns).length > 0
+        ? await updateCurrency(tx, currencyId, columns)
         : await requireCurrency(tx, currencyId);
     if (!row) throw new AppError('NOT_FOUND', 'Currency not found');
     await insertAdminLog(tx, {
       adminId: admin.id,
       address,
       category: ADMIN_CATEGORY.ModifyCurrency,
-      action: `Modified currency ${row.ticker}: ${Object.keys(changes).join(', ') || 'no changes'}`,
+      action: `Modified currency ${row.ticker}: ${Object.keys(columns).join(', ') || 'no changes'}`,
     });
+    changes.touchCurrency(row.currencyId);
     return toCurrencyDto(row);
   });
 }

@@ -1,6 +1,8 @@
 /** The member's holdings: balances above 0 in currencies that can move, with the list and `me` behind them. */
 import type { Currency } from '@starlight/shared';
-import { useCurrencies } from '../../../lib/currencies.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { refetchIfUnknown, useCurrencies } from '../../../lib/currencies.ts';
 import { useMe } from '../../../lib/me.ts';
 import { useSession } from '../../../lib/session.ts';
 
@@ -15,6 +17,13 @@ export function useHoldings() {
   const user = useSession((s) => s.user);
   const currencies = useCurrencies();
   const balances = (me.data ?? user)?.balances ?? [];
+  const client = useQueryClient();
+  // A balance in a currency the (day-old) list lacks: fetch the list again (issue 18 §5).
+  const balanceIds = balances.map((b) => b.currencyId).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the ids or the list change
+  useEffect(() => {
+    if (balanceIds) refetchIfUnknown(client, balanceIds.split(',').map(Number));
+  }, [balanceIds, currencies.data, client]);
   /** Every non-zero balance (the dashboard's summary: Credits too, which cannot be moved). */
   const all: Holding[] = [];
   for (const b of balances) {

@@ -1,13 +1,15 @@
 /**
  * The live feed of the Quantum Hub (DESIGN §5): one WebSocket on `/api/ws` that signs in with the
  * session token and watches one pair. Pushed books, trades, own orders and balances go straight into
- * the query cache, so every list on the page updates without polling. A dropped socket reconnects with
- * exponential backoff (1 s .. 30 s) and the exchange queries are refetched, since pushes may have been
- * missed meanwhile. SPEC §4: 'Not authorized' and 'Token expired' end the session.
+ * the query cache, so every list on the page updates without polling; so do the currencies an admin
+ * creates or changes (pushed to every socket). A dropped socket reconnects with exponential backoff
+ * (1 s .. 30 s) and the exchange queries, the member and the currency list are refetched, since pushes
+ * may have been missed meanwhile. SPEC §4: 'Not authorized' and 'Token expired' end the session.
  */
 import { readWsServerMessage, type Trade, type User, type WsClientMessage } from '@starlight/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { applyPushedCurrencies, clearCurrencyCache, refetchIfUnknown } from '../../../lib/currencies.ts';
 import { setDefcon } from '../../../lib/defcon.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -89,8 +91,16 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
           if (user) setUser({ ...user, balances: msg.balances });
           // A balance moved: the member's history has a new row.
           void client.invalidateQueries({ queryKey: queryKeys.transactionsAll });
+          // A balance in a currency the list lacks (its push was missed): fetch the list again.
+          refetchIfUnknown(
+            client,
+            msg.balances.map((b) => b.currencyId),
+          );
           return;
         }
+        case 'currencies':
+          applyPushedCurrencies(client, msg.currencies);
+          return;
         case 'error':
           if (LOGOUT_MESSAGES.some((m) => msg.message.includes(m))) {
             useSession.getState().clear();
@@ -125,6 +135,8 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
         if (everOpened) {
           void client.invalidateQueries({ queryKey: queryKeys.exchange.all });
           void client.invalidateQueries({ queryKey: queryKeys.meAll });
+          clearCurrencyCache();
+          void client.invalidateQueries({ queryKey: queryKeys.currencies });
         }
         everOpened = true;
       };
