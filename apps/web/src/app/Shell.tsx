@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconMenu2, IconStarFilled } from '@tabler/icons-react';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { lazy, useMemo, useState } from 'react';
+import { PageSkeleton } from '../components/PageSkeleton.tsx';
 import { Alerts } from '../features/alerts/components/Alerts.tsx';
 import { isVerifyPromptDue, readVerifyReminder } from '../features/auth/verify-reminder.ts';
 import { useSession } from '../lib/session.ts';
@@ -124,7 +125,8 @@ export function Shell() {
         {isPlain ? (
           <Outlet />
         ) : (
-          <WithMantine>
+          // Until Mantine's provider (and the query client) load, the page's frame shows (issue 18 §4).
+          <WithMantine fallback={<PageSkeleton />}>
             {isStatic ? (
               <Outlet />
             ) : (

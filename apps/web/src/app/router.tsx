@@ -12,6 +12,7 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { lazy } from 'react';
+import { PageSkeleton } from '../components/PageSkeleton.tsx';
 import type { DashboardSearch, LeaderboardSearch, ProviderSearch, UserBankSearch } from '../lib/route-search.ts';
 import { Shell } from './Shell.tsx';
 
@@ -157,7 +158,19 @@ const routeTree = rootRoute.addChildren([
   page('/resetpassword/$token', ResetPasswordPage),
 ]);
 
-export const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+/**
+ * While a page's code loads, it shows its frame at once (`PageSkeleton`, plain markup): at once
+ * (`defaultPendingMs: 0`, not after the default second of blank page) and no longer than the code
+ * takes (`defaultPendingMinMs: 0`), issue 18 §4.
+ */
+export const router = createRouter({
+  routeTree,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+  defaultPendingComponent: PageSkeleton,
+  defaultPendingMs: 0,
+  defaultPendingMinMs: 0,
+});
 
 declare module '@tanstack/react-router' {
   interface Register {

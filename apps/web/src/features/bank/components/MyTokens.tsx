@@ -2,24 +2,12 @@
  * SPEC §2 Holdings, Currency tab 'My Tokens': refresh, Distribute Currency and help popups, the
  * currencies with a balance above 0 that allow transfer, withdraw or deposit, each with Transfer.
  */
-import {
-  ActionIcon,
-  Avatar,
-  Button,
-  Card,
-  Group,
-  List,
-  Loader,
-  Modal,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Avatar, Button, Card, Group, List, Modal, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconDownload, IconHelp, IconRefresh, IconSend, IconShare, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Money } from '../../../components/Money.tsx';
+import { PanelSkeleton } from '../../../components/PageSkeleton.tsx';
 import { useHoldings } from '../hooks/use-holdings.ts';
 import { DistributeModal } from './DistributeModal.tsx';
 import { type SettlementKind, SettlementModal } from './SettlementModal.tsx';
@@ -67,7 +55,7 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
         </Group>
       </Group>
       {loading ? (
-        <Loader size="sm" />
+        <PanelSkeleton label="Loading my tokens" height={96} lines={2} style={{ border: 'none', padding: 0 }} />
       ) : noCurrencies ? (
         <Text c="dimmed">No currencies loaded, please refresh page.</Text>
       ) : holdings.length === 0 ? (

@@ -7,20 +7,24 @@ import { Alert, Badge, Card, Grid, Group, Select, Stack, Text, Title, Tooltip } 
 import { useMediaQuery } from '@mantine/hooks';
 import type { Pair } from '@starlight/shared';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
+import { PanelSkeleton } from '../../../components/PageSkeleton.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useMe } from '../../../lib/me.ts';
 import { useSession } from '../../../lib/session.ts';
 import { usePairs } from '../api/get-pairs.ts';
 import { type LiveStatus, useExchangeSocket } from '../hooks/use-exchange-socket.ts';
 import { type PairView, usePairView } from '../hooks/use-pair-view.ts';
-import { DepthChart } from './DepthChart.tsx';
 import { MyOrders } from './MyOrders.tsx';
 import { OrderBook } from './OrderBook.tsx';
 import { OrderForm } from './OrderForm.tsx';
-import { PriceChart } from './PriceChart.tsx';
 import { RecentTrades } from './RecentTrades.tsx';
+
+// The charts' libraries (lightweight-charts, recharts) load after the page shows its frame, form and
+// book: their panels are skeletons meanwhile (issue 18 §4).
+const PriceChart = lazy(() => import('./PriceChart.tsx').then((m) => ({ default: m.PriceChart })));
+const DepthChart = lazy(() => import('./DepthChart.tsx').then((m) => ({ default: m.DepthChart })));
 
 const PAIR_KEY = 'quantumhubPair';
 
@@ -72,8 +76,16 @@ function PairMarket({ view, pairs }: { view: PairView; pairs: Pair[] }) {
   const form = <OrderForm key={view.pair._id} view={view} pickedPrice={picked} />;
   const book = <OrderBook view={view} onPick={(price) => setPicked({ price, at: Date.now() })} />;
   const mine = <MyOrders pairs={pairs} currentPair={view.pair._id} />;
-  const chart = <PriceChart view={view} />;
-  const depth = <DepthChart view={view} />;
+  const chart = (
+    <Suspense fallback={<PanelSkeleton label="Loading the price chart" height={370} lines={1} />}>
+      <PriceChart view={view} />
+    </Suspense>
+  );
+  const depth = (
+    <Suspense fallback={<PanelSkeleton label="Loading the market depth" height={280} lines={2} />}>
+      <DepthChart view={view} />
+    </Suspense>
+  );
   const trades = <RecentTrades view={view} />;
   if (isPhone) {
     return (
@@ -104,6 +116,20 @@ function PairMarket({ view, pairs }: { view: PairView; pairs: Pair[] }) {
           {mine}
           {trades}
         </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+/** The market's frame while the pairs load: the chart and the order form as placeholders. */
+function MarketSkeleton() {
+  return (
+    <Grid gap="md" aria-busy="true">
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        <PanelSkeleton label="Loading trading pairs" height={370} lines={1} />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <PanelSkeleton label="Loading the order form" height={370} lines={3} />
       </Grid.Col>
     </Grid>
   );
@@ -153,7 +179,7 @@ export function QuantumHubPage() {
         </Alert>
       )}
       {pairs.isLoading ? (
-        <Text c="dimmed">Loading trading pairs…</Text>
+        <MarketSkeleton />
       ) : !view ? (
         <Card withBorder radius="md">
           <Text c="dimmed">No trading pairs yet</Text>
