@@ -160,9 +160,9 @@ test('a member signs in on the consent page; the app gets a code and reads their
   expect(nickname).toBe(memberNick);
   expect(itemNames).toEqual(['Nebula Runner']);
 
-  // The request is single use: opening it again shows only the server's message.
+  // The request is single use: opening it again says so, and no form.
   await page.goto(`${BASE_URL}/loginCApp/${requestId}`);
-  await expect(page.getByText('Authorization request already used')).toBeVisible();
+  await expect(page.getByText('This sign-in link has already been used.')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Password' })).toHaveCount(0);
   await page.context().close();
 });
@@ -213,10 +213,10 @@ test('the page opens no app URL but https: (or http: on loopback), whatever the 
   await page.context().close();
 });
 
-test('an unknown request shows only its error message, no form', async ({ browser, isMobile }) => {
+test('an unknown request shows only what happened, no form', async ({ browser, isMobile }) => {
   const page = await newPage(browser, isMobile);
   await page.goto('/loginCApp/0123456789abcdef01234567');
-  await expect(page.getByText('Authorization request not found')).toBeVisible();
+  await expect(page.getByText('This sign-in link is invalid.')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Password' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Sign in and allow' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);

@@ -14,10 +14,14 @@ export function dropEmpty<T extends Record<string, unknown>>(values: T): Partial
   return out;
 }
 
-/** A Mantine `validate` function from a shared request schema (first message per field). */
+/**
+ * A Mantine `validate` function from a shared request schema (first message per field). `words` turns
+ * each message into the text shown (e.g. `inWords` of lib/field-words.ts); by default SPEC §5's form.
+ */
 export function schemaValidate<V extends Record<string, unknown>>(
   schema: z.ZodType,
   prepare: (values: V) => unknown = (v) => dropEmpty(v),
+  words: (message: string) => string = (message) => message,
 ): (values: V) => FormErrors {
   return (values) => {
     const result = schema.safeParse(prepare(values));
@@ -25,7 +29,7 @@ export function schemaValidate<V extends Record<string, unknown>>(
     const errors: FormErrors = {};
     for (const issue of result.error.issues) {
       const field = issue.code === 'unrecognized_keys' ? String(issue.keys[0] ?? '') : issue.path.map(String).join('.');
-      if (!(field in errors)) errors[field] = issueMessage(issue);
+      if (!(field in errors)) errors[field] = words(issueMessage(issue));
     }
     return errors;
   };

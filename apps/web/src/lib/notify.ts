@@ -19,3 +19,8 @@ export function toastSuccess(message: string): void {
 export function toastError(message: string): void {
   show({ color: 'red', title: 'Error', message, autoClose: 5000 });
 }
+
+/** A blue toast with `message`: news that is neither a success nor a failure ('You have no key yet'). */
+export function toastInfo(message: string): void {
+  show({ color: 'blue', message, autoClose: 5000 });
+}

@@ -1,7 +1,8 @@
 /** POST /api/user/verifyEmail `{token}` -> `{message}`. */
 import type { VerifyEmailRequest } from '@starlight/shared';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { meQuery } from '../../../lib/me.ts';
 import { useSession } from '../../../lib/session.ts';
 
 /** Verifies the e-mail a link was sent to. */
@@ -9,7 +10,19 @@ export function verifyEmail(body: VerifyEmailRequest): Promise<{ message: string
   return api<{ message: string }>('POST', '/user/verifyEmail', body);
 }
 
-/** The mutation; a successful verification clears the stored session (SPEC §4 Session). */
+/**
+ * The mutation. A verification keeps the session (DESIGN §8): when a member is signed in, their stored
+ * user is fetched again (the verified flag, if the link was theirs) before the result shows.
+ */
 export function useVerifyEmail() {
-  return useMutation({ mutationFn: verifyEmail, onSuccess: () => useSession.getState().clear() });
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: verifyEmail,
+    onSuccess: async () => {
+      const { token } = useSession.getState();
+      if (!token) return;
+      // Best effort: the result stands whether or not the refresh answers.
+      await client.fetchQuery({ ...meQuery(token), staleTime: 0 }).catch(() => undefined);
+    },
+  });
 }

@@ -7,6 +7,7 @@ import { useForm } from '@mantine/form';
 import { forgotPasswordRequest } from '@starlight/shared';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
+import { ACCOUNT_FIELD_WORDS } from '../../../lib/field-words.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useForgotPassword } from '../api/forgot-password.ts';
 
@@ -21,7 +22,7 @@ export function ForgotPasswordModal({ opened, onClose }: { opened: boolean; onCl
     initialValues: { email: '' },
     validate: {
       email: (value) =>
-        forgotPasswordRequest.shape.email.safeParse(value).success ? null : '"email" contains an invalid value',
+        forgotPasswordRequest.shape.email.safeParse(value).success ? null : ACCOUNT_FIELD_WORDS.email.rule,
     },
   });
   useEffect(() => {

@@ -1,6 +1,7 @@
 /**
  * SPEC §2 register: nickname, e-mail, password, confirmation, optional referrer (filled from
- * /register/{nickname}). Live match hints, inline schema messages, the button disabled with
+ * /register/{nickname}). Live match hints, inline schema messages in words (each field's label and SPEC §5
+ * rule, lib/field-words.ts: 'Nickname must be 3 to 32 letters or digits'), the button disabled with
  * 'Complete all fields' until all are filled, empty fields dropped. Or register with a wallet (with the
  * referrer when one is filled).
  */
@@ -9,6 +10,7 @@ import { useForm } from '@mantine/form';
 import { registerRequest } from '@starlight/shared';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
+import { inWords } from '../../../lib/field-words.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { useRegister } from '../api/register.ts';
@@ -32,7 +34,7 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { nickname: '', email: '', password: '', confirmation: '', referrer },
-    validate: schemaValidate<Values>(registerRequest, toRequest),
+    validate: schemaValidate<Values>(registerRequest, toRequest, inWords),
     validateInputOnBlur: true,
   });
   const v = form.values;
@@ -58,8 +60,8 @@ export function RegisterPage({ referrer = '' }: { referrer?: string }) {
       const res = await register.mutateAsync(toRequest(values) as Parameters<typeof register.mutateAsync>[0]);
       await enterApp(res);
     } catch (err) {
-      form.setErrors(fieldErrors(err));
-      toastError(errorMessage(err));
+      form.setErrors(Object.fromEntries(Object.entries(fieldErrors(err)).map(([f, m]) => [f, inWords(m)])));
+      toastError(inWords(errorMessage(err)));
     }
   });
 

@@ -2,9 +2,9 @@
  * SPEC §2 /loginCApp/{authId}: a creator app's consent page (DESIGN §7). It shows what the app asks (the
  * collection, the app's origin, its message and the server's), and the member signs in there to grant it:
  * the answer is the app's URL with a single-use code, where the browser goes; no session is stored.
- * Cancel goes to the app's cancel URL. If the request cannot be read, the page is only its message. The
- * browser leaves only for a URL `leaveForApp` accepts (https:, or http: on loopback); any other is
- * shown as an error and not opened.
+ * Cancel goes to the app's cancel URL. If the request cannot be read, the page is only what happened, in
+ * words, and what to do (go back to the app and start again). The browser leaves only for a URL
+ * `leaveForApp` accepts (https:, or http: on loopback); any other is shown as an error and not opened.
  */
 import {
   Button,
@@ -24,14 +24,28 @@ import {
 import { useForm } from '@mantine/form';
 import { loginRequest } from '@starlight/shared';
 import { IconAlertTriangle, IconApps } from '@tabler/icons-react';
-import { useParams } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { ApiError } from '../../../lib/api.ts';
 import { leaveForApp } from '../../../lib/app-url.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { type CappLoginRequest, useCappLogin } from '../api/capp-login.ts';
 import { useAuthRequest } from '../api/get-auth-request.ts';
+
+/**
+ * Why a consent request cannot be read, in words (never the raw `"requestId" contains an invalid value`):
+ * a malformed or unknown request (400, 404), or one used or expired (409, the server's reason); any
+ * other failure (the network) as its message.
+ */
+function requestProblem(err: unknown): string {
+  if (!(err instanceof ApiError)) return errorMessage(err);
+  if (err.status === 400 || err.status === 404) return 'This sign-in link is invalid.';
+  if (err.message === 'Authorization request already used') return 'This sign-in link has already been used.';
+  if (err.message === 'Authorization request expired') return 'This sign-in link has expired.';
+  return err.message;
+}
 
 /**
  * Where the browser goes next (the app's callback or cancel URL): a full navigation off this site, or,
@@ -67,10 +81,18 @@ export function CreatorAppLoginPage({ walletSignIn }: { walletSignIn?: (requestI
     return (
       <Center mih="60vh">
         <Card withBorder radius="md" p="xl" w="100%" maw={460}>
-          <Group gap="sm" wrap="nowrap" role="alert">
-            <IconAlertTriangle color="var(--mantine-color-red-6)" aria-hidden />
-            <Text fw={500}>{errorMessage(request.error)}</Text>
-          </Group>
+          <Stack>
+            <Group gap="sm" wrap="nowrap" align="flex-start" role="alert">
+              <IconAlertTriangle color="var(--mantine-color-red-6)" aria-hidden style={{ flexShrink: 0 }} />
+              <Text fw={500}>{requestProblem(request.error)}</Text>
+            </Group>
+            <Text size="sm">
+              Go back to the app and choose to sign in with Starlight again: it will give you a new link.
+            </Text>
+            <Button component={Link} to="/" variant="default">
+              Go to the Starlight home page
+            </Button>
+          </Stack>
         </Card>
       </Center>
     );

@@ -1,15 +1,20 @@
 /**
  * SPEC §2 Settings: the API key panel. The key is masked until Show; Copy puts it on the clipboard;
- * Get Key fetches it again, New Key replaces it (the old one stops working), Disable removes it.
+ * Get Key fetches it again and says what it found (for a member without one: 'You have no key yet:
+ * press New Key', which the panel also says under 'No Key'); New Key makes one, replacing the old one
+ * if any (the server's message says which); Disable removes it.
  */
 import { Button, Card, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCopy, IconEye, IconEyeOff, IconKey, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastError, toastInfo, toastSuccess } from '../../../lib/notify.ts';
 import { useDisableApiKey } from '../api/disable-api-key.ts';
 import { useApiKey } from '../api/get-api-key.ts';
 import { useNewApiKey } from '../api/new-api-key.ts';
+
+/** What Get Key and the panel say to a member without a key. */
+export const NO_KEY_YET = 'You have no key yet: press New Key';
 
 /** The key with all but its prefix hidden. */
 function masked(key: string): string {
@@ -22,6 +27,13 @@ export function ApiKeyPanel() {
   const disable = useDisableApiKey();
   const [shown, setShown] = useState(false);
   const key = current.data?.apiKey ?? null;
+
+  const getKey = async () => {
+    const res = await current.refetch();
+    if (res.isError) toastError(errorMessage(res.error));
+    else if ((res.data?.apiKey ?? null) === null) toastInfo(NO_KEY_YET);
+    else toastSuccess('Your API key is loaded');
+  };
 
   const run = async (action: () => Promise<{ message: string }>) => {
     try {
@@ -44,13 +56,18 @@ export function ApiKeyPanel() {
         <Code block data-testid="api-key" aria-label="API key" style={{ overflowWrap: 'anywhere' }}>
           {current.isPending ? 'Loading…' : key === null ? 'No Key' : shown ? key : masked(key)}
         </Code>
+        {!current.isPending && key === null && (
+          <Text size="sm" c="dimmed">
+            {NO_KEY_YET} to make one.
+          </Text>
+        )}
         <Group gap="xs">
           <Button
             variant="default"
             size="xs"
             leftSection={<IconRefresh size={14} />}
             loading={current.isFetching}
-            onClick={() => void current.refetch()}
+            onClick={() => void getKey()}
           >
             Get Key
           </Button>

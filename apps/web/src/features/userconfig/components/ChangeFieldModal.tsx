@@ -1,11 +1,13 @@
 /**
  * SPEC §2 Settings: the change dialogs of wallet-only members (nickname, e-mail), each asking for the new
- * value twice ('Nicknames do not match', 'Emails do not match'), checked with the shared schema.
+ * value twice ('Nicknames do not match', 'Emails do not match'), checked with the shared schema and its
+ * rule said in words (lib/field-words.ts).
  */
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { z } from 'zod';
 import { errorMessage } from '../../../lib/errors.ts';
+import { ACCOUNT_FIELD_WORDS, inWords } from '../../../lib/field-words.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 
@@ -25,7 +27,7 @@ export function ChangeFieldModal({ field, label, mismatch, schema, opened, onClo
     mode: 'controlled',
     initialValues: { value: '', repeat: '' },
     validate: {
-      value: (v) => (schema.safeParse(v.trim()).success ? null : `"${field}" contains an invalid value`),
+      value: (v) => (schema.safeParse(v.trim()).success ? null : ACCOUNT_FIELD_WORDS[field].rule),
       repeat: (v, values) => (v.trim() !== values.value.trim() ? mismatch : null),
     },
   });
@@ -42,7 +44,7 @@ export function ChangeFieldModal({ field, label, mismatch, schema, opened, onClo
       toastSuccess(res.message);
       close();
     } catch (err) {
-      const message = errorMessage(err);
+      const message = inWords(errorMessage(err));
       form.setFieldError('value', message);
       toastError(message);
     }
