@@ -1,5 +1,6 @@
 /**
- * The route table: every SPEC §2 route exists; those not built yet show a coming-soon page. Every page
+ * The route table: every SPEC §2 route exists; those not built yet show a coming-soon page, and any other
+ * address a page-not-found page. Every page
  * loads its own code on first visit (`lazyRouteComponent`), so the first paint of `/` carries the shell
  * and the home page only, none of the app's forms, charts or date pickers (issue 6 §6).
  */
@@ -18,10 +19,12 @@ import { Shell } from './Shell.tsx';
 
 // Mantine's components: loaded with the page, not with the first paint of the home page (issue 6 §6).
 const ComingSoon = lazy(() => import('../components/ComingSoon.tsx').then((m) => ({ default: m.ComingSoon })));
+const NotFound = lazy(() => import('../components/NotFound.tsx').then((m) => ({ default: m.NotFound })));
 
 const rootRoute = createRootRoute({
   component: Shell,
-  notFoundComponent: () => <ComingSoon title="Page not found" />,
+  // An address no route matches: the page does not exist (not "coming soon"), with a way home.
+  notFoundComponent: NotFound,
 });
 
 const page = (path: string, component: RouteComponent, isStatic = false, isPlain = false) =>
