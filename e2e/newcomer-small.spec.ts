@@ -76,3 +76,30 @@ test('a: an unknown address says the page does not exist and links home', async 
   await member.goto('/designer');
   await expect(member.getByText(/coming soon/i)).toBeVisible();
 });
+
+test('b: the home roadmap shows the shipped features as live', async ({ browser, isMobile }, info) => {
+  const page = await newPage(browser, isMobile);
+  await page.goto('/');
+  const roadmap = page.getByRole('region', { name: 'Roadmap' });
+  const live = roadmap.getByRole('listitem').filter({ hasText: /^Live/ });
+  await expect(live).toHaveCount(1);
+  for (const feature of [
+    'bank',
+    'transfers',
+    'forge',
+    'Quantum Hub exchange',
+    'Credits store',
+    'synth chips',
+    'leaderboards',
+    'creator apps',
+  ]) {
+    await expect(live, feature).toContainText(feature);
+  }
+  // Nothing shipped is still announced as to come.
+  const toCome = roadmap.getByRole('listitem').filter({ hasNotText: /^Live/ });
+  for (const shipped of [/forge/i, /leaderboard/i, /store/i, /synth chips/i, /creator/i, /exchange|quantum hub/i]) {
+    await expect(toCome.filter({ hasText: shipped })).toHaveCount(0);
+  }
+  await roadmap.scrollIntoViewIfNeeded();
+  await shot(page, 'home-roadmap', info.project.name);
+});

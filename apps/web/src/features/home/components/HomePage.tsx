@@ -32,11 +32,14 @@ function tokenContracts(): TokenContract[] {
 
 const CONTRACTS = tokenContracts();
 
+/** Where Starlight stands: what members use today, then what comes (issue 18: nothing shipped listed as next). */
 const ROADMAP = [
-  { when: 'Done', what: 'The bank, the Quantum Hub exchange, e-mail and wallet sign-in, API keys, the admin console' },
-  { when: 'Next', what: 'The forge and leaderboards; Credits packages and the store' },
-  { when: 'Then', what: 'Synth chips and ship items; creator collections and third-party apps' },
-  { when: 'Later', what: 'Guilds with their own treasuries' },
+  {
+    when: 'Live',
+    what: 'The bank and transfers by nickname, the forge, the Quantum Hub exchange, the Credits store, synth chips and ship items, leaderboards, creator collections and creator apps, e-mail and wallet sign-in, API keys',
+  },
+  { when: 'Next', what: 'Rewards for active members' },
+  { when: 'Later', what: 'Guilds with their own treasuries; a ship designer' },
 ];
 
 export function HomePage() {
@@ -107,8 +110,10 @@ export function HomePage() {
           )}
         </section>
       </div>
-      <section className={classes.card}>
-        <h2 className={classes.sectionTitle}>Roadmap</h2>
+      <section className={classes.card} aria-labelledby="roadmap-title">
+        <h2 className={classes.sectionTitle} id="roadmap-title">
+          Roadmap
+        </h2>
         <ul className={classes.list}>
           {ROADMAP.map((r) => (
             <li key={r.when}>
