@@ -103,3 +103,44 @@ test('b: the home roadmap shows the shipped features as live', async ({ browser,
   await roadmap.scrollIntoViewIfNeeded();
   await shot(page, 'home-roadmap', info.project.name);
 });
+
+test('c: /provider thanks only for a purchase of the signed-in member', async ({
+  browser,
+  isMobile,
+  request,
+}, info) => {
+  const admin = await adminSignIn(request);
+  const pkg = await publishedPackage(request, admin, `Credits ${uniqueNick('pv')}`, '100');
+  const buyer = await registerMember(request, uniqueNick('buyer'));
+  const bought = (await post(request, buyer.token, '/api/checkout/buyPackage', {
+    packageId: pkg._id,
+    providerId: 2,
+  })) as { checkout: { _id: string } };
+
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, await registerMember(request, uniqueNick('browser')));
+  // Came to the page without buying anything.
+  await page.goto('/provider');
+  await expect(page.getByRole('heading', { name: 'No purchase to show' })).toBeVisible();
+  await expect(page.getByText('You have not bought anything on this visit.')).toBeVisible();
+  await expect(page.getByText(/thank you/i)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Go to the store' })).toHaveAttribute('href', '/checkout');
+  await expectNoSeriousA11yViolations(page);
+  await shot(page, 'provider-none', info.project.name);
+  // A checkout id that does not exist, and another member's.
+  for (const id of ['0123456789abcdef01234567', bought.checkout._id]) {
+    await page.goto(`/provider?checkout=${id}`);
+    await expect(page.getByRole('heading', { name: 'No purchase to show' })).toBeVisible();
+    await expect(page.getByText('We found no purchase of yours with this reference.')).toBeVisible();
+    await expect(page.getByText(/thank you/i)).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Go to the store' })).toBeVisible();
+  }
+  await shot(page, 'provider-not-yours', info.project.name);
+
+  // The buyer's own purchase is still thanked for.
+  const own = await newPage(browser, isMobile);
+  await storeSession(own, buyer);
+  await own.goto(`/provider?checkout=${bought.checkout._id}`);
+  await expect(own.getByRole('heading', { name: 'Thank you for your purchase' })).toBeVisible();
+  await expect(own.getByTestId('purchase-state')).toContainText('Created');
+});
