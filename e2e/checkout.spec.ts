@@ -46,7 +46,7 @@ test('admin publishes a package; a member buys it with the sandbox: Pay credits 
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(admin.getByText('Package created')).toBeVisible();
   const card = admin.getByRole('listitem', { name });
-  await expect(card.getByText('Published: No')).toBeVisible();
+  await expect(card.getByRole('button', { name: `Publish ${name}` })).toBeEnabled();
   await card.getByRole('button', { name: `Publish ${name}` }).click();
   await expect(card.getByRole('button', { name: `${name} is published` })).toBeDisabled();
 

@@ -12,6 +12,7 @@
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import {
+  acceptDisclaimerUpFront,
   adminSignIn,
   expectNoSeriousA11yViolations,
   newPage,
@@ -143,4 +144,34 @@ test('c: /provider thanks only for a purchase of the signed-in member', async ({
   await own.goto(`/provider?checkout=${bought.checkout._id}`);
   await expect(own.getByRole('heading', { name: 'Thank you for your purchase' })).toBeVisible();
   await expect(own.getByTestId('purchase-state')).toContainText('Created');
+});
+
+test('d: Checkout Control shows a package state and the action', async ({ browser, isMobile, request }, info) => {
+  const admin = await adminSignIn(request);
+  const name = `Pack ${uniqueNick(isMobile ? 'p' : 'd')}`;
+  await post(request, admin, '/api/checkout/packages/create', {
+    name,
+    description: 'Is it on sale?',
+    cost: '1.99',
+    amount: '50',
+  });
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, { user: { nickname: 'admin' }, token: admin });
+  await page.goto('/dashboard?view=admin&tab=checkout-control');
+  const card = page.getByRole('listitem', { name });
+  // A new package is unpublished: not on sale yet, whatever its active switch says.
+  await expect(card.getByText('Not on sale: publish it to sell it')).toBeVisible();
+  const toggle = card.getByRole('button', { name: `Active · Deactivate ${name}`, exact: true });
+  await expect(toggle).toHaveText('Active · Deactivate');
+  await toggle.click();
+  const back = card.getByRole('button', { name: `Inactive · Activate ${name}`, exact: true });
+  await expect(back).toHaveText('Inactive · Activate');
+  await card.getByRole('button', { name: `Publish ${name}` }).click();
+  await expect(card.getByText('Not on sale: inactive')).toBeVisible();
+  await back.click();
+  await expect(card.getByText('On sale', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: `Active · Deactivate ${name}`, exact: true })).toBeVisible();
+  await card.scrollIntoViewIfNeeded();
+  await expectNoSeriousA11yViolations(page);
+  await shot(page, 'checkout-control', info.project.name);
 });

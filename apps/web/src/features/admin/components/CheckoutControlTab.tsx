@@ -2,9 +2,13 @@
  * SPEC §2 Admin Console, Checkout Control: Create Package; one card per package (name, image,
  * description, Cost, Credits, Active, Published) with Delete (confirmed), Publish (disabled and labelled
  * Published once published: it cannot be undone) and Set Active (sends the opposite of the current
- * value, SPEC §4). `No Packages`.
+ * value, SPEC §4), which reads the state and the action ("Active · Deactivate"): the two buttons show
+ * Published and Active, so no badge repeats them. A line says whether the
+ * package is on sale: members see it only once it is published and active (DESIGN §7); a new package
+ * starts active and unpublished, so Publish is the one deliberate step that puts it on sale (issue 18).
+ * `No Packages`.
  */
-import { Badge, Button, Card, Group, Image, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Image, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { type CheckoutPackage, packageItemLabel } from '@starlight/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -15,6 +19,13 @@ import { usePackages } from '../../../lib/packages.ts';
 import { type PackageAction, usePackageAction } from '../api/package-action.ts';
 import { CreatePackageModal } from './CreatePackageModal.tsx';
 
+/** Whether members can buy the package (published and active, DESIGN §7), and if not, why. */
+function saleText(pkg: CheckoutPackage): string {
+  if (!pkg.published) return 'Not on sale: publish it to sell it';
+  if (!pkg.active) return 'Not on sale: inactive';
+  return 'On sale';
+}
+
 function PackageCard({ pkg, onDelete }: { pkg: CheckoutPackage; onDelete: () => void }) {
   const action = usePackageAction();
   const run = async (a: PackageAction) => {
@@ -24,6 +35,8 @@ function PackageCard({ pkg, onDelete }: { pkg: CheckoutPackage; onDelete: () => 
       toastError(errorMessage(err));
     }
   };
+  // The state, then what pressing does (issue 18: one "Set Active" for both read the same).
+  const toggleText = pkg.active ? 'Active · Deactivate' : 'Inactive · Activate';
   return (
     <Card withBorder radius="md" p="md" component="li" aria-label={pkg.name} data-testid="admin-package-card">
       {pkg.imgUrl && (
@@ -41,14 +54,9 @@ function PackageCard({ pkg, onDelete }: { pkg: CheckoutPackage; onDelete: () => 
           {pkg.items.length > 0 &&
             ` · Items: ${pkg.items.map((i) => `${i.amount} × ${packageItemLabel(i.type)}`).join(', ')}`}
         </Text>
-        <Group gap={6}>
-          <Badge variant="light" color={pkg.active ? 'teal' : 'gray'}>
-            Active: {pkg.active ? 'Yes' : 'No'}
-          </Badge>
-          <Badge variant="light" color={pkg.published ? 'blue' : 'gray'}>
-            Published: {pkg.published ? 'Yes' : 'No'}
-          </Badge>
-        </Group>
+        <Text size="sm" fw={500} c={pkg.published && pkg.active ? 'teal.4' : 'dimmed'} data-testid="package-sale">
+          {saleText(pkg)}
+        </Text>
         <Group gap={6} mt={4}>
           <Button
             size="compact-sm"
@@ -64,9 +72,9 @@ function PackageCard({ pkg, onDelete }: { pkg: CheckoutPackage; onDelete: () => 
             variant="light"
             color={pkg.active ? 'yellow' : 'teal'}
             onClick={() => void run({ kind: 'setactive', objectId: pkg._id, flag: !pkg.active })}
-            aria-label={`Set Active ${pkg.name}`}
+            aria-label={`${toggleText} ${pkg.name}`}
           >
-            Set Active
+            {toggleText}
           </Button>
           <Button size="compact-sm" variant="light" color="red" onClick={onDelete} aria-label={`Delete ${pkg.name}`}>
             Delete
