@@ -175,3 +175,46 @@ test('d: Checkout Control shows a package state and the action', async ({ browse
   await expectNoSeriousA11yViolations(page);
   await shot(page, 'checkout-control', info.project.name);
 });
+
+test('e: Cex Control Status says how each pair trades', async ({ browser, isMobile, request }, info) => {
+  const admin = await adminSignIn(request);
+  const ids: number[] = [];
+  for (const t of ['E', 'F']) {
+    const ticker = `${t}${uniqueNick('').slice(-4).toUpperCase()}`.replace(/[^A-Z0-9]/g, 'X');
+    const res = (await post(request, admin, '/api/bank/createCurrency', {
+      name: `Status ${ticker}`,
+      ticker,
+      precision: 2,
+      canDeposit: false,
+      canWithdraw: false,
+      canTransfer: true,
+      canMint: true,
+      canBurn: true,
+    })) as { currency: { currencyId: number } };
+    ids.push(res.currency.currencyId);
+  }
+  const { pair } = (await post(request, admin, '/api/cex/createPair', {
+    buyCurrency: ids[0],
+    sellCurrency: ids[1],
+    canBuy: true,
+    canSell: false,
+    fee: '0',
+    feeCollector: '',
+  })) as { pair: { _id: string; name: string } };
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, { user: { nickname: 'admin' }, token: admin });
+  await page.goto('/dashboard?view=admin&tab=cex-control');
+  const status = isMobile
+    ? page.getByRole('listitem', { name: pair.name }).getByTestId('pair-status')
+    : page.getByRole('row').filter({ hasText: pair.name }).getByTestId('pair-status');
+  await expect(status).toContainText('Trading');
+  await expect(status).toContainText('Buys on');
+  await expect(status).toContainText('Sells off');
+  // Every pair's status says something.
+  for (const cell of await page.getByTestId('pair-status').all()) {
+    await expect(cell).toContainText(/Trading|Frozen/);
+  }
+  await status.scrollIntoViewIfNeeded();
+  await expectNoSeriousA11yViolations(page);
+  await shot(page, 'cex-control', info.project.name);
+});

@@ -1,6 +1,6 @@
 /**
  * SPEC §2 Admin Console, Cex Control tab: Create Trading Pair; the Trading Pairs list (name, buy
- * currency, sale currency, flags) with Modify, Delete (confirmed) and View Orders. The list reloads on
+ * currency, sale currency, fee, status) with Modify, Delete (confirmed) and View Orders. The list reloads on
  * 'Pair modified' (SPEC §8) through the mutations' invalidation. A phone shows one card per pair with its
  * buttons in view (the wide table hid them off to the right, behind a sideways scroll).
  */
@@ -20,27 +20,31 @@ import { toastServerMessage } from '../utils/messages.ts';
 import { PairFormModal } from './PairFormModal.tsx';
 import { PairOrdersModal } from './PairOrdersModal.tsx';
 
-function Flags({ pair }: { pair: Pair }) {
+/**
+ * A pair's status in words, never empty (issue 18): Trading or Frozen, whether buys and sells are taken,
+ * and Hidden when members do not see it.
+ */
+function PairStatus({ pair }: { pair: Pair }) {
   return (
-    <Group gap={4}>
-      {!pair.visible && (
-        <Badge size="xs" color="gray">
-          Hidden
-        </Badge>
-      )}
-      {pair.frozen && (
-        <Badge size="xs" color="yellow">
+    <Group gap={4} data-testid="pair-status">
+      {pair.frozen ? (
+        <Badge size="sm" variant="light" color="yellow" title={pair.frozenNote || undefined}>
           Frozen
         </Badge>
-      )}
-      {!pair.canBuy && (
-        <Badge size="xs" color="red" variant="light">
-          No buys
+      ) : (
+        <Badge size="sm" variant="outline" color="teal">
+          Trading
         </Badge>
       )}
-      {!pair.canSell && (
-        <Badge size="xs" color="red" variant="light">
-          No sells
+      <Badge size="sm" variant="light" color={pair.canBuy ? 'teal' : 'red'}>
+        Buys {pair.canBuy ? 'on' : 'off'}
+      </Badge>
+      <Badge size="sm" variant="light" color={pair.canSell ? 'teal' : 'red'}>
+        Sells {pair.canSell ? 'on' : 'off'}
+      </Badge>
+      {!pair.visible && (
+        <Badge size="sm" variant="light" color="gray">
+          Hidden
         </Badge>
       )}
     </Group>
@@ -121,7 +125,7 @@ export function CexControlPanel() {
                 <Stack gap={6}>
                   <Group justify="space-between" gap="xs">
                     <Text fw={500}>{p.name}</Text>
-                    <Flags pair={p} />
+                    <PairStatus pair={p} />
                   </Group>
                   <Text size="sm">
                     <Text span c="dimmed" inherit>
@@ -172,7 +176,7 @@ export function CexControlPanel() {
                       {fractionToPercent(p.fee)}%{p.feeCollector ? ` → ${p.feeCollector}` : ''}
                     </Table.Td>
                     <Table.Td>
-                      <Flags pair={p} />
+                      <PairStatus pair={p} />
                     </Table.Td>
                     <Table.Td>
                       <PairActions
