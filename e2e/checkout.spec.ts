@@ -66,7 +66,7 @@ test('admin publishes a package; a member buys it with the sandbox: Pay credits 
   await expect(page).toHaveURL(/\/provider\?checkout=/);
   await expect(page.getByRole('heading', { name: 'Thank you for your purchase' })).toBeVisible();
   await expect(page.getByTestId('purchase-state')).toContainText('Completed');
-  await expect(page.getByTestId('purchase-state')).toContainText('700.00 Credits are in your account');
+  await expect(page.getByTestId('purchase-state')).toContainText('700.00 CR are in your account');
   await expectNoSeriousA11yViolations(page);
   await expectCredits(page, '700.00 CR');
 

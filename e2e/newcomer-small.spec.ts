@@ -218,3 +218,42 @@ test('e: Cex Control Status says how each pair trades', async ({ browser, isMobi
   await expectNoSeriousA11yViolations(page);
   await shot(page, 'cex-control', info.project.name);
 });
+
+test('f: amounts read one way, "1,000.00 CR", on the thank-you page and in Checkout Logs', async ({
+  browser,
+  isMobile,
+  request,
+}, info) => {
+  const admin = await adminSignIn(request);
+  const name = `Thousand ${uniqueNick('f')}`;
+  const pkg = await publishedPackage(request, admin, name, '1000');
+  const member = await registerMember(request, uniqueNick('thou'));
+  const bought = (await post(request, member.token, '/api/checkout/buyPackage', {
+    packageId: pkg._id,
+    providerId: 2,
+  })) as { checkout: { _id: string } };
+  await post(request, member.token, `/api/checkout/sandbox/${bought.checkout._id}/pay`, {});
+
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, member);
+  await page.goto(`/provider?checkout=${bought.checkout._id}`);
+  await expect(page.getByTestId('purchase-state')).toContainText('1,000.00 CR are in your account');
+  await shot(page, 'provider-thanks', info.project.name);
+
+  if (isMobile) {
+    await page.goto('/userbank');
+    await page.getByRole('tab', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Checkout Logs' }).click();
+  } else {
+    await page.goto('/userbank?tab=logs&log=checkout');
+  }
+  const row = page.getByTestId('checkout-row').filter({ hasText: name });
+  await expect(row).toContainText('1,000.00 CR');
+  await expect(row).not.toContainText('1000.00');
+  await shot(page, 'checkout-logs', info.project.name);
+
+  const console = await newPage(browser, isMobile);
+  await storeSession(console, { user: { nickname: 'admin' }, token: admin });
+  await console.goto('/dashboard?view=admin&tab=checkout-control');
+  await expect(console.getByRole('listitem', { name })).toContainText('1,000.00 CR');
+});

@@ -13,6 +13,8 @@ import { type CheckoutPackage, packageItemLabel } from '@starlight/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal.tsx';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
+import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { usePackages } from '../../../lib/packages.ts';
@@ -36,6 +38,7 @@ function PackageCard({ pkg, onDelete }: { pkg: CheckoutPackage; onDelete: () => 
     }
   };
   // The state, then what pressing does (issue 18: one "Set Active" for both read the same).
+  const credits = useCurrencies().byId.get(pkg.currency.currencyId);
   const toggleText = pkg.active ? 'Active · Deactivate' : 'Inactive · Activate';
   return (
     <Card withBorder radius="md" p="md" component="li" aria-label={pkg.name} data-testid="admin-package-card">
@@ -50,7 +53,7 @@ function PackageCard({ pkg, onDelete }: { pkg: CheckoutPackage; onDelete: () => 
           {pkg.description}
         </Text>
         <Text size="sm">
-          Cost: <b>${pkg.cost}</b> · Credits: <b>{pkg.amount}</b>
+          Cost: <b>${pkg.cost}</b> · Credits: <b>{formatMoneyWithTicker(pkg.amount, credits, 'CR')}</b>
           {pkg.items.length > 0 &&
             ` · Items: ${pkg.items.map((i) => `${i.amount} × ${packageItemLabel(i.type)}`).join(', ')}`}
         </Text>

@@ -5,6 +5,7 @@
 import { Badge, Button, Group, Modal, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { formatDate, type Settlement } from '@starlight/shared';
 import { useState } from 'react';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
@@ -35,6 +36,7 @@ function SettleDialog({
   onClose: () => void;
 }) {
   const settle = useSettle();
+  const { byId } = useCurrencies();
   const [note, setNote] = useState('');
   const close = () => {
     setNote('');
@@ -52,6 +54,7 @@ function SettleDialog({
     }
   };
   const verb = target?.approve ? 'Approve' : 'Refuse';
+  const amount = target ? formatMoneyWithTicker(target.s.amount, byId.get(target.s.currencyId)) : '';
   return (
     <Modal opened={target !== null} onClose={close} title={`${verb} ${target?.s.kind ?? ''}`} centered>
       <form onSubmit={submit} noValidate>
@@ -60,10 +63,10 @@ function SettleDialog({
             <Text size="sm">
               {target.s.kind === 'withdrawal'
                 ? target.approve
-                  ? `Approve once you have sent ${target.s.amount} to ${target.s.walletAddress}.`
+                  ? `Approve once you have sent ${amount} to ${target.s.walletAddress}.`
                   : `Refusing pays ${target.s.user.nickname} back the amount and its tax.`
                 : target.approve
-                  ? `Approving credits ${target.s.user.nickname} with ${target.s.amount} (less any deposit tax).`
+                  ? `Approving credits ${target.s.user.nickname} with ${amount} (less any deposit tax).`
                   : 'Refusing credits nothing.'}
             </Text>
           )}
@@ -106,7 +109,7 @@ export function SettlementsPanel() {
       formatDate(s.createdAt, true),
       s.kind === 'deposit' ? 'Deposit' : 'Withdrawal',
       s.user.nickname,
-      `${s.amount} ${byId.get(s.currencyId)?.ticker ?? ''}`,
+      formatMoneyWithTicker(s.amount, byId.get(s.currencyId)),
       <Text key="wallet" size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
         {s.walletAddress}
         {s.reference ? ` · ${s.reference}` : ''}

@@ -1,7 +1,7 @@
 /** The dashboard's recent activity: the member's last five ledger rows, linking to the full User Logs. */
 import { Group, Loader, Stack, Text } from '@mantine/core';
 import { formatDate, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
-import { formatMoney } from '../../../components/Money.tsx';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { SummaryCard } from '../../../components/SummaryCard.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
@@ -41,7 +41,7 @@ export function RecentActivity() {
                 </Stack>
                 <Text size="sm" fw={600} c={incoming ? 'teal.4' : 'red.4'} style={{ whiteSpace: 'nowrap' }}>
                   {incoming ? '+' : '−'}
-                  {formatMoney(tx.balance.amount, currency)} {currency?.ticker}
+                  {formatMoneyWithTicker(tx.balance.amount, currency)}
                 </Text>
               </Group>
             );

@@ -7,7 +7,7 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { depositRequest, feeOf, fromNumeric, parseAmount, toDecimalString, withdrawRequest } from '@starlight/shared';
-import { formatMoney } from '../../../components/Money.tsx';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
@@ -64,7 +64,7 @@ export function SettlementModal({
   const parsed = parseAmount(form.values.amount.trim());
   const taxRate = currency ? (isWithdrawal ? currency.withdrawTax : currency.depositTax) : '0';
   const tax = currency && parsed !== null ? feeOf(parsed, fromNumeric(taxRate), currency.precision) : null;
-  const fmt = (v: bigint) => `${formatMoney(toDecimalString(v), currency)} ${currency?.ticker ?? ''}`;
+  const fmt = (v: bigint) => formatMoneyWithTicker(toDecimalString(v), currency);
   const pending = withdraw.isPending || deposit.isPending;
 
   const close = () => {

@@ -9,7 +9,7 @@ import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { formatDate, type Transaction, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
 import { useEffect } from 'react';
-import { formatMoney } from '../../../components/Money.tsx';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -101,7 +101,7 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
                   <Group justify="space-between" wrap="nowrap" align="start" gap="xs">
                     <Text fw={700} c={incoming ? 'teal' : 'red'} style={{ fontVariantNumeric: 'tabular-nums' }}>
                       {incoming ? '+' : '−'}
-                      {formatMoney(tx.balance.amount, currency)} {currency?.ticker}
+                      {formatMoneyWithTicker(tx.balance.amount, currency)}
                     </Text>
                     <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                       {categoryLabel(tx)}
@@ -149,7 +149,7 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
                       <Table.Td>{tx.recipient?.nickname ?? 'System'}</Table.Td>
                       <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} c={incoming ? 'teal' : 'red'}>
                         {incoming ? '+' : '−'}
-                        {formatMoney(tx.balance.amount, currency)} {currency?.ticker}
+                        {formatMoneyWithTicker(tx.balance.amount, currency)}
                       </Table.Td>
                       <Table.Td>
                         <Badge variant="light" size="sm">

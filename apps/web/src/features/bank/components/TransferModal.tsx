@@ -5,7 +5,7 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { feeOf, fromNumeric, p2pTransferRequest, parseAmount, toDecimalString } from '@starlight/shared';
-import { formatMoney } from '../../../components/Money.tsx';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
@@ -46,7 +46,7 @@ export function TransferModal({
 
   // DESIGN §4: the server refuses a transfer whose rounded-up tax is the whole amount.
   const takesAll = tax !== null && parsed !== null && parsed > 0n && tax >= parsed;
-  const fmt = (v: bigint) => `${formatMoney(toDecimalString(v), currency)} ${currency?.ticker ?? ''}`;
+  const fmt = (v: bigint) => formatMoneyWithTicker(toDecimalString(v), currency);
 
   const close = () => {
     form.reset();

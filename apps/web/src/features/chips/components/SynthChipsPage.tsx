@@ -22,6 +22,8 @@ import { CREDITS_CURRENCY_ID } from '@starlight/shared';
 import { IconCpu } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
+import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useMe } from '../../../lib/me.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
@@ -38,6 +40,7 @@ export function SynthChipsPage() {
   const n = typeof amount === 'number' && Number.isInteger(amount) && amount >= 1 && amount <= 100 ? amount : null;
   const balances = (me.data ?? user)?.balances ?? [];
   const held = balances.find((b) => b.currencyId === sale.data?.currencyId)?.amount ?? '0';
+  const creditsCurrency = useCurrencies().byId.get(CREDITS_CURRENCY_ID);
   const credits = balances.find((b) => b.currencyId === CREDITS_CURRENCY_ID)?.amount ?? '0';
   const soldOut = sale.data?.remaining === 0;
 
@@ -73,8 +76,9 @@ export function SynthChipsPage() {
                 {soldOut ? 'All Sold Out' : `${sale.data.remaining.toLocaleString('en-US')} left`}
               </Text>
               <Text>
-                {sale.data.price} Credits each · you hold <b data-testid="chips-held">{Number(held)}</b>
-                {user && ` · your Credits: ${credits}`}
+                {formatMoneyWithTicker(sale.data.price, creditsCurrency, 'CR')} each · you hold{' '}
+                <b data-testid="chips-held">{Number(held)}</b>
+                {user && ` · you have ${formatMoneyWithTicker(credits, creditsCurrency, 'CR')}`}
               </Text>
               {!user ? (
                 <Anchor component={Link} to="/login">

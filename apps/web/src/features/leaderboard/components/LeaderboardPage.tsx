@@ -7,7 +7,7 @@ import { Alert, Anchor, Box, Card, Group, Skeleton, Stack, Table, Tabs, Text, Ti
 import type { Currency, Leader } from '@starlight/shared';
 import { IconTrophy } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { formatMoney } from '../../../components/Money.tsx';
+import { formatMoney, formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { parseLeaderboardSearch } from '../../../lib/route-search.ts';
@@ -114,7 +114,7 @@ function Board({ currencyId }: { currencyId: number }) {
                 Your balance{' '}
               </Text>
               <Text span fw={700} inherit data-testid="own-balance">
-                {formatMoney(balance ?? '0', currency)} {ticker}
+                {formatMoneyWithTicker(balance ?? '0', currency)}
               </Text>
             </Text>
           </Group>

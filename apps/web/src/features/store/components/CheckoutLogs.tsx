@@ -9,6 +9,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import {
   CHECKOUT_STATE_LABELS,
   type CheckoutState,
+  CREDITS_CURRENCY_ID,
   formatDate,
   type GetCheckoutsRequest,
   PROVIDER_LABELS,
@@ -17,7 +18,9 @@ import {
 import { IconSearch } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { EventHistoryButton } from '../../../components/EventHistoryButton.tsx';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
+import { useCurrencies } from '../../../lib/currencies.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useCheckouts } from '../api/get-checkouts.ts';
 
@@ -53,6 +56,7 @@ export function CheckoutLogs() {
   };
 
   const rows = logs.data?.transactions;
+  const credits = useCurrencies().byId.get(CREDITS_CURRENCY_ID);
   const paging = <Paging page={page} limit={limit} total={logs.data?.total ?? 0} onPage={setPage} />;
   return (
     <Card withBorder radius="md" component="section" aria-labelledby="checkout-logs-title">
@@ -114,7 +118,7 @@ export function CheckoutLogs() {
                       <Text size="sm">{CHECKOUT_STATE_LABELS[c.state as CheckoutState] ?? c.state}</Text>
                     </Group>
                     <Text size="sm">
-                      ${c.package.cost} · {c.amount} Credits ·{' '}
+                      ${c.package.cost} · {formatMoneyWithTicker(c.amount, credits, 'CR')} ·{' '}
                       {PROVIDER_LABELS[c.checkoutProvider as ProviderId] ?? c.checkoutProvider}
                     </Text>
                     <Group justify="space-between">
@@ -151,7 +155,7 @@ export function CheckoutLogs() {
                       <Table.Td>{formatDate(c.createdAt)}</Table.Td>
                       <Table.Td>{c.package.name}</Table.Td>
                       <Table.Td>${c.package.cost}</Table.Td>
-                      <Table.Td>{c.amount}</Table.Td>
+                      <Table.Td>{formatMoneyWithTicker(c.amount, credits, 'CR')}</Table.Td>
                       <Table.Td>{PROVIDER_LABELS[c.checkoutProvider as ProviderId] ?? c.checkoutProvider}</Table.Td>
                       <Table.Td>{CHECKOUT_STATE_LABELS[c.state as CheckoutState] ?? c.state}</Table.Td>
                       <Table.Td>

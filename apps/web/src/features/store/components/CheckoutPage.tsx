@@ -23,7 +23,7 @@ import { type CheckoutPackage, PROVIDER_LABELS, type ProviderId, packageItemLabe
 import { IconCreditCard, IconCurrencyBitcoin, IconShoppingCart } from '@tabler/icons-react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { formatMoney } from '../../../components/Money.tsx';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
@@ -67,7 +67,7 @@ function PackageCard({
         </Text>
         <Group gap="xs">
           <Badge size="lg" variant="light" color="teal" tt="none">
-            {formatMoney(pkg.amount, credits)} {credits?.ticker ?? 'Credits'}
+            {formatMoneyWithTicker(pkg.amount, credits, 'CR')}
           </Badge>
           {pkg.items.map((i) => (
             <Badge key={i.type} variant="light" color="grape" tt="none">

@@ -5,20 +5,29 @@
  * with one that is not theirs or does not exist, it says so plainly and offers the store (issue 18).
  */
 import { Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { CHECKOUT_STATE, CHECKOUT_STATE_LABELS, type Checkout, type CheckoutState } from '@starlight/shared';
+import {
+  CHECKOUT_STATE,
+  CHECKOUT_STATE_LABELS,
+  type Checkout,
+  type CheckoutState,
+  CREDITS_CURRENCY_ID,
+} from '@starlight/shared';
 import { IconHeartHandshake, IconReceiptOff } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { formatMoneyWithTicker } from '../../../components/Money.tsx';
+import { useCurrencies } from '../../../lib/currencies.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCheckouts } from '../api/get-checkouts.ts';
 
 const route = getRouteApi('/provider');
 
 function PurchaseState({ c }: { c: Checkout }) {
+  const credits = useCurrencies().byId.get(CREDITS_CURRENCY_ID);
   const state = c.state as CheckoutState;
   const text =
     state === CHECKOUT_STATE.Completed
-      ? `${c.amount} Credits are in your account.`
+      ? `${formatMoneyWithTicker(c.amount, credits, 'CR')} are in your account.`
       : state === CHECKOUT_STATE.Cancelled
         ? 'The payment did not go through: nothing was charged.'
         : 'Your payment is being confirmed: the Credits arrive as soon as the provider confirms it.';
