@@ -186,7 +186,7 @@ test('the verify popup opens once, and its link verifies the e-mail', async ({ p
     localStorage.setItem('disclaimer', JSON.stringify({ version: 'v0.0.1', nextShow: Date.now() + 86_400_000 }));
   });
   const { email } = await signedIn(page, '/dashboard');
-  const popup = page.getByRole('dialog', { name: 'Verify your e-mail' });
+  const popup = page.getByRole('region', { name: 'Verify your e-mail' });
   await expect(popup).toBeVisible();
   await expect(popup).toContainText(email);
   await expectNoSeriousA11yViolations(page);

@@ -1,6 +1,8 @@
 /** The phone's menu (SPEC §2): the left and right menus in one list, in a drawer from the right. */
 import { Drawer, NavLink, Stack } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { useMenuOpen } from '../lib/menu-open.ts';
 import { LEFT_MENU, type NavItem, RIGHT_MENU } from './nav.ts';
 
 function MenuLink({ item, active, onNavigate }: { item: NavItem; active: boolean; onNavigate?: () => void }) {
@@ -32,6 +34,11 @@ function MenuLink({ item, active, onNavigate }: { item: NavItem; active: boolean
 /** The drawer; `onClose` also runs when a link is followed. */
 export function PhoneMenu({ opened, onClose, path }: { opened: boolean; onClose: () => void; path: string }) {
   const close = onClose;
+  // While it is open the toasts step aside (issue 18 §10: no notice over a menu item).
+  useEffect(() => {
+    useMenuOpen.setState({ open: opened });
+    return () => useMenuOpen.setState({ open: false });
+  }, [opened]);
   return (
     <Drawer
       id="mobile-menu"

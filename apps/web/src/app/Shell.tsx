@@ -83,7 +83,6 @@ export function Shell() {
         <WithMantine>
           <DataProvider>
             <MemberLive />
-            {promptVerify && <VerifyEmailPrompt />}
           </DataProvider>
         </WithMantine>
       )}
@@ -122,6 +121,14 @@ export function Shell() {
         </WithMantine>
       )}
       <main className={classes.main}>
+        {/* In the page's flow above its content, never over a control (issue 18 §10). */}
+        {promptVerify && path !== '/quantumhub' && (
+          <WithMantine>
+            <DataProvider>
+              <VerifyEmailPrompt />
+            </DataProvider>
+          </WithMantine>
+        )}
         {isPlain ? (
           <Outlet />
         ) : (

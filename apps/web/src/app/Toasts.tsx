@@ -1,6 +1,20 @@
-/** The toast container (SPEC §8: top-right, 5000 ms). */
+/**
+ * The toast container (SPEC §8, DESIGN §1: top-right, 5000 ms). Issue 18 §10: it sits just below the
+ * fixed header, never over the header's links or the Menu button, and is hidden while the phone menu
+ * is open, so a toast never covers a control of the shell.
+ */
 import { Notifications } from '@mantine/notifications';
+import { useMenuOpen } from '../lib/menu-open.ts';
+import classes from './toasts.module.css';
 
 export function Toasts() {
-  return <Notifications position="top-right" autoClose={5000} />;
+  const menuOpen = useMenuOpen((s) => s.open);
+  return (
+    <Notifications
+      position="top-right"
+      autoClose={5000}
+      classNames={{ root: classes.root, notification: classes.notification }}
+      style={menuOpen ? { display: 'none' } : undefined}
+    />
+  );
 }

@@ -13,7 +13,8 @@ export function DefconModal() {
     <Modal opened={opened} onClose={() => setAcknowledged(key)} title={`Defcon Level ${level}`} centered zIndex={300}>
       <Text style={{ whiteSpace: 'pre-line' }}>{data?.defconMsg}</Text>
       <Group justify="flex-end" mt="md">
-        <Button color="orange" onClick={() => setAcknowledged(key)}>
+        {/* autoContrast: dark words on the orange, which white ones fail (axe color-contrast). */}
+        <Button color="orange" autoContrast onClick={() => setAcknowledged(key)}>
           Acknowledged
         </Button>
       </Group>

@@ -7,8 +7,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { DISCLAIMER_KEY, DISCLAIMER_VERSION } from '../disclaimer.ts';
 import classes from './disclaimer.module.css';
 
-/** The dialog, open from the start: the shell mounts it only when the disclaimer is due. */
-export function DisclaimerModal() {
+/**
+ * The dialog, open from the start: the shell mounts it only when the disclaimer is due. `onAccepted`
+ * runs once Accept has stored the acceptance and closed it (the shell then shows the next notice).
+ */
+export function DisclaimerModal({ onAccepted }: { onAccepted?: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [agreed, setAgreed] = useState(false);
@@ -25,6 +28,7 @@ export function DisclaimerModal() {
     next.setMonth(next.getMonth() + 1);
     localStorage.setItem(DISCLAIMER_KEY, JSON.stringify({ version: DISCLAIMER_VERSION, nextShow: next.getTime() }));
     ref.current?.close();
+    onAccepted?.();
   };
   return (
     <dialog

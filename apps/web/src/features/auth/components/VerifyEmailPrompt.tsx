@@ -1,8 +1,9 @@
 /**
- * SPEC §4: the verify-e-mail popup, opened by the shell at most once per 24 hours for a member whose
- * e-mail is unverified. Send mails the link; Later (or Escape) puts it off (opening it already did, for
- * 24 hours). A non-modal card in the corner rather than a modal dialog: it asks without blocking the
- * page, and its first paint needs no overlay, focus trap or scroll lock.
+ * SPEC §4: the verify-e-mail reminder, shown by the shell at most once per 24 hours for a member whose
+ * e-mail is unverified. Send mails the link; Later puts it off (showing it already did, for 24 hours).
+ * Issue 18 §10: a banner in the page's flow, above the page's content, rather than a card fixed over a
+ * corner: it never lies over a control (the open phone menu, a forge recipe's Start button) and needs
+ * no overlay, focus trap or scroll lock. A labelled region, so a screen reader can find it.
  */
 import { Button, Group, Paper, Text } from '@mantine/core';
 import { useEffect, useId, useState } from 'react';
@@ -11,7 +12,6 @@ import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useSendVerificationEmail } from '../../../lib/send-verification-email.ts';
 import { useSession } from '../../../lib/session.ts';
 import { postponeVerifyReminder } from '../verify-reminder.ts';
-import classes from './verify-prompt.module.css';
 
 export function VerifyEmailPrompt() {
   const email = useSession((s) => s.user?.email);
@@ -19,14 +19,6 @@ export function VerifyEmailPrompt() {
   const [opened, setOpened] = useState(true);
   const titleId = useId();
   useEffect(() => postponeVerifyReminder(Date.now()), []);
-  useEffect(() => {
-    if (!opened) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpened(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [opened]);
   if (!opened) return null;
 
   const sendLink = async () => {
@@ -39,19 +31,20 @@ export function VerifyEmailPrompt() {
   };
 
   return (
-    <Paper role="dialog" aria-labelledby={titleId} withBorder shadow="lg" radius="md" p="md" className={classes.prompt}>
-      <Text fw={700} id={titleId} mb={6}>
+    <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p="md" mb="md">
+      <Text fw={700} id={titleId} mb={4}>
         Verify your e-mail
       </Text>
-      <Text size="sm">
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         Please confirm that <b>{email}</b> is yours: we will mail you a link that works for 24 hours.
       </Text>
-      <Group justify="flex-end" mt="md" gap="xs">
-        <Button variant="default" size="xs" onClick={() => setOpened(false)}>
-          Later
-        </Button>
+      {/* The buttons under the words, on the left: the top-right corner is where a toast appears. */}
+      <Group mt="sm" gap="xs">
         <Button size="xs" onClick={sendLink} loading={send.isPending}>
           Send verification e-mail
+        </Button>
+        <Button variant="default" size="xs" onClick={() => setOpened(false)}>
+          Later
         </Button>
       </Group>
     </Paper>
