@@ -257,3 +257,61 @@ test('f: amounts read one way, "1,000.00 CR", on the thank-you page and in Check
   await console.goto('/dashboard?view=admin&tab=checkout-control');
   await expect(console.getByRole('listitem', { name })).toContainText('1,000.00 CR');
 });
+
+test('g: opened ships show their rarity in colour and their class image', async ({
+  browser,
+  isMobile,
+  request,
+}, info) => {
+  test.setTimeout(90_000);
+  const admin = await adminSignIn(request);
+  const nick = uniqueNick('opener');
+  const member = await registerMember(request, nick);
+  await post(request, admin, '/api/bank/mint', {
+    recipientNickName: nick,
+    currencyId: 3,
+    amount: '10000',
+    note: 'for chips',
+  });
+  await post(request, member.token, '/api/inventory/buySynthChips', { amount: 20 });
+  const page = await newPage(browser, isMobile);
+  await storeSession(page, member);
+  await page.goto('/openasc');
+  const slider = page.getByRole('slider', { name: 'Chips to open' });
+  await slider.focus();
+  await slider.press('End');
+  await page.getByRole('button', { name: 'Commence' }).click();
+  const ships = page.getByTestId('created-ship');
+  await expect(ships).toHaveCount(100);
+  const seen = new Map<string, string>();
+  for (const ship of await ships.all()) {
+    const rarity = ship.getByTestId('ship-rarity');
+    const label = (await rarity.textContent()) ?? '';
+    const colour = await rarity.evaluate((el) => getComputedStyle(el).color);
+    if (seen.has(label)) expect(colour, label).toBe(seen.get(label));
+    // The whole word, never "UNCOM…".
+    const cut = await rarity.evaluate((el) =>
+      [el, ...el.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1),
+    );
+    expect(cut, label).toBe(false);
+    seen.set(label, colour);
+    const name = (await ship.getByTestId('ship-name').textContent()) ?? '';
+    const shipClass = name.replace(/^Alpha /, '').toLowerCase();
+    await expect(ship.locator('img')).toHaveAttribute('src', `/ships/${shipClass}.svg`);
+  }
+  // 100 ships hold Common and Uncommon ones (all but certainly), each in its own colour.
+  expect(seen.has('Common') && seen.has('Uncommon')).toBe(true);
+  expect(new Set(seen.values()).size).toBe(seen.size);
+  // The images load (the files exist).
+  await expect
+    .poll(() =>
+      page
+        .getByTestId('created-ship')
+        .locator('img')
+        .evaluateAll((imgs) => imgs.filter((i) => !(i as HTMLImageElement).naturalWidth).length),
+    )
+    .toBe(0);
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('heading', { name: 'Ships created' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/opened-ships-${info.project.name}.png` });
+});

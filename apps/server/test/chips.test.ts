@@ -80,6 +80,9 @@ describe('synth chips', () => {
     const names = table.table.flatMap((r) => r.ships.map((s) => `Alpha ${s}`));
     for (const item of createdItems) {
       expect(names).toContain(item.name);
+      // Each ship has the picture of its class (issue 18), e.g. /ships/scout.svg for Alpha Scout.
+      expect(item.imgUrl).toBe(`/ships/${item.name.replace('Alpha ', '').toLowerCase()}.svg`);
+      expect(item.metadata).toMatchObject({ class: item.name.replace('Alpha ', '') });
       expect(item.owner.nickname).toBe(m.nickname);
       expect(item.hiddendata).toBeUndefined();
     }

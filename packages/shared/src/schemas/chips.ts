@@ -24,6 +24,14 @@ export const DROP_TABLE = [
   { rarity: 'Legendary', oddsBp: 100, ships: ['Dreadnought'] },
 ] as const;
 
+/**
+ * The picture of a ship class (a drop-table ship name, e.g. "Scout"): an SVG the web app serves from
+ * `apps/web/public/ships`, e.g. "/ships/scout.svg" (issue 18: one picture per class, not one for all).
+ */
+export function shipImageUrl(shipClass: string): string {
+  return `/ships/${shipClass.toLowerCase()}.svg`;
+}
+
 /** `GET /api/inventory/synthChips` -> `{remaining, price, currencyId, message}`. */
 export const synthChipsResponse = z.object({
   remaining: z.number().int(),

@@ -17,6 +17,7 @@ import {
   type OpenSynthChipsResponse,
   SHIPS_PER_CHIP,
   type SynthChipsResponse,
+  shipImageUrl,
   TX_CATEGORY,
   UNIT,
 } from '@starlight/shared';
@@ -148,7 +149,7 @@ export function createShips(
       ownerId,
       name: `Alpha ${d.ship}`,
       description: `A ${d.rarity.toLowerCase()} ${d.ship.toLowerCase()} from an Alpha synth chip`,
-      imgUrl: '',
+      imgUrl: shipImageUrl(d.ship),
       metadata: { rarity: d.rarity, class: d.ship },
       variabledata: {},
       hiddendata: {},

@@ -1,8 +1,9 @@
 /**
  * SPEC §2 /openasc: a slider from 1 to min(chips held, 100), Commence, and the list of the ships just
- * created. Needs a signed-in member.
+ * created, each with the picture of its class and its rarity in that rarity's colour. Needs a signed-in
+ * member.
  */
-import { Badge, Button, Card, Group, Slider, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, Slider, Stack, Table, Text, Title } from '@mantine/core';
 import { MAX_CHIPS_PER_OPENING, type OpenSynthChipsResponse } from '@starlight/shared';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -11,6 +12,7 @@ import { useMe } from '../../../lib/me.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
 import { useChipAction, useSynthChips } from '../api/synth-chips.ts';
+import { rarityColor, shipImage } from '../utils/rarity.ts';
 
 export function OpenChipsPage() {
   const user = useRequireSession();
@@ -85,9 +87,21 @@ export function OpenChipsPage() {
             <Table.Tbody>
               {created.map((s) => (
                 <Table.Tr key={s._id} data-testid="created-ship">
-                  <Table.Td>{s.name}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light">{String(s.metadata.rarity ?? '')}</Badge>
+                  <Table.Td w={56}>
+                    <Image src={shipImage(s)} alt="" w={40} h={40} radius="sm" fallbackSrc="/favicon.svg" />
+                  </Table.Td>
+                  <Table.Td data-testid="ship-name">{s.name}</Table.Td>
+                  {/* As wide as its rarity: never cut to "UNCOM…" on a phone. */}
+                  <Table.Td ta="right" w="1%" style={{ whiteSpace: 'nowrap' }}>
+                    <Badge
+                      variant="light"
+                      color={rarityColor(s.metadata.rarity)}
+                      data-testid="ship-rarity"
+                      // The label's own width is its minimum, so the 1% cell hugs it and never cuts it.
+                      styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+                    >
+                      {String(s.metadata.rarity ?? '')}
+                    </Badge>
                   </Table.Td>
                 </Table.Tr>
               ))}
