@@ -315,3 +315,33 @@ test('g: opened ships show their rarity in colour and their class image', async 
   await page.getByRole('heading', { name: 'Ships created' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SCREENS}/opened-ships-${info.project.name}.png` });
 });
+
+test('h: the desktop header shows each label beside its icon; the phone keeps its Menu', async ({
+  page,
+  isMobile,
+}, info) => {
+  await acceptDisclaimerUpFront(page);
+  await page.goto('/');
+  const header = page.locator('header');
+  if (isMobile) {
+    await expect(page.getByRole('button', { name: 'Menu', exact: true })).toBeVisible();
+    await shot(page, 'header', info.project.name);
+    return;
+  }
+  for (const label of ['Home', 'Quantum Hub', 'Games', 'Account', 'Buy Credits', 'Synth Chips']) {
+    const link = header.getByRole('link', { name: label, exact: true });
+    await expect(link).toBeVisible();
+    await expect(link).toHaveText(label);
+  }
+  // Everything fits: no label is cut and nothing leaves the window.
+  const overflow = await header.evaluate(
+    (h) =>
+      [...h.querySelectorAll('a, span')].filter((e) => {
+        const r = e.getBoundingClientRect();
+        return e.scrollWidth > e.clientWidth + 1 || r.right > window.innerWidth + 1;
+      }).length,
+  );
+  expect(overflow).toBe(0);
+  await expectNoSeriousA11yViolations(page);
+  await shot(page, 'header', info.project.name);
+});

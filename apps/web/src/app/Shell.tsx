@@ -11,6 +11,7 @@ import { WithMantine } from '../lib/with-mantine.tsx';
 import { LEFT_MENU, type NavItem, RIGHT_MENU } from './nav.ts';
 import classes from './shell.module.css';
 
+/** A menu bar: icons, with their labels beside them where the window is wide enough (shell.module.css). */
 function IconBar({ items, path, end = false }: { items: NavItem[]; path: string; end?: boolean }) {
   return (
     <div className={classes.bar}>
@@ -32,10 +33,12 @@ function IconBar({ items, path, end = false }: { items: NavItem[]; path: string;
                 aria-label={item.label}
               >
                 <Icon size={20} />
+                <span className={classes.label}>{item.label}</span>
               </a>
             ) : (
               <Link className={classes.icon} data-active={active || undefined} to={item.to} aria-label={item.label}>
                 <Icon size={20} />
+                <span className={classes.label}>{item.label}</span>
               </Link>
             )}
           </span>
