@@ -118,43 +118,43 @@ test('on an alert day a first-time visitor meets one dialog at a time, each reac
   }
 });
 
-test('with the phone menu open, no toast or verify card covers its items', async ({
-  page,
-  request,
-  isMobile,
-}, info) => {
-  test.skip(!isMobile, 'the menu is the phone’s');
-  const nick = uniqueNick('menu');
-  await registerMember(request, nick);
-  await acceptDisclaimerOnly(page);
-  await signInByForm(page, nick);
-  await expect(page.getByText('Verify your e-mail')).toBeVisible();
+// The Menu is the phone's: tagged @phone, which only the phone project runs (playwright.config.ts).
+test(
+  'with the phone menu open, no toast or verify card covers its items',
+  { tag: '@phone' },
+  async ({ page, request }, info) => {
+    const nick = uniqueNick('menu');
+    await registerMember(request, nick);
+    await acceptDisclaimerOnly(page);
+    await signInByForm(page, nick);
+    await expect(page.getByText('Verify your e-mail')).toBeVisible();
 
-  // The Menu button is clear of the welcome toast.
-  const menuButton = page.getByRole('button', { name: 'Menu', exact: true });
-  expect(await coveredBy(menuButton)).toBeNull();
-  await menuButton.click();
-  const menu = page.getByRole('dialog', { name: 'Menu' });
-  await expect(menu.getByRole('link', { name: 'Synth Chips' })).toBeVisible();
-  await page.waitForTimeout(400); // the drawer's slide-in
-  await page.screenshot({ path: `${SCREENS}/menu-open-notices-${info.project.name}.png` });
-  const covered: string[] = [];
-  for (const item of [menu.getByRole('button', { name: 'Close menu' }), ...(await menu.getByRole('link').all())]) {
-    const by = await coveredBy(item);
-    if (by) covered.push(`${await item.textContent()}${await item.getAttribute('aria-label')}: ${by}`);
-  }
-  expect(covered).toEqual([]);
-  await expectNoSeriousA11yViolations(page);
+    // The Menu button is clear of the welcome toast.
+    const menuButton = page.getByRole('button', { name: 'Menu', exact: true });
+    expect(await coveredBy(menuButton)).toBeNull();
+    await menuButton.click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    await expect(menu.getByRole('link', { name: 'Synth Chips' })).toBeVisible();
+    await page.waitForTimeout(400); // the drawer's slide-in
+    await page.screenshot({ path: `${SCREENS}/menu-open-notices-${info.project.name}.png` });
+    const covered: string[] = [];
+    for (const item of [menu.getByRole('button', { name: 'Close menu' }), ...(await menu.getByRole('link').all())]) {
+      const by = await coveredBy(item);
+      if (by) covered.push(`${await item.textContent()}${await item.getAttribute('aria-label')}: ${by}`);
+    }
+    expect(covered).toEqual([]);
+    await expectNoSeriousA11yViolations(page);
 
-  // Closing the menu brings the card back, in the page, and it goes with Later.
-  await menu.getByRole('button', { name: 'Close menu' }).click();
-  await expect(menu).toBeHidden();
-  const card = page.getByRole('region', { name: 'Verify your e-mail' });
-  await expect(card).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/verify-card-${info.project.name}.png` });
-  await card.getByRole('button', { name: 'Later' }).click();
-  await expect(card).toHaveCount(0);
-});
+    // Closing the menu brings the card back, in the page, and it goes with Later.
+    await menu.getByRole('button', { name: 'Close menu' }).click();
+    await expect(menu).toBeHidden();
+    const card = page.getByRole('region', { name: 'Verify your e-mail' });
+    await expect(card).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/verify-card-${info.project.name}.png` });
+    await card.getByRole('button', { name: 'Later' }).click();
+    await expect(card).toHaveCount(0);
+  },
+);
 
 /** Fails when `toast` lies over the header's controls or over any of `controls` (centre check). */
 async function expectClearOfToast(page: Page, toast: Locator, controls: Locator[]): Promise<void> {

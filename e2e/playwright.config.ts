@@ -31,7 +31,12 @@ export default defineConfig({
   outputDir: '../.cache/e2e-results',
   use: { baseURL: BASE_URL, trace: 'retain-on-failure', launchOptions },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions } },
+    {
+      name: 'desktop',
+      // Tests of the phone's own controls (the Menu) are tagged @phone and run on the phone only, never skipped.
+      grepInvert: /@phone/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions },
+    },
     {
       name: 'phone',
       use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, launchOptions },
