@@ -74,3 +74,49 @@ export async function newPage(browser: Browser, isMobile: boolean): Promise<Page
   await acceptDisclaimerUpFront(page);
   return page;
 }
+
+/**
+ * POSTs `data` to `url` as the bearer of `token`, with a fresh Idempotency-Key; fails the test unless the
+ * answer is 2xx, and answers its JSON body.
+ */
+export async function apiPost<T = unknown>(
+  request: APIRequestContext,
+  token: string,
+  url: string,
+  data: unknown,
+): Promise<T> {
+  const res = await request.post(url, {
+    headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
+    data,
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  return (await res.json()) as T;
+}
+
+/**
+ * A currency of its own, made by the admin (`adminToken`): transferable, mintable and burnable, no deposit
+ * or withdrawal, ticker `prefix` and five unique characters. Answers `{currencyId, ticker}`.
+ */
+export async function createCurrency(
+  request: APIRequestContext,
+  adminToken: string,
+  { prefix, name, precision = 2 }: { prefix: string; name?: string; precision?: number },
+): Promise<{ currencyId: number; ticker: string }> {
+  const ticker = `${prefix}${uniqueNick('').slice(-5).toUpperCase()}`;
+  const { currency } = await apiPost<{ currency: { currencyId: number } }>(
+    request,
+    adminToken,
+    '/api/bank/createCurrency',
+    {
+      ticker,
+      name: name ?? `Coin ${ticker}`,
+      precision,
+      canDeposit: false,
+      canWithdraw: false,
+      canTransfer: true,
+      canMint: true,
+      canBurn: true,
+    },
+  );
+  return { currencyId: currency.currencyId, ticker };
+}

@@ -11,6 +11,8 @@
 import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
 import {
   adminSignIn,
+  apiPost,
+  createCurrency,
   expectNoSeriousA11yViolations,
   newPage,
   registerMember,
@@ -44,14 +46,7 @@ async function throttle(page: Page, eager: Set<string>): Promise<void> {
   });
 }
 
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<unknown> {
-  const res = await request.post(url, {
-    headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
-    data,
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-  return res.json();
-}
+const post = apiPost;
 
 const shot = (page: Page, info: TestInfo, name: string) =>
   page.screenshot({ path: `.cache/e2e-results/screens/${name}-${info.project.name}.png` });
@@ -125,18 +120,7 @@ test('a currency created and minted after My Tokens opened shows there without a
   const page = await newPage(browser, isMobile);
   await openMyTokens(page, member);
 
-  const ticker = `N${Date.now().toString(36).slice(-5).toUpperCase()}`;
-  const made = (await post(request, admin, '/api/bank/createCurrency', {
-    ticker,
-    name: 'Comet Dust',
-    precision: 2,
-    canDeposit: false,
-    canWithdraw: false,
-    canTransfer: true,
-    canMint: true,
-    canBurn: true,
-  })) as { currency: { currencyId: number } };
-  const { currencyId } = made.currency;
+  const { currencyId, ticker } = await createCurrency(request, admin, { prefix: 'N', name: 'Comet Dust' });
   await post(request, admin, '/api/bank/mint', {
     recipientNickName: nick,
     currencyId,
@@ -181,22 +165,12 @@ test('with the currency push lost, a balance in an unknown currency fetches the 
   });
   await openMyTokens(page, member);
 
-  const ticker = `L${Date.now().toString(36).slice(-5).toUpperCase()}`;
-  const made = (await post(request, admin, '/api/bank/createCurrency', {
-    ticker,
-    name: 'Lost Signal',
-    precision: 0,
-    canDeposit: false,
-    canWithdraw: false,
-    canTransfer: true,
-    canMint: true,
-    canBurn: true,
-  })) as { currency: { currencyId: number } };
+  const made = await createCurrency(request, admin, { prefix: 'L', name: 'Lost Signal', precision: 0 });
   await post(request, admin, '/api/bank/mint', {
     recipientNickName: nick,
-    currencyId: made.currency.currencyId,
+    currencyId: made.currencyId,
     amount: '7',
     note: 'welcome gift',
   });
-  await expect(page.getByTestId(`balance-${ticker}`)).toHaveText(`7 ${ticker}`);
+  await expect(page.getByTestId(`balance-${made.ticker}`)).toHaveText(`7 ${made.ticker}`);
 });

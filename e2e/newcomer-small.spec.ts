@@ -14,6 +14,8 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import {
   acceptDisclaimerUpFront,
   adminSignIn,
+  apiPost,
+  createCurrency,
   expectNoSeriousA11yViolations,
   newPage,
   registerMember,
@@ -24,14 +26,7 @@ import {
 // Outside Playwright's output folder, which every run empties.
 const SCREENS = '.cache/screens-newcomer-small';
 
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<unknown> {
-  const res = await request.post(url, {
-    headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
-    data,
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-  return res.json();
-}
+const post = apiPost;
 
 async function shot(page: Page, name: string, project: string): Promise<void> {
   await page.screenshot({ path: `${SCREENS}/${name}-${project}.png`, fullPage: true });
@@ -179,19 +174,8 @@ test('d: Checkout Control shows a package state and the action', async ({ browse
 test('e: Cex Control Status says how each pair trades', async ({ browser, isMobile, request }, info) => {
   const admin = await adminSignIn(request);
   const ids: number[] = [];
-  for (const t of ['E', 'F']) {
-    const ticker = `${t}${uniqueNick('').slice(-4).toUpperCase()}`.replace(/[^A-Z0-9]/g, 'X');
-    const res = (await post(request, admin, '/api/bank/createCurrency', {
-      name: `Status ${ticker}`,
-      ticker,
-      precision: 2,
-      canDeposit: false,
-      canWithdraw: false,
-      canTransfer: true,
-      canMint: true,
-      canBurn: true,
-    })) as { currency: { currencyId: number } };
-    ids.push(res.currency.currencyId);
+  for (const prefix of ['E', 'F']) {
+    ids.push((await createCurrency(request, admin, { prefix })).currencyId);
   }
   const { pair } = (await post(request, admin, '/api/cex/createPair', {
     buyCurrency: ids[0],

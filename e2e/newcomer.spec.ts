@@ -5,8 +5,8 @@
  *   Cancelled), never "S…" or "PLAC…" (§2).
  * Each test leaves a screenshot under .cache/e2e-results/screens for a person to look at.
  */
-import { type APIRequestContext, expect, type Locator, test } from '@playwright/test';
-import { adminSignIn, newPage, registerMember, storeSession, uniqueNick } from './fixtures.ts';
+import { expect, type Locator, test } from '@playwright/test';
+import { adminSignIn, apiPost, createCurrency, newPage, registerMember, storeSession, uniqueNick } from './fixtures.ts';
 
 /**
  * True when the element shows all of its text: nothing clipped or replaced by an ellipsis, and the whole
@@ -28,14 +28,7 @@ async function showsWhole(locator: Locator): Promise<boolean> {
   });
 }
 
-async function post(request: APIRequestContext, token: string, url: string, data: unknown): Promise<unknown> {
-  const res = await request.post(url, {
-    headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
-    data,
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-  return res.json();
-}
+const post = apiPost;
 
 test('Game Items shows a long ship name and its count whole', async ({ browser, isMobile, request }, info) => {
   const admin = await adminSignIn(request);
@@ -86,22 +79,8 @@ test('Game Items shows a long ship name and its count whole', async ({ browser, 
 test('My orders names side and state in full words', async ({ browser, isMobile, request }, info) => {
   const admin = await adminSignIn(request);
   // A pair of its own, so other tests' orders do not matter.
-  const currencies: number[] = [];
-  for (const prefix of ['B', 'Q']) {
-    const ticker = `${prefix}${uniqueNick('').slice(-5).toUpperCase()}`;
-    const res = (await post(request, admin, '/api/bank/createCurrency', {
-      ticker,
-      name: `Coin ${ticker}`,
-      precision: 2,
-      canDeposit: false,
-      canWithdraw: false,
-      canTransfer: true,
-      canMint: true,
-      canBurn: true,
-    })) as { currency: { currencyId: number } };
-    currencies.push(res.currency.currencyId);
-  }
-  const [base, quote] = currencies as [number, number];
+  const base = (await createCurrency(request, admin, { prefix: 'B' })).currencyId;
+  const quote = (await createCurrency(request, admin, { prefix: 'Q' })).currencyId;
   const { pair } = (await post(request, admin, '/api/cex/createPair', {
     buyCurrency: base,
     sellCurrency: quote,
