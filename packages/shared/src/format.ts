@@ -34,6 +34,11 @@ export function pageCount(total: number, limit: number): number {
   return Math.max(1, Math.ceil(total / limit));
 }
 
+/** A list's total for display: `1,234`, or `10,000+` when the count stopped at a bound (`totalCapped`). */
+export function formatTotal(total: number, capped = false): string {
+  return `${total.toLocaleString('en-GB')}${capped ? '+' : ''}`;
+}
+
 /** Formats an ISO date in en-GB (SPEC §9); `utc` for admin lists. */
 export function formatDate(iso: string | Date, utc = false): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso;

@@ -1,16 +1,19 @@
 /** SPEC §4 paging: previous (to 1 from 2, decrements above 2, nothing on 1), next, the page and total. */
 import { Button, Group, Text } from '@mantine/core';
-import { nextPage, pageCount, previousPage } from '@starlight/shared';
+import { formatTotal, nextPage, pageCount, previousPage } from '@starlight/shared';
 
 export function Paging({
   page,
   limit,
   total,
+  totalCapped = false,
   onPage,
 }: {
   page: number;
   limit: number;
   total: number;
+  /** The server stopped counting at `total` (issue 19): more pages follow, shown as "10,000+". */
+  totalCapped?: boolean;
   onPage: (page: number) => void;
 }) {
   const pages = pageCount(total, limit);
@@ -20,9 +23,14 @@ export function Paging({
         Previous
       </Button>
       <Text size="sm" c="dimmed">
-        Page {page} of {pages} · {total} in all
+        Page {page} of {formatTotal(pages, totalCapped)} · {formatTotal(total, totalCapped)} in all
       </Text>
-      <Button size="xs" variant="default" disabled={page >= pages} onClick={() => onPage(nextPage(page))}>
+      <Button
+        size="xs"
+        variant="default"
+        disabled={page >= pages && !totalCapped}
+        onClick={() => onPage(nextPage(page))}
+      >
         Next
       </Button>
     </Group>

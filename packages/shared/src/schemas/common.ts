@@ -210,6 +210,16 @@ export const paging = z.strictObject({
 });
 export type Paging = z.infer<typeof paging>;
 
+/**
+ * Issue 19: list totals are counted only up to `COUNT_CAP` rows past the page's first row, so a page
+ * never counts millions of rows. When more match, `total` is that bound and `totalCapped` is true (the
+ * UI shows "10,000+").
+ */
+export const COUNT_CAP = 10_000;
+
+/** The `totalCapped` field of list responses: true when `total` is a lower bound (see `COUNT_CAP`). */
+export const totalCapped = z.boolean();
+
 /** Every response carries a message (DESIGN §3). */
 export const messageResponse = z.object({ message: z.string() });
 
