@@ -5,3 +5,4 @@ export * from './exchange.ts';
 export * from './forge.ts';
 export * from './items.ts';
 export * from './users.ts';
+export * from './leaderboard.ts';

@@ -34,6 +34,8 @@ export const users = pgTable(
     uniqueIndex('users_primary_wallet').on(t.primaryWallet),
     uniqueIndex('users_api_key_hash').on(t.apiKeyHash),
     index('users_created_at').on(t.createdAt),
+    // The kept leaderboard follows the members whose flags changed (issue 19 §2, leaderboard.sync.ts).
+    index('users_updated_at').on(t.updatedAt),
   ],
 );
 
