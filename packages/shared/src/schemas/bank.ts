@@ -14,6 +14,7 @@ import {
   paging,
   precision,
   ticker,
+  totalCapped,
   url,
 } from './common.ts';
 import { user } from './user.ts';
@@ -167,6 +168,7 @@ export const allTransactionsRequest = transactionsRequest;
 export const transactionsResponse = z.object({
   txs: z.array(transaction),
   total: z.number().int(),
+  totalCapped,
   message: z.string(),
 });
 export type TransactionsResponse = z.infer<typeof transactionsResponse>;

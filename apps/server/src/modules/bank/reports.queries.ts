@@ -1,96 +1,9 @@
-/** SQL of the bank's reports: ledger pages, category totals, the conservation audit, supply history. */
-import {
-  type Amount,
-  formatAmount,
-  formatAtPrecision,
-  fromNumeric,
-  type SupplyInterval,
-  type Transaction,
-} from '@starlight/shared';
+/** SQL of the bank's reports (ledger pages: transactions-list.queries.ts): category totals, the conservation audit, supply history. */
+import { type Amount, fromNumeric, type SupplyInterval } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { endOfDay } from '../../db/date-range.ts';
 import { pgArray } from '../../db/pg-array.ts';
-
-export interface TxFilters {
-  /** Restrict to rows where this user is sender or recipient (own history). */
-  ownerId?: string | undefined;
-  /** Own history: the other party's nickname. Admin: any party's nickname. */
-  nickname?: string | undefined;
-  startDate?: string | undefined;
-  endDate?: string | undefined;
-  currencyId?: number | undefined;
-  category?: number | undefined;
-  amountAbove?: Amount | undefined;
-  amountBelow?: Amount | undefined;
-  limit: number;
-  page: number;
-}
-
-/** A page of ledger rows, newest first, with the total count of matches. */
-export async function findTransactions(db: DbOrTx, f: TxFilters): Promise<{ txs: Transaction[]; total: number }> {
-  const where: SQL[] = [sql`true`];
-  if (f.ownerId) where.push(sql`(t.sender_id = ${f.ownerId} OR t.recipient_id = ${f.ownerId})`);
-  if (f.nickname) {
-    const nick = sql`(SELECT id FROM users WHERE lower(nickname) = lower(${f.nickname}))`;
-    where.push(
-      f.ownerId
-        ? sql`(t.sender_id IN ${nick} OR t.recipient_id IN ${nick})`
-        : sql`(t.sender_id IN ${nick} OR t.recipient_id IN ${nick} OR t.executor_id IN ${nick})`,
-    );
-  }
-  if (f.startDate) where.push(sql`t.created_at >= ${new Date(f.startDate).toISOString()}::timestamptz`);
-  if (f.endDate) where.push(sql`t.created_at <= ${endOfDay(f.endDate)}::timestamptz`);
-  if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
-  if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);
-  if (f.amountAbove !== undefined) where.push(sql`t.amount >= ${formatAmount(f.amountAbove)}::numeric`);
-  if (f.amountBelow !== undefined) where.push(sql`t.amount <= ${formatAmount(f.amountBelow)}::numeric`);
-  const cond = sql.join(where, sql` AND `);
-  const [rows, count] = await Promise.all([
-    db.execute<{
-      id: string;
-      created_at: string | Date;
-      category: number;
-      currency_id: number;
-      precision: number;
-      amount: string;
-      note: string;
-      reference: string | null;
-      executor: string | null;
-      sender: string | null;
-      recipient: string | null;
-    }>(sql`
-      SELECT t.id, t.created_at, t.category, t.currency_id, c.precision, t.amount, t.note, t.reference,
-             e.nickname AS executor, s.nickname AS sender, r.nickname AS recipient
-      FROM bank_transactions t
-      JOIN currencies c ON c.currency_id = t.currency_id
-      LEFT JOIN users e ON e.id = t.executor_id
-      LEFT JOIN users s ON s.id = t.sender_id
-      LEFT JOIN users r ON r.id = t.recipient_id
-      WHERE ${cond}
-      ORDER BY t.created_at DESC, t.id DESC
-      LIMIT ${f.limit} OFFSET ${(f.page - 1) * f.limit}`),
-    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM bank_transactions t WHERE ${cond}`),
-  ]);
-  const party = (n: string | null) => (n === null ? null : { nickname: n });
-  return {
-    total: Number(count.rows[0]?.n ?? 0),
-    txs: rows.rows.map((r) => ({
-      _id: r.id,
-      createdAt: new Date(r.created_at).toISOString(),
-      executor: party(r.executor),
-      sender: party(r.sender),
-      recipient: party(r.recipient),
-      balance: {
-        currencyId: r.currency_id,
-        amount: formatAtPrecision(fromNumeric(String(r.amount)), Number(r.precision)),
-      },
-      category: r.category,
-      note: r.note,
-      reference: r.reference,
-    })),
-  };
-}
 
 /** Per currency and category: signed-for-display sum and count of ledger rows in a date range. */
 export async function findCategoryTotals(

@@ -14,19 +14,20 @@ import {
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { requireCurrency } from './currencies.service.ts';
-import { findCategoryTotals, findConservation, findSupplyHistory, findTransactions } from './reports.queries.ts';
+import { findCategoryTotals, findConservation, findSupplyHistory } from './reports.queries.ts';
+import { findTransactions } from './transactions-list.queries.ts';
 
 /**
  * A page of ledger rows, newest first: the member's own (`ownerId`) or everyone's (admin, no owner).
- * Returns `{txs, total, message}` (DESIGN §3).
+ * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: issue 19, more match than `total`).
  */
 export async function listTransactions(
   db: Db,
   ownerId: string | undefined,
   q: TransactionsQuery,
 ): Promise<TransactionsResponse> {
-  const { txs, total } = await findTransactions(db, { ...q, ownerId, ...q.paging });
-  return { txs, total, message: `Got ${txs.length} transactions` };
+  const { txs, total, totalCapped } = await findTransactions(db, { ...q, ownerId, ...q.paging });
+  return { txs, total, totalCapped, message: `Got ${txs.length} transactions` };
 }
 
 /**
