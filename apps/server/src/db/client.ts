@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -57,7 +58,9 @@ export async function openDatabase(opts: {
   if (dir) mkdirSync(dir, { recursive: true });
   // Keep NUMERIC and BIGINT as text, as on PostgreSQL: money never passes through a float.
   const parsers = { 1700: (v: string) => v, 20: (v: string) => v };
-  const client = new PGlite(dir, { parsers });
+  // pg_trgm: the admin user list's part-of-a-word search (migration 0017), as on PostgreSQL.
+  // One options object: `new PGlite(undefined, options)` (memory://) would drop the options.
+  const client = new PGlite({ dataDir: dir, parsers, extensions: { pg_trgm } });
   await client.waitReady;
   const lite = drizzlePglite(client, { schema });
   await migratePglite(lite, { migrationsFolder });

@@ -1,6 +1,18 @@
 /** Members, their sessions' token version, and the logs of who did what (SPEC §3). */
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { objectId } from './columns.ts';
 
 export const users = pgTable(
@@ -33,7 +45,17 @@ export const users = pgTable(
     uniqueIndex('users_email').on(t.email),
     uniqueIndex('users_primary_wallet').on(t.primaryWallet),
     uniqueIndex('users_api_key_hash').on(t.apiKeyHash),
-    index('users_created_at').on(t.createdAt),
+    // The user list's order (created_at DESC, id DESC). Migration 0017 adds INCLUDE (role and the four
+    // flags) by hand (drizzle has no INCLUDE), so a filtered page and a deep OFFSET stay index-only.
+    index('users_created_at').on(t.createdAt, t.id),
+    // getUsers' selective filters, each with the list's order (issue 19 §2).
+    index('users_inactive_created').on(t.createdAt, t.id).where(sql`NOT ${t.isActive}`),
+    index('users_wallet_only_created').on(t.createdAt, t.id).where(sql`${t.isWalletOnly}`),
+    index('users_anonymous_created').on(t.createdAt, t.id).where(sql`${t.isAnonymous}`),
+    index('users_staff_created').on(t.role, t.createdAt, t.id).where(sql`${t.role} <> 'user'`),
+    // Part-of-a-word search (`LIKE '%x%'`) of nickname and e-mail: pg_trgm (created in migration 0017).
+    index('users_nickname_trgm').using('gin', sql`lower(${t.nickname}) gin_trgm_ops`),
+    index('users_email_trgm').using('gin', sql`${t.email} gin_trgm_ops`),
     // The kept leaderboard follows the members whose flags changed (issue 19 §2, leaderboard.sync.ts).
     index('users_updated_at').on(t.updatedAt),
   ],
@@ -130,3 +152,33 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [uniqueIndex('idempotency_keys_pk').on(t.userId, t.key)],
 );
+
+/**
+ * Kept user stats (issue 19 §2, SPEC §3 getUserStats): the accounts created on each UTC day, by flag,
+ * kept by triggers on users and balances (migration 0017). A writer adds to the row of its slot
+ * (`pg_backend_pid() % 8`), so concurrent writers of one day rarely wait on one row; a read sums the slots.
+ */
+export const userStatsDaily = pgTable(
+  'user_stats_daily',
+  {
+    day: date('day').notNull(),
+    slot: smallint('slot').notNull(),
+    total: integer('total').notNull().default(0),
+    verified: integer('verified').notNull().default(0),
+    wallet: integer('wallet').notNull().default(0),
+    anonymous: integer('anonymous').notNull().default(0),
+    disabled: integer('disabled').notNull().default(0),
+    admin: integer('admin').notNull().default(0),
+    haveCurrency: integer('have_currency').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.slot] })],
+);
+
+/**
+ * Each member's count of positive balances (kept by a trigger on balances when a balance crosses zero),
+ * for getUserStats' haveCurrency. No foreign key: it is derived state, rebuilt by `rebuildUserStats`.
+ */
+export const userHoldings = pgTable('user_holdings', {
+  userId: objectId('user_id').primaryKey(),
+  positive: integer('positive').notNull(),
+});
