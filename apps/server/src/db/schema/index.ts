@@ -6,3 +6,4 @@ export * from './forge.ts';
 export * from './items.ts';
 export * from './users.ts';
 export * from './leaderboard.ts';
+export * from './rollups.ts';

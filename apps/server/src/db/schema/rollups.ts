@@ -1,0 +1,68 @@
+/**
+ * The ledger rollup (issue 19 §2 Stats, The audit): per bucket, currency and category, the sums of
+ * `bank_transactions` that currency stats, supply history and the conservation audit read, kept by a
+ * background job that follows the ledger (modules/bank/rollup.queries.ts). Derived data:
+ * `rebuildLedgerRollup` makes it again from the ledger at any time. No foreign keys: derived rows.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * One row per (grain, bucket, currency, category) holding ledger rows stamped `created_at < watermark`
+ * (the state's): `grain` 'hour' and 'day' buckets start at their UTC hour or day (aligned to the epoch);
+ * 'all' has one bucket (the epoch) summing all time. Sums in currency units (NUMERIC, 10^-9 exact):
+ * `total` of every row, `issued` (sender null, not escrow), `removed` (recipient null, not escrow),
+ * `escrowIn` (recipient null, escrow: put into escrow), `escrowOut` (sender null, escrow: released).
+ */
+export const ledgerRollup = pgTable(
+  'ledger_rollup',
+  {
+    grain: text('grain', { enum: ['hour', 'day', 'all'] }).notNull(),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    currencyId: integer('currency_id').notNull(),
+    category: integer('category').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    total: numeric('total').notNull(),
+    issued: numeric('issued').notNull(),
+    removed: numeric('removed').notNull(),
+    escrowIn: numeric('escrow_in').notNull(),
+    escrowOut: numeric('escrow_out').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.grain, t.bucket, t.currencyId, t.category] }),
+    index('ledger_rollup_currency').on(t.currencyId, t.grain, t.bucket),
+    check('ledger_rollup_grain', sql`${t.grain} IN ('hour', 'day', 'all')`),
+  ],
+);
+
+/**
+ * Where the rollup stands (one row, id 1; none: the job rebuilds it from the ledger). `watermark`: every
+ * ledger row stamped before it is counted, none after it. `heapBlocks`: the ledger's size in blocks when
+ * the watermark was read (rows stored from there on were written after it, so one stamped below the
+ * watermark was backdated). `relfilenode`: the ledger's storage then (a rewrite renumbers blocks).
+ * `backdated`: rows found stamped below the watermark since the last rebuild, `backdatedId` the first.
+ */
+export const ledgerRollupState = pgTable('ledger_rollup_state', {
+  id: integer('id').primaryKey(),
+  watermark: timestamp('watermark', { withTimezone: true }).notNull(),
+  heapBlocks: bigint('heap_blocks', { mode: 'number' }).notNull(),
+  relfilenode: bigint('relfilenode', { mode: 'number' }).notNull(),
+  backdated: bigint('backdated', { mode: 'number' }).notNull().default(0),
+  backdatedId: text('backdated_id'),
+  builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * What the last full recount that found the rollup equal to the ledger (or the last rebuild) saw of the
+ * ledger's table (one row, id 1): its updated and deleted row counters (`pg_stat_user_tables`; the
+ * append-only trigger keeps both still), the database's statistics reset time, and its storage
+ * (`relfilenode`, changed by TRUNCATE or a rewrite). The incremental audit compares them with now.
+ */
+export const ledgerAuditBaseline = pgTable('ledger_audit_baseline', {
+  id: integer('id').primaryKey(),
+  tupUpd: bigint('tup_upd', { mode: 'number' }).notNull(),
+  tupDel: bigint('tup_del', { mode: 'number' }).notNull(),
+  statsReset: timestamp('stats_reset', { withTimezone: true }),
+  relfilenode: bigint('relfilenode', { mode: 'number' }).notNull(),
+  recountedAt: timestamp('recounted_at', { withTimezone: true }).notNull().defaultNow(),
+});
