@@ -76,6 +76,15 @@ export const bankTransactions = pgTable(
     index('bank_tx_recipient').on(t.recipientId, t.createdAt),
     index('bank_tx_created').on(t.createdAt),
     index('bank_tx_currency_category').on(t.currencyId, t.category),
+    // The Tnx Logs filters (issue 19 §2, transactions-list.queries.ts): a category in date order, and the
+    // rows a nickname executed without being their sender or recipient (admin mints and burns, settlements,
+    // exchange fills), partial so a transfer (its executor is its sender) writes no entry.
+    index('bank_tx_category').on(t.category, t.createdAt),
+    index('bank_tx_executor_other')
+      .on(t.executorId, t.createdAt)
+      .where(
+        sql`${t.executorId} IS NOT NULL AND ${t.executorId} IS DISTINCT FROM ${t.senderId} AND ${t.executorId} IS DISTINCT FROM ${t.recipientId}`,
+      ),
   ],
 );
 
@@ -112,6 +121,8 @@ export const settlements = pgTable(
   (t) => [
     index('settlements_state_created').on(t.state, t.createdAt),
     index('settlements_user').on(t.userId, t.createdAt),
+    // The admin list's order (pending first, then newest; issue 19 §2), read from one index.
+    index('settlements_listing').on(sql`(${t.state} <> 'pending')`, t.createdAt.desc(), t.id.desc()),
     check('settlements_amount_positive', sql`${t.amount} > 0`),
     // One live claim per deposit: a reference (compared trimmed and without case, as a transaction hash
     // in hex reads the same in either case) may be pending or approved once per currency; a refused

@@ -70,6 +70,10 @@ export const forgeProcesses = pgTable(
   (t) => [
     index('forge_processes_user').on(t.userId, t.createdAt),
     index('forge_processes_created').on(t.createdAt),
+    // The Forge Process Logs filters (issue 19 §2), in the list's date order; a finish range.
+    index('forge_processes_state').on(t.state, t.createdAt),
+    index('forge_processes_recipe').on(t.recipeId, t.createdAt),
+    index('forge_processes_finish').on(t.finishDate),
     // The running processes by currency, for modifyCurrency's precision check (currencies.service.ts).
     index('forge_processes_running').on(t.inputCurrencyId, t.outputCurrencyId).where(sql`${t.state} = 1`),
     check('forge_processes_quantity', sql`${t.quantity} >= 1`),

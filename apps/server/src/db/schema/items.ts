@@ -53,6 +53,8 @@ export const items = pgTable(
   (t) => [
     index('items_owner').on(t.ownerId, t.collectionId, t.name),
     index('items_collection').on(t.collectionId, t.createdAt),
+    // A member's items newest first (getUserItems; issue 19 §2).
+    index('items_owner_created').on(t.ownerId, t.createdAt, t.id),
     index('items_checkout').on(t.checkoutId).where(sql`${t.checkoutId} IS NOT NULL`),
   ],
 );

@@ -110,7 +110,13 @@ export const accessLogs = pgTable(
     address: text('address').notNull(),
     loginType: integer('login_type').notNull(),
   },
-  (t) => [index('access_logs_user').on(t.userId, t.createdAt)],
+  // The Access Logs list (issue 19 §2): each filter's index ends in the list's order (created_at, id).
+  (t) => [
+    index('access_logs_user').on(t.userId, t.createdAt, t.id),
+    index('access_logs_created').on(t.createdAt, t.id),
+    index('access_logs_login_type').on(t.loginType, t.createdAt, t.id),
+    index('access_logs_address').on(sql`(${t.address} COLLATE "C")`, t.createdAt, t.id),
+  ],
 );
 
 /** One row per admin action (SPEC §3 admin log categories). */
@@ -127,7 +133,14 @@ export const adminLogs = pgTable(
     category: integer('category').notNull(),
     action: text('action').notNull(),
   },
-  (t) => [index('admin_logs_created').on(t.createdAt)],
+  // The Admin Logs list (issue 19 §2): each filter's index ends in the list's order (created_at, id).
+  (t) => [
+    index('admin_logs_created').on(t.createdAt, t.id),
+    index('admin_logs_admin').on(t.adminId, t.createdAt, t.id),
+    index('admin_logs_affected').on(t.affectedUserId, t.createdAt, t.id),
+    index('admin_logs_category').on(t.category, t.createdAt, t.id),
+    index('admin_logs_address').on(sql`(${t.address} COLLATE "C")`, t.createdAt, t.id),
+  ],
 );
 
 /** The global alert level (SPEC §3): a single row with id 1. */
