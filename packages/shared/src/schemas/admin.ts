@@ -3,7 +3,7 @@
  * and stats, administrateUser, the access and admin logs.
  */
 import { z } from 'zod';
-import { INT32_MAX, isoDate, nickname, paging, role } from './common.ts';
+import { INT32_MAX, isoDate, nickname, paging, role, totalCapped } from './common.ts';
 import { user } from './user.ts';
 
 /** A boolean filter: `true`/`false`, as JSON or as the text a select sends. */
@@ -31,6 +31,7 @@ export type AdminUserRow = z.infer<typeof adminUserRow>;
 export const getUsersResponse = z.object({
   users: z.array(adminUserRow),
   total: z.number().int(),
+  totalCapped,
   message: z.string(),
 });
 export type GetUsersResponse = z.infer<typeof getUsersResponse>;

@@ -16,6 +16,10 @@ import type { UsersDeps } from './users.service.ts';
 export const usersAdminRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps }> = async (app, { deps }) => {
   const tags = ['user'];
   const config = { access: 'admin' as const };
+  // The kept user stats build themselves when their state is missing (issue 19 §2).
+  app.addHook('onReady', async () => {
+    await admin.prepareUserStats(deps);
+  });
 
   app.post(
     '/getUsers',

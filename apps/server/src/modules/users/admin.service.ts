@@ -15,26 +15,38 @@ import {
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
-import { findUserStats, findUsers, lockActiveAdmins } from './admin.queries.ts';
+import { ensureUserStats, findUserStats, findUsers, lockActiveAdmins } from './admin.queries.ts';
 import { bumpTokenVersion, findUserByNickname, loadUserDto, toUserDto, updateUser } from './users.queries.ts';
 import type { UsersDeps } from './users.service.ts';
 
-/** `getUsers`: a page of accounts with `total`, each with `hasCurrency` (DESIGN §8). */
+/**
+ * `getUsers`: a page of accounts, each with `hasCurrency` (DESIGN §8), and `total` counted up to
+ * `COUNT_CAP` rows past the page with `totalCapped` when more match (issue 19 §2, an extension).
+ */
 export async function getUsers(deps: UsersDeps, query: GetUsersQuery): Promise<GetUsersResponse> {
-  const { users, total } = await findUsers(deps.db, query);
+  const { users, total, totalCapped } = await findUsers(deps.db, query);
   return {
     users: users.map(({ hasCurrency, referrerNickname, ...row }) => {
       const { balances: _none, ...dto } = toUserDto(row, [], referrerNickname);
       return { ...dto, hasCurrency };
     }),
     total,
+    totalCapped,
     message: total === 0 ? 'No Users' : 'OK',
   };
 }
 
-/** `getUserStats`: SPEC §3's counts over accounts created in the range. */
+/**
+ * `getUserStats`: SPEC §3's counts over accounts created in the range, from the counts kept per UTC day
+ * (whole days) and an exact count of any part of a day at the range's ends (issue 19 §2).
+ */
 export async function getUserStats(deps: UsersDeps, range: GetUserStatsRequest): Promise<GetUserStatsResponse> {
   return { stats: await findUserStats(deps.db, range.startDate, range.endDate), message: 'OK' };
+}
+
+/** At start: builds the kept user stats when their state is missing (`ensureUserStats`). */
+export async function prepareUserStats(deps: UsersDeps): Promise<void> {
+  if (await ensureUserStats(deps.db)) deps.app.log.info('user stats rebuilt (their kept state was missing)');
 }
 
 /**
