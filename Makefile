@@ -32,7 +32,7 @@ apps/web/dist/index.html: $(WEB_SOURCES) node_modules/.installed
 	npm run build --workspace @starlight/web
 	touch $@
 
-.PHONY: install build start dev test typecheck lint unit e2e bench soak clean
+.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak clean
 
 install: $(NODE_DEP) node_modules/.installed
 
@@ -55,6 +55,12 @@ test: install
 
 bench: build
 	node bench/run.ts
+
+# Issue 19 §3: every read route of a visitor, member1 and the admin, the write cases against pgbench and an
+# empty database, the server's peak memory, and growth against 10,000 members, on the database of
+# SCALE_DATABASE_URL (default starlight_scale) filled by `make scale-seed` (it stops when there is none).
+bench-scale: build
+	node bench/scale.ts
 
 # The ledger model across bank and exchange for SOAK_STEPS steps (default 10000) on the test PostgreSQL;
 # SOAK_SEED=<seed> replays a run.

@@ -16,6 +16,13 @@ export default defineConfig({
         },
       },
       {
+        // The benchmarks' pure helpers (bench/lib), no server or database.
+        test: {
+          name: 'bench',
+          include: ['bench/**/*.test.ts'],
+        },
+      },
+      {
         test: {
           name: 'server',
           include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts'],

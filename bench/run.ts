@@ -123,6 +123,7 @@ async function main(): Promise<number> {
       pgbenchCpu: pgbench.cpu,
       pg,
       database: SERVER_DB,
+      tag: '',
       log,
     };
     const report = (figures: Figures) => {

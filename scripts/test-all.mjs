@@ -43,6 +43,8 @@ const vitestOk = run('unit + integration', 'npx', [
   'web',
   '--project',
   'server',
+  '--project',
+  'bench',
   '--reporter=default',
   '--reporter=json',
   '--outputFile.json=.cache/vitest.json',

@@ -26,7 +26,8 @@ interface Market {
 async function setUpMarket(ctx: BenchContext, count: number): Promise<Market> {
   const started = Date.now();
   const currencyIds: number[] = [];
-  for (const ticker of TICKERS) {
+  for (const base of TICKERS) {
+    const ticker = `${base}${ctx.tag}`;
     const res = await ctx.api.post<{ currency: { currencyId: number } }>(
       '/api/bank/createCurrency',
       {

@@ -45,7 +45,7 @@ export const forgeSuite: Suite = {
     const { recipe } = await ctx.api.post<{ recipe: { _id: string } }>(
       '/api/forge/recipes/create',
       {
-        name: 'Bench forge',
+        name: `Bench forge${ctx.tag}`,
         description: 'One second from stardust to starnote',
         timeRequired: 1,
         input: { currencyId: SD, amount: '0.01' },

@@ -30,6 +30,12 @@ export interface BenchContext {
   pg: PgTarget;
   /** The server's database. */
   database: string;
+  /**
+   * What makes this run's names unique on a database that outlives it (`make bench-scale` writes into
+   * the seeded one): appended to bench members' nickname prefixes, tickers, recipe and package names.
+   * Empty for `make bench` (a fresh database each run). At most 4 characters, A-Z and 0-9.
+   */
+  tag: string;
   /** Progress for people (stderr; stdout carries only the JSON lines). */
   log(message: string): void;
 }
@@ -63,9 +69,18 @@ interface AuditBody {
   message?: string;
 }
 
-/** GET /api/bank/audit as the admin: true when conservation holds for every currency. */
+/**
+ * GET /api/bank/audit as the admin: true when conservation holds for every currency; false (logged) when
+ * it does not or the audit itself fails, so the case's figures are still reported, marked.
+ */
 export async function auditOk(ctx: BenchContext): Promise<boolean> {
-  const body = await ctx.api.get<AuditBody>('/api/bank/audit', ctx.adminToken);
+  let body: AuditBody;
+  try {
+    body = await ctx.api.get<AuditBody>('/api/bank/audit', ctx.adminToken);
+  } catch (err) {
+    ctx.log(`audit failed to answer: ${err instanceof Error ? err.message : String(err)}`);
+    return false;
+  }
   if (!body.ok) ctx.log(`audit failed: ${JSON.stringify(body)}`);
   return body.ok === true;
 }

@@ -10,7 +10,7 @@ export interface BenchMember {
 }
 
 /**
- * Registers `count` members named `prefix0000`, `prefix0001`, ... and mints `amount` (decimal string) of
+ * Registers `count` members named `<prefix><ctx.tag>0000`, `<prefix><ctx.tag>0001`, ... and mints `amount` (decimal string) of
  * each of `currencyIds` to each, as the admin. Returns them with their session tokens.
  */
 export async function registerFundedMembers(
@@ -21,7 +21,7 @@ export async function registerFundedMembers(
   amount: string,
 ): Promise<BenchMember[]> {
   const members = await mapLimit(
-    Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`),
+    Array.from({ length: count }, (_, i) => `${prefix}${ctx.tag}${String(i).padStart(4, '0')}`),
     8,
     async (nickname) => {
       const res = await ctx.api.post<{ token: string }>('/api/user/register', {

@@ -16,7 +16,12 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Extra node flags for the server, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
+  /** How long to wait for /api/health (default 60 s; migrations on a seeded database take longer). */
+  readyTimeoutS?: number;
 }
+
+/** The bench server's JWT secret: a bench may sign a session for a seeded admin whose password it does not know. */
+export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 
 export interface ServerHandle {
   url: string;
@@ -46,7 +51,7 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts `node apps/server/src/server.ts` and waits (up to 60 s) until it is healthy. */
+/** Starts `node apps/server/src/server.ts` and waits (up to `readyTimeoutS`, 60 s) until it is healthy. */
 export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -58,7 +63,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
       PORT: String(port),
       DATABASE_URL: opts.databaseUrl,
       DATA_DIR: path.join(opts.root, '.cache/bench-data'),
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+      JWT_SECRET: BENCH_JWT_SECRET,
       ADMIN_NICKNAME: opts.adminNickname,
       ADMIN_EMAIL: `${opts.adminNickname}@bench.example.com`,
       ADMIN_PASSWORD: opts.adminPassword,
@@ -90,7 +95,8 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     },
   };
 
-  const deadline = Date.now() + 60_000;
+  const readyS = opts.readyTimeoutS ?? 60;
+  const deadline = Date.now() + readyS * 1000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${tail}`);
     try {
@@ -101,7 +107,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     }
     if (Date.now() > deadline) {
       await handle.stop();
-      throw new Error(`The server did not become healthy in 60 s:\n${tail}`);
+      throw new Error(`The server did not become healthy in ${readyS} s:\n${tail}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
