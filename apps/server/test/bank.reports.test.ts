@@ -8,6 +8,7 @@ import type {
 } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { rebuildLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { bankCalls, describeTxs } from './bank.helpers.ts';
 import { createMarket, placeOk } from './exchange.helpers.ts';
 import {
@@ -15,8 +16,10 @@ import {
   call,
   expectLedgerBalanced,
   type Member,
+  makeAppOnOwnDatabase,
   mint,
   registerMember,
+  type TestApp,
   uniqueNick,
   useTestApp,
 } from './helpers.ts';
@@ -236,9 +239,9 @@ describe('POST /api/bank/currencyStats', () => {
   });
 });
 
-/** supplyHistory as anyone (the route is public); expects success. */
-async function supplyHistory(body: Record<string, unknown>): Promise<SupplyPoint[]> {
-  const res = await call(t.app, undefined, 'POST', '/api/bank/supplyHistory', body);
+/** supplyHistory as anyone (the route is public) on the file's app or `on`; expects success. */
+async function supplyHistory(body: Record<string, unknown>, on: TestApp = t): Promise<SupplyPoint[]> {
+  const res = await call(on.app, undefined, 'POST', '/api/bank/supplyHistory', body);
   expect(res.statusCode, res.body).toBe(200);
   const { points, message } = res.json<SupplyHistoryResponse>();
   expect(message).toMatch(new RegExp(`^Got ${points.length} [A-Z0-9]+ supply points$`));
@@ -290,47 +293,6 @@ describe('POST /api/bank/supplyHistory', () => {
 
     const stats = await call(t.app, t.admin.token, 'POST', '/api/bank/currencyStats', { currencyId: coin.currencyId });
     expect(stats.json<{ currencyStats: CurrencyStatsEntry[] }>().currencyStats[0]?.circulating).toBe('129.25');
-  });
-
-  it('places each movement in its bucket and carries the totals forward over quiet days', async () => {
-    const coin = await newCurrency();
-    const a = await registerMember(t.app, 'shd');
-    const b = await registerMember(t.app, 'shd');
-    await mint(t.app, t.admin, a.nickname, coin.currencyId, '100');
-    await mint(t.app, t.admin, b.nickname, coin.currencyId, '50');
-    // Move the two mints into the past (the API always writes "now"): a's three days ago, b's yesterday.
-    // The ledger is append-only (a trigger refuses UPDATE): only a replication session, as the test's
-    // superuser, may rewrite a row, and only in this transaction.
-    const back = async (member: Member, hours: number) =>
-      t.built.database.db.transaction(async (tx) => {
-        await tx.execute(sql`SET LOCAL session_replication_role = replica`);
-        await tx.execute(sql`
-          UPDATE bank_transactions SET created_at = now() - make_interval(hours => ${hours})
-          WHERE currency_id = ${coin.currencyId} AND recipient_id = ${member.id}`);
-      });
-    await back(a, 72);
-    await back(b, 24);
-    expect((await burn(a.nickname, coin.currencyId, '20')).statusCode).toBe(200);
-
-    const daily = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 5 });
-    expect(daily.map((p) => [p.supply, p.circulating])).toEqual([
-      ['0.00', '0.00'],
-      ['100.00', '100.00'],
-      ['100.00', '100.00'],
-      ['150.00', '150.00'],
-      ['130.00', '130.00'],
-    ]);
-    expect(Date.parse(daily[4]!.time) - Date.parse(daily[0]!.time)).toBe(4 * 24 * HOUR_MS);
-    expect(daily[4]!.time).toMatch(/T00:00:00\.000Z$/);
-    // A short window still counts everything before it: its first bucket starts from the full history.
-    const short = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 2 });
-    expect(short.map((p) => p.supply)).toEqual(['150.00', '130.00']);
-    expect(short.map((p) => p.time)).toEqual(daily.slice(3).map((p) => p.time));
-    // Without a limit: 200 buckets, the same last point.
-    const full = await supplyHistory({ currencyId: coin.currencyId, interval: '1h' });
-    expect(full).toHaveLength(200);
-    expect(full[199]).toMatchObject({ supply: '130.00', circulating: '130.00' });
-    expect(full[0]).toMatchObject({ supply: '0.00', circulating: '0.00' });
   });
 
   it('keeps money held in escrow by an open order in the supply', async () => {
@@ -396,5 +358,57 @@ describe('the admin reports', () => {
     expect((await call(t.app, m.token, method, url, body)).statusCode).toBe(403);
     expect((await call(t.app, undefined, method, url, body)).statusCode).toBe(401);
     expect((await call(t.app, t.admin.token, method, url, body)).statusCode).toBe(200);
+  });
+});
+
+// Rewriting history trips the audit's tamper checks: on a database of its own, not the one every file shares.
+describe('POST /api/bank/supplyHistory over a rewritten past', () => {
+  const ownApp = useTestApp({}, { build: () => makeAppOnOwnDatabase('supply_past') });
+  const own = { t: ownApp, ...bankCalls(ownApp) };
+
+  it('places each movement in its bucket and carries the totals forward over quiet days', async () => {
+    const coin = await own.newCurrency();
+    const a = await registerMember(own.t.app, 'shd');
+    const b = await registerMember(own.t.app, 'shd');
+    await mint(own.t.app, own.t.admin, a.nickname, coin.currencyId, '100');
+    await mint(own.t.app, own.t.admin, b.nickname, coin.currencyId, '50');
+    // Move the two mints into the past (the API always writes "now"): a's three days ago, b's yesterday.
+    // The ledger is append-only (a trigger refuses UPDATE): only a replication session, as the test's
+    // superuser, may rewrite a row, and only in this transaction.
+    const back = async (member: Member, hours: number) =>
+      own.t.built.database.db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL session_replication_role = replica`);
+        await tx.execute(sql`SELECT pg_stat_force_next_flush()`);
+        await tx.execute(sql`
+          UPDATE bank_transactions SET created_at = now() - make_interval(hours => ${hours})
+          WHERE currency_id = ${coin.currencyId} AND recipient_id = ${member.id}`);
+      });
+    await back(a, 72);
+    await back(b, 24);
+    // History was rewritten under the rollup: rebuild it from the ledger (as after the scale seed), which
+    // also takes the audit's tamper baseline afresh.
+    await rebuildLedgerRollup(own.t.built.database.db);
+    expect((await own.burn(a.nickname, coin.currencyId, '20')).statusCode).toBe(200);
+
+    const daily = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 5 }, own.t);
+    expect(daily.map((p) => [p.supply, p.circulating])).toEqual([
+      ['0.00', '0.00'],
+      ['100.00', '100.00'],
+      ['100.00', '100.00'],
+      ['150.00', '150.00'],
+      ['130.00', '130.00'],
+    ]);
+    expect(Date.parse(daily[4]!.time) - Date.parse(daily[0]!.time)).toBe(4 * 24 * HOUR_MS);
+    expect(daily[4]!.time).toMatch(/T00:00:00\.000Z$/);
+    // A short window still counts everything before it: its first bucket starts from the full history.
+    const short = await supplyHistory({ currencyId: coin.currencyId, interval: '1d', limit: 2 }, own.t);
+    expect(short.map((p) => p.supply)).toEqual(['150.00', '130.00']);
+    expect(short.map((p) => p.time)).toEqual(daily.slice(3).map((p) => p.time));
+    // Without a limit: 200 buckets, the same last point.
+    const full = await supplyHistory({ currencyId: coin.currencyId, interval: '1h' }, own.t);
+    expect(full).toHaveLength(200);
+    expect(full[199]).toMatchObject({ supply: '130.00', circulating: '130.00' });
+    expect(full[0]).toMatchObject({ supply: '0.00', circulating: '0.00' });
+    await expectLedgerBalanced(own.t.app, own.t.admin);
   });
 });

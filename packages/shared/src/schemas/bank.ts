@@ -227,5 +227,29 @@ export const auditEntry = z.object({
   negativeBalances: z.number().int(),
   ok: z.boolean(),
 });
-export const auditResponse = z.object({ ok: z.boolean(), currencies: z.array(auditEntry), message: z.string() });
+/**
+ * One check of the audit besides conservation (issue 19): a tripwire of the incremental audit (the
+ * ledger's append-only triggers, rows updated or deleted, statistics reset, storage rewritten, rows
+ * backdated below the rollup's watermark) or the full recount's comparison of the rollup with the ledger.
+ */
+export const auditCheck = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
+export type AuditCheck = z.infer<typeof auditCheck>;
+/**
+ * `GET /api/bank/audit` query (issue 19): `full=true` recounts the whole ledger (and compares the rollup
+ * with it); without it the audit is incremental (rollup totals up to the checkpoint, then the rows after).
+ */
+export const auditQuery = z.strictObject({ full: z.enum(['true', 'false']).optional() });
+export type AuditQuery = z.infer<typeof auditQuery>;
+/**
+ * DESIGN §4's audit, extended (issue 19): `mode`, `checkpoint` (the rollup's watermark, ISO 8601 UTC, null
+ * before it is built) and `checks`; `ok` is true only when every currency and every check passes.
+ */
+export const auditResponse = z.object({
+  ok: z.boolean(),
+  currencies: z.array(auditEntry),
+  message: z.string(),
+  mode: z.enum(['incremental', 'full']),
+  checkpoint: z.string().nullable(),
+  checks: z.array(auditCheck),
+});
 export type AuditResponse = z.infer<typeof auditResponse>;

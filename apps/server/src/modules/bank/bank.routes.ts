@@ -1,6 +1,7 @@
 /** Routes of /api/bank (SPEC §7 Bank). Thin: schema, access, one service call. */
 import {
   allTransactionsRequest,
+  auditQuery,
   auditResponse,
   createCurrencyRequest,
   currenciesResponse,
@@ -29,6 +30,7 @@ import { requireAuth } from '../../plugins/auth.ts';
 import { startCurrenciesLive } from './currencies.live.ts';
 import * as currencies from './currencies.service.ts';
 import * as reports from './reports.service.ts';
+import { startLedgerRollup } from './rollup.queries.ts';
 import * as transfers from './transfers.service.ts';
 
 export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -36,6 +38,9 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
   const errors = { '4xx': errorResponse };
   const stopLive = startCurrenciesLive(app, db);
   app.addHook('onClose', async () => stopLive());
+  // The ledger rollup behind currency stats, supply history and the audit (issue 19 §2): kept every 2 s.
+  const rollup = startLedgerRollup(db, app.log);
+  app.addHook('onClose', async () => rollup.stop());
   // Transfers without an Idempotency-Key are written in batches (group commit, DESIGN §9): those that
   // arrive while their lane's previous batch is written go together in one transaction. Two lanes, by
   // sender, so two batches can be written at once (their rows are locked in one global order).
@@ -218,11 +223,13 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     {
       config: { access: 'admin' },
       schema: {
-        summary: 'Conservation check per currency: balances plus escrow equal issued minus removed (admin)',
+        summary:
+          'Conservation check per currency: balances plus escrow equal issued minus removed, with tamper checks; full=true recounts the whole ledger (admin)',
         tags,
+        querystring: auditQuery,
         response: { 200: auditResponse, ...errors },
       },
     },
-    () => reports.audit(db),
+    (req) => reports.audit(db, { full: req.query.full === 'true' }),
   );
 };

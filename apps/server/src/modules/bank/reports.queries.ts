@@ -1,19 +1,72 @@
-/** SQL of the bank's reports (ledger pages: transactions-list.queries.ts): category totals, the conservation audit, supply history. */
+/**
+ * SQL of the bank's reports (ledger pages: transactions-list.queries.ts): category totals, the
+ * conservation audit, supply history. Totals come from the ledger rollup (rollup.queries.ts) for whole
+ * buckets below its watermark and from the ledger itself (index `bank_tx_created`) for the rest, so each
+ * answer equals a full scan of the ledger in the same snapshot (issue 19 §2).
+ */
 import { type Amount, fromNumeric, type SupplyInterval } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { endOfDay } from '../../db/date-range.ts';
 import { pgArray } from '../../db/pg-array.ts';
+import { DAY, EPOCH, HOUR, ledgerSums } from './rollup.queries.ts';
 
-/** Per currency and category: signed-for-display sum and count of ledger rows in a date range. */
+/** The rollup's watermark, or -infinity when it is not built (then every row comes from the ledger). */
+const WATERMARK = sql`coalesce((SELECT watermark FROM ledger_rollup_state WHERE id = 1), '-infinity'::timestamptz)`;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A time bound as SQL text: an ISO instant, or ±infinity. */
+function at(ms: number): string {
+  if (ms === Number.NEGATIVE_INFINITY) return '-infinity';
+  if (ms === Number.POSITIVE_INFINITY) return 'infinity';
+  return new Date(ms).toISOString();
+}
+const ceilTo = (ms: number, w: number) => (Number.isFinite(ms) ? Math.ceil(ms / w) * w : ms);
+const floorTo = (ms: number, w: number) => (Number.isFinite(ms) ? Math.floor(ms / w) * w : ms);
+
+/**
+ * How the range `start <= created_at <= end` (ms; ±Infinity when open; `end` inclusive, whole ms, as
+ * `endOfDay` gives it) splits: the rollup rows of whole buckets inside it (days in the middle, hours at
+ * the edges, or the all-time row when the range is open both ways), which together cover the times
+ * `[from, to)`; the ledger answers for the rest of the range and for `[watermark, to)`.
+ */
+function splitRange(start: number, end: number): { rollup: SQL; from: number; to: number } {
+  if (start === Number.NEGATIVE_INFINITY && end === Number.POSITIVE_INFINITY) {
+    return { rollup: sql`r.grain = 'all'`, from: start, to: end };
+  }
+  // A bucket [b, b + w) lies inside when b >= start and b + w <= end (both whole ms, rows in µs).
+  const h0 = ceilTo(start, HOUR_MS);
+  const h1 = floorTo(end, HOUR_MS);
+  if (!(h0 < h1)) return { rollup: sql`false`, from: start, to: start };
+  const d0 = ceilTo(start, DAY_MS);
+  const d1 = floorTo(end, DAY_MS);
+  const grain = (g: string, a: number, b: number) =>
+    sql`(r.grain = ${g} AND r.bucket >= ${at(a)}::timestamptz AND r.bucket < ${at(b)}::timestamptz)`;
+  const rollup =
+    d0 < d1
+      ? sql`(${grain('day', d0, d1)} OR ${grain('hour', h0, d0)} OR ${grain('hour', d1, h1)})`
+      : grain('hour', h0, h1);
+  return { rollup, from: h0, to: h1 };
+}
+
+/**
+ * Per currency and category: the sum and count of ledger rows in a date range (`startDate` from its
+ * instant, `endDate` through its day's end when a date, SPEC §2), currencies and categories with rows
+ * only. Whole UTC days and hours come from the rollup, the edges and the rows above the watermark from
+ * the ledger: the same answer as summing the ledger, reading at most two edge hours and the tail.
+ */
 export async function findCategoryTotals(
   db: DbOrTx,
   f: { startDate?: string | undefined; endDate?: string | undefined; currencyId?: number | undefined },
 ): Promise<Array<{ currencyId: number; precision: number; category: number; total: Amount; count: number }>> {
-  const where: SQL[] = [sql`true`];
-  if (f.startDate) where.push(sql`created_at >= ${new Date(f.startDate).toISOString()}::timestamptz`);
-  if (f.endDate) where.push(sql`created_at <= ${endOfDay(f.endDate)}::timestamptz`);
-  if (f.currencyId !== undefined) where.push(sql`currency_id = ${f.currencyId}`);
+  const start = f.startDate ? Date.parse(new Date(f.startDate).toISOString()) : Number.NEGATIVE_INFINITY;
+  const end = f.endDate ? Date.parse(endOfDay(f.endDate)) : Number.POSITIVE_INFINITY;
+  const { rollup, from, to } = splitRange(start, end);
+  const currency = (col: SQL) => (f.currencyId === undefined ? sql`true` : sql`${col} = ${f.currencyId}`);
+  const ledger = (lo: SQL, hi: SQL) => sql`
+    SELECT currency_id, category, count(*) AS n, sum(amount) AS total FROM bank_transactions
+    WHERE created_at >= ${lo} AND ${hi} AND ${currency(sql`currency_id`)} GROUP BY 1, 2`;
   const res = await db.execute<{
     currency_id: number;
     precision: number;
@@ -21,10 +74,20 @@ export async function findCategoryTotals(
     total: string;
     n: string;
   }>(sql`
-    SELECT t.currency_id, min(c.precision) AS precision, t.category, sum(t.amount) AS total, count(*) AS n
-    FROM (SELECT currency_id, category, amount FROM bank_transactions WHERE ${sql.join(where, sql` AND `)}) t
-    JOIN currencies c ON c.currency_id = t.currency_id
-    GROUP BY t.currency_id, t.category ORDER BY t.currency_id, t.category`);
+    WITH mark AS (SELECT ${WATERMARK} AS w),
+    parts AS (
+      SELECT r.currency_id, r.category, r.n, r.total FROM ledger_rollup r
+      WHERE EXISTS (SELECT 1 FROM ledger_rollup_state WHERE id = 1) AND ${rollup} AND ${currency(sql`r.currency_id`)}
+      UNION ALL
+      ${ledger(sql`${at(start)}::timestamptz`, sql`created_at < ${at(from)}::timestamptz`)}
+      UNION ALL
+      ${ledger(
+        sql`greatest(${at(from)}::timestamptz, least(${at(to)}::timestamptz, (SELECT w FROM mark)))`,
+        sql`created_at <= ${at(end)}::timestamptz`,
+      )})
+    SELECT p.currency_id, min(c.precision) AS precision, p.category, sum(p.total) AS total, sum(p.n) AS n
+    FROM parts p JOIN currencies c ON c.currency_id = p.currency_id
+    GROUP BY p.currency_id, p.category HAVING sum(p.n) > 0 ORDER BY p.currency_id, p.category`);
   return res.rows.map((r) => ({
     currencyId: Number(r.currency_id),
     precision: Number(r.precision),
@@ -34,19 +97,36 @@ export async function findCategoryTotals(
   }));
 }
 
-/** DESIGN §4 conservation inputs per currency, all from one statement. */
-export async function findConservation(db: DbOrTx): Promise<
-  Array<{
-    currencyId: number;
-    ticker: string;
-    precision: number;
-    balances: Amount;
-    negative: number;
-    issued: Amount;
-    removed: Amount;
-    escrow: Amount;
-  }>
-> {
+/** DESIGN §4 conservation inputs of one currency. */
+export interface ConservationRow {
+  currencyId: number;
+  ticker: string;
+  precision: number;
+  balances: Amount;
+  negative: number;
+  issued: Amount;
+  removed: Amount;
+  escrow: Amount;
+}
+
+/**
+ * DESIGN §4 conservation inputs per currency, all from one statement (one snapshot): the sum of balances
+ * and the count of negative ones (one pass over `balances`), and issued, removed and escrow held. `kept`
+ * (the incremental audit) takes the ledger's sums from the rollup's all-time rows plus the ledger rows
+ * from the watermark on; `full` (the full recount) scans the whole ledger.
+ */
+export async function findConservation(db: DbOrTx, mode: 'kept' | 'full'): Promise<ConservationRow[]> {
+  const ledger =
+    mode === 'full'
+      ? sql`SELECT currency_id, ${ledgerSums()} FROM bank_transactions GROUP BY currency_id`
+      : sql`SELECT currency_id, sum(n) AS n, sum(total) AS total, sum(issued) AS issued, sum(removed) AS removed,
+                   sum(escrow_in) AS escrow_in, sum(escrow_out) AS escrow_out
+            FROM (SELECT currency_id, n, total, issued, removed, escrow_in, escrow_out FROM ledger_rollup
+                   WHERE grain = 'all' AND EXISTS (SELECT 1 FROM ledger_rollup_state WHERE id = 1)
+                  UNION ALL
+                  SELECT currency_id, ${ledgerSums()} FROM bank_transactions
+                   WHERE created_at >= ${WATERMARK} GROUP BY currency_id) x
+            GROUP BY currency_id`;
   const res = await db.execute<{
     currency_id: number;
     ticker: string;
@@ -57,15 +137,16 @@ export async function findConservation(db: DbOrTx): Promise<
     removed: string;
     escrow: string;
   }>(sql`
+    WITH bal AS (
+      SELECT currency_id, sum(amount) AS total, count(*) FILTER (WHERE amount < 0) AS negative
+      FROM balances GROUP BY currency_id),
+    led AS (${ledger})
     SELECT c.currency_id, c.ticker, c.precision,
-      coalesce((SELECT sum(amount) FROM balances b WHERE b.currency_id = c.currency_id), 0) AS balances,
-      (SELECT count(*) FROM balances b WHERE b.currency_id = c.currency_id AND b.amount < 0) AS negative,
-      coalesce(sum(t.amount) FILTER (WHERE t.sender_id IS NULL AND NOT t.escrow), 0) AS issued,
-      coalesce(sum(t.amount) FILTER (WHERE t.recipient_id IS NULL AND NOT t.escrow), 0) AS removed,
-      coalesce(sum(t.amount) FILTER (WHERE t.recipient_id IS NULL AND t.escrow), 0)
-        - coalesce(sum(t.amount) FILTER (WHERE t.sender_id IS NULL AND t.escrow), 0) AS escrow
-    FROM currencies c LEFT JOIN bank_transactions t ON t.currency_id = c.currency_id
-    GROUP BY c.currency_id, c.ticker, c.precision ORDER BY c.currency_id`);
+      coalesce(b.total, 0) AS balances, coalesce(b.negative, 0) AS negative,
+      coalesce(l.issued, 0) AS issued, coalesce(l.removed, 0) AS removed,
+      coalesce(l.escrow_in, 0) - coalesce(l.escrow_out, 0) AS escrow
+    FROM currencies c LEFT JOIN bal b ON b.currency_id = c.currency_id LEFT JOIN led l ON l.currency_id = c.currency_id
+    ORDER BY c.currency_id`);
   return res.rows.map((r) => ({
     currencyId: Number(r.currency_id),
     ticker: r.ticker,
@@ -78,8 +159,10 @@ export async function findConservation(db: DbOrTx): Promise<
   }));
 }
 
-// Days as 24 hours: a calendar '1 day' would follow the session's time zone across DST in generate_series.
-const SUPPLY_WIDTHS: Record<SupplyInterval, string> = { '1h': '1 hour', '1d': '24 hours' };
+const SUPPLY: Record<SupplyInterval, { width: SQL; grain: string }> = {
+  '1h': { width: HOUR, grain: 'hour' },
+  '1d': { width: DAY, grain: 'day' },
+};
 
 /** One bucket of a currency's history: the running totals at the bucket's end. */
 export interface SupplyRow {
@@ -94,8 +177,9 @@ export interface SupplyRow {
  * has a row (no gaps). Each row sums the currency's ledger from the beginning of time to the bucket's
  * end: `supply` = issued - removed as `findConservation` counts them (escrow rows excluded), and
  * `circulating` = the signed totals of the `add` categories minus those of the `subtract` categories,
- * `negative` categories signed negative, as `currencyStats` computes it (SPEC §3). Rows before the
- * first bucket are folded into it, so one pass over the currency's rows gives the whole series.
+ * `negative` categories signed negative, as `currencyStats` computes it (SPEC §3). From the rollup: the
+ * all-time row less the window's buckets gives the total before the window, the window's buckets its
+ * steps; the ledger adds its rows from the watermark on. Reads at most `limit` buckets' rows.
  */
 export async function findSupplyHistory(
   db: DbOrTx,
@@ -104,33 +188,47 @@ export async function findSupplyHistory(
   limit: number,
   rule: { add: readonly number[]; subtract: readonly number[]; negative: readonly number[] },
 ): Promise<SupplyRow[]> {
-  const width = sql`${SUPPLY_WIDTHS[interval]}::interval`;
-  const epoch = sql`TIMESTAMPTZ '1970-01-01 00:00:00+00'`;
+  const { width, grain } = SUPPLY[interval];
   const add = sql`${pgArray([...rule.add])}::int[]`;
   const subtract = sql`${pgArray([...rule.subtract])}::int[]`;
   const negative = sql`${pgArray([...rule.negative])}::int[]`;
+  // Per row (rollup or ledger, both with category, total, issued, removed): the supply and circulating steps.
+  const steps = sql`
+    coalesce(sum(issued - removed), 0) AS supply,
+    coalesce(sum(CASE WHEN category = ANY(${negative}) THEN -total ELSE total END)
+      FILTER (WHERE category = ANY(${add})), 0)
+      - coalesce(sum(CASE WHEN category = ANY(${negative}) THEN -total ELSE total END)
+      FILTER (WHERE category = ANY(${subtract})), 0) AS circulating`;
   const res = await db.execute<{ bucket: string | Date; supply: string; circulating: string }>(sql`
-    WITH bounds AS (
-      SELECT date_bin(${width}, now(), ${epoch}) AS last
-    ), buckets AS (
-      SELECT generate_series(last - ${limit - 1}::int * ${width}, last, ${width}) AS bucket FROM bounds
-    ), signed AS (
-      SELECT t.created_at, t.category, t.amount, t.sender_id, t.recipient_id, t.escrow,
-             CASE WHEN t.category = ANY(${negative}) THEN -t.amount ELSE t.amount END AS stat
-      FROM bank_transactions t, bounds
-      WHERE t.currency_id = ${currencyId} AND t.created_at < bounds.last + ${width}
-    ), moves AS (
-      SELECT greatest(date_bin(${width}, created_at, ${epoch}), (SELECT min(bucket) FROM buckets)) AS bucket,
-             coalesce(sum(amount) FILTER (WHERE sender_id IS NULL AND NOT escrow), 0)
-               - coalesce(sum(amount) FILTER (WHERE recipient_id IS NULL AND NOT escrow), 0) AS supply,
-             coalesce(sum(stat) FILTER (WHERE category = ANY(${add})), 0)
-               - coalesce(sum(stat) FILTER (WHERE category = ANY(${subtract})), 0) AS circulating
-      FROM signed GROUP BY 1
-    )
+    WITH mark AS (SELECT ${WATERMARK} AS w, EXISTS (SELECT 1 FROM ledger_rollup_state WHERE id = 1) AS built),
+    bounds AS (SELECT date_bin(${width}, now(), ${EPOCH}) AS last),
+    win AS (SELECT last - ${limit - 1}::int * ${width} AS first, last + ${width} AS stop FROM bounds),
+    buckets AS (SELECT generate_series(first, stop - ${width}, ${width}) AS bucket FROM win),
+    kept AS (
+      SELECT r.grain, r.bucket, r.category, r.total, r.issued, r.removed FROM ledger_rollup r, mark
+      WHERE mark.built AND r.currency_id = ${currencyId}
+        AND (r.grain = 'all' OR (r.grain = ${grain} AND r.bucket >= (SELECT first FROM win)))),
+    tail AS (
+      SELECT t.created_at, t.category, t.amount AS total,
+             CASE WHEN t.sender_id IS NULL AND NOT t.escrow THEN t.amount ELSE 0 END AS issued,
+             CASE WHEN t.recipient_id IS NULL AND NOT t.escrow THEN t.amount ELSE 0 END AS removed
+      FROM bank_transactions t
+      WHERE t.currency_id = ${currencyId} AND t.created_at >= (SELECT w FROM mark)
+        AND t.created_at < (SELECT stop FROM win)),
+    moves AS (
+      SELECT bucket, ${steps} FROM kept WHERE grain = ${grain} GROUP BY bucket
+      UNION ALL
+      SELECT greatest(date_bin(${width}, created_at, ${EPOCH}), (SELECT first FROM win)), ${steps}
+      FROM tail GROUP BY 1),
+    alltime AS (SELECT ${steps} FROM kept WHERE grain = 'all'),
+    inwin AS (SELECT ${steps} FROM kept WHERE grain = ${grain}),
+    before AS (
+      SELECT a.supply - i.supply AS supply, a.circulating - i.circulating AS circulating FROM alltime a, inwin i),
+    per AS (SELECT bucket, sum(supply) AS supply, sum(circulating) AS circulating FROM moves GROUP BY bucket)
     SELECT b.bucket,
-           sum(coalesce(m.supply, 0)) OVER (ORDER BY b.bucket) AS supply,
-           sum(coalesce(m.circulating, 0)) OVER (ORDER BY b.bucket) AS circulating
-    FROM buckets b LEFT JOIN moves m ON m.bucket = b.bucket
+           (SELECT supply FROM before) + sum(coalesce(p.supply, 0)) OVER (ORDER BY b.bucket) AS supply,
+           (SELECT circulating FROM before) + sum(coalesce(p.circulating, 0)) OVER (ORDER BY b.bucket) AS circulating
+    FROM buckets b LEFT JOIN per p ON p.bucket = b.bucket
     ORDER BY b.bucket`);
   return res.rows.map((r) => ({
     time: new Date(r.bucket),

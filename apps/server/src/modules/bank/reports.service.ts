@@ -1,5 +1,6 @@
 /** The bank's reports (SPEC §3, §7 Bank; DESIGN §4): ledger histories, currency stats, supply history, the audit. */
 import {
+  type AuditCheck,
   type AuditResponse,
   CIRCULATING_ADD,
   CIRCULATING_SUBTRACT,
@@ -13,8 +14,10 @@ import {
   type TransactionsResponse,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
+import { compareRollup, findTripwires, type Tripwires } from './audit.queries.ts';
 import { requireCurrency } from './currencies.service.ts';
-import { findCategoryTotals, findConservation, findSupplyHistory } from './reports.queries.ts';
+import { type ConservationRow, findCategoryTotals, findConservation, findSupplyHistory } from './reports.queries.ts';
+import { ledgerCounters, recordAuditBaseline } from './rollup.queries.ts';
 import { findTransactions } from './transactions-list.queries.ts';
 
 /**
@@ -86,27 +89,142 @@ export async function supplyHistory(db: Db, q: SupplyHistoryQuery): Promise<Supp
   return { points, message: `Got ${points.length} ${currency.ticker} supply points` };
 }
 
+/** One conservation row as the wire shows it (DESIGN §4). */
+function conservationEntry(r: ConservationRow): AuditResponse['currencies'][number] {
+  const difference = r.balances + r.escrow - (r.issued - r.removed);
+  const text = (a: bigint) => formatAtPrecision(a, r.precision);
+  return {
+    currencyId: r.currencyId,
+    ticker: r.ticker,
+    balances: text(r.balances),
+    escrow: text(r.escrow),
+    issued: text(r.issued),
+    removed: text(r.removed),
+    difference: text(difference),
+    negativeBalances: r.negative,
+    ok: difference === 0n && r.negative === 0,
+  };
+}
+
+/** The append-only triggers' check: both present and firing. */
+function triggersCheck(t: Tripwires['triggers']): AuditCheck {
+  const off = t.filter((x) => !x.enabled).map((x) => x.name);
+  const ok = t.length >= 2 && off.length === 0;
+  return {
+    name: 'append-only triggers',
+    ok,
+    detail: ok
+      ? 'The ledger refuses UPDATE, DELETE and TRUNCATE'
+      : off.length > 0
+        ? `Disabled: ${off.join(', ')}`
+        : 'A trigger of migration 0005_ledger_append_only is missing',
+  };
+}
+
+/**
+ * The incremental audit's tripwires (issue 19 §2): a ledger row changed or removed since the last full
+ * recount that found the rollup equal to the ledger (the table's update/delete counters moved, or were
+ * reset with the statistics), the ledger's storage replaced (TRUNCATE, VACUUM FULL, CLUSTER), a row
+ * inserted with a time below the rollup's watermark (found by the job in the blocks written since its
+ * last tick).
+ */
+function tripwireChecks(t: Tripwires): AuditCheck[] {
+  const b = t.baseline;
+  const since = b ? ` since the last full recount (${b.recountedAt.toISOString()})` : '';
+  if (!b) {
+    return [
+      triggersCheck(t.triggers),
+      { name: 'ledger changes', ok: true, detail: 'No baseline yet: the rollup is being built' },
+    ];
+  }
+  const upd = t.now.tupUpd - b.tupUpd;
+  const del = t.now.tupDel - b.tupDel;
+  const reset = (t.now.statsReset?.getTime() ?? null) !== (b.statsReset?.getTime() ?? null) || upd < 0 || del < 0;
+  return [
+    triggersCheck(t.triggers),
+    {
+      name: 'ledger changes',
+      ok: upd === 0 && del === 0 && !reset,
+      detail: reset
+        ? `The statistics were reset${since}: changes cannot be ruled out, run the full recount`
+        : upd === 0 && del === 0
+          ? `No ledger row updated or deleted${since}`
+          : `${upd} ledger rows updated and ${del} deleted${since}: run the full recount`,
+    },
+    {
+      name: 'ledger storage',
+      ok: t.now.filenode === b.filenode,
+      detail:
+        t.now.filenode === b.filenode
+          ? `The ledger's storage is unchanged${since}`
+          : `The ledger's storage was replaced (TRUNCATE, VACUUM FULL or CLUSTER)${since}: run the full recount`,
+    },
+    {
+      name: 'backdated rows',
+      ok: t.backdated === 0,
+      detail:
+        t.backdated === 0
+          ? 'No ledger row was written with a time below the rollup watermark'
+          : `${t.backdated} ledger rows were written with a time below the rollup watermark (first: ${t.backdatedId})`,
+    },
+  ];
+}
+
 /**
  * DESIGN §4 conservation check per currency: balances + escrow = issued - removed, and no negative
- * balance. `ok` is true only when every currency passes.
+ * balance; `ok` is true only when every currency and every check passes (issue 19 §2).
+ * - Incremental (default): the ledger's sums from the rollup up to its checkpoint (`checkpoint`, the
+ *   watermark) plus the rows after it, against one pass over the balances; and the tripwires
+ *   (`tripwireChecks`), which find a ledger row changed, removed or backdated without scanning the ledger.
+ * - `full`: recounts the whole ledger (the exact scan) and compares every bucket of the rollup with it
+ *   (a mismatch fails the check `rollup`), in one snapshot. When they match, the tripwires' baseline is
+ *   taken afresh (the counters read at its start), so a reported change clears once a recount vouches.
  */
-export async function audit(db: Db): Promise<AuditResponse> {
-  const rows = await findConservation(db);
-  const list = rows.map((r) => {
-    const difference = r.balances + r.escrow - (r.issued - r.removed);
-    const text = (a: bigint) => formatAtPrecision(a, r.precision);
-    return {
-      currencyId: r.currencyId,
-      ticker: r.ticker,
-      balances: text(r.balances),
-      escrow: text(r.escrow),
-      issued: text(r.issued),
-      removed: text(r.removed),
-      difference: text(difference),
-      negativeBalances: r.negative,
-      ok: difference === 0n && r.negative === 0,
-    };
-  });
-  const ok = list.every((c) => c.ok);
-  return { ok, currencies: list, message: ok ? 'Ledger balanced' : 'Ledger NOT balanced' };
+export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<AuditResponse> {
+  const result = opts.full
+    ? await db.transaction(
+        async (tx) => {
+          const counters = await ledgerCounters(tx);
+          const rows = await findConservation(tx, 'full');
+          const cmp = await compareRollup(tx);
+          const t = await findTripwires(tx);
+          const first = cmp.sample[0];
+          const checks: AuditCheck[] = [
+            triggersCheck(t.triggers),
+            {
+              name: 'rollup',
+              ok: cmp.mismatches === 0,
+              detail: !cmp.built
+                ? 'The rollup is not built yet'
+                : cmp.mismatches === 0
+                  ? 'The rollup equals the ledger in every bucket'
+                  : `${cmp.mismatches} rollup buckets differ from the ledger (first: ${first?.grain} ${first?.bucket.toISOString()} currency ${first?.currencyId} category ${first?.category}: kept ${first?.keptCount ?? 0} rows, ${first?.keptTotal ?? 0}; ledger ${first?.ledgerCount ?? 0} rows, ${first?.ledgerTotal ?? 0})`,
+            },
+          ];
+          if (cmp.built && cmp.mismatches === 0) await recordAuditBaseline(tx, counters);
+          return { mode: 'full' as const, rows, checks, watermark: t.watermark };
+        },
+        { isolationLevel: 'repeatable read' },
+      )
+    : await (async () => {
+        const t = await findTripwires(db);
+        const rows = await findConservation(db, 'kept');
+        return { mode: 'incremental' as const, rows, checks: tripwireChecks(t), watermark: t.watermark };
+      })();
+  const currencies = result.rows.map(conservationEntry);
+  const balanced = currencies.every((c) => c.ok);
+  const ok = balanced && result.checks.every((c) => c.ok);
+  const failed = result.checks.filter((c) => !c.ok).map((c) => c.name);
+  return {
+    ok,
+    currencies,
+    message: ok
+      ? 'Ledger balanced'
+      : balanced
+        ? `Ledger NOT balanced: check ${failed.join(', ')}`
+        : 'Ledger NOT balanced',
+    mode: result.mode,
+    checkpoint: result.watermark?.toISOString() ?? null,
+    checks: result.checks,
+  };
 }

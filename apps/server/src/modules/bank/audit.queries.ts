@@ -1,0 +1,131 @@
+/**
+ * SQL of the audit's checks beyond conservation (issue 19 §2 The audit): the tripwires the incremental
+ * audit reads (cheap, from the catalog and the statistics) and the full recount's comparison of the
+ * ledger rollup with the ledger.
+ */
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { DAY, EPOCH, HOUR, ledgerCounters, ledgerSums } from './rollup.queries.ts';
+
+/** What the incremental audit reads besides the sums: the triggers, the counters and their baseline. */
+export interface Tripwires {
+  /** Each append-only trigger of the ledger and whether it fires (tgenabled 'O' or 'A'). */
+  triggers: Array<{ name: string; enabled: boolean }>;
+  now: Awaited<ReturnType<typeof ledgerCounters>>;
+  baseline: { tupUpd: number; tupDel: number; statsReset: Date | null; filenode: number; recountedAt: Date } | null;
+  /** The rollup's watermark (null: not built yet), rows found backdated below it and the first one's id. */
+  watermark: Date | null;
+  backdated: number;
+  backdatedId: string | null;
+}
+
+/** Reads the tripwires (a few catalog and statistics rows; no table is scanned). */
+export async function findTripwires(db: DbOrTx): Promise<Tripwires> {
+  const now = await ledgerCounters(db);
+  const [triggers, baseline, state] = await Promise.all([
+    db.execute<{ name: string; enabled: string }>(sql`
+      SELECT tgname AS name, tgenabled AS enabled FROM pg_trigger
+      WHERE tgrelid = 'bank_transactions'::regclass AND NOT tgisinternal
+        AND tgfoid = 'bank_transactions_append_only'::regproc ORDER BY tgname`),
+    db.execute<{
+      tup_upd: string;
+      tup_del: string;
+      stats_reset: string | Date | null;
+      relfilenode: string;
+      recounted_at: string | Date;
+    }>(sql`SELECT tup_upd, tup_del, stats_reset, relfilenode, recounted_at FROM ledger_audit_baseline WHERE id = 1`),
+    db.execute<{ watermark: string | Date; backdated: string; backdated_id: string | null }>(
+      sql`SELECT watermark, backdated, backdated_id FROM ledger_rollup_state WHERE id = 1`,
+    ),
+  ]);
+  const b = baseline.rows[0];
+  const s = state.rows[0];
+  return {
+    triggers: triggers.rows.map((t) => ({ name: t.name, enabled: t.enabled === 'O' || t.enabled === 'A' })),
+    now,
+    baseline: b
+      ? {
+          tupUpd: Number(b.tup_upd),
+          tupDel: Number(b.tup_del),
+          statsReset: b.stats_reset ? new Date(b.stats_reset) : null,
+          filenode: Number(b.relfilenode),
+          recountedAt: new Date(b.recounted_at),
+        }
+      : null,
+    watermark: s ? new Date(s.watermark) : null,
+    backdated: Number(s?.backdated ?? 0),
+    backdatedId: s?.backdated_id ?? null,
+  };
+}
+
+/** A bucket where the rollup and the ledger disagree (amounts as NUMERIC text; null: no row there). */
+export interface RollupMismatch {
+  grain: string;
+  bucket: Date;
+  currencyId: number;
+  category: number;
+  keptCount: number | null;
+  ledgerCount: number | null;
+  keptTotal: string | null;
+  ledgerTotal: string | null;
+}
+
+/**
+ * The full recount's check of the rollup (one scan of the ledger): every (grain, bucket, currency,
+ * category) of the rollup against the same sums of the ledger rows stamped below the watermark, in the
+ * caller's snapshot. Returns the number of buckets that differ and up to `sample` of them, oldest first;
+ * `built` false when there is no rollup yet (nothing compared).
+ */
+export async function compareRollup(
+  db: DbOrTx,
+  sample = 5,
+): Promise<{ built: boolean; mismatches: number; sample: RollupMismatch[] }> {
+  const built = await db.execute<{ w: string | Date }>(
+    sql`SELECT watermark AS w FROM ledger_rollup_state WHERE id = 1`,
+  );
+  const w = built.rows[0]?.w;
+  if (w === undefined) return { built: false, mismatches: 0, sample: [] };
+  const cols = sql`n, total, issued, removed, escrow_in, escrow_out`;
+  const sums = sql`sum(n) AS n, sum(total) AS total, sum(issued) AS issued, sum(removed) AS removed,
+    sum(escrow_in) AS escrow_in, sum(escrow_out) AS escrow_out`;
+  const res = await db.execute<{
+    grain: string;
+    bucket: string | Date;
+    currency_id: number;
+    category: number;
+    kn: string | null;
+    ln: string | null;
+    kt: string | null;
+    lt: string | null;
+    mismatches: string;
+  }>(sql`
+    WITH hours AS (
+      SELECT date_bin(${HOUR}, created_at, ${EPOCH}) AS bucket, currency_id, category, ${ledgerSums()}
+      FROM bank_transactions WHERE created_at < ${new Date(w).toISOString()}::timestamptz GROUP BY 1, 2, 3),
+    led AS (
+      SELECT 'hour' AS grain, bucket, currency_id, category, ${cols} FROM hours
+      UNION ALL
+      SELECT 'day', date_bin(${DAY}, bucket, ${EPOCH}), currency_id, category, ${sums} FROM hours GROUP BY 2, 3, 4
+      UNION ALL
+      SELECT 'all', ${EPOCH}, currency_id, category, ${sums} FROM hours GROUP BY 3, 4),
+    diff AS (
+      SELECT grain, bucket, currency_id, category, k.n AS kn, l.n AS ln, k.total AS kt, l.total AS lt
+      FROM ledger_rollup k FULL JOIN led l USING (grain, bucket, currency_id, category)
+      WHERE (k.n, k.total, k.issued, k.removed, k.escrow_in, k.escrow_out)
+        IS DISTINCT FROM (l.n, l.total, l.issued, l.removed, l.escrow_in, l.escrow_out))
+    SELECT *, count(*) OVER () AS mismatches FROM diff ORDER BY bucket, grain, currency_id, category LIMIT ${sample}`);
+  return {
+    built: true,
+    mismatches: Number(res.rows[0]?.mismatches ?? 0),
+    sample: res.rows.map((r) => ({
+      grain: r.grain,
+      bucket: new Date(r.bucket),
+      currencyId: Number(r.currency_id),
+      category: Number(r.category),
+      keptCount: r.kn === null ? null : Number(r.kn),
+      ledgerCount: r.ln === null ? null : Number(r.ln),
+      keptTotal: r.kt,
+      ledgerTotal: r.lt,
+    })),
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * The ledger rollup (issue 19 §2 Stats, The audit): `ledger_rollup` sums `bank_transactions` per
+ * (hour, currency, category), per (day, ...) and over all time, for every row stamped below the state's
+ * watermark. A background job (`startLedgerRollup`, every 2 s, one replica at a time) adds the rows
+ * between the watermark and the committed horizon and moves the watermark in one transaction, so each
+ * ledger row is counted exactly once; nothing runs on the posting path. Readers add the ledger's rows
+ * from the watermark on (index `bank_tx_created`), so their answers equal a full scan at any moment.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { committedHorizon } from '../../db/horizon.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { type PeriodicJob, startPeriodic, withJobLock } from '../../lib/periodic.ts';
+
+const JOB = 'ledger-rollup';
+/** The epoch every bucket is aligned to (UTC). */
+export const EPOCH = sql`TIMESTAMPTZ '1970-01-01 00:00:00+00'`;
+/** Bucket widths: hours, and days as 24 hours (a calendar day would follow the session's time zone). */
+export const HOUR = sql`'1 hour'::interval`;
+export const DAY = sql`'24 hours'::interval`;
+
+/**
+ * The rollup's sums over ledger rows in scope (`t` the row alias, empty for none): n, total, issued,
+ * removed, escrow_in, escrow_out, named as the columns of `ledger_rollup` (DESIGN §4's split).
+ */
+export function ledgerSums(t = ''): SQL {
+  const c = (name: string) => sql.raw(`${t}${name}`);
+  return sql`count(*) AS n, coalesce(sum(${c('amount')}), 0) AS total,
+    coalesce(sum(${c('amount')}) FILTER (WHERE ${c('sender_id')} IS NULL AND NOT ${c('escrow')}), 0) AS issued,
+    coalesce(sum(${c('amount')}) FILTER (WHERE ${c('recipient_id')} IS NULL AND NOT ${c('escrow')}), 0) AS removed,
+    coalesce(sum(${c('amount')}) FILTER (WHERE ${c('recipient_id')} IS NULL AND ${c('escrow')}), 0) AS escrow_in,
+    coalesce(sum(${c('amount')}) FILTER (WHERE ${c('sender_id')} IS NULL AND ${c('escrow')}), 0) AS escrow_out`;
+}
+
+/** Sums of rollup rows (the same names), to fold finer buckets into coarser ones. */
+const ROLLUP_SUMS = sql`sum(n) AS n, sum(total) AS total, sum(issued) AS issued, sum(removed) AS removed,
+  sum(escrow_in) AS escrow_in, sum(escrow_out) AS escrow_out`;
+
+/** The ledger table's storage now: its size in blocks and its file node (read after the horizon). */
+async function ledgerHeap(db: DbOrTx): Promise<{ blocks: number; filenode: number }> {
+  const res = await db.execute<{ blocks: string; filenode: string }>(sql`
+    SELECT pg_relation_size('bank_transactions') / current_setting('block_size')::int AS blocks,
+           pg_relation_filenode('bank_transactions') AS filenode`);
+  return { blocks: Number(res.rows[0]?.blocks ?? 0), filenode: Number(res.rows[0]?.filenode ?? 0) };
+}
+
+/**
+ * The ledger table's tamper counters now (`pg_stat_user_tables`: rows updated and deleted, which the
+ * append-only trigger keeps at their value; the database's statistics reset time; the storage's file
+ * node), read from a fresh statistics snapshot.
+ */
+export async function ledgerCounters(
+  db: DbOrTx,
+): Promise<{ tupUpd: number; tupDel: number; statsReset: Date | null; filenode: number }> {
+  await db.execute(sql`SELECT pg_stat_clear_snapshot()`);
+  const res = await db.execute<{ upd: string; del: string; reset: string | Date | null; filenode: string }>(sql`
+    SELECT coalesce((SELECT n_tup_upd FROM pg_stat_user_tables WHERE relid = 'bank_transactions'::regclass), 0) AS upd,
+           coalesce((SELECT n_tup_del FROM pg_stat_user_tables WHERE relid = 'bank_transactions'::regclass), 0) AS del,
+           (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database()) AS reset,
+           pg_relation_filenode('bank_transactions') AS filenode`);
+  const r = res.rows[0];
+  return {
+    tupUpd: Number(r?.upd ?? 0),
+    tupDel: Number(r?.del ?? 0),
+    statsReset: r?.reset ? new Date(r.reset) : null,
+    filenode: Number(r?.filenode ?? 0),
+  };
+}
+
+/** Records `counters` as the tamper baseline the incremental audit compares with (one row, id 1). */
+export async function recordAuditBaseline(db: DbOrTx, counters: Awaited<ReturnType<typeof ledgerCounters>>) {
+  await db.execute(sql`
+    INSERT INTO ledger_audit_baseline (id, tup_upd, tup_del, stats_reset, relfilenode, recounted_at)
+    VALUES (1, ${counters.tupUpd}, ${counters.tupDel}, ${counters.statsReset?.toISOString() ?? null}::timestamptz,
+            ${counters.filenode}, now())
+    ON CONFLICT (id) DO UPDATE SET tup_upd = EXCLUDED.tup_upd, tup_del = EXCLUDED.tup_del,
+      stats_reset = EXCLUDED.stats_reset, relfilenode = EXCLUDED.relfilenode, recounted_at = EXCLUDED.recounted_at`);
+}
+
+/** Rebuilds in `tx` (which holds the job's lock): every ledger row below `h`, the state and the baseline. */
+async function rebuildIn(tx: Tx, h: Date): Promise<void> {
+  const heap = await ledgerHeap(tx);
+  // The counters before the scan: a change during it shows as a change after the baseline.
+  const counters = await ledgerCounters(tx);
+  await tx.execute(sql`DELETE FROM ledger_rollup`);
+  await tx.execute(sql`
+    INSERT INTO ledger_rollup (grain, bucket, currency_id, category, n, total, issued, removed, escrow_in, escrow_out)
+    SELECT 'hour', date_bin(${HOUR}, created_at, ${EPOCH}), currency_id, category, ${ledgerSums()}
+    FROM bank_transactions WHERE created_at < ${h.toISOString()}::timestamptz
+    GROUP BY 2, 3, 4`);
+  await tx.execute(sql`
+    INSERT INTO ledger_rollup (grain, bucket, currency_id, category, n, total, issued, removed, escrow_in, escrow_out)
+    SELECT 'day', date_bin(${DAY}, bucket, ${EPOCH}), currency_id, category, ${ROLLUP_SUMS}
+    FROM ledger_rollup WHERE grain = 'hour' GROUP BY 2, 3, 4`);
+  await tx.execute(sql`
+    INSERT INTO ledger_rollup (grain, bucket, currency_id, category, n, total, issued, removed, escrow_in, escrow_out)
+    SELECT 'all', ${EPOCH}, currency_id, category, ${ROLLUP_SUMS}
+    FROM ledger_rollup WHERE grain = 'day' GROUP BY 3, 4`);
+  await tx.execute(sql`
+    INSERT INTO ledger_rollup_state (id, watermark, heap_blocks, relfilenode, backdated, backdated_id, built_at)
+    VALUES (1, ${h.toISOString()}::timestamptz, ${heap.blocks}, ${heap.filenode}, 0, NULL, now())
+    ON CONFLICT (id) DO UPDATE SET watermark = EXCLUDED.watermark, heap_blocks = EXCLUDED.heap_blocks,
+      relfilenode = EXCLUDED.relfilenode, backdated = 0, backdated_id = NULL, built_at = now()`);
+  await recordAuditBaseline(tx, counters);
+}
+
+/**
+ * Rebuilds the ledger rollup from scratch from `bank_transactions` (issue 19: derived structures can be
+ * made again from their source by one call): every row stamped below the committed horizon, the
+ * watermark at that horizon, the backdated-row count reset, and the audit's tamper baseline taken
+ * afresh. Waits for a tick in progress (it takes the job's lock). Called by the job when the state is
+ * missing, after the scale seed, and by tests. One scan of the ledger.
+ */
+export async function rebuildLedgerRollup(db: Db): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`job:${JOB}`}))`);
+    const h = await committedHorizon(tx);
+    await rebuildIn(tx, h);
+  });
+}
+
+/** What one tick did: rows added, the new watermark, rows found stamped below the old one. */
+export interface RollupTick {
+  rows: number;
+  watermark: Date;
+  backdated: number;
+  rebuilt: boolean;
+}
+
+/** One tick in `tx` (holding the job's lock); see `tickLedgerRollup`. */
+async function tickIn(tx: Tx): Promise<RollupTick> {
+  // The horizon first, in its own statement: every row stamped below it is committed and visible to the
+  // statements that follow (READ COMMITTED takes a fresh snapshot per statement).
+  const h = await committedHorizon(tx);
+  const heap = await ledgerHeap(tx);
+  const state = await tx.execute<{ watermark: string | Date; heap_blocks: string; relfilenode: string }>(
+    sql`SELECT watermark, heap_blocks, relfilenode FROM ledger_rollup_state WHERE id = 1 FOR UPDATE`,
+  );
+  const s = state.rows[0];
+  if (!s) {
+    await rebuildIn(tx, h);
+    return { rows: 0, watermark: h, backdated: 0, rebuilt: true };
+  }
+  const w = new Date(s.watermark);
+  // Rows stored in blocks added since the last tick were written after it, so one stamped below its
+  // watermark was backdated (an insert with an explicit created_at). A rewritten table renumbers its
+  // blocks: then the check waits for the next tick (the audit reports the rewrite).
+  let backdated = 0;
+  if (Number(s.relfilenode) === heap.filenode) {
+    const from = Math.min(Number(s.heap_blocks), heap.blocks);
+    const late = await tx.execute<{ n: string; first: string | null }>(sql`
+      SELECT count(*) AS n, min(id) AS first FROM bank_transactions
+      WHERE ctid >= ${`(${from},0)`}::tid AND created_at < ${w.toISOString()}::timestamptz`);
+    backdated = Number(late.rows[0]?.n ?? 0);
+    if (backdated > 0) {
+      await tx.execute(sql`UPDATE ledger_rollup_state SET backdated = backdated + ${backdated},
+        backdated_id = coalesce(backdated_id, ${late.rows[0]?.first ?? null}) WHERE id = 1`);
+    }
+  }
+  let rows = 0;
+  const watermark = h > w ? h : w;
+  if (h > w) {
+    const upsert = (grain: string, from: SQL) => sql`
+      INSERT INTO ledger_rollup AS r (grain, bucket, currency_id, category, n, total, issued, removed, escrow_in, escrow_out)
+      SELECT ${grain}, bucket, currency_id, category, n, total, issued, removed, escrow_in, escrow_out FROM ${from}
+      ON CONFLICT (grain, bucket, currency_id, category) DO UPDATE SET n = r.n + EXCLUDED.n,
+        total = r.total + EXCLUDED.total, issued = r.issued + EXCLUDED.issued, removed = r.removed + EXCLUDED.removed,
+        escrow_in = r.escrow_in + EXCLUDED.escrow_in, escrow_out = r.escrow_out + EXCLUDED.escrow_out
+      RETURNING 1`;
+    const res = await tx.execute<{ rows: string }>(sql`
+      WITH src AS (
+        SELECT date_bin(${HOUR}, created_at, ${EPOCH}) AS bucket, currency_id, category, ${ledgerSums()}
+        FROM bank_transactions
+        WHERE created_at >= ${w.toISOString()}::timestamptz AND created_at < ${h.toISOString()}::timestamptz
+        GROUP BY 1, 2, 3),
+      hours AS (${upsert('hour', sql`src`)}),
+      days AS (${upsert(
+        'day',
+        sql`(SELECT date_bin(${DAY}, bucket, ${EPOCH}) AS bucket, currency_id, category, ${ROLLUP_SUMS}
+             FROM src GROUP BY 1, 2, 3) d`,
+      )}),
+      alltime AS (${upsert(
+        'all',
+        sql`(SELECT ${EPOCH} AS bucket, currency_id, category, ${ROLLUP_SUMS} FROM src GROUP BY 2, 3) a`,
+      )}),
+      moved AS (
+        UPDATE ledger_rollup_state SET watermark = ${h.toISOString()}::timestamptz, heap_blocks = ${heap.blocks},
+          relfilenode = ${heap.filenode}
+        WHERE id = 1 RETURNING 1)
+      SELECT coalesce((SELECT sum(n) FROM src), 0) AS rows,
+             (SELECT count(*) FROM hours) + (SELECT count(*) FROM days) + (SELECT count(*) FROM alltime)
+               + (SELECT count(*) FROM moved) AS written`);
+    rows = Number(res.rows[0]?.rows ?? 0);
+  } else {
+    await tx.execute(sql`UPDATE ledger_rollup_state SET heap_blocks = ${heap.blocks}, relfilenode = ${heap.filenode}
+      WHERE id = 1`);
+  }
+  return { rows, watermark, backdated, rebuilt: false };
+}
+
+/**
+ * One tick of the rollup job: adds the ledger rows stamped between the watermark and the committed
+ * horizon (`committedHorizon`) to their hour, day and all-time buckets and moves the watermark there, in
+ * one transaction; rebuilds when the state is missing; counts rows found stamped below the old watermark
+ * (backdated inserts, reported by the audit). Of several replicas one does it: returns `undefined` when
+ * another holds the job's lock, unless `wait` (tests), which waits for it.
+ */
+export async function tickLedgerRollup(db: Db, opts: { wait?: boolean } = {}): Promise<RollupTick | undefined> {
+  if (!opts.wait) return withJobLock(db, JOB, tickIn);
+  return inTransaction(db, async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`job:${JOB}`}))`);
+    return tickIn(tx);
+  });
+}
+
+/** Starts the rollup job (every `everyMs`, 2 s by default) with a first tick at once; stop it on close. */
+export function startLedgerRollup(db: Db, log: FastifyBaseLogger, everyMs = 2000): PeriodicJob {
+  const job = startPeriodic({
+    name: JOB,
+    everyMs,
+    log,
+    tick: async () => {
+      await tickLedgerRollup(db);
+    },
+  });
+  void job.runNow();
+  return job;
+}
