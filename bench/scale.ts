@@ -68,7 +68,7 @@ const EMPTY_ADMIN_PASSWORD = 'Bench-admin-9!';
 /** The member whose history the seed makes the heaviest (issue 19 §1). */
 const MEMBER = 'member1';
 /** The seed's default SCALE_PASSWORD (apps/server/scripts/scale-seed.ts, README). */
-const DEFAULT_SCALE_PASSWORD = 'Scale-member-9!';
+const DEFAULT_SCALE_PASSWORD = 'Scale-Passw0rd!';
 
 const log = (message: string) => console.error(`[bench-scale] ${message}`);
 
