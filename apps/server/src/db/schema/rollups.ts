@@ -37,15 +37,15 @@ export const ledgerRollup = pgTable(
 
 /**
  * Where the rollup stands (one row, id 1; none: the job rebuilds it from the ledger). `watermark`: every
- * ledger row stamped before it is counted, none after it. `heapBlocks`: the ledger's size in blocks when
- * the watermark was read (rows stored from there on were written after it, so one stamped below the
- * watermark was backdated). `relfilenode`: the ledger's storage then (a rewrite renumbers blocks).
+ * ledger row stamped before it is counted, none after it. `heapEnd`: the position (a tid, '(block,item)') of the
+ * last ledger row stored when the watermark was read (rows stored after it were written later, so one
+ * stamped below the watermark was backdated). `relfilenode`: the ledger's storage then (a rewrite renumbers blocks).
  * `backdated`: rows found stamped below the watermark since the last rebuild, `backdatedId` the first.
  */
 export const ledgerRollupState = pgTable('ledger_rollup_state', {
   id: integer('id').primaryKey(),
   watermark: timestamp('watermark', { withTimezone: true }).notNull(),
-  heapBlocks: bigint('heap_blocks', { mode: 'number' }).notNull(),
+  heapEnd: text('heap_end').notNull(),
   relfilenode: bigint('relfilenode', { mode: 'number' }).notNull(),
   backdated: bigint('backdated', { mode: 'number' }).notNull().default(0),
   backdatedId: text('backdated_id'),

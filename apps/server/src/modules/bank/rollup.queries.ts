@@ -37,12 +37,18 @@ export function ledgerSums(t = ''): SQL {
 const ROLLUP_SUMS = sql`sum(n) AS n, sum(total) AS total, sum(issued) AS issued, sum(removed) AS removed,
   sum(escrow_in) AS escrow_in, sum(escrow_out) AS escrow_out`;
 
-/** The ledger table's storage now: its size in blocks and its file node (read after the horizon). */
-async function ledgerHeap(db: DbOrTx): Promise<{ blocks: number; filenode: number }> {
-  const res = await db.execute<{ blocks: string; filenode: string }>(sql`
-    SELECT pg_relation_size('bank_transactions') / current_setting('block_size')::int AS blocks,
+/**
+ * The ledger table's storage now (read after the horizon): the position of its last row ('(block,item)',
+ * from the last few blocks; '(0,0)' when they hold none) and its file node.
+ */
+async function ledgerHeap(db: DbOrTx): Promise<{ end: string; filenode: number }> {
+  const res = await db.execute<{ end: string; filenode: string }>(sql`
+    WITH size AS (SELECT pg_relation_size('bank_transactions') / current_setting('block_size')::int AS blocks)
+    SELECT coalesce((SELECT max(ctid) FROM bank_transactions
+                      WHERE ctid >= ('(' || greatest((SELECT blocks FROM size) - 8, 0) || ',0)')::tid),
+                    ('(' || greatest((SELECT blocks FROM size) - 8, 0) || ',0)')::tid)::text AS end,
            pg_relation_filenode('bank_transactions') AS filenode`);
-  return { blocks: Number(res.rows[0]?.blocks ?? 0), filenode: Number(res.rows[0]?.filenode ?? 0) };
+  return { end: res.rows[0]?.end ?? '(0,0)', filenode: Number(res.rows[0]?.filenode ?? 0) };
 }
 
 /**
@@ -98,9 +104,9 @@ async function rebuildIn(tx: Tx, h: Date): Promise<void> {
     SELECT 'all', ${EPOCH}, currency_id, category, ${ROLLUP_SUMS}
     FROM ledger_rollup WHERE grain = 'day' GROUP BY 3, 4`);
   await tx.execute(sql`
-    INSERT INTO ledger_rollup_state (id, watermark, heap_blocks, relfilenode, backdated, backdated_id, built_at)
-    VALUES (1, ${h.toISOString()}::timestamptz, ${heap.blocks}, ${heap.filenode}, 0, NULL, now())
-    ON CONFLICT (id) DO UPDATE SET watermark = EXCLUDED.watermark, heap_blocks = EXCLUDED.heap_blocks,
+    INSERT INTO ledger_rollup_state (id, watermark, heap_end, relfilenode, backdated, backdated_id, built_at)
+    VALUES (1, ${h.toISOString()}::timestamptz, ${heap.end}, ${heap.filenode}, 0, NULL, now())
+    ON CONFLICT (id) DO UPDATE SET watermark = EXCLUDED.watermark, heap_end = EXCLUDED.heap_end,
       relfilenode = EXCLUDED.relfilenode, backdated = 0, backdated_id = NULL, built_at = now()`);
   await recordAuditBaseline(tx, counters);
 }
@@ -134,8 +140,8 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
   // statements that follow (READ COMMITTED takes a fresh snapshot per statement).
   const h = await committedHorizon(tx);
   const heap = await ledgerHeap(tx);
-  const state = await tx.execute<{ watermark: string | Date; heap_blocks: string; relfilenode: string }>(
-    sql`SELECT watermark, heap_blocks, relfilenode FROM ledger_rollup_state WHERE id = 1 FOR UPDATE`,
+  const state = await tx.execute<{ watermark: string | Date; heap_end: string; relfilenode: string }>(
+    sql`SELECT watermark, heap_end, relfilenode FROM ledger_rollup_state WHERE id = 1 FOR UPDATE`,
   );
   const s = state.rows[0];
   if (!s) {
@@ -143,15 +149,14 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
     return { rows: 0, watermark: h, backdated: 0, rebuilt: true };
   }
   const w = new Date(s.watermark);
-  // Rows stored in blocks added since the last tick were written after it, so one stamped below its
-  // watermark was backdated (an insert with an explicit created_at). A rewritten table renumbers its
-  // blocks: then the check waits for the next tick (the audit reports the rewrite).
+  // Rows stored after the last tick's last row were written after it, so one stamped below its watermark
+  // was backdated (an insert with an explicit created_at). A rewritten table renumbers its rows: then the
+  // check waits for the next tick (the audit reports the rewrite).
   let backdated = 0;
   if (Number(s.relfilenode) === heap.filenode) {
-    const from = Math.min(Number(s.heap_blocks), heap.blocks);
     const late = await tx.execute<{ n: string; first: string | null }>(sql`
       SELECT count(*) AS n, min(id) AS first FROM bank_transactions
-      WHERE ctid >= ${`(${from},0)`}::tid AND created_at < ${w.toISOString()}::timestamptz`);
+      WHERE ctid > ${s.heap_end}::tid AND created_at < ${w.toISOString()}::timestamptz`);
     backdated = Number(late.rows[0]?.n ?? 0);
     if (backdated > 0) {
       await tx.execute(sql`UPDATE ledger_rollup_state SET backdated = backdated + ${backdated},
@@ -185,7 +190,7 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
         sql`(SELECT ${EPOCH} AS bucket, currency_id, category, ${ROLLUP_SUMS} FROM src GROUP BY 2, 3) a`,
       )}),
       moved AS (
-        UPDATE ledger_rollup_state SET watermark = ${h.toISOString()}::timestamptz, heap_blocks = ${heap.blocks},
+        UPDATE ledger_rollup_state SET watermark = ${h.toISOString()}::timestamptz, heap_end = ${heap.end},
           relfilenode = ${heap.filenode}
         WHERE id = 1 RETURNING 1)
       SELECT coalesce((SELECT sum(n) FROM src), 0) AS rows,
@@ -193,7 +198,7 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
                + (SELECT count(*) FROM moved) AS written`);
     rows = Number(res.rows[0]?.rows ?? 0);
   } else {
-    await tx.execute(sql`UPDATE ledger_rollup_state SET heap_blocks = ${heap.blocks}, relfilenode = ${heap.filenode}
+    await tx.execute(sql`UPDATE ledger_rollup_state SET heap_end = ${heap.end}, relfilenode = ${heap.filenode}
       WHERE id = 1`);
   }
   return { rows, watermark, backdated, rebuilt: false };
