@@ -19,6 +19,7 @@ import { parseJsonBody } from './http/json-body.ts';
 import { apiKeySealingKey } from './lib/api-key-crypto.ts';
 import { memoryFailureCounter, redisFailureCounter } from './lib/failure-counter.ts';
 import { createMailer } from './lib/mailer.ts';
+import type { PeriodicJob } from './lib/periodic.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
@@ -34,6 +35,8 @@ import { usersAdminRoutes } from './modules/users/admin.routes.ts';
 import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
 import { leaderboardRoutes } from './modules/users/leaderboard.routes.ts';
+import { type LeaderboardStore, redisStore, tableStore } from './modules/users/leaderboard.store.ts';
+import { startLeaderboardJob } from './modules/users/leaderboard.sync.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { walletRoutes } from './modules/users/wallet.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -63,13 +66,18 @@ export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
   seeded: SeedResult;
+  /** The kept leaderboard (issue 19 §2): its store and the job keeping it (`runNow()` in tests). */
+  leaderboard: { store: LeaderboardStore; job: PeriodicJob };
 }
 
 /**
  * Builds the whole application on `config`: opens (and migrates) the database unless one is given,
  * seeds it, registers every plugin and module. The caller listens or injects.
  */
-export async function buildApp(config: Config, options: { database?: Database } = {}): Promise<BuiltApp> {
+export async function buildApp(
+  config: Config,
+  options: { database?: Database; leaderboardStore?: LeaderboardStore } = {},
+): Promise<BuiltApp> {
   const database =
     options.database ??
     (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DB_POOL_SIZE }));
@@ -128,7 +136,8 @@ export async function buildApp(config: Config, options: { database?: Database } 
   await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(usersAdminRoutes, { prefix: '/api/user', deps: usersDeps });
-  await app.register(leaderboardRoutes, { prefix: '/api/user', db });
+  const leaderboardStore = options.leaderboardStore ?? (redis ? redisStore(redis) : tableStore());
+  await app.register(leaderboardRoutes, { prefix: '/api/user', db, store: leaderboardStore });
   await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
   await app.register(bankRoutes, { prefix: '/api/bank', db });
   await app.register(settlementsRoutes, { prefix: '/api/bank', db });
@@ -161,9 +170,14 @@ export async function buildApp(config: Config, options: { database?: Database } 
 
   await app.register(web, { root: config.WEB_DIST ?? defaultWebDist });
 
+  const leaderboardJob = startLeaderboardJob({ db, store: leaderboardStore, log: app.log });
+  // At once rather than after the first interval: builds the ranking when it is missing.
+  void leaderboardJob.runNow();
+
   app.addHook('onClose', async () => {
+    await leaderboardJob.stop();
     await database.close();
     redis?.disconnect();
   });
-  return { app, database, seeded };
+  return { app, database, seeded, leaderboard: { store: leaderboardStore, job: leaderboardJob } };
 }

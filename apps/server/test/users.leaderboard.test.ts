@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bankCalls } from './bank.helpers.ts';
 import { call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp } from './helpers.ts';
+import { caughtUp } from './users.leaderboard.helpers.ts';
 
 const t = useTestApp();
 const bank = bankCalls(t);
@@ -16,7 +17,9 @@ function board(currencyId: unknown, token?: string) {
   return call(t.app, token, 'POST', '/api/user/leaderboard', { currencyId });
 }
 
+/** The leaderboard once the kept ranking has followed every posting so far (issue 19 §2). */
 async function ranked(currencyId: number, token?: string): Promise<LeaderboardResponse> {
+  await caughtUp(t.built);
   const res = await board(currencyId, token);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<LeaderboardResponse>();

@@ -3,8 +3,12 @@ import { errorResponse, leaderboardRequest, leaderboardResponse } from '@starlig
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { leaderboard } from './leaderboard.service.ts';
+import type { LeaderboardStore } from './leaderboard.store.ts';
 
-export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; store: LeaderboardStore }> = async (
+  app,
+  { db, store },
+) => {
   app.post(
     '/leaderboard',
     {
@@ -16,6 +20,6 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, 
         response: { 200: leaderboardResponse, '4xx': errorResponse },
       },
     },
-    (req) => leaderboard(db, req.body.currencyId, req.auth),
+    (req) => leaderboard(db, store, req.body.currencyId, req.auth),
   );
 };

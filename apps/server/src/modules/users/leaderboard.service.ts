@@ -3,7 +3,8 @@ import { formatAtPrecision, fromNumeric, type Leader, type LeaderboardResponse }
 import type { Db } from '../../db/client.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { requireCurrency } from '../bank/currencies.service.ts';
-import { findRanked } from './leaderboard.queries.ts';
+import { findShownMembers, findViewerHolding } from './leaderboard.queries.ts';
+import { type LeaderboardStore, type RankEntry, ranksAhead } from './leaderboard.store.ts';
 
 /** DESIGN §6: the top 100 holders. */
 const TOP = 100;
@@ -14,24 +15,59 @@ const AROUND = 5;
  * `leaderboard {currencyId}` for `viewer` (null when signed out): `{leaders, position, balance, around,
  * message}`, amounts at the currency's precision, private members as `Anonymous` to others. Throws
  * NOT_FOUND `Currency not found`.
+ *
+ * Read from the kept ranking (`store`, issue 19 §2), which follows the ledger within a couple of
+ * seconds; the viewer's own place is read-your-writes: their balance is read now and put at its place in
+ * the kept ranking (their kept entry, if it lags, left out), so a member sees their own posting at once.
+ * Nicknames and privacy are read now for the rows shown.
  */
-export async function leaderboard(db: Db, currencyId: number, viewer: AuthUser | null): Promise<LeaderboardResponse> {
+export async function leaderboard(
+  db: Db,
+  store: LeaderboardStore,
+  currencyId: number,
+  viewer: AuthUser | null,
+): Promise<LeaderboardResponse> {
   const currency = await requireCurrency(db, currencyId);
-  const rows = await findRanked(db, currency.currencyId, viewer?.id ?? null, TOP, AROUND);
-  const toLeader = (r: (typeof rows)[number]): Leader => ({
-    rank: Number(r.rank),
-    nickname: r.nickname,
-    amount: formatAtPrecision(fromNumeric(r.amount), currency.precision),
-  });
-  const own = rows.find((r) => r.mine);
-  const position = own ? Number(own.rank) : null;
-  const leaders = rows.filter((r) => Number(r.rank) <= TOP).map(toLeader);
+  const holding = viewer ? await findViewerHolding(db, viewer.id, currency.currencyId) : null;
+  const viewerId = viewer && holding ? viewer.id : null;
+  const at: RankEntry | null =
+    viewerId && holding?.ranked ? { userId: viewerId, amount: fromNumeric(holding.amount) } : null;
+  // One more than shown on each side: the viewer's own kept entry may be among them and is left out.
+  const w = await store.read(db, currency.currencyId, TOP + 1, viewerId ? { userId: viewerId, at } : null, AROUND + 1);
+  const others = (list: RankEntry[]) => (viewerId ? list.filter((e) => e.userId !== viewerId) : list);
+
+  const top = others(w.top);
+  if (at) {
+    const i = top.findIndex((e) => ranksAhead(at, e));
+    top.splice(i === -1 ? top.length : i, 0, at);
+  }
+  const leaderEntries = top.slice(0, TOP);
+  const keptAhead = w.kept !== null && at !== null && w.kept > at.amount ? 1 : 0;
+  const position = at ? w.ahead - keptAhead + 1 : null;
+  const before = others(w.before).slice(0, AROUND).reverse();
+  const after = others(w.after).slice(0, AROUND);
+
+  const ids = new Set([...leaderEntries, ...before, ...after].map((e) => e.userId));
+  const shown = new Map((await findShownMembers(db, [...ids])).map((m) => [m.id, m]));
+  const toLeader = (e: RankEntry, rank: number): Leader => {
+    const m = shown.get(e.userId);
+    const nickname =
+      e.userId === viewerId ? (holding?.nickname ?? '') : !m || m.is_anonymous ? 'Anonymous' : m.nickname;
+    return { rank, nickname, amount: formatAtPrecision(e.amount, currency.precision) };
+  };
+  const leaders = leaderEntries.map((e, i) => toLeader(e, i + 1));
   const around =
-    position === null ? [] : rows.filter((r) => Math.abs(Number(r.rank) - position) <= AROUND).map(toLeader);
+    at && position !== null
+      ? [
+          ...before.map((e, i) => toLeader(e, position - before.length + i)),
+          toLeader(at, position),
+          ...after.map((e, i) => toLeader(e, position + 1 + i)),
+        ]
+      : [];
   return {
     leaders,
     position,
-    balance: own ? toLeader(own).amount : null,
+    balance: at ? formatAtPrecision(at.amount, currency.precision) : null,
     around,
     message:
       leaders.length === 0 ? `No ${currency.ticker} holders yet` : `Top ${leaders.length} ${currency.ticker} holders`,

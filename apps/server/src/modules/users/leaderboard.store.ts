@@ -1,0 +1,335 @@
+/**
+ * Where the kept leaderboard lives (issue 19 §2): one interface, two stores. With `REDIS_URL`, a Redis
+ * sorted set per currency; otherwise (PGlite, or PostgreSQL alone) the `leaderboard_entries` table. Both
+ * rank by amount, highest first, ties by member id ascending (DESIGN §6), exactly: no amount passes
+ * through a double. The background job (leaderboard.sync.ts) is their only writer.
+ */
+import { fromNumeric } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
+import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
+import { rankedHoldersPage } from './leaderboard.queries.ts';
+
+/** A ranked holder: member id and amount in 10^-9 units. */
+export interface RankEntry {
+  userId: string;
+  amount: bigint;
+}
+
+/** A holder's state now: `amount` null when they leave the ranking (zero, deactivated, system). */
+export interface RankChange {
+  currencyId: number;
+  userId: string;
+  amount: bigint | null;
+}
+
+/** The kept ranking seen from one place (`at`, the viewer's current holding) of one currency. */
+export interface RankWindow {
+  /** The first entries, in rank order. */
+  top: RankEntry[];
+  /** The viewer's amount as kept (it may lag their balance by a tick); null when not kept. */
+  kept: bigint | null;
+  /** How many kept entries rank strictly ahead of `at` (the viewer's own kept entry included if so). */
+  ahead: number;
+  /** Entries just ahead of `at`, nearest first. */
+  before: RankEntry[];
+  /** Entries just after `at`, nearest first. */
+  after: RankEntry[];
+}
+
+/** What the route reads and the job writes; see the two implementations below. */
+export interface LeaderboardStore {
+  readonly kind: 'redis' | 'table';
+  /**
+   * The first `top` entries of `currencyId` and, for a viewer, their kept amount and the ranking around
+   * `at` (`near` entries either side, `ahead` the count above it). One round trip.
+   */
+  read(
+    db: DbOrTx,
+    currencyId: number,
+    top: number,
+    viewer: { userId: string; at: RankEntry | null } | null,
+    near: number,
+  ): Promise<RankWindow>;
+  /** The committed horizon the store is in step with, null when it has never been built (or was lost). */
+  mark(tx: DbOrTx): Promise<Date | null>;
+  /** Applies `changes` (idempotent: each is a state, not a delta), then records `mark`. */
+  apply(tx: DbOrTx, changes: RankChange[], mark: Date): Promise<void>;
+  /** Replaces the whole ranking by the ranked holders of `balances` as read now, and records `mark`. */
+  rebuild(tx: DbOrTx, mark: Date): Promise<void>;
+}
+
+/** True when `a` ranks strictly ahead of `b` (amount highest first, then member id ascending). */
+export function ranksAhead(a: RankEntry, b: RankEntry): boolean {
+  return a.amount > b.amount || (a.amount === b.amount && a.userId < b.userId);
+}
+
+/** numeric text (`12.500000000`) as 10^-9 units. */
+function units(text: string): bigint {
+  return fromNumeric(text);
+}
+
+/** 10^-9 units as numeric text. */
+function numeric(u: bigint): string {
+  const s = u.toString().padStart(10, '0');
+  return `${s.slice(0, -9)}.${s.slice(-9)}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The table store: `leaderboard_entries` (currency, member, amount), index (currency, amount DESC, member).
+
+interface EntryRow extends Record<string, unknown> {
+  part: string;
+  user_id: string | null;
+  /** Not `amount`: an output column of that name would be what `ORDER BY amount` sorts, as text. */
+  amt: string;
+}
+
+/**
+ * The ranking in `leaderboard_entries`, its mark in `leaderboard_state` (store `table`), both written in
+ * the job's transaction. The top and the neighbours are index range scans of `leaderboard_entries_rank`;
+ * the count above the viewer is an index-only count of that range (it grows with the viewer's rank).
+ */
+export function tableStore(): LeaderboardStore {
+  return {
+    kind: 'table',
+    async read(db, currencyId, top, viewer, near) {
+      const c = currencyId;
+      const topPart = sql`(SELECT 't' AS part, user_id::text, amount::text AS amt FROM leaderboard_entries
+                           WHERE currency_id = ${c}::int ORDER BY amount DESC, user_id LIMIT ${top}::int)`;
+      if (!viewer) {
+        const rows = await queryNamed<EntryRow>(db, 'leaderboard_table_top', topPart);
+        return { top: rows.map(entry), kept: null, ahead: 0, before: [], after: [] };
+      }
+      const u = viewer.userId;
+      const keptPart = sql`SELECT 'k', NULL, amount::text AS amt FROM leaderboard_entries
+                           WHERE currency_id = ${c}::int AND user_id = ${u}::bpchar`;
+      if (!viewer.at) {
+        // Not ranked now: only whether a kept entry of theirs must be left out of the top.
+        const rows = await queryNamed<EntryRow>(db, 'leaderboard_table_kept', sql`${topPart} UNION ALL ${keptPart}`);
+        const kept = rows.find((r) => r.part === 'k');
+        const top = rows.filter((r) => r.part === 't').map(entry);
+        return { top, kept: kept ? units(kept.amt) : null, ahead: 0, before: [], after: [] };
+      }
+      const a = numeric(viewer.at.amount);
+      const au = viewer.at.userId;
+      const rows = await queryNamed<EntryRow>(
+        db,
+        'leaderboard_table_viewer',
+        sql`${topPart}
+        UNION ALL ${keptPart}
+        UNION ALL
+        SELECT 'n', NULL, ((SELECT count(*) FROM leaderboard_entries
+                             WHERE currency_id = ${c}::int AND amount > ${a}::numeric)
+                         + (SELECT count(*) FROM leaderboard_entries
+                             WHERE currency_id = ${c}::int AND amount = ${a}::numeric AND user_id < ${au}::bpchar))::text
+        UNION ALL
+        (SELECT 'b', user_id::text, amount::text AS amt FROM leaderboard_entries
+          WHERE currency_id = ${c}::int AND amount = ${a}::numeric AND user_id < ${au}::bpchar
+          ORDER BY user_id DESC LIMIT ${near}::int)
+        UNION ALL
+        (SELECT 'b', user_id::text, amount::text AS amt FROM leaderboard_entries
+          WHERE currency_id = ${c}::int AND amount > ${a}::numeric
+          ORDER BY amount, user_id DESC LIMIT ${near}::int)
+        UNION ALL
+        (SELECT 'a', user_id::text, amount::text AS amt FROM leaderboard_entries
+          WHERE currency_id = ${c}::int AND amount = ${a}::numeric AND user_id > ${au}::bpchar
+          ORDER BY user_id LIMIT ${near}::int)
+        UNION ALL
+        (SELECT 'a', user_id::text, amount::text AS amt FROM leaderboard_entries
+          WHERE currency_id = ${c}::int AND amount < ${a}::numeric
+          ORDER BY amount DESC, user_id LIMIT ${near}::int)`,
+      );
+      const part = (p: string) => rows.filter((r) => r.part === p).map(entry);
+      const kept = rows.find((r) => r.part === 'k');
+      const before = part('b').sort((x, y) => (ranksAhead(x, y) ? 1 : -1));
+      const after = part('a').sort((x, y) => (ranksAhead(x, y) ? -1 : 1));
+      return {
+        top: part('t'),
+        kept: kept ? units(kept.amt) : null,
+        ahead: Number(rows.find((r) => r.part === 'n')?.amt ?? 0),
+        before: before.slice(0, near),
+        after: after.slice(0, near),
+      };
+    },
+    async mark(tx) {
+      const rows = await queryNamed<{ mark: string | Date }>(
+        tx,
+        'leaderboard_table_mark',
+        sql`SELECT mark FROM leaderboard_state WHERE store = 'table'`,
+      );
+      return rows[0] ? new Date(rows[0].mark) : null;
+    },
+    async apply(tx, changes, mark) {
+      if (changes.length > 0) {
+        const col = <T extends string | number>(f: (c: RankChange) => T) => pgArray(changes.map(f));
+        const cur = col((c) => c.currencyId);
+        const usr = col((c) => c.userId);
+        const amt = col((c) => (c.amount === null ? '0' : numeric(c.amount)));
+        await tx.execute(sql`
+          WITH v AS (SELECT * FROM unnest(${cur}::int[], ${usr}::bpchar[], ${amt}::numeric[]) AS v(c, u, a)),
+          gone AS (DELETE FROM leaderboard_entries e USING v
+                   WHERE v.a = 0 AND e.currency_id = v.c AND e.user_id = v.u)
+          INSERT INTO leaderboard_entries (currency_id, user_id, amount)
+          SELECT c, u, a FROM v WHERE a > 0
+          ON CONFLICT (currency_id, user_id) DO UPDATE SET amount = excluded.amount
+            WHERE leaderboard_entries.amount <> excluded.amount`);
+      }
+      await tx.execute(sql`
+        INSERT INTO leaderboard_state (store, mark) VALUES ('table', ${mark.toISOString()}::timestamptz)
+        ON CONFLICT (store) DO UPDATE SET mark = excluded.mark`);
+    },
+    async rebuild(tx, mark) {
+      await tx.execute(sql`TRUNCATE leaderboard_entries`);
+      await tx.execute(sql`
+        INSERT INTO leaderboard_entries (currency_id, user_id, amount)
+        SELECT b.currency_id, b.user_id, b.amount FROM balances b JOIN users u ON u.id = b.user_id
+        WHERE b.amount > 0 AND u.is_active AND NOT u.is_system`);
+      await tx.execute(sql`
+        INSERT INTO leaderboard_state (store, mark, built_at) VALUES ('table', ${mark.toISOString()}::timestamptz, now())
+        ON CONFLICT (store) DO UPDATE SET mark = excluded.mark, built_at = excluded.built_at`);
+      await tx.execute(sql`ANALYZE leaderboard_entries`);
+    },
+  };
+}
+
+function entry(r: EntryRow): RankEntry {
+  return { userId: r.user_id ?? '', amount: units(r.amt) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The Redis store. Per currency: a sorted set `z:<currency>` whose members all have score 0, so Redis
+// orders them by their bytes; the member is the amount's complement to 2^128 - 1 in 32 lowercase hex
+// digits (NUMERIC(38,9) holds fewer than 10^38 < 2^127 units), then the 24-character member id. Its byte
+// order is therefore amount highest first, then member id ascending: the ranking, exactly (a double
+// score would not be: above 2^53 units, 9,007,199.25 currency units, nearby amounts share a double).
+// ZRANK is the number of entries ahead (O(log n)). A hash `h:<currency>` maps member id -> member string,
+// so a change finds the entry it replaces. `mark` holds the horizon (ms since the epoch), written after
+// the data it covers; a Redis that lost its data loses the mark with it and is rebuilt.
+
+const MAX_KEY = (1n << 128n) - 1n;
+
+/** The sorted-set member of `e`: byte order = rank order. */
+export function memberOf(e: RankEntry): string {
+  return (MAX_KEY - e.amount).toString(16).padStart(32, '0') + e.userId;
+}
+
+function fromMember(m: string): RankEntry {
+  return { userId: m.slice(32), amount: MAX_KEY - BigInt(`0x${m.slice(0, 32)}`) };
+}
+
+/** Replaces the entries of one currency: ARGV = member id, new member ('' = leaves), repeated. */
+const APPLY_SCRIPT = `
+for i = 1, #ARGV, 2 do
+  local u, m = ARGV[i], ARGV[i + 1]
+  local old = redis.call('HGET', KEYS[2], u)
+  if old and old ~= m then redis.call('ZREM', KEYS[1], old) end
+  if m == '' then
+    if old then redis.call('HDEL', KEYS[2], u) end
+  elseif old ~= m then
+    redis.call('ZADD', KEYS[1], 0, m)
+    redis.call('HSET', KEYS[2], u, m)
+  end
+end
+return 1`;
+
+/** The ranking in Redis under `prefix` (the product uses `starlight:lb:`; tests a prefix of their own). */
+export function redisStore(redis: Redis, prefix = 'starlight:lb:'): LeaderboardStore {
+  const z = (c: number) => `${prefix}z:${c}`;
+  const h = (c: number) => `${prefix}h:${c}`;
+  const markKey = `${prefix}mark`;
+  return {
+    kind: 'redis',
+    async read(_db, currencyId, top, viewer, near) {
+      const p = redis.pipeline().zrange(z(currencyId), '0', String(top - 1));
+      if (viewer) {
+        p.hget(h(currencyId), viewer.userId);
+        if (viewer.at) {
+          const at = `(${memberOf(viewer.at)}`;
+          p.zlexcount(z(currencyId), '-', at);
+          p.zrange(z(currencyId), at, '-', 'BYLEX', 'REV', 'LIMIT', 0, near);
+          p.zrange(z(currencyId), at, '+', 'BYLEX', 'LIMIT', 0, near);
+        }
+      }
+      const res = (await p.exec()) ?? [];
+      const out = res.map(([err, v]) => {
+        if (err) throw err;
+        return v;
+      });
+      const list = (v: unknown) => (v as string[]).map(fromMember);
+      const kept = viewer ? (out[1] as string | null) : null;
+      return {
+        top: list(out[0]),
+        kept: kept ? fromMember(kept).amount : null,
+        ahead: viewer?.at ? Number(out[2]) : 0,
+        before: viewer?.at ? list(out[3]) : [],
+        after: viewer?.at ? list(out[4]) : [],
+      };
+    },
+    async mark() {
+      const v = await redis.get(markKey);
+      return v ? new Date(Number(v)) : null;
+    },
+    async apply(_tx, changes, mark) {
+      const byCurrency = new Map<number, string[]>();
+      for (const c of changes) {
+        const args = byCurrency.get(c.currencyId) ?? [];
+        args.push(c.userId, c.amount === null ? '' : memberOf({ userId: c.userId, amount: c.amount }));
+        byCurrency.set(c.currencyId, args);
+      }
+      for (const [c, args] of byCurrency) {
+        for (let i = 0; i < args.length; i += 2000) {
+          await redis.eval(APPLY_SCRIPT, 2, z(c), h(c), ...args.slice(i, i + 2000));
+        }
+      }
+      // Last: a failure above leaves the old mark, and the next tick applies the same states again.
+      await redis.set(markKey, String(mark.getTime()));
+    },
+    async rebuild(tx, mark) {
+      // Built under temporary keys, then renamed over the live ones: readers never see half a ranking.
+      const tmp = `${prefix}build:`;
+      const currencies = (await tx.execute<{ c: number }>(sql`SELECT currency_id AS c FROM currencies`)).rows.map((r) =>
+        Number(r.c),
+      );
+      const tz = (c: number) => `${tmp}z:${c}`;
+      const th = (c: number) => `${tmp}h:${c}`;
+      await redis.del(...currencies.flatMap((c) => [tz(c), th(c)]), markKey);
+      const built = new Set<number>();
+      let afterUser = '';
+      let afterCurrency = 0;
+      for (;;) {
+        const page = await rankedHoldersPage(tx, afterUser, afterCurrency, 20_000);
+        if (page.length === 0) break;
+        const p = redis.pipeline();
+        const groups = new Map<number, { zs: string[]; hs: string[] }>();
+        for (const r of page) {
+          const c = Number(r.currency_id);
+          const m = memberOf({ userId: r.user_id, amount: units(r.amount) });
+          const g = groups.get(c) ?? { zs: [], hs: [] };
+          g.zs.push('0', m);
+          g.hs.push(r.user_id, m);
+          groups.set(c, g);
+        }
+        for (const [c, g] of groups) {
+          p.zadd(tz(c), ...g.zs);
+          p.hset(th(c), ...g.hs);
+          built.add(c);
+        }
+        const res = await p.exec();
+        for (const [err] of res ?? []) if (err) throw err;
+        const last = page[page.length - 1] as (typeof page)[number];
+        afterUser = last.user_id;
+        afterCurrency = Number(last.currency_id);
+      }
+      const m = redis.multi();
+      for (const c of new Set([...currencies, ...built])) {
+        if (built.has(c)) m.rename(tz(c), z(c)).rename(th(c), h(c));
+        else m.del(z(c), h(c));
+      }
+      m.set(markKey, String(mark.getTime()));
+      const res = await m.exec();
+      for (const [err] of res ?? []) if (err) throw err;
+    },
+  };
+}
