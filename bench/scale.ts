@@ -550,7 +550,10 @@ async function main(): Promise<number> {
       `\`make bench-scale\` on ${results.big?.members ?? '?'} members and about ${results.big?.ledger_rows_estimate ?? '?'} ledger rows ` +
         `(growth against ${results.small?.members ?? '?'} members), ${reads.connections} connections, ` +
         `${reads.durationS} s a read case, ${writes.durationS} s a write case, pgbench TPC-B ${out.pgbench_tps} tps in the same run; ` +
-        `${out.at.slice(0, 16).replace('T', ' ')} UTC on this 2-core machine. Every figure: bench/results/scale.json.`,
+        `${out.at.slice(0, 16).replace('T', ' ')} UTC on this 2-core machine. Every figure: bench/results/scale.json. ` +
+        'Run it with `make bench-scale` (SCALE_DATABASE_URL, default starlight_scale, filled by make scale-seed; it seeds ' +
+        'starlight_scale_small with 10,000 members for the growth rows when that holds no community). Writes compare ' +
+        'each case to the same case on an empty database in the same run, both divided by pgbench TPC-B of that run.',
       '',
       table,
     ].join('\n');

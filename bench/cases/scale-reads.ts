@@ -67,6 +67,8 @@ export function readCases(f: ReadFixture): ReadCase[] {
     { name: 'visitor_packages', method: 'GET', path: '/api/checkout/packages/fetch' },
     { name: 'visitor_collections', path: '/api/inventory/getCollections', body: {} },
     { name: 'visitor_synth_chips', method: 'GET', path: '/api/inventory/synthChips' },
+    { name: 'visitor_drop_table', method: 'GET', path: '/api/inventory/dropTable' },
+    { name: 'visitor_defcon', method: 'GET', path: '/api/audit/getDefconLevel' },
   ]);
   const member = as('member', [
     { name: 'member_me', method: 'GET', path: '/api/user/me' },
@@ -101,6 +103,11 @@ export function readCases(f: ReadFixture): ReadCase[] {
     { name: 'member_items', path: '/api/inventory/getUserItems', body: paging() },
     ...(f.collection
       ? [
+          {
+            name: 'member_collection_items',
+            path: '/api/inventory/getItems',
+            body: { itemCollection: f.collection, ...paging() },
+          },
           {
             name: 'member_items_grouped',
             path: '/api/inventory/getUserItemsGrouped',
