@@ -83,6 +83,7 @@ export type AccessLog = z.infer<typeof accessLog>;
 export const getAccessLogsResponse = z.object({
   logs: z.array(accessLog),
   total: z.number().int(),
+  totalCapped,
   message: z.string(),
 });
 export type GetAccessLogsResponse = z.infer<typeof getAccessLogsResponse>;
@@ -108,5 +109,10 @@ export const adminLog = z.object({
   action: z.string(),
 });
 export type AdminLog = z.infer<typeof adminLog>;
-export const getAdminLogsResponse = z.object({ logs: z.array(adminLog), total: z.number().int(), message: z.string() });
+export const getAdminLogsResponse = z.object({
+  logs: z.array(adminLog),
+  total: z.number().int(),
+  totalCapped,
+  message: z.string(),
+});
 export type GetAdminLogsResponse = z.infer<typeof getAdminLogsResponse>;

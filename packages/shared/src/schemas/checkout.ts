@@ -10,6 +10,7 @@ import {
   nickname,
   objectId,
   paging,
+  totalCapped,
   url,
   usdInput,
 } from './common.ts';
@@ -137,6 +138,7 @@ export type GetAllCheckoutsRequest = z.infer<typeof getAllCheckoutsRequest>;
 export const checkoutsResponse = z.object({
   transactions: z.array(checkout),
   total: z.number().int(),
+  totalCapped,
   message: z.string(),
 });
 export type CheckoutsResponse = z.infer<typeof checkoutsResponse>;

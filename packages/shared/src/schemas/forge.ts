@@ -10,6 +10,7 @@ import {
   nickname,
   objectId,
   paging,
+  totalCapped,
   url,
 } from './common.ts';
 
@@ -133,6 +134,7 @@ export type GetForgeProcessesAllRequest = z.infer<typeof getForgeProcessesAllReq
 export const forgeProcessesResponse = z.object({
   processes: z.array(forgeProcess),
   total: z.number().int(),
+  totalCapped,
   message: z.string(),
 });
 export type ForgeProcessesResponse = z.infer<typeof forgeProcessesResponse>;

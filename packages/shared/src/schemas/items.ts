@@ -1,6 +1,6 @@
 /** Item collections and items (DESIGN §7; SPEC §3 Item collection, Item, Grouped item; §7 inventory). */
 import { z } from 'zod';
-import { appUrl, description, IS_INVALID, name, nickname, objectId, paging, url } from './common.ts';
+import { appUrl, description, IS_INVALID, name, nickname, objectId, paging, totalCapped, url } from './common.ts';
 
 /** SPEC §3 item data: nested objects of text, number or boolean values. */
 export type ItemData = { [key: string]: string | number | boolean | ItemData };
@@ -100,7 +100,12 @@ export const getUserItemsRequest = z.strictObject({
   paging,
 });
 export type GetUserItemsRequest = z.infer<typeof getUserItemsRequest>;
-export const itemsResponse = z.object({ data: z.array(item), total: z.number().int(), message: z.string() });
+export const itemsResponse = z.object({
+  data: z.array(item),
+  total: z.number().int(),
+  totalCapped,
+  message: z.string(),
+});
 export type ItemsResponse = z.infer<typeof itemsResponse>;
 
 /** SPEC §3 grouped item: the caller's items of one name in a collection, with their count. */
@@ -122,6 +127,7 @@ export type GetUserItemsGroupedRequest = z.infer<typeof getUserItemsGroupedReque
 export const groupedItemsResponse = z.object({
   data: z.array(groupedItem),
   total: z.number().int(),
+  totalCapped,
   message: z.string(),
 });
 export type GroupedItemsResponse = z.infer<typeof groupedItemsResponse>;

@@ -1,6 +1,6 @@
 /** Deposits and withdrawals settled by an admin (DESIGN §8 "Deposit and withdraw"; SPEC §7 Bank, §5). */
 import { z } from 'zod';
-import { amountInput, currencyId, note, objectId, paging, reference, walletAddress } from './common.ts';
+import { amountInput, currencyId, note, objectId, paging, reference, totalCapped, walletAddress } from './common.ts';
 import { user } from './user.ts';
 
 export const SETTLEMENT_KINDS = ['deposit', 'withdrawal'] as const;
@@ -58,6 +58,7 @@ export type GetSettlementsRequest = z.infer<typeof getSettlementsRequest>;
 export const getSettlementsResponse = z.object({
   settlements: z.array(settlement),
   total: z.number().int(),
+  totalCapped,
   message: z.string(),
 });
 export type GetSettlementsResponse = z.infer<typeof getSettlementsResponse>;

@@ -1,35 +1,53 @@
-/** SQL of the access and admin logs (SPEC §2 Access Logs and Admin Logs tabs; DESIGN §8). */
+/**
+ * SQL of the access and admin logs (SPEC §2 Access Logs and Admin Logs tabs; DESIGN §8), fast at any
+ * size (issue 19 §2): each filter has an index ending in `(created_at, id)`, the list's order (newest
+ * first, ties by id), so a page reads its rows in order from one index range; the page's ids are found
+ * first (an index-only scan where the filter's index covers it) and only those rows are read whole, so a
+ * deep page skips index entries, not rows; the total is counted up to a bound (`cappedTotal`).
+ * Indexes (migration 0019_list_indexes): access_logs (created_at, id), (user_id, created_at, id),
+ * (login_type, created_at, id), (address COLLATE "C", created_at, id); admin_logs the same by
+ * created_at, admin, affected user, category and address.
+ */
 import type { AccessLog, AdminLog, GetAccessLogsRequest, GetAdminLogsRequest } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
+import { idOfNickname, startsWith } from '../../db/lists.ts';
+import { cappedTotal } from '../../db/paging.ts';
 
-/** The id of the account named `nickname` (any case), as SQL for a filter. */
-const idOf = (nickname: string) => sql`(SELECT id FROM users WHERE lower(nickname) = lower(${nickname}))`;
+const NONE = { total: 0, totalCapped: false } as const;
 
-/** A page of sign-ins matching `f`, newest first, with the total count of matches. */
+/**
+ * A page of sign-ins matching `f`, newest first, with the total of matches (`totalCapped`: more match).
+ * `user` is a nickname (any case); `address` matches addresses that start with it.
+ */
 export async function findAccessLogs(
   db: DbOrTx,
   f: GetAccessLogsRequest,
-): Promise<{ logs: AccessLog[]; total: number }> {
+): Promise<{ logs: AccessLog[]; total: number; totalCapped: boolean }> {
   const where: SQL[] = [sql`true`];
-  if (f.user) where.push(sql`l.user_id = ${idOf(f.user)}`);
+  if (f.user) {
+    const id = await idOfNickname(db, f.user);
+    if (id === null) return { logs: [], ...NONE };
+    where.push(sql`l.user_id = ${id}`);
+  }
   if (f.category !== undefined) where.push(sql`l.login_type = ${f.category}`);
-  if (f.address) where.push(sql`strpos(l.address, ${f.address}) > 0`);
+  if (f.address) where.push(startsWith(sql`l.address`, f.address));
   where.push(...withinDates(sql`l.created_at`, f.startDate, f.endDate));
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
+  const offset = (page - 1) * limit;
   const [rows, count] = await Promise.all([
     db.execute<{ id: string; created_at: string | Date; nickname: string; address: string; login_type: number }>(sql`
       SELECT l.id, l.created_at, u.nickname, l.address, l.login_type
-      FROM access_logs l JOIN users u ON u.id = l.user_id
-      WHERE ${cond}
-      ORDER BY l.created_at DESC, l.id DESC
-      LIMIT ${limit} OFFSET ${(page - 1) * limit}`),
-    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM access_logs l WHERE ${cond}`),
+      FROM (SELECT l.id, l.created_at FROM access_logs l WHERE ${cond}
+            ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}) p
+      JOIN access_logs l ON l.id = p.id JOIN users u ON u.id = l.user_id
+      ORDER BY p.created_at DESC, p.id DESC`),
+    cappedTotal(db, sql`access_logs l WHERE ${cond}`, offset),
   ]);
   return {
-    total: Number(count.rows[0]?.n ?? 0),
+    ...count,
     logs: rows.rows.map((r) => ({
       _id: r.id,
       date: new Date(r.created_at).toISOString(),
@@ -40,16 +58,31 @@ export async function findAccessLogs(
   };
 }
 
-/** A page of admin actions matching `f`, newest first, with the total count of matches. */
-export async function findAdminLogs(db: DbOrTx, f: GetAdminLogsRequest): Promise<{ logs: AdminLog[]; total: number }> {
+/**
+ * A page of admin actions matching `f`, newest first, with the total of matches (`totalCapped`: more
+ * match). `adminUser` and `affectedUser` are nicknames (any case); `address` matches addresses that
+ * start with it.
+ */
+export async function findAdminLogs(
+  db: DbOrTx,
+  f: GetAdminLogsRequest,
+): Promise<{ logs: AdminLog[]; total: number; totalCapped: boolean }> {
   const where: SQL[] = [sql`true`];
-  if (f.adminUser) where.push(sql`l.admin_id = ${idOf(f.adminUser)}`);
-  if (f.affectedUser) where.push(sql`l.affected_user_id = ${idOf(f.affectedUser)}`);
+  for (const [nickname, column] of [
+    [f.adminUser, sql`l.admin_id`],
+    [f.affectedUser, sql`l.affected_user_id`],
+  ] as const) {
+    if (!nickname) continue;
+    const id = await idOfNickname(db, nickname);
+    if (id === null) return { logs: [], ...NONE };
+    where.push(sql`${column} = ${id}`);
+  }
   if (f.category !== undefined) where.push(sql`l.category = ${f.category}`);
-  if (f.address) where.push(sql`strpos(l.address, ${f.address}) > 0`);
+  if (f.address) where.push(startsWith(sql`l.address`, f.address));
   where.push(...withinDates(sql`l.created_at`, f.startDate, f.endDate));
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
+  const offset = (page - 1) * limit;
   const [rows, count] = await Promise.all([
     db.execute<{
       id: string;
@@ -61,14 +94,14 @@ export async function findAdminLogs(db: DbOrTx, f: GetAdminLogsRequest): Promise
       action: string;
     }>(sql`
       SELECT l.id, l.created_at, a.nickname AS admin, t.nickname AS affected, l.address, l.category, l.action
-      FROM admin_logs l JOIN users a ON a.id = l.admin_id LEFT JOIN users t ON t.id = l.affected_user_id
-      WHERE ${cond}
-      ORDER BY l.created_at DESC, l.id DESC
-      LIMIT ${limit} OFFSET ${(page - 1) * limit}`),
-    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM admin_logs l WHERE ${cond}`),
+      FROM (SELECT l.id, l.created_at FROM admin_logs l WHERE ${cond}
+            ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}) p
+      JOIN admin_logs l ON l.id = p.id JOIN users a ON a.id = l.admin_id LEFT JOIN users t ON t.id = l.affected_user_id
+      ORDER BY p.created_at DESC, p.id DESC`),
+    cappedTotal(db, sql`admin_logs l WHERE ${cond}`, offset),
   ]);
   return {
-    total: Number(count.rows[0]?.n ?? 0),
+    ...count,
     logs: rows.rows.map((r) => ({
       _id: r.id,
       date: new Date(r.created_at).toISOString(),

@@ -3,6 +3,7 @@ import { formatAtPrecision, fromNumeric, type GetSettlementsRequest, type Settle
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
+import { cappedTotal } from '../../db/paging.ts';
 import { settlements } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -69,16 +70,28 @@ export async function settlementExists(db: DbOrTx, id: string): Promise<boolean>
   return res.rows.length > 0;
 }
 
-/** Settlements as the wire shows them (DESIGN §8), by `where`, pending first, then newest; and the count. */
+/**
+ * Settlements as the wire shows them (DESIGN §8), pending first, then newest (ties by id), one page; and
+ * how many match, counted up to a bound (`totalCapped`: more match than `total`). Read in that order from
+ * an index (issue 19 §2; migration 0019_list_indexes): `settlements_listing` ((state <> 'pending'),
+ * created_at DESC, id DESC) without a state filter, `settlements_state_created` with one (the first key
+ * is then the same for every row, so the order is the date's). The kind (two values) is checked on the
+ * rows read. The page's ids are found first, so a deep page reads only its own rows whole.
+ */
 export async function findSettlements(
   db: DbOrTx,
   f: Pick<GetSettlementsRequest, 'kind' | 'state'> & { id?: string; limit: number; page: number },
-): Promise<{ settlements: Settlement[]; total: number }> {
+): Promise<{ settlements: Settlement[]; total: number; totalCapped: boolean }> {
   const where: SQL[] = [sql`true`];
   if (f.id) where.push(sql`s.id = ${f.id}`);
   if (f.kind) where.push(sql`s.kind = ${f.kind}`);
   if (f.state) where.push(sql`s.state = ${f.state}`);
   const cond = sql.join(where, sql` AND `);
+  // NULLS LAST as the index has it (the columns are never null: the same order, read from the index).
+  const order = f.state
+    ? sql`s.created_at DESC, s.id DESC`
+    : sql`(s.state <> 'pending'), s.created_at DESC NULLS LAST, s.id DESC NULLS LAST`;
+  const offset = (f.page - 1) * f.limit;
   const [rows, count] = await Promise.all([
     db.execute<{
       id: string;
@@ -97,15 +110,15 @@ export async function findSettlements(
     }>(sql`
       SELECT s.id, s.kind, u.nickname, s.currency_id, c.precision, s.amount::text AS amount, s.tax::text AS tax,
              s.wallet_address, s.reference, s.state, s.note, s.created_at, s.settled_at
-      FROM settlements s JOIN users u ON u.id = s.user_id JOIN currencies c ON c.currency_id = s.currency_id
-      WHERE ${cond}
-      ORDER BY (s.state = 'pending') DESC, s.created_at DESC, s.id DESC
-      LIMIT ${f.limit} OFFSET ${(f.page - 1) * f.limit}`),
-    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM settlements s WHERE ${cond}`),
+      FROM (SELECT s.id FROM settlements s WHERE ${cond} ORDER BY ${order} LIMIT ${f.limit} OFFSET ${offset}) page
+      JOIN settlements s ON s.id = page.id
+      JOIN users u ON u.id = s.user_id JOIN currencies c ON c.currency_id = s.currency_id
+      ORDER BY ${order}`),
+    cappedTotal(db, sql`settlements s WHERE ${cond}`, offset),
   ]);
   const at = (v: string, p: number) => formatAtPrecision(fromNumeric(v), p);
   return {
-    total: Number(count.rows[0]?.n ?? 0),
+    ...count,
     settlements: rows.rows.map((r) => ({
       _id: r.id,
       kind: r.kind,

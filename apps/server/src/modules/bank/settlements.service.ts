@@ -142,13 +142,13 @@ export async function deposit(tx: Tx, member: AuthUser, input: DepositInput): Pr
 
 /** Admin: a page of settlements, pending first, then newest (DESIGN §8). */
 export async function getSettlements(db: DbOrTx, query: GetSettlementsRequest): Promise<GetSettlementsResponse> {
-  const { settlements, total } = await findSettlements(db, {
+  const { settlements, total, totalCapped } = await findSettlements(db, {
     kind: query.kind,
     state: query.state,
     limit: query.paging.limit,
     page: query.paging.page,
   });
-  return { settlements, total, message: total === 0 ? 'No Settlements' : 'OK' };
+  return { settlements, total, totalCapped, message: total === 0 ? 'No Settlements' : 'OK' };
 }
 
 /**

@@ -3,6 +3,8 @@ import { type Checkout, CREDITS_CURRENCY_ID, formatAtPrecision, fromNumeric } fr
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
+import { idOfNickname } from '../../db/lists.ts';
+import { cappedTotal } from '../../db/paging.ts';
 import { checkoutEvents, checkoutTransactions, type PackageItem } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -197,25 +199,43 @@ export interface CheckoutQuery {
   page: number;
 }
 
-function checkoutWhere(q: CheckoutQuery): SQL {
+/**
+ * The conditions of `q` on `t` (checkout_transactions), or null when its nickname names no account. Each
+ * filter has an index that reads it in the list's order (issue 19 §2; migration 0019_list_indexes): the
+ * member (`checkout_transactions_user`), the state, the package; no filter or a date range reads
+ * `checkout_transactions_created`; a reference is unique per provider (`checkout_transactions_ref`, both
+ * providers looked up: the table allows only 1 and 2). The provider alone (two values) narrows no more
+ * than half, so it is checked on the rows read.
+ */
+async function checkoutWhere(db: DbOrTx, q: CheckoutQuery): Promise<SQL | null> {
   const where: SQL[] = [sql`true`];
   if (q.id) where.push(sql`t.id = ${q.id}`);
   if (q.userId) where.push(sql`t.user_id = ${q.userId}`);
-  if (q.nickname) where.push(sql`t.user_id = (SELECT id FROM users WHERE nickname = ${q.nickname})`);
+  if (q.nickname) {
+    const id = await idOfNickname(db, q.nickname);
+    if (id === null) return null;
+    where.push(sql`t.user_id = ${id}`);
+  }
   if (q.state) where.push(sql`t.state = ${q.state}`);
   if (q.checkoutProvider) where.push(sql`t.provider_id = ${q.checkoutProvider}`);
-  if (q.refId) where.push(sql`t.ref_id = ${q.refId}`);
+  if (q.refId) where.push(sql`t.ref_id = ${q.refId} AND t.ref_id <> '' AND t.provider_id IN (1, 2)`);
   if (q.package) where.push(sql`t.package_id = ${q.package}`);
   where.push(...withinDates(sql`t.created_at`, q.startDate, q.endDate));
   return sql.join(where, sql` AND `);
 }
 
-/** Checkouts as the wire shows them (DESIGN §7) with their event history, newest first; and the count. */
+/**
+ * Checkouts as the wire shows them (DESIGN §7) with their event history, newest first (ties by id), one
+ * page; and how many match, counted up to a bound (`totalCapped`: more match than `total`). The page's
+ * ids are found first, so a deep page reads only its own rows whole.
+ */
 export async function findCheckouts(
   db: DbOrTx,
   q: CheckoutQuery,
-): Promise<{ transactions: Checkout[]; total: number }> {
-  const cond = checkoutWhere(q);
+): Promise<{ transactions: Checkout[]; total: number; totalCapped: boolean }> {
+  const cond = await checkoutWhere(db, q);
+  if (cond === null) return { transactions: [], total: 0, totalCapped: false };
+  const offset = (q.page - 1) * q.limit;
   const [rows, count] = await Promise.all([
     db.execute<{
       id: string;
@@ -238,13 +258,13 @@ export async function findCheckouts(
              (SELECT json_agg(json_build_object('eventType', e.event_type, 'dateReceived', e.received_at)
                               ORDER BY e.received_at, e.id)
                 FROM checkout_events e WHERE e.checkout_id = t.id) AS events
-      FROM checkout_transactions t
+      FROM (SELECT t.id, t.created_at FROM checkout_transactions t WHERE ${cond}
+            ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.limit} OFFSET ${offset}) page
+      JOIN checkout_transactions t ON t.id = page.id
       JOIN users u ON u.id = t.user_id
       JOIN currencies c ON c.currency_id = ${CREDITS_CURRENCY_ID}
-      WHERE ${cond}
-      ORDER BY t.created_at DESC, t.id DESC
-      LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`),
-    q.id ? null : db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM checkout_transactions t WHERE ${cond}`),
+      ORDER BY page.created_at DESC, page.id DESC`),
+    q.id ? null : cappedTotal(db, sql`checkout_transactions t WHERE ${cond}`, offset),
   ]);
   const transactions = rows.rows.map(
     (r): Checkout => ({
@@ -264,5 +284,5 @@ export async function findCheckouts(
       })),
     }),
   );
-  return { transactions, total: count ? Number(count.rows[0]?.n ?? 0) : transactions.length };
+  return { transactions, ...(count ?? { total: transactions.length, totalCapped: false }) };
 }

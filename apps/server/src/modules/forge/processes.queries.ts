@@ -12,6 +12,8 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
+import { idOfNickname } from '../../db/lists.ts';
+import { cappedTotal } from '../../db/paging.ts';
 import type { PostAlong } from '../ledger/ledger.posting.ts';
 
 /** A process row with its currencies' precisions, as every query here returns it (amounts per unit). */
@@ -214,37 +216,53 @@ export interface ProcessQuery extends ForgeProcessFilters {
   page: number;
 }
 
-function processWhere(q: ProcessQuery): SQL {
+/**
+ * The conditions of `q` on `p` (forge_processes), or null when its nickname names no account. Each
+ * filter has an index in the list's date order (issue 19 §2; migration
+ * 0019_list_indexes): the member (`forge_processes_user`), the state, the recipe; no filter or a start range
+ * reads `forge_processes_created`. A finish range also bounds the start (a process finishes after it
+ * starts), so `finishBefore` narrows the range of start dates read; `forge_processes_finish` serves a
+ * narrow finish range.
+ */
+async function processWhere(db: DbOrTx, q: ProcessQuery): Promise<SQL | null> {
   const where: SQL[] = [sql`true`];
   if (q.userId) where.push(sql`p.user_id = ${q.userId}`);
-  if (q.nickname) where.push(sql`p.user_id = (SELECT id FROM users WHERE nickname = ${q.nickname})`);
+  if (q.nickname) {
+    const id = await idOfNickname(db, q.nickname);
+    if (id === null) return null;
+    where.push(sql`p.user_id = ${id}`);
+  }
   if (q.state) where.push(sql`p.state = ${q.state}`);
   if (q.recipe) where.push(sql`p.recipe_id = ${q.recipe}`);
   where.push(...withinDates(sql`p.created_at`, q.startAfter, q.startBefore));
   where.push(...withinDates(sql`p.finish_date`, q.finishAfter, q.finishBefore));
+  if (q.finishBefore) where.push(...withinDates(sql`p.created_at`, undefined, q.finishBefore));
   return sql.join(where, sql` AND `);
 }
 
-/** Processes as the wire shows them (DESIGN §6), newest first, one page of `q`; and how many match. */
+/**
+ * Processes as the wire shows them (DESIGN §6), newest first (ties by id), one page of `q`; and how many
+ * match, counted up to a bound (`totalCapped`: more match than `total`). The page's ids are found
+ * first, so a deep page reads only its own rows whole.
+ */
 export async function findProcesses(
   db: DbOrTx,
   q: ProcessQuery,
-): Promise<{ processes: ForgeProcess[]; total: number }> {
-  const cond = processWhere(q);
+): Promise<{ processes: ForgeProcess[]; total: number; totalCapped: boolean }> {
+  const cond = await processWhere(db, q);
+  if (cond === null) return { processes: [], total: 0, totalCapped: false };
+  const offset = (q.page - 1) * q.limit;
   const [rows, count] = await Promise.all([
     db.execute<ProcessRow & { nickname: string }>(sql`
       SELECT ${PROCESS_COLUMNS}, u.nickname
-      FROM forge_processes p
+      FROM (SELECT p.id, p.created_at FROM forge_processes p WHERE ${cond}
+            ORDER BY p.created_at DESC, p.id DESC LIMIT ${q.limit} OFFSET ${offset}) page
+      JOIN forge_processes p ON p.id = page.id
       JOIN users u ON u.id = p.user_id
       JOIN currencies ci ON ci.currency_id = p.input_currency_id
       JOIN currencies co ON co.currency_id = p.output_currency_id
-      WHERE ${cond}
-      ORDER BY p.created_at DESC, p.id DESC
-      LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`),
-    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM forge_processes p WHERE ${cond}`),
+      ORDER BY page.created_at DESC, page.id DESC`),
+    cappedTotal(db, sql`forge_processes p WHERE ${cond}`, offset),
   ]);
-  return {
-    processes: rows.rows.map((r) => toProcessDto(r, r.nickname)),
-    total: Number(count.rows[0]?.n ?? 0),
-  };
+  return { processes: rows.rows.map((r) => toProcessDto(r, r.nickname)), ...count };
 }

@@ -185,7 +185,11 @@ export async function endProcess(
   };
 }
 
-const listed = (result: { processes: ForgeProcess[]; total: number }): ForgeProcessesResponse => ({
+const listed = (result: {
+  processes: ForgeProcess[];
+  total: number;
+  totalCapped: boolean;
+}): ForgeProcessesResponse => ({
   ...result,
   message: result.total === 0 ? 'No logs found' : `Got ${result.total} process(es)`,
 });

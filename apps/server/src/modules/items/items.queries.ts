@@ -2,6 +2,7 @@
 import type { GroupedItem, Item, ItemCollection, ItemData, OwnCollection } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { cappedTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { itemCollections } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
@@ -131,27 +132,31 @@ type ItemSqlRow = {
 };
 
 /**
- * Items matching `where`, newest first, one page, and their count. `viewerId` sees `hiddendata` only on
- * items of collections they created (DESIGN §7).
+ * Items matching `where` (on `i`, items), newest first (ties by id), one page, and how many match,
+ * counted up to a bound (`totalCapped`: more match than `total`). `viewerId` sees `hiddendata` only on
+ * items of collections they created (DESIGN §7). Read in order from an index (issue 19 §2): a
+ * collection's items from `items_collection`, a member's from `items_owner_created` (migration
+ * 0019_list_indexes); the page's ids are found first, so a deep page reads only its own rows whole.
  */
 export async function findItems(
   db: DbOrTx,
   where: SQL,
   viewerId: string | null,
   page: { limit: number; page: number },
-): Promise<{ data: Item[]; total: number }> {
+): Promise<{ data: Item[]; total: number; totalCapped: boolean }> {
+  const offset = (page.page - 1) * page.limit;
   const [rows, count] = await Promise.all([
     db.execute<ItemSqlRow>(sql`
       SELECT i.id, i.collection_id, u.nickname, i.name, i.description, i.img_url, i.metadata, i.variabledata,
              i.hiddendata, c.creator_id, i.created_at
-      FROM items i JOIN users u ON u.id = i.owner_id JOIN item_collections c ON c.id = i.collection_id
-      WHERE ${where}
-      ORDER BY i.created_at DESC, i.id DESC
-      LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`),
-    db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`),
+      FROM (SELECT i.id, i.created_at FROM items i WHERE ${where}
+            ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit} OFFSET ${offset}) p
+      JOIN items i ON i.id = p.id JOIN users u ON u.id = i.owner_id JOIN item_collections c ON c.id = i.collection_id
+      ORDER BY p.created_at DESC, p.id DESC`),
+    cappedTotal(db, sql`items i WHERE ${where}`, offset),
   ]);
   return {
-    total: Number(count.rows[0]?.n ?? 0),
+    ...count,
     data: rows.rows.map((r) => ({
       _id: r.id,
       itemCollection: r.collection_id,
@@ -170,15 +175,17 @@ export async function findItems(
 /**
  * The items of `ownerId` in `collectionId` grouped by name (SPEC §3 grouped item: the count, and the
  * image, description, metadata and variable data of the group's newest item), one page by name, and
- * the number of groups.
+ * the number of groups (counted up to a bound, `totalCapped`). Reads only that member's items of that
+ * collection, in name order from `items_owner` (owner, collection, name).
  */
 export async function findGroupedItems(
   db: DbOrTx,
   ownerId: string,
   collectionId: string,
   page: { limit: number; page: number },
-): Promise<{ data: GroupedItem[]; total: number }> {
+): Promise<{ data: GroupedItem[]; total: number; totalCapped: boolean }> {
   const where = sql`i.owner_id = ${ownerId} AND i.collection_id = ${collectionId}`;
+  const offset = (page.page - 1) * page.limit;
   const [rows, count] = await Promise.all([
     db.execute<{
       name: string;
@@ -192,11 +199,11 @@ export async function findGroupedItems(
              i.metadata, i.variabledata
       FROM items i WHERE ${where}
       ORDER BY i.name, i.created_at DESC, i.id DESC
-      LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`),
-    db.execute<{ n: string }>(sql`SELECT count(DISTINCT i.name) AS n FROM items i WHERE ${where}`),
+      LIMIT ${page.limit} OFFSET ${offset}`),
+    cappedTotal(db, sql`(SELECT DISTINCT i.name FROM items i WHERE ${where}) g`, offset),
   ]);
   return {
-    total: Number(count.rows[0]?.n ?? 0),
+    ...count,
     data: rows.rows.map((r) => ({
       name: r.name,
       count: Number(r.count),

@@ -87,7 +87,7 @@ export async function createItem(db: Db, creator: AuthUser, input: CreateItemReq
   });
 }
 
-const listed = <T>(found: { data: T[]; total: number }) => ({
+const listed = <T>(found: { data: T[]; total: number; totalCapped: boolean }) => ({
   ...found,
   message: found.total === 0 ? 'No Data' : `Got ${found.total}`,
 });

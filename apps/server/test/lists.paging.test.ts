@@ -1,0 +1,265 @@
+/**
+ * Issue 19 §2: the paged lists at a size past the counting bound. On a database of its own (rows are
+ * bulk-inserted by SQL): a total beyond COUNT_CAP answers `total` = the bound and `totalCapped: true`,
+ * pages still follow one another in order (newest first, ties by id) with nothing skipped or repeated,
+ * a filter narrows to an exact total, and a member's history never shows another member's rows.
+ */
+import {
+  COUNT_CAP,
+  type ForgeProcessesResponse,
+  type GetAccessLogsResponse,
+  type GetAdminLogsResponse,
+  type GetSettlementsResponse,
+  type TransactionsResponse,
+} from '@starlight/shared';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import {
+  call,
+  expectLedgerBalanced,
+  type Member,
+  makeAppOnOwnDatabase,
+  mint,
+  registerMember,
+  useTestApp,
+} from './helpers.ts';
+
+const t = useTestApp({}, { build: () => makeAppOnOwnDatabase('lists') });
+
+const rowsOf = async <T>(q: ReturnType<typeof sql>) => (await t.built.database.db.execute(q)).rows as T[];
+
+/** Ids the database orders as the lists must: newest first, ties by id. */
+async function idsInOrder(table: string, where: ReturnType<typeof sql>, limit: number, offset: number) {
+  const rows = await rowsOf<{ id: string }>(
+    sql`SELECT id FROM ${sql.raw(table)} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  return rows.map((r) => r.id);
+}
+
+describe('Access Logs past the counting bound', () => {
+  const extra = 50;
+  let heavy: Member;
+  let light: Member;
+
+  it('counts to the bound, says so, and pages on in order', async () => {
+    heavy = await registerMember(t.app, 'heavy');
+    light = await registerMember(t.app, 'light');
+    // COUNT_CAP + extra sign-ins of one member over the last days, a few sharing one instant (ties by
+    // id), from two networks; and three of another member.
+    await t.built.database.db.execute(sql`
+      INSERT INTO access_logs (id, created_at, user_id, address, login_type)
+      SELECT 'a' || lpad(to_hex(i), 23, '0'), now() - make_interval(secs => (i / 3)),
+             ${heavy.id}, CASE WHEN i % 10 = 0 THEN '203.0.113.' || (i % 200) ELSE '198.51.100.7' END,
+             CASE WHEN i % 100 = 0 THEN 2 ELSE 1 END
+      FROM generate_series(1, ${COUNT_CAP + extra}) i`);
+    await t.built.database.db.execute(sql`
+      INSERT INTO access_logs (id, created_at, user_id, address, login_type)
+      SELECT 'b' || lpad(to_hex(i), 23, '0'), now() - make_interval(days => i), ${light.id}, '192.0.2.1', 1
+      FROM generate_series(1, 3) i`);
+
+    const page = async (body: Record<string, unknown>) => {
+      const res = await call(t.app, t.admin.token, 'POST', '/api/audit/getAccessLogs', body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<GetAccessLogsResponse>();
+    };
+    const first = await page({ paging: { limit: 50, page: 1 } });
+    expect(first.total).toBe(COUNT_CAP);
+    expect(first.totalCapped).toBe(true);
+    expect(first.logs.map((l) => l._id)).toEqual(await idsInOrder('access_logs', sql`true`, 50, 0));
+
+    const second = await page({ paging: { limit: 50, page: 2 } });
+    expect(second.totalCapped).toBe(true);
+    expect(second.logs.map((l) => l._id)).toEqual(await idsInOrder('access_logs', sql`true`, 50, 50));
+
+    // Past the first bound the count moves with the page: the last page answers the exact total.
+    const all = Number((await rowsOf<{ n: string }>(sql`SELECT count(*) AS n FROM access_logs`))[0]?.n);
+    const lastPage = Math.ceil(all / 50);
+    const last = await page({ paging: { limit: 50, page: lastPage } });
+    expect(last.totalCapped).toBe(false);
+    expect(last.total).toBe(all);
+    expect(last.logs.map((l) => l._id)).toEqual(await idsInOrder('access_logs', sql`true`, 50, (lastPage - 1) * 50));
+    expect((await page({ paging: { limit: 50, page: lastPage + 1 } })).logs).toEqual([]);
+  });
+
+  it('narrows by member (any case), login type and address prefix to exact totals', async () => {
+    const page = async (body: Record<string, unknown>) =>
+      (await call(t.app, t.admin.token, 'POST', '/api/audit/getAccessLogs', body)).json<GetAccessLogsResponse>();
+    const paging = { limit: 10, page: 1 };
+
+    // Their sign-in at registration and the three inserted.
+    const mine = await page({ paging, user: light.nickname.toUpperCase() });
+    expect(mine).toMatchObject({ total: 4, totalCapped: false });
+    expect(mine.logs.map((l) => l.user.nickname)).toEqual(Array(4).fill(light.nickname));
+
+    const wallet = await page({ paging, user: heavy.nickname, category: 2 });
+    expect(wallet).toMatchObject({ total: Math.floor((COUNT_CAP + extra) / 100), totalCapped: false });
+    expect(wallet.logs.every((l) => l.loginType === 2)).toBe(true);
+
+    // An address filter matches addresses that start with it: 203.0.113.5 and 203.0.113.50-59 and 203.0.113.150-159.
+    const net = await page({ paging, address: '203.0.113.5' });
+    const expected = await rowsOf<{ n: string }>(
+      sql`SELECT count(*) AS n FROM access_logs WHERE starts_with(address, '203.0.113.5')`,
+    );
+    expect(net.total).toBe(Number(expected[0]?.n));
+    expect(net.total).toBeGreaterThan(0);
+    expect(net.logs.every((l) => l.address.startsWith('203.0.113.5'))).toBe(true);
+    expect(await page({ paging, address: '192.0.2.' })).toMatchObject({ total: 3, totalCapped: false });
+
+    // Dates narrow too; an unknown nickname matches nothing.
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await page({ paging, user: light.nickname, endDate: today })).toMatchObject({ total: 4 });
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(await page({ paging, user: light.nickname, endDate: yesterday })).toMatchObject({ total: 3 });
+    expect(await page({ paging, user: 'nobodyatall' })).toMatchObject({ total: 0, totalCapped: false, logs: [] });
+  });
+
+  it('Admin Logs: filters by admin, affected member, category and address with capped totals', async () => {
+    const admins = await rowsOf<{ id: string }>(sql`SELECT id FROM users WHERE nickname = 'admin'`);
+    const adminId = admins[0]?.id as string;
+    await t.built.database.db.execute(sql`
+      INSERT INTO admin_logs (id, created_at, admin_id, affected_user_id, address, category, action)
+      SELECT 'c' || lpad(to_hex(i), 23, '0'), now() - make_interval(secs => i), ${adminId},
+             CASE WHEN i % 2 = 0 THEN ${light.id} ELSE NULL END, '10.0.' || (i % 3) || '.1', 1 + i % 4, 'bulk ' || i
+      FROM generate_series(1, ${COUNT_CAP + 10}) i`);
+    const page = async (body: Record<string, unknown>) => {
+      const res = await call(t.app, t.admin.token, 'POST', '/api/audit/getAdminLogs', body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<GetAdminLogsResponse>();
+    };
+    const paging = { limit: 20, page: 1 };
+    const first = await page({ paging, adminUser: 'ADMIN' });
+    expect(first).toMatchObject({ total: COUNT_CAP, totalCapped: true });
+    expect(first.logs.map((l) => l._id)).toEqual(await idsInOrder('admin_logs', sql`true`, 20, 0));
+    const affected = await page({ paging, affectedUser: light.nickname, category: 3 });
+    const n = await rowsOf<{ n: string }>(
+      sql`SELECT count(*) AS n FROM admin_logs WHERE affected_user_id = ${light.id} AND category = 3`,
+    );
+    expect(affected).toMatchObject({ total: Number(n[0]?.n), totalCapped: false });
+    expect(affected.logs.every((l) => l.affectedUser?.nickname === light.nickname && l.category === 3)).toBe(true);
+    const net = await page({ paging, address: '10.0.2.' });
+    expect(net.totalCapped).toBe(false);
+    expect(net.logs.every((l) => l.address === '10.0.2.1')).toBe(true);
+  });
+});
+
+describe('member history past the counting bound', () => {
+  it('a member sees only their own rows, capped, in order; the other party narrows; the admin finds an executor', async () => {
+    const a = await registerMember(t.app, 'hista');
+    const b = await registerMember(t.app, 'histb');
+    const c = await registerMember(t.app, 'histc');
+    // Starnote (2): no transfer tax, so a transfer is one row.
+    await mint(t.app, t.admin, a.nickname, 2, '100');
+    await mint(t.app, t.admin, c.nickname, 2, '100');
+    const transfer = async (from: Member, to: Member, amount: string) => {
+      const res = await call(t.app, from.token, 'POST', '/api/bank/p2pTransfer', {
+        recipientNickName: to.nickname,
+        currencyId: 2,
+        amount,
+        note: 'test',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await transfer(a, b, '10');
+    await transfer(c, b, '5');
+    await transfer(b, a, '1');
+    // Balanced pairs a -> b and b -> a of the same amount (balances stay what the ledger says), more
+    // than the bound, all at one instant (ties ordered by id).
+    await t.built.database.db.execute(sql`
+      INSERT INTO bank_transactions (id, category, currency_id, amount, executor_id, sender_id, recipient_id, note)
+      SELECT 'd' || lpad(to_hex(i), 23, '0'), 3, 2, 0.5,
+             CASE WHEN i % 2 = 0 THEN ${a.id} ELSE ${b.id} END,
+             CASE WHEN i % 2 = 0 THEN ${a.id} ELSE ${b.id} END,
+             CASE WHEN i % 2 = 0 THEN ${b.id} ELSE ${a.id} END, 'pair'
+      FROM generate_series(1, ${COUNT_CAP + 100}) i`);
+
+    const history = async (who: Member, body: Record<string, unknown>) => {
+      const res = await call(t.app, who.token, 'POST', '/api/bank/transactions', body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TransactionsResponse>();
+    };
+    const own = sql`(sender_id = ${a.id} OR recipient_id = ${a.id})`;
+    const p1 = await history(a, { paging: { limit: 50, page: 1 } });
+    expect(p1).toMatchObject({ total: COUNT_CAP, totalCapped: true });
+    expect(p1.txs.map((x) => x._id)).toEqual(await idsInOrder('bank_transactions', own, 50, 0));
+    const p3 = await history(a, { paging: { limit: 50, page: 3 } });
+    expect(p3.txs.map((x) => x._id)).toEqual(await idsInOrder('bank_transactions', own, 50, 100));
+    // The last rows: the mint and the first transfer, oldest last.
+    const all = Number(
+      (await rowsOf<{ n: string }>(sql`SELECT count(*) AS n FROM bank_transactions WHERE ${own}`))[0]?.n,
+    );
+    const lastPage = Math.ceil(all / 50);
+    const last = await history(a, { paging: { limit: 50, page: lastPage } });
+    expect(last).toMatchObject({ total: all, totalCapped: false });
+    expect(last.txs.map((x) => x._id)).toEqual(await idsInOrder('bank_transactions', own, 50, (lastPage - 1) * 50));
+    expect(last.txs.at(-1)).toMatchObject({ recipient: { nickname: a.nickname }, category: 10 });
+    for (const tx of [...p1.txs, ...p3.txs, ...last.txs]) {
+      expect([tx.sender?.nickname, tx.recipient?.nickname]).toContain(a.nickname);
+    }
+
+    // c's history: their mint and their transfer to b, nothing of a's.
+    const theirs = await history(c, { paging: { limit: 50, page: 1 } });
+    expect(theirs).toMatchObject({ total: 2, totalCapped: false });
+    for (const tx of theirs.txs) expect([tx.sender?.nickname, tx.recipient?.nickname]).toContain(c.nickname);
+    // c naming a shows nothing (no row between them); a naming c likewise.
+    expect(await history(c, { paging: { limit: 10, page: 1 }, nickname: a.nickname })).toMatchObject({ total: 0 });
+    expect(await history(a, { paging: { limit: 10, page: 1 }, nickname: c.nickname })).toMatchObject({ total: 0 });
+    // b's history narrowed to c: the one transfer, either direction counted once.
+    const bc = await history(b, { paging: { limit: 10, page: 1 }, nickname: c.nickname.toUpperCase() });
+    expect(bc).toMatchObject({ total: 1, totalCapped: false });
+    expect(bc.txs[0]).toMatchObject({ sender: { nickname: c.nickname }, recipient: { nickname: b.nickname } });
+    // Filters on a's own rows: category, amount range and a date range.
+    const big = await history(a, { paging: { limit: 10, page: 1 }, amountAbove: '1', amountBelow: '10' });
+    expect(big.txs.map((x) => x.balance.amount).sort()).toEqual(['1.00', '10.00']);
+    expect(await history(a, { paging: { limit: 10, page: 1 }, category: 10 })).toMatchObject({ total: 1 });
+
+    // The admin: a nickname matches any party, each row once; the admin's own mints by executor.
+    const adminList = async (body: Record<string, unknown>) => {
+      const res = await call(t.app, t.admin.token, 'POST', '/api/bank/alltransactions', body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TransactionsResponse>();
+    };
+    const byC = await adminList({ paging: { limit: 10, page: 1 }, nickname: c.nickname });
+    expect(byC).toMatchObject({ total: 2, totalCapped: false });
+    const mints = await adminList({ paging: { limit: 50, page: 1 }, nickname: 'admin', category: 10 });
+    expect(mints.txs.map((x) => x.recipient?.nickname)).toEqual(expect.arrayContaining([a.nickname, c.nickname]));
+    expect(mints.txs.every((x) => x.executor?.nickname === 'admin')).toBe(true);
+    const everything = await adminList({ paging: { limit: 10, page: 1 } });
+    expect(everything).toMatchObject({ totalCapped: true, total: COUNT_CAP });
+    expect(await adminList({ paging: { limit: 10, page: 1 }, nickname: 'nobodyatall' })).toMatchObject({ total: 0 });
+
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+});
+
+describe('the other lists answer totalCapped', () => {
+  it('forge processes, checkouts, settlements and items', async () => {
+    const m = await registerMember(t.app, 'other');
+    const post = async <T>(token: string, url: string, body: unknown) => {
+      const res = await call(t.app, token, 'POST', url, body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<T>();
+    };
+    const paging = { limit: 10, page: 1 };
+    expect(await post<ForgeProcessesResponse>(m.token, '/api/forge/getForgeProcesses', { paging })).toMatchObject({
+      total: 0,
+      totalCapped: false,
+    });
+    expect(
+      await post<ForgeProcessesResponse>(t.admin.token, '/api/forge/getForgeProcessesAll', {
+        paging,
+        filters: { nickname: 'nobodyatall' },
+      }),
+    ).toMatchObject({ total: 0, totalCapped: false });
+    expect(await post(m.token, '/api/checkout/getTransactions', { paging })).toMatchObject({ totalCapped: false });
+    expect(await post(t.admin.token, '/api/checkout/getAllTransactions', { paging })).toMatchObject({
+      totalCapped: false,
+    });
+    expect(await post<GetSettlementsResponse>(t.admin.token, '/api/bank/getSettlements', { paging })).toMatchObject({
+      totalCapped: false,
+    });
+    expect(await post(m.token, '/api/inventory/getUserItems', { paging })).toMatchObject({
+      total: 0,
+      totalCapped: false,
+    });
+  });
+});
