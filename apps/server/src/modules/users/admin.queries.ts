@@ -56,6 +56,21 @@ function userFilter(f: GetUsersQuery): SQL {
 }
 
 /**
+ * The parts of a user-list query (exported for the tests that check each filter's plan): `pageIds`, the
+ * ids of the page in the list's order; `from`, what `cappedTotal` counts; `offset`, the page's first row.
+ */
+export function userListSql(f: GetUsersQuery): { pageIds: SQL; from: SQL; offset: number } {
+  const cond = userFilter(f);
+  const { limit, page } = f.paging;
+  const offset = (page - 1) * limit;
+  return {
+    pageIds: sql`SELECT u.id FROM users u WHERE ${cond} ORDER BY u.created_at DESC, u.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    from: sql`users u WHERE ${cond}`,
+    offset,
+  };
+}
+
+/**
  * A page of accounts matching `f`, newest first (created_at DESC, id DESC), with the total of matches
  * counted up to `COUNT_CAP` rows past the page (`cappedTotal`; `totalCapped` when more match).
  *
@@ -72,9 +87,7 @@ export async function findUsers(
   total: number;
   totalCapped: boolean;
 }> {
-  const cond = userFilter(f);
-  const { limit, page } = f.paging;
-  const offset = (page - 1) * limit;
+  const q = userListSql(f);
   const [rows, count] = await Promise.all([
     db.execute<{
       id: string;
@@ -94,16 +107,13 @@ export async function findUsers(
       updated_at: string | Date;
       has_currency: boolean;
     }>(sql`
-      WITH page AS MATERIALIZED (
-        SELECT u.id FROM users u WHERE ${cond}
-        ORDER BY u.created_at DESC, u.id DESC
-        LIMIT ${limit} OFFSET ${offset})
+      WITH page AS MATERIALIZED (${q.pageIds})
       SELECT u.id, u.nickname, u.email, u.role, u.primary_wallet, u.is_active, u.is_wallet_only,
              u.is_email_verified, u.is_anonymous, u.referrer_id, r.nickname AS referrer_nickname, u.fame,
              u.token_version, u.created_at, u.updated_at, ${HAS_CURRENCY} AS has_currency
       FROM page JOIN users u ON u.id = page.id LEFT JOIN users r ON r.id = u.referrer_id
       ORDER BY u.created_at DESC, u.id DESC`),
-    cappedTotal(db, sql`users u WHERE ${cond}`, offset),
+    cappedTotal(db, q.from, q.offset),
   ]);
   return {
     ...count,
