@@ -22,22 +22,21 @@ export interface Tripwires {
 /** Reads the tripwires (a few catalog and statistics rows; no table is scanned). */
 export async function findTripwires(db: DbOrTx): Promise<Tripwires> {
   const now = await ledgerCounters(db);
-  const [triggers, baseline, state] = await Promise.all([
-    db.execute<{ name: string; enabled: string }>(sql`
+  // One after another: `db` may be a transaction's single connection.
+  const triggers = await db.execute<{ name: string; enabled: string }>(sql`
       SELECT tgname AS name, tgenabled AS enabled FROM pg_trigger
       WHERE tgrelid = 'bank_transactions'::regclass AND NOT tgisinternal
-        AND tgfoid = 'bank_transactions_append_only'::regproc ORDER BY tgname`),
-    db.execute<{
-      tup_upd: string;
-      tup_del: string;
-      stats_reset: string | Date | null;
-      relfilenode: string;
-      recounted_at: string | Date;
-    }>(sql`SELECT tup_upd, tup_del, stats_reset, relfilenode, recounted_at FROM ledger_audit_baseline WHERE id = 1`),
-    db.execute<{ watermark: string | Date; backdated: string; backdated_id: string | null }>(
-      sql`SELECT watermark, backdated, backdated_id FROM ledger_rollup_state WHERE id = 1`,
-    ),
-  ]);
+        AND tgfoid = 'bank_transactions_append_only'::regproc ORDER BY tgname`);
+  const baseline = await db.execute<{
+    tup_upd: string;
+    tup_del: string;
+    stats_reset: string | Date | null;
+    relfilenode: string;
+    recounted_at: string | Date;
+  }>(sql`SELECT tup_upd, tup_del, stats_reset, relfilenode, recounted_at FROM ledger_audit_baseline WHERE id = 1`);
+  const state = await db.execute<{ watermark: string | Date; backdated: string; backdated_id: string | null }>(
+    sql`SELECT watermark, backdated, backdated_id FROM ledger_rollup_state WHERE id = 1`,
+  );
   const b = baseline.rows[0];
   const s = state.rows[0];
   return {

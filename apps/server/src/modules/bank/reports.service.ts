@@ -17,7 +17,7 @@ import type { Db } from '../../db/client.ts';
 import { compareRollup, findTripwires, type Tripwires } from './audit.queries.ts';
 import { requireCurrency } from './currencies.service.ts';
 import { type ConservationRow, findCategoryTotals, findConservation, findSupplyHistory } from './reports.queries.ts';
-import { ledgerCounters, recordAuditBaseline } from './rollup.queries.ts';
+import { clearBackdated, ledgerCounters, recordAuditBaseline } from './rollup.queries.ts';
 import { findTransactions } from './transactions-list.queries.ts';
 
 /**
@@ -165,7 +165,7 @@ function tripwireChecks(t: Tripwires): AuditCheck[] {
       detail:
         t.backdated === 0
           ? 'No ledger row was written with a time below the rollup watermark'
-          : `${t.backdated} ledger rows were written with a time below the rollup watermark (first: ${t.backdatedId})`,
+          : `${t.backdated} ledger rows were stored with a time below the rollup watermark (inserted backdated or rewritten; first: ${t.backdatedId}): run the full recount`,
     },
   ];
 }
@@ -178,7 +178,8 @@ function tripwireChecks(t: Tripwires): AuditCheck[] {
  *   (`tripwireChecks`), which find a ledger row changed, removed or backdated without scanning the ledger.
  * - `full`: recounts the whole ledger (the exact scan) and compares every bucket of the rollup with it
  *   (a mismatch fails the check `rollup`), in one snapshot. When they match, the tripwires' baseline is
- *   taken afresh (the counters read at its start), so a reported change clears once a recount vouches.
+ *   taken afresh (the counters read at its start) and the backdated rows it saw are cleared, so a
+ *   reported change clears once a recount vouches for the ledger.
  */
 export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<AuditResponse> {
   const result = opts.full
@@ -201,16 +202,21 @@ export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<Audi
                   : `${cmp.mismatches} rollup buckets differ from the ledger (first: ${first?.grain} ${first?.bucket.toISOString()} currency ${first?.currencyId} category ${first?.category}: kept ${first?.keptCount ?? 0} rows, ${first?.keptTotal ?? 0}; ledger ${first?.ledgerCount ?? 0} rows, ${first?.ledgerTotal ?? 0})`,
             },
           ];
-          if (cmp.built && cmp.mismatches === 0) await recordAuditBaseline(tx, counters);
-          return { mode: 'full' as const, rows, checks, watermark: t.watermark };
+          const clean = cmp.built && cmp.mismatches === 0;
+          if (clean) await recordAuditBaseline(tx, counters);
+          return { mode: 'full' as const, rows, checks, watermark: t.watermark, vouched: clean ? t.backdated : 0 };
         },
         { isolationLevel: 'repeatable read' },
       )
     : await (async () => {
         const t = await findTripwires(db);
         const rows = await findConservation(db, 'kept');
-        return { mode: 'incremental' as const, rows, checks: tripwireChecks(t), watermark: t.watermark };
+        return { mode: 'incremental' as const, rows, checks: tripwireChecks(t), watermark: t.watermark, vouched: 0 };
       })();
+  // The rows the job found stored below its watermark are in the ledger the recount found equal to the
+  // rollup: they are vouched for (outside the snapshot's transaction, which the job's state updates would
+  // fail; rows found since stay counted).
+  if (result.mode === 'full' && result.vouched > 0) await clearBackdated(db, result.vouched);
   const currencies = result.rows.map(conservationEntry);
   const balanced = currencies.every((c) => c.ok);
   const ok = balanced && result.checks.every((c) => c.ok);

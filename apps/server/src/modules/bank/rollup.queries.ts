@@ -84,6 +84,17 @@ export async function recordAuditBaseline(db: DbOrTx, counters: Awaited<ReturnTy
       stats_reset = EXCLUDED.stats_reset, relfilenode = EXCLUDED.relfilenode, recounted_at = EXCLUDED.recounted_at`);
 }
 
+/**
+ * Takes `seen` rows off the count of rows found stored below the watermark (the full recount vouched for
+ * them); clears the first one's id when none is left.
+ */
+export async function clearBackdated(db: DbOrTx, seen: number): Promise<void> {
+  await db.execute(sql`
+    UPDATE ledger_rollup_state SET backdated = greatest(backdated - ${seen}, 0),
+      backdated_id = CASE WHEN backdated - ${seen} > 0 THEN backdated_id END
+    WHERE id = 1`);
+}
+
 /** Rebuilds in `tx` (which holds the job's lock): every ledger row below `h`, the state and the baseline. */
 async function rebuildIn(tx: Tx, h: Date): Promise<void> {
   const heap = await ledgerHeap(tx);
