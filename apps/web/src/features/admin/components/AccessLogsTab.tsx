@@ -54,6 +54,7 @@ export function AccessLogsTab() {
           />
           <TextInput
             label="Address"
+            placeholder="Starts with…"
             value={f.draft.address}
             onChange={(e) => f.set('address', e.currentTarget.value)}
           />
@@ -65,6 +66,7 @@ export function AccessLogsTab() {
       onLimit={f.setLimit}
       page={f.page}
       total={logs.data?.total ?? 0}
+      totalCapped={logs.data?.totalCapped}
       onPage={f.setPage}
       columns={['Date (UTC)', 'User', 'Address', 'Login Type']}
       rows={rows}

@@ -70,6 +70,7 @@ export function AdminLogsTab() {
           />
           <TextInput
             label="Address"
+            placeholder="Starts with…"
             value={f.draft.address}
             onChange={(e) => f.set('address', e.currentTarget.value)}
           />
@@ -81,6 +82,7 @@ export function AdminLogsTab() {
       onLimit={f.setLimit}
       page={f.page}
       total={logs.data?.total ?? 0}
+      totalCapped={logs.data?.totalCapped}
       onPage={f.setPage}
       columns={['Date (UTC)', 'Admin', 'Affected User', 'Address', 'Category', 'Action']}
       rows={rows}

@@ -95,6 +95,7 @@ export function CheckoutLogsTab() {
       onLimit={f.setLimit}
       page={f.page}
       total={logs.data?.total ?? 0}
+      totalCapped={logs.data?.totalCapped}
       onPage={f.setPage}
       columns={['Date (UTC)', 'Purchaser', 'Package Name', 'Cost', 'Provider', 'State', 'Event History']}
       rows={rows}

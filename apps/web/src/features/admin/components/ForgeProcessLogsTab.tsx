@@ -86,6 +86,7 @@ export function ForgeProcessLogsTab() {
       onLimit={f.setLimit}
       page={f.page}
       total={logs.data?.total ?? 0}
+      totalCapped={logs.data?.totalCapped}
       onPage={f.setPage}
       columns={['Start Date (UTC)', 'Finish Date (UTC)', 'User', 'Process Name', 'Input', 'Output', 'State']}
       rows={rows}

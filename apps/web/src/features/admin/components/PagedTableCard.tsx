@@ -18,6 +18,8 @@ export interface PagedTableCardProps {
   onLimit: (limit: number) => void;
   page: number;
   total: number;
+  /** The server stopped counting at `total` (issue 19): shown as "10,000+", Next stays on. */
+  totalCapped?: boolean | undefined;
   onPage: (page: number) => void;
   columns: string[];
   /** One array of cells per row, with its key; undefined while the first page loads. */
@@ -26,9 +28,23 @@ export interface PagedTableCardProps {
 }
 
 export function PagedTableCard(props: PagedTableCardProps) {
-  const { title, filters, onSearch, searching, limit, onLimit, page, total, onPage, columns, rows, empty } = props;
+  const {
+    title,
+    filters,
+    onSearch,
+    searching,
+    limit,
+    onLimit,
+    page,
+    total,
+    totalCapped,
+    onPage,
+    columns,
+    rows,
+    empty,
+  } = props;
   const id = `${title.toLowerCase().replace(/\W+/g, '-')}-title`;
-  const paging = <Paging page={page} limit={limit} total={total} onPage={onPage} />;
+  const paging = <Paging page={page} limit={limit} total={total} totalCapped={totalCapped ?? false} onPage={onPage} />;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSearch();

@@ -159,6 +159,7 @@ export function SettlementsPanel() {
         onLimit={f.setLimit}
         page={f.page}
         total={list.data?.total ?? 0}
+        totalCapped={list.data?.totalCapped}
         onPage={f.setPage}
         columns={['Date (UTC)', 'Kind', 'Member', 'Amount', 'Wallet · reference', 'State', 'Action / note']}
         rows={rows}

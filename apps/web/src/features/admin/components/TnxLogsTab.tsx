@@ -46,7 +46,9 @@ export function TnxLogsTab({ url }: { url: TxLogUrl }) {
 
   const rows = txs.data?.txs ?? [];
   const total = txs.data?.total ?? 0;
-  const paging = <Paging page={page} limit={limit} total={total} onPage={goToPage} />;
+  const paging = (
+    <Paging page={page} limit={limit} total={total} totalCapped={txs.data?.totalCapped ?? false} onPage={goToPage} />
+  );
 
   return (
     <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="tnx-logs-title">

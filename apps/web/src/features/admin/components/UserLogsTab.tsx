@@ -133,6 +133,7 @@ export function UserLogsTab() {
         onLimit={f.setLimit}
         page={f.page}
         total={users.data?.total ?? 0}
+        totalCapped={users.data?.totalCapped}
         onPage={f.setPage}
         columns={COLUMNS}
         rows={rows}

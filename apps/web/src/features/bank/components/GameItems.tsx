@@ -131,7 +131,13 @@ export function GameItems({ collectionId }: { collectionId?: string } = {}) {
                 </Card>
               ))}
             </SimpleGrid>
-            <Paging page={page} limit={10} total={grouped.data?.total ?? 0} onPage={setPage} />
+            <Paging
+              page={page}
+              limit={10}
+              total={grouped.data?.total ?? 0}
+              totalCapped={grouped.data?.totalCapped ?? false}
+              onPage={setPage}
+            />
           </>
         )}
       </Stack>

@@ -32,6 +32,7 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
     if (query.isError) stepBackAfterError();
   }, [query.isError, page]);
   const total = query.data?.total ?? 0;
+  const totalCapped = query.data?.totalCapped ?? false;
   /** A Select's props: '' in the form is no choice. */
   const select = (key: 'limit' | 'currencyId' | 'category') => ({
     value: form.values[key] || null,
@@ -87,7 +88,7 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
         <Stack gap="sm">
           <Text c="dimmed">No Transactions</Text>
           {/* A link to a page past the end still offers the way back. */}
-          {page > 1 && <Paging page={page} limit={limit} total={total} onPage={goToPage} />}
+          {page > 1 && <Paging page={page} limit={limit} total={total} totalCapped={totalCapped} onPage={goToPage} />}
         </Stack>
       ) : isPhone ? (
         <>
@@ -122,7 +123,7 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
               );
             })}
           </Stack>
-          <Paging page={page} limit={limit} total={total} onPage={goToPage} />
+          <Paging page={page} limit={limit} total={total} totalCapped={totalCapped} onPage={goToPage} />
         </>
       ) : (
         <>
@@ -163,7 +164,7 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Paging page={page} limit={limit} total={total} onPage={goToPage} />
+          <Paging page={page} limit={limit} total={total} totalCapped={totalCapped} onPage={goToPage} />
         </>
       )}
     </Card>

@@ -107,7 +107,15 @@ export function ForgeLogs() {
 
   const rows = processes.data?.processes;
   const total = processes.data?.total ?? 0;
-  const paging = <Paging page={page} limit={limit} total={total} onPage={setPage} />;
+  const paging = (
+    <Paging
+      page={page}
+      limit={limit}
+      total={total}
+      totalCapped={processes.data?.totalCapped ?? false}
+      onPage={setPage}
+    />
+  );
   return (
     <Card withBorder radius="md" component="section" aria-labelledby="forge-logs-title">
       <Stack gap="sm">

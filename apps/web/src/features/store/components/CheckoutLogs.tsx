@@ -57,7 +57,15 @@ export function CheckoutLogs() {
 
   const rows = logs.data?.transactions;
   const credits = useCurrencies().byId.get(CREDITS_CURRENCY_ID);
-  const paging = <Paging page={page} limit={limit} total={logs.data?.total ?? 0} onPage={setPage} />;
+  const paging = (
+    <Paging
+      page={page}
+      limit={limit}
+      total={logs.data?.total ?? 0}
+      totalCapped={logs.data?.totalCapped ?? false}
+      onPage={setPage}
+    />
+  );
   return (
     <Card withBorder radius="md" component="section" aria-labelledby="checkout-logs-title">
       <Stack gap="sm">
