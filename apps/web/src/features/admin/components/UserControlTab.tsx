@@ -2,10 +2,11 @@
  * SPEC §2 Admin Console, User Control: the Administrate User dialog (role select Change Role / Admin /
  * User / Creator, active select True / False, the target nickname labelled User Id, Submit) and the User
  * Stats panel (date range with day / week / month shortcuts; Total, Verified Email Accounts, Wallet Users,
- * Anonymous Users, Disabled Accounts, Admin Users, Has Currency; empty 'No User Stats').
+ * Anonymous Users, Disabled Accounts, Admin Users, Has Currency; empty 'No User Stats'). The figures are
+ * the server's kept counts (issue 19 §2), shown with thousands separators.
  */
 import { Button, Card, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { UserStats } from '@starlight/shared';
+import { formatTotal, type UserStats } from '@starlight/shared';
 import { IconUserCog } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
@@ -122,9 +123,14 @@ function UserStatsPanel() {
   return (
     <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="user-stats-title">
       <Stack>
-        <Title order={3} id="user-stats-title">
-          User Stats
-        </Title>
+        <div>
+          <Title order={3} id="user-stats-title">
+            User Stats
+          </Title>
+          <Text size="sm" c="dimmed">
+            Accounts created in the range (whole UTC days), counted as members join and change.
+          </Text>
+        </div>
         <Group gap="xs">
           <Button size="xs" variant="light" onClick={() => shortcut('day')}>
             Prev day
@@ -152,7 +158,7 @@ function UserStatsPanel() {
                   {label}
                 </Text>
                 <Text fw={700} size="lg">
-                  {data[key]}
+                  {formatTotal(data[key])}
                 </Text>
               </Card>
             ))}

@@ -1,0 +1,91 @@
+/**
+ * The Admin Console's user list and user stats on a community past COUNT_CAP (issue 19 §2, §4): 12,000
+ * members bulk-inserted into the browser tests' database, then User Logs shows "10,000+", Next leads to
+ * the next page, a nickname search finds member123, and User Control shows the kept stats, at desktop and
+ * phone size.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import pg from 'pg';
+import { ADMIN, expectNoSeriousA11yViolations, newPage } from './fixtures.ts';
+
+const MEMBERS = 12_000;
+
+/** The browser tests' database (e2e/serve.ts made it fresh for this run). */
+function databaseUrl(): string {
+  const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/${process.env.STARLIGHT_E2E_DB ?? 'starlight_e2e'}`;
+  return url.toString();
+}
+
+/** member1 … member12000 in one INSERT … SELECT (once per run: the second project finds them there). */
+test.beforeAll(async () => {
+  const client = new pg.Client({ connectionString: databaseUrl() });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO users (id, nickname, email, is_email_verified, is_anonymous, created_at)
+       SELECT 'd' || lpad(to_hex(g), 23, '0'), 'member' || g, 'member' || g || '@scale.example', g % 5 < 2,
+              g % 10 = 0, now() - interval '1 hour' - g * interval '1 minute'
+       FROM generate_series(1, $1::int) g
+       ON CONFLICT DO NOTHING`,
+      [MEMBERS],
+    );
+  } finally {
+    await client.end();
+  }
+});
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Nickname or e-mail').fill(ADMIN.nickname);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+test('User Logs pages through 10,000+ members and finds one by nickname; User Control shows the kept stats', async ({
+  browser,
+  isMobile,
+}, info) => {
+  const admin = await newPage(browser, isMobile);
+  await signIn(admin);
+
+  await admin.goto('/dashboard?view=admin&tab=user-logs');
+  const users = admin.getByRole('region', { name: 'User Logs' });
+  await expect(users.getByText('10,000+ in all').first()).toBeVisible();
+  await expect(users.getByText(/Page 1 of [\d,]+\+/).first()).toBeVisible();
+  const firstRow = (await users.getByRole('row').nth(1).innerText()).trim();
+  await admin.screenshot({ path: info.outputPath('user-logs-page-1.png'), fullPage: true });
+
+  await users.getByRole('button', { name: 'Next' }).first().click();
+  await expect(users.getByText(/Page 2 of [\d,]+\+/).first()).toBeVisible();
+  await expect(users.getByRole('row').nth(1)).not.toHaveText(firstRow);
+  // The count goes COUNT_CAP past the page's first row, so the bound moves on with the page.
+  await expect(users.getByText('10,010+ in all').first()).toBeVisible();
+
+  // member123 and member1230 … member1239.
+  await users.getByLabel('Nickname').fill('member123');
+  await users.getByRole('button', { name: 'Search' }).click();
+  await expect(users.getByText('11 in all').first()).toBeVisible();
+  await expect(users.getByRole('cell', { name: 'member123', exact: true })).toBeVisible();
+  await expect(users.getByText(/Page 1 of 2\b/).first()).toBeVisible();
+  await admin.screenshot({ path: info.outputPath('user-logs-search.png'), fullPage: true });
+
+  // The stats card: the kept figures, as the API answers them, with thousands separators.
+  const token = await admin.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
+  const res = await admin.request.post('/api/user/getUserStats', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {},
+  });
+  expect(res.ok()).toBe(true);
+  const { stats } = (await res.json()) as { stats: { total: number; verifiedEmailAccounts: number } };
+  expect(stats.total).toBeGreaterThan(MEMBERS);
+
+  await admin.goto('/dashboard?view=admin&tab=user-control');
+  const card = admin.getByTestId('user-stats');
+  await expect(card).toBeVisible();
+  await expect(card.getByText(stats.total.toLocaleString('en-GB'), { exact: true })).toBeVisible();
+  await expect(card.getByText(stats.verifiedEmailAccounts.toLocaleString('en-GB'), { exact: true })).toBeVisible();
+  await admin.screenshot({ path: info.outputPath('user-control-stats.png'), fullPage: true });
+  await expectNoSeriousA11yViolations(admin);
+});
