@@ -66,3 +66,35 @@ export const ledgerAuditBaseline = pgTable('ledger_audit_baseline', {
   relfilenode: bigint('relfilenode', { mode: 'number' }).notNull(),
   recountedAt: timestamp('recounted_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The exchange's candles kept per pair (issue 19 §2 Stats): one row per (pair, width '1m' | '1h' | '1d',
+ * bucket aligned to the epoch, UTC) holding trades stamped below the state's watermark: open and close
+ * (the prices of the lowest and highest `seq`, with those seqs so later trades merge in), high, low,
+ * volume (sum of amounts, in the pair's buyCurrency) and the trade count. Kept by the rollup job with the
+ * ledger's buckets; `rebuildTradeCandles` makes it again from `exchange_trades`.
+ */
+export const tradeCandles = pgTable(
+  'trade_candles',
+  {
+    pairId: text('pair_id').notNull(),
+    width: text('width', { enum: ['1m', '1h', '1d'] }).notNull(),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    openSeq: bigint('open_seq', { mode: 'number' }).notNull(),
+    open: numeric('open').notNull(),
+    high: numeric('high').notNull(),
+    low: numeric('low').notNull(),
+    closeSeq: bigint('close_seq', { mode: 'number' }).notNull(),
+    close: numeric('close').notNull(),
+    volume: numeric('volume').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.pairId, t.width, t.bucket] })],
+);
+
+/** Where the kept candles stand (one row, id 1; none: the job rebuilds them): trades below `watermark`. */
+export const tradeCandlesState = pgTable('trade_candles_state', {
+  id: integer('id').primaryKey(),
+  watermark: timestamp('watermark', { withTimezone: true }).notNull(),
+  builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+});
