@@ -54,7 +54,7 @@ test('User Logs pages through 10,000+ members and finds one by nickname; User Co
   const users = admin.getByRole('region', { name: 'User Logs' });
   await expect(users.getByText('10,000+ in all').first()).toBeVisible();
   await expect(users.getByText(/Page 1 of [\d,]+\+/).first()).toBeVisible();
-  const firstRow = (await users.getByRole('row').nth(1).innerText()).trim();
+  const firstRow = ((await users.getByRole('row').nth(1).textContent()) ?? '').trim();
   await admin.screenshot({ path: info.outputPath('user-logs-page-1.png'), fullPage: true });
 
   await users.getByRole('button', { name: 'Next' }).first().click();

@@ -23,6 +23,20 @@ function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * `email` contains `text` (kept lower case, so any case matches). The trigram index is asked only for the
+ * part up to and with the `@` when that part has 3 characters or more: the part after it is a domain many
+ * members share (each of its trigrams lists most of the table, and GIN reads every list it is given:
+ * 0.4 s at a million members for `r4567@scale`, 3 ms for `r4567@`); the whole text is then checked on
+ * the few rows found.
+ */
+function emailFilter(text: string): SQL {
+  const lower = text.toLowerCase();
+  const at = lower.indexOf('@');
+  if (at < 3 || at === lower.length - 1) return sql`u.email LIKE ${containsPattern(lower)}`;
+  return sql`u.email LIKE ${containsPattern(lower.slice(0, at + 1))} AND strpos(u.email, ${lower}) > 0`;
+}
+
 /** The SQL roles `getUsers` may filter by: a literal in the query, so a partial index's predicate applies. */
 const ROLE_LITERAL: Record<string, string> = { admin: "'admin'", user: "'user'", creator: "'creator'" };
 
@@ -42,7 +56,7 @@ function userFilter(f: GetUsersQuery): SQL {
     if (value !== undefined) where.push(sql.raw(value ? `u.${column}` : `NOT u.${column}`));
   };
   if (f.nickname) where.push(sql`lower(u.nickname) LIKE ${containsPattern(f.nickname)}`);
-  if (f.email) where.push(sql`u.email LIKE ${containsPattern(f.email)}`);
+  if (f.email) where.push(emailFilter(f.email));
   if (f.role) {
     const literal = ROLE_LITERAL[f.role];
     where.push(literal ? sql.raw(`u.role = ${literal}`) : sql`u.role = ${f.role}`);
