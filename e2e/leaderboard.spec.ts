@@ -40,6 +40,16 @@ test('ranks members, shows my rank, hides a private member', async ({ browser, i
   const member = await registerMember(request, nick);
   await mint(nick, String(second));
 
+  // The ranking is kept by a job that follows the ledger every second (issue 19 §2): wait until a
+  // visitor's answer has both mints before opening the page.
+  await expect
+    .poll(async () => {
+      const res = await request.post('/api/user/leaderboard', { data: { currencyId: SN } });
+      const amounts = ((await res.json()) as { leaders: Array<{ amount: string }> }).leaders.map((l) => l.amount);
+      return [big, second].every((n) => amounts.includes(`${n}.00`));
+    })
+    .toBe(true);
+
   // A visitor: the ranking and the sign-in prompt; the private member is Anonymous.
   const visitor = await newPage(browser, isMobile);
   await visitor.goto('/leaderboard?currency=2');

@@ -2,13 +2,14 @@
 import { errorResponse, leaderboardRequest, leaderboardResponse } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { leaderboard } from './leaderboard.service.ts';
+import { leaderboard, visitorCache } from './leaderboard.service.ts';
 import type { LeaderboardStore } from './leaderboard.store.ts';
 
 export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; store: LeaderboardStore }> = async (
   app,
   { db, store },
 ) => {
+  const cache = visitorCache();
   app.post(
     '/leaderboard',
     {
@@ -20,6 +21,6 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; store: Leaderboa
         response: { 200: leaderboardResponse, '4xx': errorResponse },
       },
     },
-    (req) => leaderboard(db, store, req.body.currencyId, req.auth),
+    (req) => leaderboard(db, store, req.body.currencyId, req.auth, cache),
   );
 };

@@ -2,6 +2,7 @@
 import { formatAtPrecision, fromNumeric, type Leader, type LeaderboardResponse } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import type { CurrencyRow } from '../bank/currencies.queries.ts';
 import { requireCurrency } from '../bank/currencies.service.ts';
 import { findShownMembers, findViewerHolding } from './leaderboard.queries.ts';
 import { type LeaderboardStore, type RankEntry, ranksAhead } from './leaderboard.store.ts';
@@ -26,8 +27,47 @@ export async function leaderboard(
   store: LeaderboardStore,
   currencyId: number,
   viewer: AuthUser | null,
+  cache?: VisitorCache,
 ): Promise<LeaderboardResponse> {
   const currency = await requireCurrency(db, currencyId);
+  if (viewer || !cache) return answer(db, store, currency, viewer);
+  // A visitor's answer changes only when the job has ticked (the mark moves, about every second):
+  // the same answer until then, one computation for concurrent visitors.
+  const mark = await store.mark(db);
+  if (!mark) return answer(db, store, currency, null);
+  const key = `${mark.getTime()}:${currency.precision}:${currency.ticker}`;
+  const now = Date.now();
+  const hit = cache.get(currency.currencyId);
+  if (hit && hit.key === key && now - hit.at < VISITOR_CACHE_MAX_MS) return hit.value;
+  const value = answer(db, store, currency, null);
+  cache.set(currency.currencyId, { key, at: now, value });
+  value.catch(() => {
+    if (cache.get(currency.currencyId)?.value === value) cache.delete(currency.currencyId);
+  });
+  return value;
+}
+
+/**
+ * Visitors' answers per currency, each valid while the store's mark is unchanged and at most
+ * `VISITOR_CACHE_MAX_MS` old; one per process (a cache only: every replica answers the same ranking
+ * within a tick).
+ */
+export type VisitorCache = Map<number, { key: string; at: number; value: Promise<LeaderboardResponse> }>;
+
+/** Ours: the oldest a visitor's cached answer may be, even when the job has stalled (the mark unchanged). */
+const VISITOR_CACHE_MAX_MS = 5000;
+
+/** A fresh, empty visitor cache (one per app). */
+export function visitorCache(): VisitorCache {
+  return new Map();
+}
+
+async function answer(
+  db: Db,
+  store: LeaderboardStore,
+  currency: CurrencyRow,
+  viewer: AuthUser | null,
+): Promise<LeaderboardResponse> {
   const holding = viewer ? await findViewerHolding(db, viewer.id, currency.currencyId) : null;
   const viewerId = viewer && holding ? viewer.id : null;
   const at: RankEntry | null =
