@@ -16,8 +16,8 @@
  * Settings (environment): SCALE_DATABASE_URL (postgres://postgres@127.0.0.1:5432/starlight_scale),
  * SCALE_SMALL_DATABASE_URL (…/starlight_scale_small: seeded here with SCALE_SMALL_MEMBERS, 10,000, when it
  * holds no seeded community), SCALE_PASSWORD (member1's, the seed's default), REDIS_URL
- * (redis://127.0.0.1:6379: the big database's server; the empty and small ones use logical databases 14
- * and 13 of the same Redis, flushed when their database is made), BENCH_WRITE_DURATION (5 s), and
+ * (redis://127.0.0.1:6379: each server gets a logical database of its own on it, flushed before it starts
+ * and its kept leaderboard built before the reads: 12 big, 13 small, 14 empty), BENCH_WRITE_DURATION (5 s), and
  * make bench's BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_MEMBERS, BENCH_PG_*.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -110,7 +110,7 @@ interface Seeded {
 
 /**
  * Whether `database` holds a community from `make scale-seed`: member1 with its `@scale.example` e-mail,
- * and how many members and ledger rows (planner estimates: exact counts of millions of rows take
+ * and how many members (`member<n>`; wallet-only ones have no e-mail) and ledger rows (planner estimates: exact counts of millions of rows take
  * seconds). Null when it does not (or the database does not exist).
  */
 async function seededCommunity(pg: PgTarget, database: string): Promise<Seeded | null> {
@@ -123,7 +123,7 @@ async function seededCommunity(pg: PgTarget, database: string): Promise<Seeded |
   const out = await psql(
     pg,
     database,
-    `SELECT (SELECT count(*) FROM users WHERE email LIKE '%@scale.example')
+    `SELECT (SELECT count(*) FROM users WHERE nickname LIKE 'member%')
        || '|' || (SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'bank_transactions'::regclass)
        || '|' || (SELECT id || ',' || nickname || ',' || token_version FROM users
                    WHERE role = 'admin' AND is_active AND NOT is_system ORDER BY created_at LIMIT 1)`,
@@ -152,6 +152,26 @@ async function adminSession(admin: Seeded['admin']): Promise<string> {
 /** `redis-cli -u <url> FLUSHDB` for one of bench-scale's own logical databases. */
 async function flushRedis(url: string): Promise<void> {
   await execFileP('redis-cli', ['-u', url, 'FLUSHDB']);
+}
+
+/** The kept leaderboard's mark in Redis (apps/server/src/modules/users/leaderboard.store.ts: written once built). */
+const LEADERBOARD_MARK = 'starlight:lb:mark';
+
+/**
+ * Waits (up to 10 minutes) until the server has built its kept leaderboard in `redisUrl`, so no read case
+ * measures the first build. Logs how long it took; goes on with a warning when the mark never appears.
+ */
+async function waitForLeaderboard(redisUrl: string): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < 600_000) {
+    const { stdout } = await execFileP('redis-cli', ['-u', redisUrl, 'EXISTS', LEADERBOARD_MARK]);
+    if (stdout.trim() === '1') {
+      log(`kept leaderboard ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  log(`no ${LEADERBOARD_MARK} in ${redisUrl} after 10 minutes: measuring anyway`);
 }
 
 /** Runs `make scale-seed`'s script on `url` with `members` members (its output goes to ours). */
@@ -337,7 +357,7 @@ async function main(): Promise<number> {
   const readNames = readCases({
     currencyId: 1,
     pair: '',
-    collection: '',
+    collection: 'x',
     counterparty: 'x',
     memberNickname: MEMBER,
     memberToken: '',
@@ -352,9 +372,15 @@ async function main(): Promise<number> {
   const caseArgs = args.filter((a) => readNames.includes(a) || WRITE_CASES.includes(a));
   const kindArgs = args.filter((a) => a === 'reads' || a === 'writes');
   const phases = phaseArgs.length > 0 ? phaseArgs : [...PHASES];
-  const wantReads = kindArgs.length === 0 || kindArgs.includes('reads') || caseArgs.some((c) => readNames.includes(c));
+  // Named cases pick their kind; otherwise `reads` / `writes`, or both.
+  const wantReads =
+    caseArgs.length > 0
+      ? caseArgs.some((c) => readNames.includes(c))
+      : kindArgs.length === 0 || kindArgs.includes('reads');
   const wantWrites =
-    kindArgs.length === 0 || kindArgs.includes('writes') || caseArgs.some((c) => WRITE_CASES.includes(c));
+    caseArgs.length > 0
+      ? caseArgs.some((c) => WRITE_CASES.includes(c))
+      : kindArgs.length === 0 || kindArgs.includes('writes');
   const picked = (name: string) => caseArgs.length === 0 || caseArgs.includes(name);
   const full = args.length === 0;
 
@@ -431,37 +457,45 @@ async function main(): Promise<number> {
       log,
     }) satisfies BenchContext;
 
-  if (phases.includes('empty') && wantWrites) {
-    const at = Date.now();
-    log(`${EMPTY_DB}: recreating (empty), write cases`);
-    await recreateDatabase(big.pg, EMPTY_DB);
-    await flushRedis(`${redisBase}/14`);
-    results.empty = await withServer(
-      {
-        pg: big.pg,
-        database: EMPTY_DB,
-        redisUrl: `${redisBase}/14`,
-        adminNickname: EMPTY_ADMIN,
-        adminPassword: EMPTY_ADMIN_PASSWORD,
-      },
-      async (server) => {
-        const { token } = await api(server.url).post<{ token: string }>('/api/user/login', {
-          nickOrEmail: EMPTY_ADMIN,
-          password: EMPTY_ADMIN_PASSWORD,
-        });
-        const ctx = { ...context(server, big.pg, EMPTY_DB, token, ''), adminNickname: EMPTY_ADMIN };
-        const w = await runWrites(ctx, picked, consistency);
-        return {
-          database: EMPTY_DB,
-          reads: [],
-          writes: w,
-          peak_memory_mb: peakMemoryMb(server.pid),
-          started_at: new Date(at).toISOString(),
-          seconds: Math.round((Date.now() - at) / 1000),
-        };
-      },
-    );
-  }
+  /** Writes what has been measured so far (after each phase: a run cut short still leaves its figures). */
+  const save = (complete: boolean) => {
+    const rows = tableRows(results);
+    const table = markdownTable(rows);
+    if (complete) console.error(`\n${table}\n`);
+    const missed = rows.filter((r) => r.met === false).length;
+    const met = rows.filter((r) => r.met === true).length;
+    log(`${complete ? 'targets' : 'so far'}: ${met} met, ${missed} missed`);
+    const out = {
+      at: new Date().toISOString(),
+      complete,
+      settings: { reads, writes },
+      pgbench_tps: Math.round(pgbench.tps * 10) / 10,
+      pgbench_cpu_pct: pgbench.cpu,
+      targets: TARGETS,
+      phases: results,
+      rows,
+      met,
+      missed,
+    };
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(path.join(resultsDir, full ? 'scale.json' : 'scale-trial.json'), `${JSON.stringify(out, null, 2)}\n`);
+    if (full) {
+      const readme = path.join(root, 'README.md');
+      const body = [
+        `\`make bench-scale\` on ${results.big?.members ?? '?'} members and about ${results.big?.ledger_rows_estimate ?? '?'} ledger rows ` +
+          `(growth against ${results.small?.members ?? '?'} members), ${reads.connections} connections, ` +
+          `${reads.durationS} s a read case, ${writes.durationS} s a write case, pgbench TPC-B ${out.pgbench_tps} tps in the same run; ` +
+          `${out.at.slice(0, 16).replace('T', ' ')} UTC on this 2-core machine${complete ? '' : ' (a run still under way or cut short: the phases so far)'}. ` +
+          'Every figure: bench/results/scale.json. ' +
+          'Run it with `make bench-scale` (SCALE_DATABASE_URL, default starlight_scale, filled by make scale-seed; it seeds ' +
+          'starlight_scale_small with 10,000 members for the growth rows when that holds no community). Writes compare ' +
+          'each case to the same case on an empty database in the same run, both divided by pgbench TPC-B of that run.',
+        '',
+        table,
+      ].join('\n');
+      writeFileSync(readme, replaceReadmeSection(readFileSync(readme, 'utf8'), body));
+    }
+  };
 
   /** Reads (and, on the big database, writes) on a seeded database. */
   const seededPhase = async (
@@ -482,6 +516,7 @@ async function main(): Promise<number> {
       },
       async (server) => {
         const client = api(server.url);
+        await waitForLeaderboard(redis);
         const adminToken = await adminSession(seeded.admin);
         let r: ReadFigures[] = [];
         if (wantReads) {
@@ -521,44 +556,52 @@ async function main(): Promise<number> {
     );
   };
 
-  if (phases.includes('big')) results.big = await seededPhase(big, bigSeeded, redisUrl, wantWrites);
-  if (phases.includes('small') && wantReads && smallSeeded)
-    results.small = await seededPhase(small, smallSeeded, `${redisBase}/13`, false);
-
-  const rows = tableRows(results);
-  const table = markdownTable(rows);
-  console.error(`\n${table}\n`);
-  const missed = rows.filter((r) => r.met === false).length;
-  const met = rows.filter((r) => r.met === true).length;
-  log(`targets: ${met} met, ${missed} missed`);
-  const out = {
-    at: new Date().toISOString(),
-    settings: { reads, writes },
-    pgbench_tps: Math.round(pgbench.tps * 10) / 10,
-    pgbench_cpu_pct: pgbench.cpu,
-    targets: TARGETS,
-    phases: results,
-    rows,
-    met,
-    missed,
-  };
-  mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(path.join(resultsDir, full ? 'scale.json' : 'scale-trial.json'), `${JSON.stringify(out, null, 2)}\n`);
-  if (full) {
-    const readme = path.join(root, 'README.md');
-    const body = [
-      `\`make bench-scale\` on ${results.big?.members ?? '?'} members and about ${results.big?.ledger_rows_estimate ?? '?'} ledger rows ` +
-        `(growth against ${results.small?.members ?? '?'} members), ${reads.connections} connections, ` +
-        `${reads.durationS} s a read case, ${writes.durationS} s a write case, pgbench TPC-B ${out.pgbench_tps} tps in the same run; ` +
-        `${out.at.slice(0, 16).replace('T', ' ')} UTC on this 2-core machine. Every figure: bench/results/scale.json. ` +
-        'Run it with `make bench-scale` (SCALE_DATABASE_URL, default starlight_scale, filled by make scale-seed; it seeds ' +
-        'starlight_scale_small with 10,000 members for the growth rows when that holds no community). Writes compare ' +
-        'each case to the same case on an empty database in the same run, both divided by pgbench TPC-B of that run.',
-      '',
-      table,
-    ].join('\n');
-    writeFileSync(readme, replaceReadmeSection(readFileSync(readme, 'utf8'), body));
+  // Each database's server gets a Redis logical database of its own, flushed first: the kept leaderboard's
+  // keys are the same whatever the PostgreSQL database, so a shared one would mix two communities' rankings.
+  if (phases.includes('big')) {
+    await flushRedis(`${redisBase}/12`);
+    results.big = await seededPhase(big, bigSeeded, `${redisBase}/12`, wantWrites);
   }
+  save(false);
+  if (phases.includes('empty') && wantWrites) {
+    const at = Date.now();
+    log(`${EMPTY_DB}: recreating (empty), write cases`);
+    await recreateDatabase(big.pg, EMPTY_DB);
+    await flushRedis(`${redisBase}/14`);
+    results.empty = await withServer(
+      {
+        pg: big.pg,
+        database: EMPTY_DB,
+        redisUrl: `${redisBase}/14`,
+        adminNickname: EMPTY_ADMIN,
+        adminPassword: EMPTY_ADMIN_PASSWORD,
+      },
+      async (server) => {
+        const { token } = await api(server.url).post<{ token: string }>('/api/user/login', {
+          nickOrEmail: EMPTY_ADMIN,
+          password: EMPTY_ADMIN_PASSWORD,
+        });
+        const ctx = { ...context(server, big.pg, EMPTY_DB, token, ''), adminNickname: EMPTY_ADMIN };
+        const w = await runWrites(ctx, picked, consistency);
+        return {
+          database: EMPTY_DB,
+          reads: [],
+          writes: w,
+          peak_memory_mb: peakMemoryMb(server.pid),
+          started_at: new Date(at).toISOString(),
+          seconds: Math.round((Date.now() - at) / 1000),
+        };
+      },
+    );
+  }
+
+  save(false);
+  if (phases.includes('small') && wantReads && smallSeeded) {
+    await flushRedis(`${redisBase}/13`);
+    results.small = await seededPhase(small, smallSeeded, `${redisBase}/13`, false);
+  }
+
+  save(true);
   log(
     `done in ${((Date.now() - started) / 1000).toFixed(0)} s${consistency.failed ? ': a consistency check FAILED' : ''}`,
   );
