@@ -9,6 +9,8 @@
 import {
   type AuditResponse,
   amount,
+  CANDLE_INTERVALS,
+  type CandleInterval,
   CIRCULATING_ADD,
   CIRCULATING_SUBTRACT,
   type Currency,
@@ -23,6 +25,7 @@ import { pgArray } from '../src/db/pg-array.ts';
 import { newObjectId } from '../src/lib/ids.ts';
 import { findCategoryTotals, findSupplyHistory } from '../src/modules/bank/reports.queries.ts';
 import { rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
+import { findCandles } from '../src/modules/exchange/candles.queries.ts';
 import { postEntries } from '../src/modules/ledger/ledger.posting.ts';
 import { bankCalls } from './bank.helpers.ts';
 import { createMarket, type Market, placeOk } from './exchange.helpers.ts';
@@ -98,6 +101,34 @@ async function keptSupply(currencyId: number, interval: SupplyInterval, limit: n
   return rows.map((r) => `${r.time.toISOString()} ${Number(r.supply) / 1e9} ${Number(r.circulating) / 1e9}`);
 }
 
+/** The full scan `getCandles` ran before issue 19: every trade of the pair grouped by bucket. */
+async function scanCandles(pairId: string, interval: CandleInterval, limit: number) {
+  const widths = {
+    '1m': '1 minute',
+    '5m': '5 minutes',
+    '15m': '15 minutes',
+    '1h': '1 hour',
+    '4h': '4 hours',
+    '1d': '1 day',
+  };
+  const res = await db().execute<{ bucket: string | Date; o: string; h: string; l: string; c: string; v: string }>(sql`
+    SELECT * FROM (
+      SELECT date_bin(${widths[interval]}::interval, created_at, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS bucket,
+             (array_agg(price ORDER BY seq))[1] AS o, max(price) AS h, min(price) AS l,
+             (array_agg(price ORDER BY seq DESC))[1] AS c, sum(amount) AS v
+      FROM exchange_trades WHERE pair_id = ${pairId}
+      GROUP BY bucket ORDER BY bucket DESC LIMIT ${limit}
+    ) c ORDER BY bucket ASC`);
+  return res.rows.map((r) => [new Date(r.bucket).toISOString(), ...[r.o, r.h, r.l, r.c, r.v].map(Number)].join(' '));
+}
+
+async function keptCandles(pairId: string, interval: CandleInterval, limit: number) {
+  const rows = await findCandles(db(), pairId, interval, limit);
+  return rows.map((r) =>
+    [r.time.toISOString(), ...[r.open, r.high, r.low, r.close, r.volume].map((a) => Number(a) / 1e9)].join(' '),
+  );
+}
+
 async function audit(full = false): Promise<AuditResponse> {
   const res = await call(t.app, t.admin.token, 'GET', `/api/bank/audit${full ? '?full=true' : ''}`);
   expect(res.statusCode, res.body).toBe(200);
@@ -138,6 +169,13 @@ async function expectKeptEqualsScan(currencies: number[]) {
     ] as const) {
       expect(await keptSupply(c, interval, limit), `${c} ${interval} ${limit}`).toEqual(
         await scanSupply(c, interval, limit),
+      );
+    }
+  }
+  for (const interval of CANDLE_INTERVALS) {
+    for (const limit of [1, 3, 200, 1000]) {
+      expect(await keptCandles(market.pair._id, interval, limit), `${interval} ${limit}`).toEqual(
+        await scanCandles(market.pair._id, interval, limit),
       );
     }
   }
@@ -201,6 +239,20 @@ beforeAll(async () => {
       SELECT sender_id, currency_id, -amount FROM bank_transactions WHERE note IN ('history', 'opening') AND sender_id IS NOT NULL) x
     GROUP BY u, currency_id
     ON CONFLICT (user_id, currency_id) DO UPDATE SET amount = balances.amount + EXCLUDED.amount`);
+  // Ten days of trades on the pair between two resting orders, their seqs out of time order, as a busy
+  // market's history (trades move no money: the orders' escrow is untouched).
+  const maker = await registerMember(t.app, 'rol');
+  await mint(t.app, t.admin, maker.nickname, market.base.currencyId, '10');
+  await mint(t.app, t.admin, maker.nickname, market.quote.currencyId, '10');
+  const sell = await placeOk(t.app, maker, market.pair._id, false, '1', '1000');
+  const buy = await placeOk(t.app, maker, market.pair._id, true, '1', '1');
+  await db().execute(sql`
+    INSERT INTO exchange_trades (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost,
+                                 buyer_fee, seller_fee, created_at)
+    SELECT 'f' || lpad(to_hex(i), 23, '0'), ${market.pair._id}, ${buy.order._id}, ${sell.order._id}, i % 2 = 0,
+           (i * 37 % 500 + 1)::numeric / 100, (i % 7 + 1)::numeric / 10, 1, 0, 0,
+           now() - make_interval(secs => (i * 6007) % 864000 + 30)
+    FROM generate_series(1, 4000) AS i`);
   await rebuildLedgerRollup(db());
 });
 

@@ -164,7 +164,7 @@ function tripwireChecks(t: Tripwires): AuditCheck[] {
       ok: t.backdated === 0,
       detail:
         t.backdated === 0
-          ? 'No ledger row was written with a time below the rollup watermark'
+          ? 'No ledger row was stored with a time below the rollup watermark'
           : `${t.backdated} ledger rows were stored with a time below the rollup watermark (inserted backdated or rewritten; first: ${t.backdatedId}): run the full recount`,
     },
   ];

@@ -12,6 +12,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { committedHorizon } from '../../db/horizon.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type PeriodicJob, startPeriodic, withJobLock } from '../../lib/periodic.ts';
+import { resetTradeCandles, tickTradeCandles } from '../exchange/candles.queries.ts';
 
 const JOB = 'ledger-rollup';
 /** The epoch every bucket is aligned to (UTC). */
@@ -126,7 +127,7 @@ async function rebuildIn(tx: Tx, h: Date): Promise<void> {
  * Rebuilds the ledger rollup from scratch from `bank_transactions` (issue 19: derived structures can be
  * made again from their source by one call): every row stamped below the committed horizon, the
  * watermark at that horizon, the backdated-row count reset, and the audit's tamper baseline taken
- * afresh. Waits for a tick in progress (it takes the job's lock). Called by the job when the state is
+ * afresh; and the exchange's kept candles from `exchange_trades` (candles.queries.ts). Waits for a tick in progress (it takes the job's lock). Called by the job when the state is
  * missing, after the scale seed, and by tests. One scan of the ledger.
  */
 export async function rebuildLedgerRollup(db: Db): Promise<void> {
@@ -134,12 +135,15 @@ export async function rebuildLedgerRollup(db: Db): Promise<void> {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`job:${JOB}`}))`);
     const h = await committedHorizon(tx);
     await rebuildIn(tx, h);
+    await resetTradeCandles(tx);
+    await tickTradeCandles(tx, h);
   });
 }
 
-/** What one tick did: rows added, the new watermark, rows found stamped below the old one. */
+/** What one tick did: ledger rows and trades added, the new watermark, rows found stamped below the old one. */
 export interface RollupTick {
   rows: number;
+  trades: number;
   watermark: Date;
   backdated: number;
   rebuilt: boolean;
@@ -155,9 +159,10 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
     sql`SELECT watermark, heap_end, relfilenode FROM ledger_rollup_state WHERE id = 1 FOR UPDATE`,
   );
   const s = state.rows[0];
+  const trades = await tickTradeCandles(tx, h);
   if (!s) {
     await rebuildIn(tx, h);
-    return { rows: 0, watermark: h, backdated: 0, rebuilt: true };
+    return { rows: 0, trades, watermark: h, backdated: 0, rebuilt: true };
   }
   const w = new Date(s.watermark);
   // Rows stored after the last tick's last row were written after it, so one stamped below its watermark
@@ -212,13 +217,13 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
     await tx.execute(sql`UPDATE ledger_rollup_state SET heap_end = ${heap.end}, relfilenode = ${heap.filenode}
       WHERE id = 1`);
   }
-  return { rows, watermark, backdated, rebuilt: false };
+  return { rows, trades, watermark, backdated, rebuilt: false };
 }
 
 /**
  * One tick of the rollup job: adds the ledger rows stamped between the watermark and the committed
  * horizon (`committedHorizon`) to their hour, day and all-time buckets and moves the watermark there, in
- * one transaction; rebuilds when the state is missing; counts rows found stamped below the old watermark
+ * one transaction, and the trades likewise to the kept candles (`tickTradeCandles`); rebuilds when the state is missing; counts rows found stamped below the old watermark
  * (backdated inserts, reported by the audit). Of several replicas one does it: returns `undefined` when
  * another holds the job's lock, unless `wait` (tests), which waits for it.
  */

@@ -10,7 +10,8 @@ import {
   type Trade,
   toDecimalString,
 } from '@starlight/shared';
-import type { CandleRow, DepthRow, TradeRow } from './market.queries.ts';
+import type { CandleRow } from './candles.queries.ts';
+import type { DepthRow, TradeRow } from './market.queries.ts';
 import type { OrderRow } from './orders.queries.ts';
 import type { PairRow } from './pairs.queries.ts';
 

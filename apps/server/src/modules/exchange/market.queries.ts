@@ -1,5 +1,5 @@
-/** SQL of the exchange's market data (DESIGN §5): the book, trades, depth and candles. */
-import { type Amount, type CandleInterval, fromNumeric } from '@starlight/shared';
+/** SQL of the exchange's market data (DESIGN §5): the book, trades and depth (candles: candles.queries.ts). */
+import { type Amount, fromNumeric } from '@starlight/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { exchangeOrders } from '../../db/schema/index.ts';
@@ -99,56 +99,4 @@ export interface DepthRow {
   price: Amount;
   amount: Amount;
   orders: number;
-}
-
-const INTERVALS: Record<CandleInterval, string> = {
-  '1m': '1 minute',
-  '5m': '5 minutes',
-  '15m': '15 minutes',
-  '1h': '1 hour',
-  '4h': '4 hours',
-  '1d': '1 day',
-};
-
-/** One OHLC bucket. */
-export interface CandleRow {
-  time: Date;
-  open: Amount;
-  high: Amount;
-  low: Amount;
-  close: Amount;
-  volume: Amount;
-}
-
-/** The last `limit` buckets of `interval` that hold trades, oldest first (buckets aligned to the epoch, UTC). */
-export async function findCandles(
-  db: DbOrTx,
-  pairId: string,
-  interval: CandleInterval,
-  limit: number,
-): Promise<CandleRow[]> {
-  const width = INTERVALS[interval];
-  const res = await db.execute<{
-    bucket: string | Date;
-    open: string;
-    high: string;
-    low: string;
-    close: string;
-    volume: string;
-  }>(sql`
-    SELECT * FROM (
-      SELECT date_bin(${width}::interval, created_at, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS bucket,
-             (array_agg(price ORDER BY seq))[1] AS open, max(price) AS high, min(price) AS low,
-             (array_agg(price ORDER BY seq DESC))[1] AS close, sum(amount) AS volume
-      FROM exchange_trades WHERE pair_id = ${pairId}
-      GROUP BY bucket ORDER BY bucket DESC LIMIT ${limit}
-    ) c ORDER BY bucket ASC`);
-  return res.rows.map((r) => ({
-    time: new Date(r.bucket),
-    open: fromNumeric(String(r.open)),
-    high: fromNumeric(String(r.high)),
-    low: fromNumeric(String(r.low)),
-    close: fromNumeric(String(r.close)),
-    volume: fromNumeric(String(r.volume)),
-  }));
 }

@@ -2,8 +2,9 @@
 import type { CandleInterval, Depth, GetOrdersResponse, Order, UserOrdersResponse } from '@starlight/shared';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import { findCandles } from './candles.queries.ts';
 import { toCandleDto, toDepthDto, toOrderDto, toTradeDto } from './exchange.dto.ts';
-import { findBook, findCandles, findDepth, findTrades } from './market.queries.ts';
+import { findBook, findDepth, findTrades } from './market.queries.ts';
 import { findUserOrders, type OrderRow } from './orders.queries.ts';
 import type { PairRow } from './pairs.queries.ts';
 import { requireViewablePair, type Viewer } from './pairs.service.ts';
