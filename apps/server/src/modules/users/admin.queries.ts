@@ -264,13 +264,21 @@ export async function rebuildUserStats(db: Db): Promise<void> {
 }
 
 /**
- * Rebuilds the kept user stats when their state is missing (members but no per-day row, e.g. emptied by
- * hand); the migration that created them built them. Cheap: two index probes. Returns whether it rebuilt.
+ * Rebuilds the kept user stats when they are missing or do not add up: their total is not the number of
+ * members, their holders not the members counted holding, or those counts not the number of positive
+ * balances (a bulk load that bypassed the triggers, e.g. with `session_replication_role = replica`, or
+ * tables emptied by hand). One statement, so one snapshot: writes committed meanwhile cannot make it
+ * differ. Run at start: an index-only count of users and one pass over balances (1-2 s at a million
+ * members and a few million balances). Returns whether it rebuilt.
  */
 export async function ensureUserStats(db: Db): Promise<boolean> {
-  const res = await db.execute<{ missing: boolean }>(sql`
-    SELECT EXISTS (SELECT 1 FROM users) AND NOT EXISTS (SELECT 1 FROM user_stats_daily) AS missing`);
-  if (!res.rows[0]?.missing) return false;
+  const res = await db.execute<{ stale: boolean }>(sql`
+    SELECT (SELECT coalesce(sum(total), 0) FROM user_stats_daily) <> (SELECT count(*) FROM users)
+        OR (SELECT coalesce(sum(have_currency), 0) FROM user_stats_daily)
+           <> (SELECT count(*) FROM user_holdings WHERE positive > 0)
+        OR (SELECT coalesce(sum(positive), 0) FROM user_holdings)
+           <> (SELECT count(*) FROM balances WHERE amount > 0) AS stale`);
+  if (!res.rows[0]?.stale) return false;
   await rebuildUserStats(db);
   return true;
 }
