@@ -136,7 +136,9 @@ export async function buildApp(
   await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(usersAdminRoutes, { prefix: '/api/user', deps: usersDeps });
-  const leaderboardStore = options.leaderboardStore ?? (redis ? redisStore(redis) : tableStore());
+  // Under the database's name in Redis, so databases sharing a Redis keep their own rankings.
+  const leaderboardPrefix = `starlight:lb:${config.DATABASE_URL ? new URL(config.DATABASE_URL).pathname.slice(1) : 'pglite'}:`;
+  const leaderboardStore = options.leaderboardStore ?? (redis ? redisStore(redis, leaderboardPrefix) : tableStore());
   await app.register(leaderboardRoutes, { prefix: '/api/user', db, store: leaderboardStore });
   await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
   await app.register(bankRoutes, { prefix: '/api/bank', db });

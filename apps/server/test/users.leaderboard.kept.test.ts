@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type LeaderboardStore, redisStore } from '../src/modules/users/leaderboard.store.ts';
-import { rebuildLeaderboard } from '../src/modules/users/leaderboard.sync.ts';
+import { rebuildLeaderboard, syncLeaderboard } from '../src/modules/users/leaderboard.sync.ts';
 import { bankCalls } from './bank.helpers.ts';
 import {
   balanceOf,
@@ -201,5 +201,38 @@ describe.each([
     await caughtUp(t.built);
     await expectExact(coin, members, 'after the tick');
     await expectLedgerBalanced(t.app, t.admin);
+  });
+});
+
+describe('the kept leaderboard in Redis, lost or foreign', () => {
+  const own = `test-lb-${randomBytes(6).toString('hex')}:`;
+  const t = useTestApp({}, { build: () => buildApp(testConfig(), { leaderboardStore: redisStore(redis, own) }) });
+  afterAll(async () => {
+    const keys = await redis.keys(`${own}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  });
+
+  it('is rebuilt by the next tick when Redis lost it, or holds a ranking built for another database', async () => {
+    const bank = bankCalls(t);
+    const coin = await bank.newCurrency({ precision: 0 });
+    const m = await registerMember(t.app, 'lbl');
+    await mint(t.app, t.admin, m.nickname, coin.currencyId, '42');
+    await caughtUp(t.built);
+    const db = t.built.database.db;
+    const store = t.built.leaderboard.store;
+    const exact = async () =>
+      expect(
+        (await call(t.app, undefined, 'POST', '/api/user/leaderboard', { currencyId: coin.currencyId })).json(),
+      ).toEqual(await bruteForceLeaderboard(db, coin.currencyId, null));
+    await exact();
+    // Lost: Redis restarted empty (the sets and the mark are gone).
+    await redis.del(...(await redis.keys(`${own}*`)));
+    expect(await syncLeaderboard(db, store, { wait: true })).toBe('rebuilt');
+    await exact();
+    // Foreign: the mark is there but names another build (another database under the same prefix).
+    await redis.set(`${own}build`, 'another database');
+    expect(await syncLeaderboard(db, store, { wait: true })).toBe('rebuilt');
+    await exact();
+    expect(await syncLeaderboard(db, store, { wait: true })).not.toBe('rebuilt');
   });
 });

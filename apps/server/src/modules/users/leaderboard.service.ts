@@ -33,9 +33,9 @@ export async function leaderboard(
   if (viewer || !cache) return answer(db, store, currency, viewer);
   // A visitor's answer changes only when the job has ticked (the mark moves, about every second):
   // the same answer until then, one computation for concurrent visitors.
-  const mark = await store.mark(db);
-  if (!mark) return answer(db, store, currency, null);
-  const key = `${mark.getTime()}:${currency.precision}:${currency.ticker}`;
+  const version = await store.version(db);
+  if (!version) return answer(db, store, currency, null);
+  const key = `${version}:${currency.precision}:${currency.ticker}`;
   const now = Date.now();
   const hit = cache.get(currency.currencyId);
   if (hit && hit.key === key && now - hit.at < VISITOR_CACHE_MAX_MS) return hit.value;

@@ -54,6 +54,8 @@ export interface LeaderboardStore {
   ): Promise<RankWindow>;
   /** The committed horizon the store is in step with, null when it has never been built (or was lost). */
   mark(tx: DbOrTx): Promise<Date | null>;
+  /** A token that changes whenever the job has written (the mark as stored), null before the first build: one cheap read. */
+  version(db: DbOrTx): Promise<string | null>;
   /** Applies `changes` (idempotent: each is a state, not a delta), then records `mark`. */
   apply(tx: DbOrTx, changes: RankChange[], mark: Date): Promise<void>;
   /** Replaces the whole ranking by the ranked holders of `balances` as read now, and records `mark`. */
@@ -161,6 +163,14 @@ export function tableStore(): LeaderboardStore {
       );
       return rows[0] ? new Date(rows[0].mark) : null;
     },
+    async version(db) {
+      const rows = await queryNamed<{ v: string }>(
+        db,
+        'leaderboard_table_version',
+        sql`SELECT mark::text AS v FROM leaderboard_state WHERE store = 'table'`,
+      );
+      return rows[0]?.v ?? null;
+    },
     async apply(tx, changes, mark) {
       if (changes.length > 0) {
         const col = <T extends string | number>(f: (c: RankChange) => T) => pgArray(changes.map(f));
@@ -206,7 +216,9 @@ function entry(r: EntryRow): RankEntry {
 // score would not be: above 2^53 units, 9,007,199.25 currency units, nearby amounts share a double).
 // ZRANK is the number of entries ahead (O(log n)). A hash `h:<currency>` maps member id -> member string,
 // so a change finds the entry it replaces. `mark` holds the horizon (ms since the epoch), written after
-// the data it covers; a Redis that lost its data loses the mark with it and is rebuilt.
+// the data it covers; a Redis that lost its data loses the mark with it and is rebuilt. `build` names the
+// build (its `leaderboard_state` row's `built_at`, row `redis`): a Redis that holds another database's
+// ranking under the same prefix, or an older copy, is not taken for this one's.
 
 const MAX_KEY = (1n << 128n) - 1n;
 
@@ -239,6 +251,7 @@ export function redisStore(redis: Redis, prefix = 'starlight:lb:'): LeaderboardS
   const z = (c: number) => `${prefix}z:${c}`;
   const h = (c: number) => `${prefix}h:${c}`;
   const markKey = `${prefix}mark`;
+  const buildKey = `${prefix}build`;
   return {
     kind: 'redis',
     async read(_db, currencyId, top, viewer, near) {
@@ -267,9 +280,18 @@ export function redisStore(redis: Redis, prefix = 'starlight:lb:'): LeaderboardS
         after: viewer?.at ? list(out[4]) : [],
       };
     },
-    async mark() {
-      const v = await redis.get(markKey);
-      return v ? new Date(Number(v)) : null;
+    async mark(tx) {
+      const [v, build] = await redis.mget(markKey, buildKey);
+      if (!v || !build) return null;
+      const rows = await queryNamed<{ b: string }>(
+        tx,
+        'leaderboard_redis_build',
+        sql`SELECT built_at::text AS b FROM leaderboard_state WHERE store = 'redis'`,
+      );
+      return rows[0]?.b === build ? new Date(Number(v)) : null;
+    },
+    async version() {
+      return redis.get(markKey);
     },
     async apply(_tx, changes, mark) {
       const byCurrency = new Map<number, string[]>();
@@ -294,7 +316,7 @@ export function redisStore(redis: Redis, prefix = 'starlight:lb:'): LeaderboardS
       );
       const tz = (c: number) => `${tmp}z:${c}`;
       const th = (c: number) => `${tmp}h:${c}`;
-      await redis.del(...currencies.flatMap((c) => [tz(c), th(c)]), markKey);
+      await redis.del(...currencies.flatMap((c) => [tz(c), th(c)]), markKey, buildKey);
       const built = new Set<number>();
       let afterUser = '';
       let afterCurrency = 0;
@@ -322,12 +344,16 @@ export function redisStore(redis: Redis, prefix = 'starlight:lb:'): LeaderboardS
         afterUser = last.user_id;
         afterCurrency = Number(last.currency_id);
       }
+      const buildRow = await tx.execute<{ b: string }>(sql`
+        INSERT INTO leaderboard_state (store, mark, built_at) VALUES ('redis', ${mark.toISOString()}::timestamptz, now())
+        ON CONFLICT (store) DO UPDATE SET mark = excluded.mark, built_at = excluded.built_at
+        RETURNING built_at::text AS b`);
       const m = redis.multi();
       for (const c of new Set([...currencies, ...built])) {
         if (built.has(c)) m.rename(tz(c), z(c)).rename(th(c), h(c));
         else m.del(z(c), h(c));
       }
-      m.set(markKey, String(mark.getTime()));
+      m.set(markKey, String(mark.getTime())).set(buildKey, buildRow.rows[0]?.b ?? '');
       const res = await m.exec();
       for (const [err] of res ?? []) if (err) throw err;
     },
