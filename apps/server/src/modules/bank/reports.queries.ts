@@ -9,10 +9,12 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { endOfDay } from '../../db/date-range.ts';
 import { pgArray } from '../../db/pg-array.ts';
+import { watermarkBefore } from '../../db/watermark.ts';
 import { DAY, EPOCH, HOUR, ledgerSums } from './rollup.queries.ts';
 
 /** The rollup's watermark, or -infinity when it is not built (then every row comes from the ledger). */
 const WATERMARK = sql`coalesce((SELECT watermark FROM ledger_rollup_state WHERE id = 1), '-infinity'::timestamptz)`;
+
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -64,6 +66,7 @@ export async function findCategoryTotals(
   const end = f.endDate ? Date.parse(endOfDay(f.endDate)) : Number.POSITIVE_INFINITY;
   const { rollup, from, to } = splitRange(start, end);
   const currency = (col: SQL) => (f.currencyId === undefined ? sql`true` : sql`${col} = ${f.currencyId}`);
+  const known = await watermarkBefore(db, sql`ledger_rollup_state`);
   const ledger = (lo: SQL, hi: SQL) => sql`
     SELECT currency_id, category, count(*) AS n, sum(amount) AS total FROM bank_transactions
     WHERE created_at >= ${lo} AND ${hi} AND ${currency(sql`currency_id`)} GROUP BY 1, 2`;
@@ -83,7 +86,8 @@ export async function findCategoryTotals(
       UNION ALL
       ${ledger(
         sql`greatest(${at(from)}::timestamptz, least(${at(to)}::timestamptz, (SELECT w FROM mark)))`,
-        sql`created_at <= ${at(end)}::timestamptz`,
+        sql`created_at >= greatest(${at(from)}::timestamptz, least(${at(to)}::timestamptz, ${known}::timestamptz))
+            AND created_at <= ${at(end)}::timestamptz`,
       )})
     SELECT p.currency_id, min(c.precision) AS precision, p.category, sum(p.total) AS total, sum(p.n) AS n
     FROM parts p JOIN currencies c ON c.currency_id = p.currency_id
@@ -116,6 +120,7 @@ export interface ConservationRow {
  * from the watermark on; `full` (the full recount) scans the whole ledger.
  */
 export async function findConservation(db: DbOrTx, mode: 'kept' | 'full'): Promise<ConservationRow[]> {
+  const known = mode === 'kept' ? await watermarkBefore(db, sql`ledger_rollup_state`) : '-infinity';
   const ledger =
     mode === 'full'
       ? sql`SELECT currency_id, ${ledgerSums()} FROM bank_transactions GROUP BY currency_id`
@@ -125,7 +130,8 @@ export async function findConservation(db: DbOrTx, mode: 'kept' | 'full'): Promi
                    WHERE grain = 'all' AND EXISTS (SELECT 1 FROM ledger_rollup_state WHERE id = 1)
                   UNION ALL
                   SELECT currency_id, ${ledgerSums()} FROM bank_transactions
-                   WHERE created_at >= ${WATERMARK} GROUP BY currency_id) x
+                   WHERE created_at >= ${known}::timestamptz AND created_at >= ${WATERMARK}
+                   GROUP BY currency_id) x
             GROUP BY currency_id`;
   const res = await db.execute<{
     currency_id: number;
@@ -189,6 +195,7 @@ export async function findSupplyHistory(
   rule: { add: readonly number[]; subtract: readonly number[]; negative: readonly number[] },
 ): Promise<SupplyRow[]> {
   const { width, grain } = SUPPLY[interval];
+  const known = await watermarkBefore(db, sql`ledger_rollup_state`);
   const add = sql`${pgArray([...rule.add])}::int[]`;
   const subtract = sql`${pgArray([...rule.subtract])}::int[]`;
   const negative = sql`${pgArray([...rule.negative])}::int[]`;
@@ -213,7 +220,8 @@ export async function findSupplyHistory(
              CASE WHEN t.sender_id IS NULL AND NOT t.escrow THEN t.amount ELSE 0 END AS issued,
              CASE WHEN t.recipient_id IS NULL AND NOT t.escrow THEN t.amount ELSE 0 END AS removed
       FROM bank_transactions t
-      WHERE t.currency_id = ${currencyId} AND t.created_at >= (SELECT w FROM mark)
+      WHERE t.currency_id = ${currencyId} AND t.created_at >= ${known}::timestamptz
+        AND t.created_at >= (SELECT w FROM mark)
         AND t.created_at < (SELECT stop FROM win)),
     moves AS (
       SELECT bucket, ${steps} FROM kept WHERE grain = ${grain} GROUP BY bucket

@@ -8,6 +8,7 @@
 import { type Amount, type CandleInterval, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { watermarkBefore } from '../../db/watermark.ts';
 
 const EPOCH = sql`TIMESTAMPTZ '1970-01-01 00:00:00+00'`;
 const WIDTHS = { '1m': sql`'1 minute'::interval`, '1h': sql`'1 hour'::interval`, '1d': sql`'24 hours'::interval` };
@@ -116,6 +117,8 @@ export async function findCandles(
   limit: number,
 ): Promise<CandleRow[]> {
   const { width, kept, ratio } = INTERVALS[interval];
+  // The watermark as a constant first (see `watermarkBefore`): the trades' tail is then an index range.
+  const known = await watermarkBefore(db, sql`trade_candles_state`);
   const res = await db.execute<{
     bucket: string | Date;
     open: string;
@@ -135,7 +138,8 @@ export async function findCandles(
              c.close, c.volume, c.n FROM kept c
       UNION ALL
       SELECT date_bin(${width}, t.created_at, ${EPOCH}), ${TRADE_OHLC} FROM exchange_trades t
-      WHERE t.pair_id = ${pairId} AND t.created_at >= (SELECT w FROM mark) GROUP BY 1)
+      WHERE t.pair_id = ${pairId} AND t.created_at >= ${known}::timestamptz AND t.created_at >= (SELECT w FROM mark)
+      GROUP BY 1)
     SELECT * FROM (
       SELECT c.bucket, ${CANDLE_OHLC} FROM parts c GROUP BY c.bucket ORDER BY c.bucket DESC LIMIT ${limit}
     ) x ORDER BY bucket ASC`);
