@@ -32,7 +32,7 @@ apps/web/dist/index.html: $(WEB_SOURCES) node_modules/.installed
 	npm run build --workspace @starlight/web
 	touch $@
 
-.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak clean
+.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak scale-seed clean
 
 install: $(NODE_DEP) node_modules/.installed
 
@@ -66,6 +66,11 @@ bench-scale: build
 # SOAK_SEED=<seed> replays a run.
 soak: install
 	npx vitest run --project soak
+
+# A realistic community in the PostgreSQL database of DATABASE_URL (README "A community at scale"):
+# SCALE_MEMBERS (default 1000000), SCALE_TX (default 10000000), SCALE_PASSWORD.
+scale-seed: install
+	node apps/server/scripts/scale-seed.ts
 
 clean:
 	rm -rf node_modules */*/node_modules apps/web/dist .cache data
