@@ -72,6 +72,8 @@ export const bankTransactions = pgTable(
   },
   (t) => [
     check('bank_transactions_amount_positive', sql`${t.amount} > 0`),
+    // Migration 0022 adds INCLUDE by hand (drizzle has none) to these two, bank_tx_created and
+    // bank_tx_category: the ledger's lists read their pages, counts and member filters index-only.
     index('bank_tx_sender').on(t.senderId, t.createdAt),
     index('bank_tx_recipient').on(t.recipientId, t.createdAt),
     index('bank_tx_created').on(t.createdAt),
