@@ -16,8 +16,9 @@
  * Settings (environment): SCALE_DATABASE_URL (postgres://postgres@127.0.0.1:5432/starlight_scale),
  * SCALE_SMALL_DATABASE_URL (…/starlight_scale_small: seeded here with SCALE_SMALL_MEMBERS, 10,000, when it
  * holds no seeded community), SCALE_PASSWORD (member1's, the seed's default), REDIS_URL
- * (redis://127.0.0.1:6379: each server gets a logical database of its own on it, flushed before it starts
- * and its kept leaderboard built before the reads: 12 big, 13 small, 14 empty), BENCH_WRITE_DURATION (5 s), and
+ * (redis://127.0.0.1:6379: each server gets a logical database of its own on it, flushed when it held
+ * another database's, and its kept leaderboard built before the reads: 12 big, 13 small, 14 empty),
+ * BENCH_WRITE_DURATION (5 s), and
  * make bench's BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_MEMBERS, BENCH_PG_*.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -154,8 +155,28 @@ async function flushRedis(url: string): Promise<void> {
   await execFileP('redis-cli', ['-u', url, 'FLUSHDB']);
 }
 
-/** The kept leaderboard's mark in Redis (apps/server/src/modules/users/leaderboard.store.ts: written once built). */
-const LEADERBOARD_MARK = 'starlight:lb:mark';
+/** The key naming the PostgreSQL database whose server last used one of bench-scale's Redis databases. */
+const REDIS_OWNER = 'bench-scale:database';
+
+/**
+ * Makes the Redis logical database `url` the one of `database` on `pg`: kept as it is when it already was (its
+ * kept leaderboard then only catches up, instead of a first build of a million members), else flushed
+ * and claimed.
+ */
+async function claimRedis(url: string, pg: PgTarget, database: string): Promise<void> {
+  // The database's oid too: a database dropped and seeded again under the same name is another one.
+  const owner = `${database}:${await psql(pg, 'postgres', `SELECT oid FROM pg_database WHERE datname = '${database}'`)}`;
+  const { stdout } = await execFileP('redis-cli', ['-u', url, 'GET', REDIS_OWNER]);
+  if (stdout.trim() === owner) return;
+  await flushRedis(url);
+  await execFileP('redis-cli', ['-u', url, 'SET', REDIS_OWNER, owner]);
+}
+
+/**
+ * The kept leaderboard's mark in Redis, written once it is built (apps/server/src/modules/users/leaderboard.store.ts:
+ * `starlight:lb:<database>:mark`, or `starlight:lb:mark` before the keys named their database).
+ */
+const LEADERBOARD_MARK = 'starlight:lb:*mark';
 
 /**
  * Waits (up to 10 minutes) until the server has built its kept leaderboard in `redisUrl`, so no read case
@@ -164,8 +185,8 @@ const LEADERBOARD_MARK = 'starlight:lb:mark';
 async function waitForLeaderboard(redisUrl: string): Promise<void> {
   const started = Date.now();
   while (Date.now() - started < 600_000) {
-    const { stdout } = await execFileP('redis-cli', ['-u', redisUrl, 'EXISTS', LEADERBOARD_MARK]);
-    if (stdout.trim() === '1') {
+    const { stdout } = await execFileP('redis-cli', ['-u', redisUrl, '--scan', '--pattern', LEADERBOARD_MARK]);
+    if (stdout.trim() !== '') {
       log(`kept leaderboard ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
       return;
     }
@@ -417,6 +438,7 @@ async function main(): Promise<number> {
       log(`${small.database}: no seeded community; seeding ${members} members (make scale-seed)`);
       await recreateDatabase(small.pg, small.database);
       await flushRedis(`${redisBase}/13`);
+      await claimRedis(`${redisBase}/13`, small.pg, small.database);
       await seedSmall(smallUrl, members, `${redisBase}/13`, password);
       smallSeeded = await seededCommunity(small.pg, small.database);
       if (!smallSeeded) throw new StopError(`${small.database}: the seed left no ${MEMBER}@scale.example`);
@@ -556,10 +578,10 @@ async function main(): Promise<number> {
     );
   };
 
-  // Each database's server gets a Redis logical database of its own, flushed first: the kept leaderboard's
-  // keys are the same whatever the PostgreSQL database, so a shared one would mix two communities' rankings.
+  // Each database's server gets a Redis logical database of its own (claimRedis), apart from whatever
+  // other servers keep in Redis, and is measured with its kept leaderboard built.
   if (phases.includes('big')) {
-    await flushRedis(`${redisBase}/12`);
+    await claimRedis(`${redisBase}/12`, big.pg, big.database);
     results.big = await seededPhase(big, bigSeeded, `${redisBase}/12`, wantWrites);
   }
   save(false);
@@ -597,7 +619,7 @@ async function main(): Promise<number> {
 
   save(false);
   if (phases.includes('small') && wantReads && smallSeeded) {
-    await flushRedis(`${redisBase}/13`);
+    await claimRedis(`${redisBase}/13`, small.pg, small.database);
     results.small = await seededPhase(small, smallSeeded, `${redisBase}/13`, false);
   }
 
