@@ -413,6 +413,25 @@ describe('the audit finds tampering', () => {
     await expectLedgerBalanced(t.app, t.admin);
   });
 
+  it('finds money moved between two balances without a ledger row in the full recount', async () => {
+    const [from, to] = [members[0]!, members[2]!];
+    const move = (x: number) =>
+      db().execute(sql`
+        UPDATE balances SET amount = amount + CASE user_id WHEN ${to.id} THEN ${x}::numeric ELSE ${-x}::numeric END
+        WHERE user_id IN (${from.id}, ${to.id}) AND currency_id = ${coin.currencyId}`);
+    await move(3);
+    // Conservation still holds: only the full recount, member by member, sees it.
+    expect((await audit()).ok).toBe(true);
+    const full = await audit(true);
+    expect(full.ok).toBe(false);
+    expect(full.currencies.every((c) => c.ok)).toBe(true);
+    expect(check(full, 'balances')).toMatchObject({ ok: false });
+    expect(check(full, 'balances')?.detail).toMatch(/^2 balances differ from their ledger rows/);
+    await move(-3);
+    expect(check(await audit(true), 'balances')).toMatchObject({ ok: true });
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
   /** Runs `work` on the ledger with its append-only trigger disabled, as an intruder with the owner's rights would. */
   async function withTriggerOff(work: string) {
     await db().transaction(async (tx) => {
@@ -473,10 +492,15 @@ describe('the audit finds tampering', () => {
   it('finds a ledger row inserted with a time below the watermark', async () => {
     await tick();
     const id = newObjectId();
-    // A transfer between two members dated yesterday: the sums still balance.
-    await db().execute(sql`
-      INSERT INTO bank_transactions (id, created_at, category, currency_id, amount, sender_id, recipient_id, note)
-      VALUES (${id}, now() - interval '1 day', 3, ${coin.currencyId}, 1, ${members[0]!.id}, ${members[1]!.id}, 'backdated')`);
+    // A transfer between two members dated yesterday, with its balances: the sums still balance.
+    await db().transaction(async (tx) => {
+      await tx.execute(sql`
+        INSERT INTO bank_transactions (id, created_at, category, currency_id, amount, sender_id, recipient_id, note)
+        VALUES (${id}, now() - interval '1 day', 3, ${coin.currencyId}, 1, ${members[0]!.id}, ${members[1]!.id}, 'backdated')`);
+      await tx.execute(sql`
+        UPDATE balances SET amount = amount + CASE user_id WHEN ${members[1]!.id} THEN 1 ELSE -1 END
+        WHERE user_id IN (${members[0]!.id}, ${members[1]!.id}) AND currency_id = ${coin.currencyId}`);
+    });
     await tick();
     const incremental = await audit();
     expect(incremental.currencies.every((c) => c.ok)).toBe(true);

@@ -128,3 +128,42 @@ export async function compareRollup(
     })),
   };
 }
+
+/**
+ * The full recount's check of every balance against its ledger rows (one scan of the ledger and one of
+ * the balances): the (member, currency) pairs whose balance differs from the sum of the rows it received
+ * less the rows it sent, and the first of them. Finds what conservation cannot: money moved between
+ * balances without a ledger row.
+ */
+export async function compareBalances(
+  db: DbOrTx,
+): Promise<{
+  mismatches: number;
+  first: { userId: string; currencyId: number; balance: string; ledger: string } | null;
+}> {
+  const res = await db.execute<{
+    user_id: string;
+    currency_id: number;
+    balance: string;
+    ledger: string;
+    n: string;
+  }>(sql`
+    WITH led AS (
+      SELECT u, c, sum(d) AS total FROM (
+        SELECT recipient_id AS u, currency_id AS c, amount AS d FROM bank_transactions WHERE recipient_id IS NOT NULL
+        UNION ALL
+        SELECT sender_id, currency_id, -amount FROM bank_transactions WHERE sender_id IS NOT NULL) x
+      GROUP BY u, c),
+    diff AS (
+      SELECT coalesce(b.user_id, l.u) AS user_id, coalesce(b.currency_id, l.c) AS currency_id,
+             coalesce(b.amount, 0) AS balance, coalesce(l.total, 0) AS ledger
+      FROM balances b FULL JOIN led l ON l.u = b.user_id AND l.c = b.currency_id
+      WHERE coalesce(b.amount, 0) <> coalesce(l.total, 0))
+    SELECT user_id, currency_id, balance::text AS balance, ledger::text AS ledger, count(*) OVER () AS n
+    FROM diff ORDER BY user_id, currency_id LIMIT 1`);
+  const r = res.rows[0];
+  return {
+    mismatches: Number(r?.n ?? 0),
+    first: r ? { userId: r.user_id, currencyId: Number(r.currency_id), balance: r.balance, ledger: r.ledger } : null,
+  };
+}

@@ -14,7 +14,7 @@ import {
   type TransactionsResponse,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
-import { compareRollup, findTripwires, type Tripwires } from './audit.queries.ts';
+import { compareBalances, compareRollup, findTripwires, type Tripwires } from './audit.queries.ts';
 import { requireCurrency } from './currencies.service.ts';
 import { type ConservationRow, findCategoryTotals, findConservation, findSupplyHistory } from './reports.queries.ts';
 import { clearBackdated, ledgerCounters, recordAuditBaseline } from './rollup.queries.ts';
@@ -176,8 +176,9 @@ function tripwireChecks(t: Tripwires): AuditCheck[] {
  * - Incremental (default): the ledger's sums from the rollup up to its checkpoint (`checkpoint`, the
  *   watermark) plus the rows after it, against one pass over the balances; and the tripwires
  *   (`tripwireChecks`), which find a ledger row changed, removed or backdated without scanning the ledger.
- * - `full`: recounts the whole ledger (the exact scan) and compares every bucket of the rollup with it
- *   (a mismatch fails the check `rollup`), in one snapshot. When they match, the tripwires' baseline is
+ * - `full`: recounts the whole ledger (the exact scan), compares every bucket of the rollup with it (a
+ *   mismatch fails the check `rollup`) and every balance with its own rows (check `balances`: money
+ *   moved between members without a row, which conservation cannot see), in one snapshot. When they match, the tripwires' baseline is
  *   taken afresh (the counters read at its start) and the backdated rows it saw are cleared, so a
  *   reported change clears once a recount vouches for the ledger.
  */
@@ -188,6 +189,7 @@ export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<Audi
           const counters = await ledgerCounters(tx);
           const rows = await findConservation(tx, 'full');
           const cmp = await compareRollup(tx);
+          const bal = await compareBalances(tx);
           const t = await findTripwires(tx);
           const first = cmp.sample[0];
           const checks: AuditCheck[] = [
@@ -200,6 +202,14 @@ export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<Audi
                 : cmp.mismatches === 0
                   ? 'The rollup equals the ledger in every bucket'
                   : `${cmp.mismatches} rollup buckets differ from the ledger (first: ${first?.grain} ${first?.bucket.toISOString()} currency ${first?.currencyId} category ${first?.category}: kept ${first?.keptCount ?? 0} rows, ${first?.keptTotal ?? 0}; ledger ${first?.ledgerCount ?? 0} rows, ${first?.ledgerTotal ?? 0})`,
+            },
+            {
+              name: 'balances',
+              ok: bal.mismatches === 0,
+              detail:
+                bal.mismatches === 0
+                  ? 'Every balance equals its ledger rows'
+                  : `${bal.mismatches} balances differ from their ledger rows (first: member ${bal.first?.userId} currency ${bal.first?.currencyId}: balance ${bal.first?.balance}, ledger ${bal.first?.ledger})`,
             },
           ];
           const clean = cmp.built && cmp.mismatches === 0;
