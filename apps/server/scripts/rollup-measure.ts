@@ -8,8 +8,8 @@
 import { CANDLE_INTERVALS } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client.ts';
-import { ledgerSums, rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { audit, currencyStats, supplyHistory } from '../src/modules/bank/reports.service.ts';
+import { ledgerSums, rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { findCandles } from '../src/modules/exchange/candles.queries.ts';
 
 const url = process.env.DATABASE_URL;
@@ -26,7 +26,9 @@ async function time(label: string, fn: () => Promise<unknown>, runs = 5): Promis
   }
   ms.sort((a, b) => a - b);
   const med = ms[Math.floor(ms.length / 2)] ?? 0;
-  console.log(`${label.padEnd(52)} median ${med.toFixed(1).padStart(8)} ms   max ${ms[ms.length - 1]?.toFixed(1).padStart(8)} ms  (${runs} runs)`);
+  console.log(
+    `${label.padEnd(52)} median ${med.toFixed(1).padStart(8)} ms   max ${ms[ms.length - 1]?.toFixed(1).padStart(8)} ms  (${runs} runs)`,
+  );
 }
 
 const counts = await db.execute<{ tx: string; bal: string; trades: string }>(sql`
@@ -36,7 +38,8 @@ const counts = await db.execute<{ tx: string; bal: string; trades: string }>(sql
 console.log('rows (estimates):', counts.rows[0]);
 
 const built = await db.execute(sql`SELECT 1 FROM ledger_rollup_state WHERE id = 1`);
-if (built.rows.length === 0 || process.env.REBUILD === '1') await time('rebuildLedgerRollup', () => rebuildLedgerRollup(db), 1);
+if (built.rows.length === 0 || process.env.REBUILD === '1')
+  await time('rebuildLedgerRollup', () => rebuildLedgerRollup(db), 1);
 const size = await db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM ledger_rollup`);
 console.log('rollup rows:', size.rows[0]?.n);
 
