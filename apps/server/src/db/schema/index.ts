@@ -4,6 +4,6 @@ export * from './checkout.ts';
 export * from './exchange.ts';
 export * from './forge.ts';
 export * from './items.ts';
-export * from './users.ts';
 export * from './leaderboard.ts';
 export * from './rollups.ts';
+export * from './users.ts';

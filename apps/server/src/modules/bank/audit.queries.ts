@@ -135,9 +135,7 @@ export async function compareRollup(
  * less the rows it sent, and the first of them. Finds what conservation cannot: money moved between
  * balances without a ledger row.
  */
-export async function compareBalances(
-  db: DbOrTx,
-): Promise<{
+export async function compareBalances(db: DbOrTx): Promise<{
   mismatches: number;
   first: { userId: string; currencyId: number; balance: string; ledger: string } | null;
 }> {
