@@ -4,7 +4,7 @@
  * it again from `balances` at any time.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { money, objectId } from './columns.ts';
 
 /**
@@ -34,4 +34,23 @@ export const leaderboardEntries = pgTable(
     primaryKey({ columns: [t.currencyId, t.userId] }),
     index('leaderboard_entries_rank').on(t.currencyId, sql`${t.amount} DESC`, t.userId),
   ],
+);
+
+/**
+ * Counts over the table store's ranking, so a viewer's rank is found without counting everyone ahead
+ * (an order-statistic index in rows): each currency's entries, in rank order, are cut into blocks of
+ * consecutive entries; a block starts at the entry (`startNeg` = -amount, `startUser`) and holds `n`
+ * entries up to the next block's start. The first block of a currency starts at the sentinel
+ * (-10^30, ''), before every entry. Rank = the `n` of the blocks before the viewer's + a count inside
+ * theirs (at most about two blocks' size: a block that grows past it is split).
+ */
+export const leaderboardBlocks = pgTable(
+  'leaderboard_blocks',
+  {
+    currencyId: integer('currency_id').notNull(),
+    startNeg: numeric('start_neg').notNull(),
+    startUser: text('start_user').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.currencyId, t.startNeg, t.startUser] })],
 );
