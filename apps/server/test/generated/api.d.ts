@@ -126,7 +126,7 @@ export interface paths {
     post: operations["supplyHistory"];
   };
   "/api/bank/audit": {
-    /** Conservation check per currency: balances plus escrow equal issued minus removed (admin) */
+    /** Conservation check per currency: balances plus escrow equal issued minus removed, with tamper checks; full=true recounts the whole ledger (admin) */
     get: operations["getAudit"];
   };
   "/api/bank/withdraw": {
@@ -2566,8 +2566,13 @@ export interface operations {
       };
     };
   };
-  /** Conservation check per currency: balances plus escrow equal issued minus removed (admin) */
+  /** Conservation check per currency: balances plus escrow equal issued minus removed, with tamper checks; full=true recounts the whole ledger (admin) */
   getAudit: {
+    parameters: {
+      query?: {
+        full?: "true" | "false";
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
@@ -2586,6 +2591,14 @@ export interface operations {
                 ok: boolean;
               }[];
             message: string;
+            /** @enum {string} */
+            mode: "incremental" | "full";
+            checkpoint: string | null;
+            checks: {
+                name: string;
+                ok: boolean;
+                detail: string;
+              }[];
           };
         };
       };
