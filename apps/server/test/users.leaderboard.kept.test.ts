@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { type LeaderboardStore, redisStore } from '../src/modules/users/leaderboard.store.ts';
+import { type LeaderboardStore, redisStore, tableStore } from '../src/modules/users/leaderboard.store.ts';
 import { rebuildLeaderboard, syncLeaderboard } from '../src/modules/users/leaderboard.sync.ts';
 import { bankCalls } from './bank.helpers.ts';
 import {
@@ -20,8 +20,6 @@ import {
   call,
   expectLedgerBalanced,
   type Member,
-  makeApp,
-  makePgliteApp,
   mint,
   registerMember,
   testConfig,
@@ -50,8 +48,20 @@ function prng(seed: number): () => number {
 }
 
 describe.each([
-  ['the table store on PostgreSQL', 'table', () => makeApp()],
-  ['the table store on PGlite', 'table', () => makePgliteApp()],
+  // Blocks of 2 entries (1,000 in the product), so that the ranking's block counts split as members move.
+  [
+    'the table store on PostgreSQL',
+    'table',
+    () => buildApp(testConfig(), { leaderboardStore: tableStore({ blockSize: 2 }) }),
+  ],
+  [
+    'the table store on PGlite',
+    'table',
+    () =>
+      buildApp(testConfig({ DATABASE_URL: undefined, DATA_DIR: 'memory://' }), {
+        leaderboardStore: tableStore({ blockSize: 2 }),
+      }),
+  ],
   ['Redis', 'redis', () => buildApp(testConfig(), { leaderboardStore: redisStore(redis, prefix) })],
 ])('the kept leaderboard in %s', (_name, kind, build) => {
   const t = useTestApp({}, { build });
@@ -164,6 +174,16 @@ describe.each([
       if (round === 3) await setActive(inactive, false);
       await caughtUp(t.built);
       await expectExact(coin, viewers, label(`round ${round}`));
+      if (kind === 'table') {
+        // The block counts cover every entry once, in several blocks (they split as members moved).
+        const res = await t.built.database.db.execute<{ blocks: string; n: string; entries: string }>(sql`
+          SELECT (SELECT count(*) FROM leaderboard_blocks WHERE currency_id = ${c}) AS blocks,
+                 (SELECT coalesce(sum(n), 0) FROM leaderboard_blocks WHERE currency_id = ${c}) AS n,
+                 (SELECT count(*) FROM leaderboard_entries WHERE currency_id = ${c}) AS entries`);
+        const counts = res.rows[0];
+        expect(Number(counts?.blocks)).toBeGreaterThan(2);
+        expect(Number(counts?.n)).toBe(Number(counts?.entries));
+      }
       if (round === 2) {
         expect((await seen(c, zero)).position).toBeNull();
         expect(JSON.stringify(await seen(c))).not.toContain(zero.nickname);
