@@ -55,7 +55,8 @@ export async function stageExchange(conn: Conn, ctx: SeedContext, tickers: Map<n
   // member1's orders: one side per month, so member1 never meets their own order.
   const m1 = Math.min(0.5, (plan.member1.orders * 1.15) / totalOrders);
   const values = PAIRS.map((p) => {
-    const n = Math.max(4, Math.round((plan.trades * p.share) / CHUNKS));
+    // 4% more queue points than trades: a buy and a sell point that meet make one trade, not two.
+    const n = Math.max(4, Math.round((plan.trades * p.share * 1.04) / CHUNKS));
     const open = p.idx === 1 ? plan.openOrdersBusiest : plan.openOrdersOther;
     const id = `${S}.oid('b0', ${ts(w.start - 3600)}, ${p.idx})`;
     return `(${p.idx}, ${id}, ${p.buy}, ${p.sell}, ${p.base}, ${n}, ${n * 10}::bigint, ${p.fee}::numeric, ${open},
@@ -132,10 +133,10 @@ export async function stageExchange(conn: Conn, ctx: SeedContext, tickers: Map<n
 }
 
 /**
- * Writes the pairs' orders (history, cancelled, open) and trades from the staging tables, in time
- * order with `seq` following it, and the identity sequences after them.
+ * Stages every order of the pairs (history, cancelled, open) with what `exchange_orders` needs:
+ * quantities, prices, states, what escrow still holds, and when each was last changed.
  */
-export async function insertOrdersAndTrades(conn: Conn, ctx: SeedContext): Promise<void> {
+export async function stageOrders(conn: Conn, ctx: SeedContext): Promise<void> {
   const { plan } = ctx;
   const w = window(ctx);
   const totalOrders = plan.trades + plan.cancelledOrders + plan.openOrdersBusiest + 5 * plan.openOrdersOther;
@@ -182,6 +183,10 @@ export async function insertOrdersAndTrades(conn: Conn, ctx: SeedContext): Promi
                      ELSE ceil(t0.last * (1.001 + 0.25 * t0.u * t0.u) * 100) / 100 END AS price) t`,
   );
   await conn.query(`ANALYZE ${S}.xall`);
+}
+
+/** Writes the staged orders in time order, `seq` following it, and the identity sequence after them. */
+export async function insertOrders(conn: Conn): Promise<void> {
   await conn.query(
     `INSERT INTO exchange_orders (id, seq, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state,
                                   escrow_remaining, created_at, updated_at) OVERRIDING SYSTEM VALUE
@@ -193,6 +198,10 @@ export async function insertOrdersAndTrades(conn: Conn, ctx: SeedContext): Promi
   await conn.query(
     `SELECT setval(pg_get_serial_sequence('exchange_orders', 'seq'), (SELECT coalesce(max(seq), 0) + 1 FROM exchange_orders), false)`,
   );
+}
+
+/** Writes the staged trades in time order, `seq` following it, and the identity sequence after them. */
+export async function insertTrades(conn: Conn): Promise<void> {
   await conn.query(
     `INSERT INTO exchange_trades (id, seq, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost,
                                   buyer_fee, seller_fee, created_at) OVERRIDING SYSTEM VALUE
@@ -208,8 +217,8 @@ export async function insertOrdersAndTrades(conn: Conn, ctx: SeedContext): Promi
   );
 }
 
-/** The exchange's ledger rows: escrow in (20), trade proceeds and price improvement (22), fees (23), cancels (21). */
-export async function insertExchangeLedger(conn: Conn): Promise<void> {
+/** The orders' ledger rows: escrow in (20) and what a cancel returned (21). */
+export async function insertOrderLedger(conn: Conn): Promise<void> {
   const amountText = `a.initial || ' ' || p.bt || ' at ' || a.price || ' ' || p.st`;
   await conn.query(
     ledgerInsert(`
@@ -228,6 +237,10 @@ export async function insertExchangeLedger(conn: Conn): Promise<void> {
             ${S}.uid(a.owner), NULL, ${S}.uid(a.owner), true, 'Order cancelled: escrow returned', a.id
        FROM ${S}.xall a JOIN ${S}.xpair p USING (pair) WHERE a.state = 2`),
   );
+}
+
+/** The trades' ledger rows: proceeds and price improvement out of escrow (22), fees (23). */
+export async function insertTradeLedger(conn: Conn): Promise<void> {
   const what = `t.qty || ' ' || p.bt || ' at ' || t.price || ' ' || p.st`;
   const taker = 'CASE WHEN t.taker_buy THEN t.buyer_id ELSE t.seller_id END';
   await conn.query(

@@ -235,6 +235,11 @@ export interface Task {
  * done), timing each through `progress`. Rejects with the first failure once the running ones end.
  */
 export async function runTasks(tasks: Task[], conns: Conn[], progress: Progress): Promise<void> {
+  const names = new Set(tasks.map((t) => t.name));
+  for (const t of tasks) {
+    const unknown = (t.after ?? []).filter((d) => !names.has(d));
+    if (unknown.length > 0) throw new Error(`part ${t.name} waits for unknown parts: ${unknown.join(', ')}`);
+  }
   const done = new Set<string>();
   const pending = [...tasks];
   let failure: unknown;

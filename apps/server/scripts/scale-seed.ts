@@ -16,7 +16,14 @@ import { findSale } from '../src/modules/chips/chips.queries.ts';
 import { hashPassword } from '../src/modules/users/users.service.ts';
 import { chipsNeeded, insertCheckouts, insertChips, insertPackages } from './scale-seed.checkout.ts';
 import { loadScaleSettings, PGLITE_MAX_MEMBERS, planFor } from './scale-seed.config.ts';
-import { insertExchangeLedger, insertOrdersAndTrades, stageExchange } from './scale-seed.exchange.ts';
+import {
+  insertOrderLedger,
+  insertOrders,
+  insertTradeLedger,
+  insertTrades,
+  stageExchange,
+  stageOrders,
+} from './scale-seed.exchange.ts';
 import { insertProcesses, insertRecipes } from './scale-seed.forge.ts';
 import { insertAccessLogs, insertAdminLogs, insertCollections, insertItems } from './scale-seed.items.ts';
 import {
@@ -196,7 +203,8 @@ export async function runScaleSeed(
       });
       const users = sessions.replica ? [] : ['users'];
       const ledgerParts = [
-        'exchange ledger',
+        'exchange order rows',
+        'exchange trade rows',
         'forge',
         'checkouts',
         'chips',
@@ -204,10 +212,24 @@ export async function runScaleSeed(
         'mints, burns, distributions',
       ];
       const tasks: Task[] = [
+        // The exchange is the longest chain: its parts come first, so a free session takes them first.
+        {
+          name: 'exchange staging',
+          after: users,
+          run: async (c) => {
+            await stageExchange(c, ctx, tickers);
+            await stageOrders(c, ctx);
+          },
+        },
+        { name: 'exchange orders', after: ['exchange staging'], run: (c) => insertOrders(c) },
+        {
+          name: 'exchange trades',
+          after: ['exchange staging', ...(sessions.replica ? [] : ['exchange orders'])],
+          run: (c) => insertTrades(c),
+        },
+        { name: 'exchange order rows', after: ['exchange staging'], run: (c) => insertOrderLedger(c) },
+        { name: 'exchange trade rows', after: ['exchange staging'], run: (c) => insertTradeLedger(c) },
         { name: 'users', run: (c) => insertMembers(c, ctx, passwordHash) },
-        { name: 'exchange staging', after: users, run: (c) => stageExchange(c, ctx, tickers) },
-        { name: 'exchange orders', after: ['exchange staging'], run: (c) => insertOrdersAndTrades(c, ctx) },
-        { name: 'exchange ledger', after: ['exchange orders'], run: (c) => insertExchangeLedger(c) },
         { name: 'forge', after: users, run: (c) => insertProcesses(c, ctx) },
         { name: 'checkouts', after: users, run: (c) => insertCheckouts(c, ctx) },
         { name: 'chips', after: users, run: (c) => insertChips(c, ctx) },
