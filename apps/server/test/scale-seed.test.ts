@@ -42,6 +42,15 @@ async function recreate(name: string): Promise<void> {
 
 let built: BuiltApp;
 let db: pg.Client;
+/** What the seed left in its derived structures, read before any app started on the database. */
+let derived: {
+  members: number;
+  statsTotal: number;
+  ranked: number;
+  holders: number;
+  rollupRows: number;
+  ledgerRows: number;
+};
 const one = async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
   (await db.query<R>(text, params)).rows[0] as R;
 
@@ -51,9 +60,18 @@ beforeAll(async () => {
     env(testDatabaseUrl(DB), { SCALE_MEMBERS: String(MEMBERS), SCALE_TX: String(TX), SCALE_PASSWORD: PASSWORD }),
     () => {},
   );
-  built = await buildApp(testConfig({ DATABASE_URL: testDatabaseUrl(DB) }));
   db = new pg.Client({ connectionString: testDatabaseUrl(DB) });
   await db.connect();
+  derived = await one(
+    `SELECT (SELECT count(*)::int FROM users) AS members,
+            (SELECT coalesce(sum(total), 0)::int FROM user_stats_daily) AS "statsTotal",
+            (SELECT count(*)::int FROM leaderboard_entries) AS ranked,
+            (SELECT count(*)::int FROM balances b JOIN users u ON u.id = b.user_id
+              WHERE b.amount > 0 AND u.is_active AND NOT u.is_system) AS holders,
+            (SELECT coalesce(sum(n), 0)::int FROM ledger_rollup WHERE grain = 'day') AS "rollupRows",
+            (SELECT count(*)::int FROM bank_transactions) AS "ledgerRows"`,
+  );
+  built = await buildApp(testConfig({ DATABASE_URL: testDatabaseUrl(DB) }));
 }, 120_000);
 
 afterAll(async () => {
@@ -164,6 +182,13 @@ describe('make scale-seed at 2,000 members', () => {
     expect(orders.bad).toBe(0);
     const admin = await loginAdmin(built.app);
     await expectLedgerBalanced(built.app, admin);
+  });
+
+  it('leaves the kept user stats, leaderboard and ledger rollup built from what it wrote', () => {
+    expect(derived.statsTotal).toBe(derived.members);
+    expect(derived.holders).toBeGreaterThan(MEMBERS / 2);
+    expect(derived.ranked).toBe(derived.holders);
+    expect(derived.rollupRows).toBe(derived.ledgerRows);
   });
 
   it('gives member1 the heaviest history, and member1 signs in with SCALE_PASSWORD', async () => {
