@@ -83,8 +83,8 @@ function numeric(u: bigint): string {
 
 interface EntryRow extends Record<string, unknown> {
   part: string;
-  user_id: string | null;
-  /** Not `amount`: an output column of that name would be what `ORDER BY amount` sorts, as text. */
+  /** Not `user_id`, nor `amount` below: an output column of that name is what `ORDER BY` would sort, as text. */
+  uid: string | null;
   amt: string;
 }
 
@@ -99,7 +99,7 @@ export function tableStore(opts: { blockSize?: number } = {}): LeaderboardStore 
     kind: 'table',
     async read(db, currencyId, top, viewer, near) {
       const c = currencyId;
-      const topPart = sql`(SELECT 't' AS part, user_id::text, amount::text AS amt FROM leaderboard_entries
+      const topPart = sql`(SELECT 't' AS part, user_id::text AS uid, amount::text AS amt FROM leaderboard_entries
                            WHERE currency_id = ${c}::int ORDER BY amount DESC, user_id LIMIT ${top}::int)`;
       if (!viewer) {
         const rows = await queryNamed<EntryRow>(db, 'leaderboard_table_top', topPart);
@@ -117,9 +117,9 @@ export function tableStore(opts: { blockSize?: number } = {}): LeaderboardStore 
       }
       const a = numeric(viewer.at.amount);
       const au = viewer.at.userId;
-      const rows = await queryNamed<EntryRow>(
-        db,
-        'leaderboard_table_viewer',
+      // Planned for these values each time (not a named prepared statement): a generic plan does not know
+      // whether the viewer sits in a large tie, and may scan the tie.
+      const res = await db.execute<EntryRow>(
         sql`${topPart}
         UNION ALL ${keptPart}
         UNION ALL
@@ -138,26 +138,27 @@ export function tableStore(opts: { blockSize?: number } = {}): LeaderboardStore 
                + (SELECT count(*) FROM leaderboard_entries e, blk
                   WHERE e.currency_id = ${c}::int AND e.amount < -blk.start_neg AND e.amount > ${a}::numeric)
                + (SELECT count(*) FROM leaderboard_entries e, blk
-                  WHERE e.currency_id = ${c}::int AND e.amount = ${a}::numeric AND e.user_id < ${au}::bpchar
-                    AND -blk.start_neg <> ${a}::numeric)
+                  WHERE e.currency_id = ${c}::int AND e.amount = ${a}::numeric
+                    AND e.user_id < (CASE WHEN -blk.start_neg = ${a}::numeric THEN ''::bpchar ELSE ${au}::bpchar END))
         )::text
         UNION ALL
-        (SELECT 'b', user_id::text, amount::text AS amt FROM leaderboard_entries
+        (SELECT 'b', user_id::text AS uid, amount::text AS amt FROM leaderboard_entries
           WHERE currency_id = ${c}::int AND amount = ${a}::numeric AND user_id < ${au}::bpchar
           ORDER BY user_id DESC LIMIT ${near}::int)
         UNION ALL
-        (SELECT 'b', user_id::text, amount::text AS amt FROM leaderboard_entries
+        (SELECT 'b', user_id::text AS uid, amount::text AS amt FROM leaderboard_entries
           WHERE currency_id = ${c}::int AND amount > ${a}::numeric
           ORDER BY amount, user_id DESC LIMIT ${near}::int)
         UNION ALL
-        (SELECT 'a', user_id::text, amount::text AS amt FROM leaderboard_entries
+        (SELECT 'a', user_id::text AS uid, amount::text AS amt FROM leaderboard_entries
           WHERE currency_id = ${c}::int AND amount = ${a}::numeric AND user_id > ${au}::bpchar
           ORDER BY user_id LIMIT ${near}::int)
         UNION ALL
-        (SELECT 'a', user_id::text, amount::text AS amt FROM leaderboard_entries
+        (SELECT 'a', user_id::text AS uid, amount::text AS amt FROM leaderboard_entries
           WHERE currency_id = ${c}::int AND amount < ${a}::numeric
           ORDER BY amount DESC, user_id LIMIT ${near}::int)`,
       );
+      const rows = res.rows;
       const part = (p: string) => rows.filter((r) => r.part === p).map(entry);
       const kept = rows.find((r) => r.part === 'k');
       const before = part('b').sort((x, y) => (ranksAhead(x, y) ? 1 : -1));
@@ -313,7 +314,7 @@ async function countIntoBlocks(
 }
 
 function entry(r: EntryRow): RankEntry {
-  return { userId: r.user_id ?? '', amount: units(r.amt) };
+  return { userId: r.uid ?? '', amount: units(r.amt) };
 }
 
 // ---------------------------------------------------------------------------------------------------
