@@ -35,7 +35,7 @@ import { usersAdminRoutes } from './modules/users/admin.routes.ts';
 import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
 import { leaderboardRoutes } from './modules/users/leaderboard.routes.ts';
-import { type LeaderboardStore, redisStore, tableStore } from './modules/users/leaderboard.store.ts';
+import { appLeaderboardStore, type LeaderboardStore } from './modules/users/leaderboard.store.ts';
 import { startLeaderboardJob } from './modules/users/leaderboard.sync.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { walletRoutes } from './modules/users/wallet.routes.ts';
@@ -136,9 +136,7 @@ export async function buildApp(
   await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(usersAdminRoutes, { prefix: '/api/user', deps: usersDeps });
-  // Under the database's name in Redis, so databases sharing a Redis keep their own rankings.
-  const leaderboardPrefix = `starlight:lb:${config.DATABASE_URL ? new URL(config.DATABASE_URL).pathname.slice(1) : 'pglite'}:`;
-  const leaderboardStore = options.leaderboardStore ?? (redis ? redisStore(redis, leaderboardPrefix) : tableStore());
+  const leaderboardStore = options.leaderboardStore ?? appLeaderboardStore(redis, config.DATABASE_URL);
   await app.register(leaderboardRoutes, { prefix: '/api/user', db, store: leaderboardStore });
   await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
   await app.register(bankRoutes, { prefix: '/api/bank', db });

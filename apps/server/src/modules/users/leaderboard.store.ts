@@ -355,6 +355,16 @@ for i = 1, #ARGV, 2 do
 end
 return 1`;
 
+/**
+ * The store the app uses: Redis (when `redis` is given) under `starlight:lb:<database name>:`, so
+ * databases sharing a Redis keep their own rankings; else the table. For a script that rebuilds the
+ * app's own ranking (`rebuildLeaderboard(db, appLeaderboardStore(redis, DATABASE_URL))`).
+ */
+export function appLeaderboardStore(redis: Redis | null, databaseUrl: string | undefined): LeaderboardStore {
+  if (!redis) return tableStore();
+  return redisStore(redis, `starlight:lb:${databaseUrl ? new URL(databaseUrl).pathname.slice(1) : 'pglite'}:`);
+}
+
 /** The ranking in Redis under `prefix` (the product uses `starlight:lb:`; tests a prefix of their own). */
 export function redisStore(redis: Redis, prefix = 'starlight:lb:'): LeaderboardStore {
   const z = (c: number) => `${prefix}z:${c}`;
