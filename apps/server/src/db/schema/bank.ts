@@ -123,7 +123,8 @@ export const settlements = pgTable(
   (t) => [
     index('settlements_state_created').on(t.state, t.createdAt),
     index('settlements_user').on(t.userId, t.createdAt),
-    // The admin list's order (pending first, then newest; issue 19 §2), read from one index.
+    // The admin list's order (pending first, then newest; issue 19 §2), read from one index (migration
+    // 0024 adds INCLUDE (state, kind) by hand, so a deep page reads its ids index-only).
     index('settlements_listing').on(sql`(${t.state} <> 'pending')`, t.createdAt.desc(), t.id.desc()),
     check('settlements_amount_positive', sql`${t.amount} > 0`),
     // One live claim per deposit: a reference (compared trimmed and without case, as a transaction hash
