@@ -154,6 +154,9 @@ export interface RollupTick {
 
 /** One tick in `tx` (holding the job's lock); see `tickLedgerRollup`. */
 async function tickIn(tx: Tx): Promise<RollupTick> {
+  // A tick reads a few rows: no JIT (the backdated check's tid range has a generic estimate of a third of
+  // the ledger, which would compile it every tick).
+  await tx.execute(sql`SET LOCAL jit = off`);
   // The horizon first, in its own statement: every row stamped below it is committed and visible to the
   // statements that follow (READ COMMITTED takes a fresh snapshot per statement).
   const h = await committedHorizon(tx);

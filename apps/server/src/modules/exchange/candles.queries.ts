@@ -48,13 +48,17 @@ function upsert(width: Width, source: SQL): SQL {
     RETURNING 1`;
 }
 
-/** Folds the trades stamped in [from, to) into the kept candles of every width, in one statement. */
+/**
+ * Folds the trades stamped in [from, to) into the kept candles of every width, in one statement. Pair by
+ * pair (deleted pairs keep their rows), so each reads its range of `exchange_trades_pair_time`.
+ */
 async function addTrades(tx: Tx, from: string, to: Date): Promise<number> {
   const res = await tx.execute<{ n: string }>(sql`
     WITH src AS (
       SELECT t.pair_id, date_bin(${WIDTHS['1m']}, t.created_at, ${EPOCH}) AS bucket, ${TRADE_OHLC}
-      FROM exchange_trades t
-      WHERE t.created_at >= ${from}::timestamptz AND t.created_at < ${to.toISOString()}::timestamptz
+      FROM exchange_pairs p
+      JOIN exchange_trades t ON t.pair_id = p.id
+        AND t.created_at >= ${from}::timestamptz AND t.created_at < ${to.toISOString()}::timestamptz
       GROUP BY 1, 2),
     m AS (${upsert('1m', sql`src`)}),
     h AS (${upsert('1h', sql`(SELECT c.pair_id, date_bin(${WIDTHS['1h']}, c.bucket, ${EPOCH}) AS bucket, ${CANDLE_OHLC} FROM src c GROUP BY 1, 2) x`)}),
