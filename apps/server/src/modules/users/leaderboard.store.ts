@@ -221,7 +221,8 @@ export function tableStore(opts: { blockSize?: number } = {}): LeaderboardStore 
         ON CONFLICT (store) DO UPDATE SET mark = excluded.mark`);
     },
     async rebuild(tx, mark) {
-      await tx.execute(sql`TRUNCATE leaderboard_entries`);
+      // DELETE, not TRUNCATE: readers keep the old ranking (MVCC) until this commits, rather than waiting on its lock.
+      await tx.execute(sql`DELETE FROM leaderboard_entries`);
       await tx.execute(sql`
         INSERT INTO leaderboard_entries (currency_id, user_id, amount)
         SELECT b.currency_id, b.user_id, b.amount FROM balances b JOIN users u ON u.id = b.user_id
@@ -229,7 +230,7 @@ export function tableStore(opts: { blockSize?: number } = {}): LeaderboardStore 
       await tx.execute(sql`
         INSERT INTO leaderboard_state (store, mark, built_at) VALUES ('table', ${mark.toISOString()}::timestamptz, now())
         ON CONFLICT (store) DO UPDATE SET mark = excluded.mark, built_at = excluded.built_at`);
-      await tx.execute(sql`TRUNCATE leaderboard_blocks`);
+      await tx.execute(sql`DELETE FROM leaderboard_blocks`);
       await tx.execute(sql`
         INSERT INTO leaderboard_blocks (currency_id, start_neg, start_user, n)
         SELECT currency_id, CASE WHEN rn = 0 THEN ${SENTINEL_NEG}::numeric ELSE -amount END,
