@@ -300,6 +300,9 @@ export async function runScaleSeed(
       await progress.part('ledger rollup and candles', () => rebuildLedgerRollup(db));
       await progress.part('user stats', () => rebuildUserStats(db));
       await progress.part('leaderboard', () => rebuildLeaderboard(db, tableStore()));
+      // Every page of the lists is read from its index alone (issue 19 §2), which needs the visibility
+      // map that only VACUUM sets: on a fresh bulk load it is empty (and autovacuum may be off or late).
+      await progress.part('vacuum', () => c1.query('VACUUM (ANALYZE)'));
 
       const counts: Record<string, number> = {};
       const tables = [
