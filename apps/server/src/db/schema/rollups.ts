@@ -5,7 +5,19 @@
  * `rebuildLedgerRollup` makes it again from the ledger at any time. No foreign keys: derived rows.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /**
  * One row per (grain, bucket, currency, category) holding ledger rows stamped `created_at < watermark`
@@ -97,4 +109,21 @@ export const tradeCandlesState = pgTable('trade_candles_state', {
   id: integer('id').primaryKey(),
   watermark: timestamp('watermark', { withTimezone: true }).notNull(),
   builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The latest conservation check (issue 19 §2 The audit; one row, id 1), taken at one snapshot by the
+ * audit-check job (every ~30 s, one replica), by a live audit, or by the full recount: per currency
+ * (`currencies`, JSON array of `{currencyId, balances, issued, removed, escrow, negative}`, amounts as
+ * NUMERIC text in currency units), when (`checkedAt`, the snapshot's time), the rollup watermark it used,
+ * and `ledgerRows`: how many ledger rows that snapshot held (the audit trusts the check only while the
+ * ledger still holds that many). Derived data: any audit makes it again.
+ */
+export const auditCheckState = pgTable('audit_check', {
+  id: integer('id').primaryKey(),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+  watermark: timestamp('watermark', { withTimezone: true }),
+  ledgerRows: bigint('ledger_rows', { mode: 'number' }).notNull(),
+  full: boolean('full').notNull().default(false),
+  currencies: jsonb('currencies').notNull(),
 });
