@@ -18,11 +18,12 @@ export function Paging({
 }) {
   const pages = pageCount(total, limit);
   return (
-    <Group justify="space-between" gap="xs">
+    // One row at any width: the buttons keep their size and the text between them wraps (a phone).
+    <Group justify="space-between" gap="xs" wrap="nowrap">
       <Button size="xs" variant="default" disabled={page <= 1} onClick={() => onPage(previousPage(page))}>
         Previous
       </Button>
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" ta="center" style={{ flex: 1, minWidth: 0 }}>
         Page {page} of {formatTotal(pages, totalCapped)} · {formatTotal(total, totalCapped)} in all
       </Text>
       <Button
