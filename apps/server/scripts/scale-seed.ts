@@ -8,6 +8,7 @@
  * Usage: DATABASE_URL=postgres://… node apps/server/scripts/scale-seed.ts
  */
 import type { PGlite } from '@electric-sql/pglite';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
@@ -15,7 +16,7 @@ import { seed } from '../src/db/seed.ts';
 import { rebuildLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { findSale } from '../src/modules/chips/chips.queries.ts';
 import { rebuildUserStats } from '../src/modules/users/admin.queries.ts';
-import { tableStore } from '../src/modules/users/leaderboard.store.ts';
+import { appLeaderboardStore, tableStore } from '../src/modules/users/leaderboard.store.ts';
 import { rebuildLeaderboard } from '../src/modules/users/leaderboard.sync.ts';
 import { hashPassword } from '../src/modules/users/users.service.ts';
 import { chipsNeeded, insertCheckouts, insertChips, insertPackages } from './scale-seed.checkout.ts';
@@ -300,6 +301,17 @@ export async function runScaleSeed(
       await progress.part('ledger rollup and candles', () => rebuildLedgerRollup(db));
       await progress.part('user stats', () => rebuildUserStats(db));
       await progress.part('leaderboard', () => rebuildLeaderboard(db, tableStore()));
+      if (config.REDIS_URL) {
+        // The store the app reads when REDIS_URL is set (keys named after this database).
+        const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+        try {
+          await progress.part('leaderboard in Redis', () =>
+            rebuildLeaderboard(db, appLeaderboardStore(redis, config.DATABASE_URL)),
+          );
+        } finally {
+          redis.disconnect();
+        }
+      }
       // Every page of the lists is read from its index alone (issue 19 §2), which needs the visibility
       // map that only VACUUM sets: on a fresh bulk load it is empty (and autovacuum may be off or late).
       await progress.part('vacuum', () => c1.query('VACUUM (ANALYZE)'));
