@@ -342,7 +342,7 @@ describe('GET /api/bank/audit', () => {
     expect(res.statusCode).toBe(200);
     const audit = res.json<AuditResponse>();
     expect(audit.ok).toBe(true);
-    expect(audit.message).toBe('Ledger balanced');
+    expect(audit.message).toMatch(/^Ledger balanced( \(balances checked \d+ s ago, at .*\))?$/);
     const sd = audit.currencies.find((c) => c.currencyId === 1);
     expect(sd).toMatchObject({ ticker: 'SD', difference: '0.00', negativeBalances: 0, escrow: '0.00', ok: true });
   });

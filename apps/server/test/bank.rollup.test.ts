@@ -3,8 +3,9 @@
  * through the API (taxed transfers, mints, burns, distributions, orders and trades, forge), some landing
  * while a tick runs or while a posting transaction stays open across ticks, the kept currency stats and
  * supply history equal the full scans they replaced, the incremental audit equals the full recount, and
- * the audit still finds a tampered balance, a changed ledger row and a backdated one. On a database of
- * its own: the tampering must not reach the files that share the test database.
+ * the audit still finds a tampered balance, a changed ledger row and a backdated one; the conservation
+ * check stored by the audit-check job equals one taken live and answers only while it is still true. On
+ * a database of its own: the tampering must not reach the files that share the test database.
  */
 import {
   type AuditResponse,
@@ -15,6 +16,7 @@ import {
   CIRCULATING_SUBTRACT,
   type Currency,
   NEGATIVE_STAT_CATEGORIES,
+  parseAmount,
   type Recipe,
   type SupplyInterval,
 } from '@starlight/shared';
@@ -23,6 +25,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { endOfDay } from '../src/db/date-range.ts';
 import { pgArray } from '../src/db/pg-array.ts';
 import { newObjectId } from '../src/lib/ids.ts';
+import { takeCheck, tickAuditCheck } from '../src/modules/bank/audit.check.ts';
 import { findCategoryTotals, findSupplyHistory } from '../src/modules/bank/reports.queries.ts';
 import { rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { findCandles } from '../src/modules/exchange/candles.queries.ts';
@@ -393,12 +396,64 @@ describe('the ledger rollup', () => {
   });
 });
 
+/** A conservation check taken now, at one snapshot, as the job takes it (not stored). */
+async function liveCheck() {
+  return (await db().transaction((tx) => takeCheck(tx, 'kept'), { isolationLevel: 'repeatable read' })).check;
+}
+
+describe('the stored conservation check', () => {
+  it('equals a check taken live on a quiet database, and the audit answers from it with its time', async () => {
+    await tick();
+    const stored = await tickAuditCheck(db(), { wait: true });
+    expect(stored).toBeDefined();
+    expect(await liveCheck()).toEqual({ ...stored, checkedAt: expect.any(Date) });
+    const incremental = await audit();
+    expect(incremental.ok, JSON.stringify(incremental.checks)).toBe(true);
+    // Answered from a stored check (the job may have stored a later one meanwhile: never an earlier one).
+    expect(incremental.message).toMatch(/^Ledger balanced \(balances checked \d+ s ago, at \d{4}-.*Z\)$/);
+    expect(Date.parse(incremental.checkedAt)).toBeGreaterThanOrEqual(stored!.checkedAt.getTime());
+    const full = await audit(true);
+    expect(full.ok, JSON.stringify(full.checks)).toBe(true);
+    expect(full.message).toBe('Ledger balanced');
+    expect(full.currencies).toEqual(incremental.currencies);
+  });
+
+  it('is not used once money moved after it: the audit checks the balances of now', async () => {
+    await tickAuditCheck(db(), { wait: true });
+    const before = (await audit()).currencies.find((c) => c.currencyId === coin.currencyId)!;
+    const posted = Date.now();
+    await mint(t.app, t.admin, members[3]!.nickname, coin.currencyId, '2.5');
+    const after = await audit();
+    expect(after.message).toBe('Ledger balanced');
+    expect(Date.parse(after.checkedAt)).toBeGreaterThanOrEqual(posted - 1000);
+    const entry = after.currencies.find((c) => c.currencyId === coin.currencyId)!;
+    expect(parseAmount(entry.balances)! - parseAmount(before.balances)!).toBe(parseAmount('2.5'));
+    expect(parseAmount(entry.issued)! - parseAmount(before.issued)!).toBe(parseAmount('2.5'));
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('is not used when it is older than the bound (the job is not running)', async () => {
+    await tickAuditCheck(db(), { wait: true });
+    await db().execute(sql`UPDATE audit_check SET checked_at = checked_at - interval '10 minutes' WHERE id = 1`);
+    const a = await audit();
+    expect(a.message).toBe('Ledger balanced');
+    expect(Date.now() - Date.parse(a.checkedAt)).toBeLessThan(60_000);
+  });
+});
+
 describe('the audit finds tampering', () => {
-  it('finds a balance changed in the database, incrementally and in the full recount', async () => {
+  it('finds a balance changed in the database: the full recount at once, the incremental audit from the next check', async () => {
     const target = members[1]!;
+    await tickAuditCheck(db(), { wait: true });
     await db().execute(
       sql`UPDATE balances SET amount = amount + 1 WHERE user_id = ${target.id} AND currency_id = ${coin.currencyId}`,
     );
+    // A check taken now sees it; the stored one (no ledger row changed) until the job takes the next.
+    const now = await liveCheck();
+    const c = now.currencies.find((x) => x.currencyId === coin.currencyId)!;
+    expect(c.balances + c.escrow - (c.issued - c.removed)).toBe(parseAmount('1'));
+    const checked = await tickAuditCheck(db(), { wait: true });
+    expect(checked).toEqual({ ...now, checkedAt: expect.any(Date) });
     for (const a of [await audit(), await audit(true)]) {
       expect(a.ok).toBe(false);
       expect(a.message).toBe('Ledger NOT balanced');
@@ -407,9 +462,21 @@ describe('the audit finds tampering', () => {
         ok: false,
       });
     }
+    // The full recount finds it at once, without waiting for the job.
     await db().execute(
       sql`UPDATE balances SET amount = amount - 1 WHERE user_id = ${target.id} AND currency_id = ${coin.currencyId}`,
     );
+    await tickAuditCheck(db(), { wait: true });
+    await db().execute(
+      sql`UPDATE balances SET amount = amount + 1 WHERE user_id = ${target.id} AND currency_id = ${coin.currencyId}`,
+    );
+    const full = await audit(true);
+    expect(full.ok).toBe(false);
+    expect(full.currencies.find((c) => c.currencyId === coin.currencyId)).toMatchObject({ difference: '1.00' });
+    await db().execute(
+      sql`UPDATE balances SET amount = amount - 1 WHERE user_id = ${target.id} AND currency_id = ${coin.currencyId}`,
+    );
+    // A check that found a difference is not trusted: the audit takes one now, which is clean again.
     await expectLedgerBalanced(t.app, t.admin);
   });
 
@@ -457,7 +524,7 @@ describe('the audit finds tampering', () => {
     expect(incremental.ok).toBe(false);
     expect(check(incremental, 'ledger changes')).toMatchObject({ ok: false });
     expect(check(incremental, 'ledger changes')?.detail).toMatch(/^1 ledger rows updated and 0 deleted since/);
-    expect(incremental.message).toBe('Ledger NOT balanced: check ledger changes');
+    expect(incremental.message).toMatch(/^Ledger NOT balanced: check ledger changes( \(balances checked .*\))?$/);
     const full = await audit(true);
     expect(full.ok).toBe(false);
     expect(check(full, 'rollup')).toMatchObject({ ok: false });

@@ -2599,6 +2599,7 @@ export interface operations {
                 ok: boolean;
                 detail: string;
               }[];
+            checkedAt: string;
           };
         };
       };

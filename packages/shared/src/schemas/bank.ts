@@ -242,7 +242,8 @@ export const auditQuery = z.strictObject({ full: z.enum(['true', 'false']).optio
 export type AuditQuery = z.infer<typeof auditQuery>;
 /**
  * DESIGN §4's audit, extended (issue 19): `mode`, `checkpoint` (the rollup's watermark, ISO 8601 UTC, null
- * before it is built) and `checks`; `ok` is true only when every currency and every check passes.
+ * before it is built), `checks`, and `checkedAt` (ISO 8601 UTC: when the conservation figures were taken,
+ * the latest stored check's snapshot or now); `ok` is true only when every currency and every check passes.
  */
 export const auditResponse = z.object({
   ok: z.boolean(),
@@ -251,5 +252,6 @@ export const auditResponse = z.object({
   mode: z.enum(['incremental', 'full']),
   checkpoint: z.string().nullable(),
   checks: z.array(auditCheck),
+  checkedAt: z.string(),
 });
 export type AuditResponse = z.infer<typeof auditResponse>;

@@ -3,8 +3,10 @@
  * audit reads (cheap, from the catalog and the statistics) and the full recount's comparison of the
  * ledger rollup with the ledger.
  */
+import type { Amount } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { watermarkBefore } from '../../db/watermark.ts';
 import { DAY, EPOCH, HOUR, ledgerCounters, ledgerSums } from './rollup.queries.ts';
 
 /** What the incremental audit reads besides the sums: the triggers, the counters and their baseline. */
@@ -164,4 +166,123 @@ export async function compareBalances(db: DbOrTx): Promise<{
     mismatches: Number(r?.n ?? 0),
     first: r ? { userId: r.user_id, currencyId: Number(r.currency_id), balance: r.balance, ledger: r.ledger } : null,
   };
+}
+
+/** The rollup's watermark as SQL (-infinity before it is built), read in the statement's snapshot. */
+const WATERMARK = sql`coalesce((SELECT watermark FROM ledger_rollup_state WHERE id = 1), '-infinity'::timestamptz)`;
+
+/**
+ * How many ledger rows the caller's snapshot holds, from the rollup's all-time rows plus the rows from
+ * its watermark on (index `bank_tx_created`; the rows of the last rollup tick, a few seconds' worth), in
+ * one statement. Before the rollup is built it counts the whole ledger.
+ */
+export async function ledgerRowCount(db: DbOrTx): Promise<number> {
+  const known = await watermarkBefore(db, sql`ledger_rollup_state`);
+  const res = await db.execute<{ n: string }>(sql`
+    SELECT (SELECT coalesce(sum(n), 0) FROM ledger_rollup
+             WHERE grain = 'all' AND EXISTS (SELECT 1 FROM ledger_rollup_state WHERE id = 1))
+         + (SELECT count(*) FROM bank_transactions
+             WHERE created_at >= ${known}::timestamptz AND created_at >= ${WATERMARK}) AS n`);
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+/** One currency of a conservation check: amounts in 10^-9 units, `negative` the count of negative balances. */
+export interface CheckedCurrency {
+  currencyId: number;
+  balances: Amount;
+  issued: Amount;
+  removed: Amount;
+  escrow: Amount;
+  negative: number;
+}
+
+/** A conservation check taken at one snapshot (see table `audit_check`). */
+export interface ConservationCheck {
+  /** The snapshot's time (its transaction's start). */
+  checkedAt: Date;
+  /** The rollup watermark it read the ledger's totals up to (null: not built). */
+  watermark: Date | null;
+  /** Ledger rows in the snapshot. */
+  ledgerRows: number;
+  full: boolean;
+  currencies: CheckedCurrency[];
+}
+
+/**
+ * Stores `check` as the latest (row id 1) unless a check taken later is stored already (replicas and
+ * live audits may race: the latest snapshot wins). Amounts as integer text in 10^-9 units.
+ */
+export async function storeCheck(db: DbOrTx, check: ConservationCheck): Promise<void> {
+  const currencies = JSON.stringify(
+    check.currencies.map((c) => ({
+      currencyId: c.currencyId,
+      balances: c.balances.toString(),
+      issued: c.issued.toString(),
+      removed: c.removed.toString(),
+      escrow: c.escrow.toString(),
+      negative: c.negative,
+    })),
+  );
+  await db.execute(sql`
+    INSERT INTO audit_check AS a (id, checked_at, watermark, ledger_rows, "full", currencies)
+    VALUES (1, ${check.checkedAt.toISOString()}::timestamptz, ${check.watermark?.toISOString() ?? null}::timestamptz,
+            ${check.ledgerRows}, ${check.full}, ${currencies}::jsonb)
+    ON CONFLICT (id) DO UPDATE SET checked_at = EXCLUDED.checked_at, watermark = EXCLUDED.watermark,
+      ledger_rows = EXCLUDED.ledger_rows, "full" = EXCLUDED."full", currencies = EXCLUDED.currencies
+    WHERE a.checked_at <= EXCLUDED.checked_at`);
+}
+
+/**
+ * The latest stored check and its age in seconds by the database's clock (one row read), or null when
+ * none is stored yet.
+ */
+export async function findStoredCheck(db: DbOrTx): Promise<{ check: ConservationCheck; ageSeconds: number } | null> {
+  const res = await db.execute<{
+    checked_at: string | Date;
+    watermark: string | Date | null;
+    ledger_rows: string;
+    full: boolean;
+    currencies: unknown;
+    age: string | number;
+  }>(sql`
+    SELECT checked_at, watermark, ledger_rows, "full", currencies,
+           extract(epoch FROM now() - checked_at) AS age
+    FROM audit_check WHERE id = 1`);
+  const r = res.rows[0];
+  if (!r) return null;
+  const raw = (typeof r.currencies === 'string' ? JSON.parse(r.currencies) : r.currencies) as Array<{
+    currencyId: number;
+    balances: string;
+    issued: string;
+    removed: string;
+    escrow: string;
+    negative: number;
+  }>;
+  return {
+    ageSeconds: Number(r.age),
+    check: {
+      checkedAt: new Date(r.checked_at),
+      watermark: r.watermark ? new Date(r.watermark) : null,
+      ledgerRows: Number(r.ledger_rows),
+      full: Boolean(r.full),
+      currencies: raw.map((c) => ({
+        currencyId: Number(c.currencyId),
+        balances: BigInt(c.balances) as Amount,
+        issued: BigInt(c.issued) as Amount,
+        removed: BigInt(c.removed) as Amount,
+        escrow: BigInt(c.escrow) as Amount,
+        negative: Number(c.negative),
+      })),
+    },
+  };
+}
+
+/** Every currency's id, ticker and precision, by id (O(currencies)). */
+export async function findCurrencyLabels(
+  db: DbOrTx,
+): Promise<Array<{ currencyId: number; ticker: string; precision: number }>> {
+  const res = await db.execute<{ currency_id: number; ticker: string; precision: number }>(
+    sql`SELECT currency_id, ticker, precision FROM currencies ORDER BY currency_id`,
+  );
+  return res.rows.map((r) => ({ currencyId: Number(r.currency_id), ticker: r.ticker, precision: Number(r.precision) }));
 }

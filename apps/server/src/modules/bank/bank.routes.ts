@@ -27,6 +27,7 @@ import { idempotencyKey } from '../../http/idempotency.ts';
 import { inLiveTransaction, moneyMoving, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
+import { startAuditCheck } from './audit.check.ts';
 import { startCurrenciesLive } from './currencies.live.ts';
 import * as currencies from './currencies.service.ts';
 import * as reports from './reports.service.ts';
@@ -41,6 +42,9 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
   // The ledger rollup behind currency stats, supply history and the audit (issue 19 §2): kept every 2 s.
   const rollup = startLedgerRollup(db, app.log);
   app.addHook('onClose', async () => rollup.stop());
+  // The audit's conservation check (the pass over the balances), taken every 30 s by one replica.
+  const auditCheck = startAuditCheck(db, app.log);
+  app.addHook('onClose', async () => auditCheck.stop());
   // Transfers without an Idempotency-Key are written in batches (group commit, DESIGN §9): those that
   // arrive while their lane's previous batch is written go together in one transaction. Two lanes, by
   // sender, so two batches can be written at once (their rows are locked in one global order).

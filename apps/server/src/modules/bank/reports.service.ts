@@ -14,9 +14,20 @@ import {
   type TransactionsResponse,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
-import { compareBalances, compareRollup, findTripwires, type Tripwires } from './audit.queries.ts';
+import { takeAndStoreCheck, takeCheck } from './audit.check.ts';
+import {
+  type ConservationCheck,
+  compareBalances,
+  compareRollup,
+  findCurrencyLabels,
+  findStoredCheck,
+  findTripwires,
+  ledgerRowCount,
+  storeCheck,
+  type Tripwires,
+} from './audit.queries.ts';
 import { requireCurrency } from './currencies.service.ts';
-import { type ConservationRow, findCategoryTotals, findConservation, findSupplyHistory } from './reports.queries.ts';
+import { type ConservationRow, findCategoryTotals, findSupplyHistory } from './reports.queries.ts';
 import { clearBackdated, ledgerCounters, recordAuditBaseline } from './rollup.queries.ts';
 import { findTransactions } from './transactions-list.queries.ts';
 
@@ -173,21 +184,25 @@ function tripwireChecks(t: Tripwires): AuditCheck[] {
 /**
  * DESIGN §4 conservation check per currency: balances + escrow = issued - removed, and no negative
  * balance; `ok` is true only when every currency and every check passes (issue 19 §2).
- * - Incremental (default): the ledger's sums from the rollup up to its checkpoint (`checkpoint`, the
- *   watermark) plus the rows after it, against one pass over the balances; and the tripwires
- *   (`tripwireChecks`), which find a ledger row changed, removed or backdated without scanning the ledger.
+ * - Incremental (default): the latest stored conservation check (`latestCheck`: taken at one snapshot by
+ *   the audit-check job every ~30 s, the ledger's sums from the rollup up to its checkpoint plus the rows
+ *   after it, against one pass over the balances), used while no posting happened since and it was
+ *   clean, else one taken now; `checkedAt` says when, and the message how old a stored one is. And the
+ *   tripwires (`tripwireChecks`, read now), which find a ledger row changed, removed or backdated
+ *   without scanning the ledger. A balance changed without a ledger row shows from the next check on.
  * - `full`: recounts the whole ledger (the exact scan), compares every bucket of the rollup with it (a
  *   mismatch fails the check `rollup`) and every balance with its own rows (check `balances`: money
  *   moved between members without a row, which conservation cannot see), in one snapshot. When they match, the tripwires' baseline is
  *   taken afresh (the counters read at its start) and the backdated rows it saw are cleared, so a
- *   reported change clears once a recount vouches for the ledger.
+ *   reported change clears once a recount vouches for the ledger. Its conservation figures are stored as
+ *   the latest check.
  */
 export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<AuditResponse> {
   const result = opts.full
     ? await db.transaction(
         async (tx) => {
           const counters = await ledgerCounters(tx);
-          const rows = await findConservation(tx, 'full');
+          const { rows, check } = await takeCheck(tx, 'full');
           const cmp = await compareRollup(tx);
           const bal = await compareBalances(tx);
           const t = await findTripwires(tx);
@@ -214,15 +229,33 @@ export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<Audi
           ];
           const clean = cmp.built && cmp.mismatches === 0;
           if (clean) await recordAuditBaseline(tx, counters);
-          return { mode: 'full' as const, rows, checks, watermark: t.watermark, vouched: clean ? t.backdated : 0 };
+          return {
+            mode: 'full' as const,
+            rows,
+            checks,
+            watermark: t.watermark,
+            vouched: clean ? t.backdated : 0,
+            check,
+            ageSeconds: null,
+          };
         },
         { isolationLevel: 'repeatable read' },
       )
     : await (async () => {
         const t = await findTripwires(db);
-        const rows = await findConservation(db, 'kept');
-        return { mode: 'incremental' as const, rows, checks: tripwireChecks(t), watermark: t.watermark, vouched: 0 };
+        const { check, rows, ageSeconds } = await latestCheck(db);
+        return {
+          mode: 'incremental' as const,
+          rows,
+          checks: tripwireChecks(t),
+          watermark: t.watermark,
+          vouched: 0,
+          check,
+          ageSeconds,
+        };
       })();
+  // The full recount's conservation is a check like the job's (stored after its snapshot's transaction).
+  if (result.mode === 'full') await storeCheck(db, result.check);
   // The rows the job found stored below its watermark are in the ledger the recount found equal to the
   // rollup: they are vouched for (outside the snapshot's transaction, which the job's state updates would
   // fail; rows found since stay counted).
@@ -231,16 +264,106 @@ export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<Audi
   const balanced = currencies.every((c) => c.ok);
   const ok = balanced && result.checks.every((c) => c.ok);
   const failed = result.checks.filter((c) => !c.ok).map((c) => c.name);
+  const verdict = ok
+    ? 'Ledger balanced'
+    : balanced
+      ? `Ledger NOT balanced: check ${failed.join(', ')}`
+      : 'Ledger NOT balanced';
+  const checkedAt = result.check.checkedAt.toISOString();
   return {
     ok,
     currencies,
-    message: ok
-      ? 'Ledger balanced'
-      : balanced
-        ? `Ledger NOT balanced: check ${failed.join(', ')}`
-        : 'Ledger NOT balanced',
+    message:
+      result.ageSeconds === null
+        ? verdict
+        : `${verdict} (balances checked ${Math.round(result.ageSeconds)} s ago, at ${checkedAt})`,
     mode: result.mode,
     checkpoint: result.watermark?.toISOString() ?? null,
     checks: result.checks,
+    checkedAt,
   };
+}
+
+/** How old a stored check may be before the audit computes one itself (the job is not running). */
+export const STORED_CHECK_MAX_AGE_S = 300;
+
+/**
+ * The conservation figures the incremental audit reports: the latest stored check (`audit_check`, kept
+ * by the audit-check job) when it is trustworthy now, else a check taken now (and stored). Trusted when
+ * it is at most `STORED_CHECK_MAX_AGE_S` old, every currency was clean in it, the currencies are the
+ * same, and the ledger holds as many rows as its snapshot did: every posting adds ledger rows with its
+ * balance changes in one transaction, and rows are never removed (the tripwires report it if they are),
+ * so the same count means no posting since and the check's figures are those of now. What the stored
+ * check cannot see until the next one is a balance changed without a ledger row (tampering): the job's
+ * next check (≤ 30 s) finds it, the full recount at once. Returns `ageSeconds` null when taken now.
+ * O(currencies) and one index range (the rollup's tail) when trusted.
+ */
+async function latestCheck(
+  db: Db,
+): Promise<{ check: ConservationCheck; rows: ConservationRow[]; ageSeconds: number | null }> {
+  const stored = await findStoredCheck(db);
+  const labels = await findCurrencyLabels(db);
+  if (stored && stored.ageSeconds <= STORED_CHECK_MAX_AGE_S) {
+    const { check } = stored;
+    const byId = new Map(check.currencies.map((c) => [c.currencyId, c]));
+    const sameCurrencies = labels.length === byId.size && labels.every((l) => byId.has(l.currencyId));
+    const clean = check.currencies.every(
+      (c) => c.negative === 0 && c.balances + c.escrow - (c.issued - c.removed) === 0n,
+    );
+    if (sameCurrencies && clean && (await ledgerRowCount(db)) === check.ledgerRows) {
+      const rows = labels.map((l) => ({
+        ...l,
+        ...(byId.get(l.currencyId) as ConservationCheck['currencies'][number]),
+      }));
+      return { check, rows, ageSeconds: Math.max(0, stored.ageSeconds) };
+    }
+  }
+  const check = await liveCheck(db);
+  const byId = new Map(check.currencies.map((c) => [c.currencyId, c]));
+  const rows = labels
+    .filter((l) => byId.has(l.currencyId))
+    .map((l) => ({ ...l, ...(byId.get(l.currencyId) as ConservationCheck['currencies'][number]) }));
+  return { check, rows, ageSeconds: null };
+}
+
+/** Per database handle: the live check running and the one queued behind it. */
+const flights = new WeakMap<
+  Db,
+  { running: Promise<ConservationCheck> | null; next: Promise<ConservationCheck> | null }
+>();
+
+/**
+ * A check taken after this call began (so it sees every posting committed before), shared by the
+ * requests that wait for one at the same time: while one runs, later callers share the next one, which
+ * starts when it ends. At most two passes over `balances` per process at once, however many admins ask.
+ */
+function liveCheck(db: Db): Promise<ConservationCheck> {
+  let flight = flights.get(db);
+  if (!flight) {
+    flight = { running: null, next: null };
+    flights.set(db, flight);
+  }
+  const f = flight;
+  const launch = (): Promise<ConservationCheck> => {
+    const p = takeAndStoreCheck(db);
+    f.running = p;
+    const clear = () => {
+      if (f.running === p) f.running = null;
+    };
+    p.then(clear, clear);
+    return p;
+  };
+  if (!f.running) return launch();
+  if (!f.next) {
+    f.next = f.running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        f.next = null;
+        return launch();
+      });
+  }
+  return f.next;
 }
