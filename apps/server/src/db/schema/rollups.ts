@@ -115,7 +115,7 @@ export const tradeCandlesState = pgTable('trade_candles_state', {
  * The latest conservation check (issue 19 §2 The audit; one row, id 1), taken at one snapshot by the
  * audit-check job (every ~30 s, one replica), by a live audit, or by the full recount: per currency
  * (`currencies`, JSON array of `{currencyId, balances, issued, removed, escrow, negative}`, amounts as
- * NUMERIC text in currency units), when (`checkedAt`, the snapshot's time), the rollup watermark it used,
+ * integer text in 10^-9 units, as `Amount`), when (`checkedAt`, the snapshot's time), the rollup watermark it used,
  * and `ledgerRows`: how many ledger rows that snapshot held (the audit trusts the check only while the
  * ledger still holds that many). Derived data: any audit makes it again.
  */

@@ -21,28 +21,37 @@ export interface Tripwires {
   backdatedId: string | null;
 }
 
-/** Reads the tripwires (a few catalog and statistics rows; no table is scanned). */
+/**
+ * Reads the tripwires (a few catalog and statistics rows; no table is scanned): the counters, then the
+ * triggers, the baseline and the rollup's state in one statement.
+ */
 export async function findTripwires(db: DbOrTx): Promise<Tripwires> {
   const now = await ledgerCounters(db);
   // One after another: `db` may be a transaction's single connection.
-  const triggers = await db.execute<{ name: string; enabled: string }>(sql`
-      SELECT tgname AS name, tgenabled AS enabled FROM pg_trigger
-      WHERE tgrelid = 'bank_transactions'::regclass AND NOT tgisinternal
-        AND tgfoid = 'bank_transactions_append_only'::regproc ORDER BY tgname`);
-  const baseline = await db.execute<{
-    tup_upd: string;
-    tup_del: string;
-    stats_reset: string | Date | null;
-    relfilenode: string;
-    recounted_at: string | Date;
-  }>(sql`SELECT tup_upd, tup_del, stats_reset, relfilenode, recounted_at FROM ledger_audit_baseline WHERE id = 1`);
-  const state = await db.execute<{ watermark: string | Date; backdated: string; backdated_id: string | null }>(
-    sql`SELECT watermark, backdated, backdated_id FROM ledger_rollup_state WHERE id = 1`,
+  const res = await db.execute<{ triggers: unknown; baseline: unknown; state: unknown }>(sql`
+    SELECT (SELECT coalesce(json_agg(json_build_object('name', tgname, 'enabled', tgenabled) ORDER BY tgname), '[]')
+              FROM pg_trigger
+             WHERE tgrelid = 'bank_transactions'::regclass AND NOT tgisinternal
+               AND tgfoid = 'bank_transactions_append_only'::regproc) AS triggers,
+           (SELECT row_to_json(b) FROM (SELECT tup_upd, tup_del, stats_reset, relfilenode, recounted_at
+              FROM ledger_audit_baseline WHERE id = 1) b) AS baseline,
+           (SELECT row_to_json(s) FROM (SELECT watermark, backdated, backdated_id
+              FROM ledger_rollup_state WHERE id = 1) s) AS state`);
+  const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+  const r = res.rows[0];
+  const triggers = json<Array<{ name: string; enabled: string }>>(r?.triggers ?? '[]');
+  const b = json<{
+    tup_upd: number | string;
+    tup_del: number | string;
+    stats_reset: string | null;
+    relfilenode: number | string;
+    recounted_at: string;
+  } | null>(r?.baseline ?? null);
+  const s = json<{ watermark: string; backdated: number | string; backdated_id: string | null } | null>(
+    r?.state ?? null,
   );
-  const b = baseline.rows[0];
-  const s = state.rows[0];
   return {
-    triggers: triggers.rows.map((t) => ({ name: t.name, enabled: t.enabled === 'O' || t.enabled === 'A' })),
+    triggers: triggers.map((t) => ({ name: t.name, enabled: t.enabled === 'O' || t.enabled === 'A' })),
     now,
     baseline: b
       ? {
@@ -178,12 +187,19 @@ const WATERMARK = sql`coalesce((SELECT watermark FROM ledger_rollup_state WHERE 
  */
 export async function ledgerRowCount(db: DbOrTx): Promise<number> {
   const known = await watermarkBefore(db, sql`ledger_rollup_state`);
-  const res = await db.execute<{ n: string }>(sql`
-    SELECT (SELECT coalesce(sum(n), 0) FROM ledger_rollup
-             WHERE grain = 'all' AND EXISTS (SELECT 1 FROM ledger_rollup_state WHERE id = 1))
-         + (SELECT count(*) FROM bank_transactions
-             WHERE created_at >= ${known}::timestamptz AND created_at >= ${WATERMARK}) AS n`);
+  const res = await db.execute<{ n: string }>(sql`SELECT ${ledgerRowsSql(known)} AS n`);
   return Number(res.rows[0]?.n ?? 0);
+}
+
+/**
+ * The ledger row count's expression (see `ledgerRowCount`); `known`: a watermark read before (ISO text or
+ * '-infinity'), at or below the statement's, so the planner sees the tail's range is small.
+ */
+function ledgerRowsSql(known: string) {
+  return sql`((SELECT coalesce(sum(n), 0) FROM ledger_rollup
+                WHERE grain = 'all' AND EXISTS (SELECT 1 FROM ledger_rollup_state WHERE id = 1))
+            + (SELECT count(*) FROM bank_transactions
+                WHERE created_at >= ${known}::timestamptz AND created_at >= ${WATERMARK}))`;
 }
 
 /** One currency of a conservation check: amounts in 10^-9 units, `negative` the count of negative balances. */
@@ -232,57 +248,69 @@ export async function storeCheck(db: DbOrTx, check: ConservationCheck): Promise<
     WHERE a.checked_at <= EXCLUDED.checked_at`);
 }
 
-/**
- * The latest stored check and its age in seconds by the database's clock (one row read), or null when
- * none is stored yet.
- */
-export async function findStoredCheck(db: DbOrTx): Promise<{ check: ConservationCheck; ageSeconds: number } | null> {
-  const res = await db.execute<{
-    checked_at: string | Date;
-    watermark: string | Date | null;
-    ledger_rows: string;
-    full: boolean;
-    currencies: unknown;
-    age: string | number;
-  }>(sql`
-    SELECT checked_at, watermark, ledger_rows, "full", currencies,
-           extract(epoch FROM now() - checked_at) AS age
-    FROM audit_check WHERE id = 1`);
-  const r = res.rows[0];
-  if (!r) return null;
-  const raw = (typeof r.currencies === 'string' ? JSON.parse(r.currencies) : r.currencies) as Array<{
-    currencyId: number;
-    balances: string;
-    issued: string;
-    removed: string;
-    escrow: string;
-    negative: number;
-  }>;
-  return {
-    ageSeconds: Number(r.age),
-    check: {
-      checkedAt: new Date(r.checked_at),
-      watermark: r.watermark ? new Date(r.watermark) : null,
-      ledgerRows: Number(r.ledger_rows),
-      full: Boolean(r.full),
-      currencies: raw.map((c) => ({
-        currencyId: Number(c.currencyId),
-        balances: BigInt(c.balances) as Amount,
-        issued: BigInt(c.issued) as Amount,
-        removed: BigInt(c.removed) as Amount,
-        escrow: BigInt(c.escrow) as Amount,
-        negative: Number(c.negative),
-      })),
-    },
-  };
+/** What the incremental audit reads to decide whether the stored check still holds (`findCheckInputs`). */
+export interface CheckInputs {
+  /** The latest stored check and its age in seconds by the database's clock; null: none stored yet. */
+  stored: { check: ConservationCheck; ageSeconds: number } | null;
+  /** Every currency's id, ticker and precision, by id. */
+  labels: Array<{ currencyId: number; ticker: string; precision: number }>;
+  /** Ledger rows now (`ledgerRowCount`). */
+  ledgerRows: number;
 }
 
-/** Every currency's id, ticker and precision, by id (O(currencies)). */
-export async function findCurrencyLabels(
-  db: DbOrTx,
-): Promise<Array<{ currencyId: number; ticker: string; precision: number }>> {
-  const res = await db.execute<{ currency_id: number; ticker: string; precision: number }>(
-    sql`SELECT currency_id, ticker, precision FROM currencies ORDER BY currency_id`,
-  );
-  return res.rows.map((r) => ({ currencyId: Number(r.currency_id), ticker: r.ticker, precision: Number(r.precision) }));
+/**
+ * Reads in one statement the latest stored check, the currencies and the ledger's row count now
+ * (O(currencies) and the rollup's tail, index `bank_tx_created`). `known`: the rollup's watermark read
+ * before (null: not built), at or below the statement's own.
+ */
+export async function findCheckInputs(db: DbOrTx, known: Date | null): Promise<CheckInputs> {
+  const res = await db.execute<{ stored: unknown; labels: unknown; ledger_rows: string }>(sql`
+    SELECT (SELECT row_to_json(a) FROM (
+              SELECT checked_at, watermark, ledger_rows, "full", currencies,
+                     extract(epoch FROM now() - checked_at)::float8 AS age
+              FROM audit_check WHERE id = 1) a) AS stored,
+           (SELECT coalesce(json_agg(json_build_object('currencyId', currency_id, 'ticker', ticker,
+                     'precision', precision) ORDER BY currency_id), '[]') FROM currencies) AS labels,
+           ${ledgerRowsSql(known?.toISOString() ?? '-infinity')} AS ledger_rows`);
+  const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+  const r = res.rows[0];
+  const a = json<{
+    checked_at: string;
+    watermark: string | null;
+    ledger_rows: number | string;
+    full: boolean;
+    currencies: Array<{
+      currencyId: number;
+      balances: string;
+      issued: string;
+      removed: string;
+      escrow: string;
+      negative: number;
+    }>;
+    age: number;
+  } | null>(r?.stored ?? null);
+  const labels = json<Array<{ currencyId: number; ticker: string; precision: number }>>(r?.labels ?? '[]');
+  return {
+    stored: a
+      ? {
+          ageSeconds: Number(a.age),
+          check: {
+            checkedAt: new Date(a.checked_at),
+            watermark: a.watermark ? new Date(a.watermark) : null,
+            ledgerRows: Number(a.ledger_rows),
+            full: Boolean(a.full),
+            currencies: a.currencies.map((c) => ({
+              currencyId: Number(c.currencyId),
+              balances: BigInt(c.balances) as Amount,
+              issued: BigInt(c.issued) as Amount,
+              removed: BigInt(c.removed) as Amount,
+              escrow: BigInt(c.escrow) as Amount,
+              negative: Number(c.negative),
+            })),
+          },
+        }
+      : null,
+    labels: labels.map((l) => ({ currencyId: Number(l.currencyId), ticker: l.ticker, precision: Number(l.precision) })),
+    ledgerRows: Number(r?.ledger_rows ?? 0),
+  };
 }

@@ -19,10 +19,8 @@ import {
   type ConservationCheck,
   compareBalances,
   compareRollup,
-  findCurrencyLabels,
-  findStoredCheck,
+  findCheckInputs,
   findTripwires,
-  ledgerRowCount,
   storeCheck,
   type Tripwires,
 } from './audit.queries.ts';
@@ -243,7 +241,7 @@ export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<Audi
       )
     : await (async () => {
         const t = await findTripwires(db);
-        const { check, rows, ageSeconds } = await latestCheck(db);
+        const { check, rows, ageSeconds } = await latestCheck(db, t.watermark);
         return {
           mode: 'incremental' as const,
           rows,
@@ -296,13 +294,14 @@ export const STORED_CHECK_MAX_AGE_S = 300;
  * so the same count means no posting since and the check's figures are those of now. What the stored
  * check cannot see until the next one is a balance changed without a ledger row (tampering): the job's
  * next check (≤ 30 s) finds it, the full recount at once. Returns `ageSeconds` null when taken now.
- * O(currencies) and one index range (the rollup's tail) when trusted.
+ * One statement, O(currencies) and one index range (the rollup's tail), when trusted. `watermark`: the
+ * rollup's, read before.
  */
 async function latestCheck(
   db: Db,
+  watermark: Date | null,
 ): Promise<{ check: ConservationCheck; rows: ConservationRow[]; ageSeconds: number | null }> {
-  const stored = await findStoredCheck(db);
-  const labels = await findCurrencyLabels(db);
+  const { stored, labels, ledgerRows } = await findCheckInputs(db, watermark);
   if (stored && stored.ageSeconds <= STORED_CHECK_MAX_AGE_S) {
     const { check } = stored;
     const byId = new Map(check.currencies.map((c) => [c.currencyId, c]));
@@ -310,7 +309,7 @@ async function latestCheck(
     const clean = check.currencies.every(
       (c) => c.negative === 0 && c.balances + c.escrow - (c.issued - c.removed) === 0n,
     );
-    if (sameCurrencies && clean && (await ledgerRowCount(db)) === check.ledgerRows) {
+    if (sameCurrencies && clean && ledgerRows === check.ledgerRows) {
       const rows = labels.map((l) => ({
         ...l,
         ...(byId.get(l.currencyId) as ConservationCheck['currencies'][number]),
