@@ -7,7 +7,7 @@ import type { Amount } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
-import { DAY, EPOCH, HOUR, ledgerCounters, ledgerSums } from './rollup.queries.ts';
+import { DAY, EPOCH, HOUR, LEDGER_COUNTERS, type ledgerCounters, ledgerSums } from './rollup.queries.ts';
 
 /** What the incremental audit reads besides the sums: the triggers, the counters and their baseline. */
 export interface Tripwires {
@@ -26,10 +26,19 @@ export interface Tripwires {
  * triggers, the baseline and the rollup's state in one statement.
  */
 export async function findTripwires(db: DbOrTx): Promise<Tripwires> {
-  const now = await ledgerCounters(db);
-  // One after another: `db` may be a transaction's single connection.
-  const res = await db.execute<{ triggers: unknown; baseline: unknown; state: unknown }>(sql`
-    SELECT (SELECT coalesce(json_agg(json_build_object('name', tgname, 'enabled', tgenabled) ORDER BY tgname), '[]')
+  // A fresh statistics snapshot (inside a transaction the first read would be kept), then one statement.
+  await db.execute(sql`SELECT pg_stat_clear_snapshot()`);
+  const res = await db.execute<{
+    triggers: unknown;
+    baseline: unknown;
+    state: unknown;
+    upd: string;
+    del: string;
+    reset: string | Date | null;
+    filenode: string;
+  }>(sql`
+    SELECT ${LEDGER_COUNTERS},
+           (SELECT coalesce(json_agg(json_build_object('name', tgname, 'enabled', tgenabled) ORDER BY tgname), '[]')
               FROM pg_trigger
              WHERE tgrelid = 'bank_transactions'::regclass AND NOT tgisinternal
                AND tgfoid = 'bank_transactions_append_only'::regproc) AS triggers,
@@ -39,6 +48,12 @@ export async function findTripwires(db: DbOrTx): Promise<Tripwires> {
               FROM ledger_rollup_state WHERE id = 1) s) AS state`);
   const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
   const r = res.rows[0];
+  const now = {
+    tupUpd: Number(r?.upd ?? 0),
+    tupDel: Number(r?.del ?? 0),
+    statsReset: r?.reset ? new Date(r.reset) : null,
+    filenode: Number(r?.filenode ?? 0),
+  };
   const triggers = json<Array<{ name: string; enabled: string }>>(r?.triggers ?? '[]');
   const b = json<{
     tup_upd: number | string;

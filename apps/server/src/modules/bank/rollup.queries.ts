@@ -52,6 +52,13 @@ async function ledgerHeap(db: DbOrTx): Promise<{ end: string; filenode: number }
   return { end: res.rows[0]?.end ?? '(0,0)', filenode: Number(res.rows[0]?.filenode ?? 0) };
 }
 
+/** The select list of `ledgerCounters` (columns upd, del, reset, filenode), to read them with other values. */
+export const LEDGER_COUNTERS = sql`
+  coalesce((SELECT n_tup_upd FROM pg_stat_user_tables WHERE relid = 'bank_transactions'::regclass), 0) AS upd,
+  coalesce((SELECT n_tup_del FROM pg_stat_user_tables WHERE relid = 'bank_transactions'::regclass), 0) AS del,
+  (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database()) AS reset,
+  pg_relation_filenode('bank_transactions') AS filenode`;
+
 /**
  * The ledger table's tamper counters now (`pg_stat_user_tables`: rows updated and deleted, which the
  * append-only trigger keeps at their value; the database's statistics reset time; the storage's file
@@ -61,11 +68,9 @@ export async function ledgerCounters(
   db: DbOrTx,
 ): Promise<{ tupUpd: number; tupDel: number; statsReset: Date | null; filenode: number }> {
   await db.execute(sql`SELECT pg_stat_clear_snapshot()`);
-  const res = await db.execute<{ upd: string; del: string; reset: string | Date | null; filenode: string }>(sql`
-    SELECT coalesce((SELECT n_tup_upd FROM pg_stat_user_tables WHERE relid = 'bank_transactions'::regclass), 0) AS upd,
-           coalesce((SELECT n_tup_del FROM pg_stat_user_tables WHERE relid = 'bank_transactions'::regclass), 0) AS del,
-           (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database()) AS reset,
-           pg_relation_filenode('bank_transactions') AS filenode`);
+  const res = await db.execute<{ upd: string; del: string; reset: string | Date | null; filenode: string }>(
+    sql`SELECT ${LEDGER_COUNTERS}`,
+  );
   const r = res.rows[0];
   return {
     tupUpd: Number(r?.upd ?? 0),
