@@ -429,6 +429,19 @@ describe('the stored conservation check', () => {
     const entry = after.currencies.find((c) => c.currencyId === coin.currencyId)!;
     expect(parseAmount(entry.balances)! - parseAmount(before.balances)!).toBe(parseAmount('2.5'));
     expect(parseAmount(entry.issued)! - parseAmount(before.issued)!).toBe(parseAmount('2.5'));
+    // Admins asking at once after a posting share live checks, each taken after they asked.
+    await mint(t.app, t.admin, members[3]!.nickname, coin.currencyId, '1');
+    const together = await Promise.all(Array.from({ length: 8 }, () => audit()));
+    for (const a of together) {
+      expect(a.ok).toBe(true);
+      const c = a.currencies.find((x) => x.currencyId === coin.currencyId)!;
+      expect(parseAmount(c.issued)! - parseAmount(entry.issued)!).toBe(parseAmount('1'));
+    }
+    // The full recount stores its figures as the latest check, which then answers.
+    const full = await audit(true);
+    const next = await audit();
+    expect(next.message).toMatch(/^Ledger balanced \(balances checked \d+ s ago/);
+    expect(Date.parse(next.checkedAt)).toBeGreaterThanOrEqual(Date.parse(full.checkedAt));
     await expectLedgerBalanced(t.app, t.admin);
   });
 
