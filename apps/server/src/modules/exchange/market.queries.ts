@@ -1,9 +1,14 @@
 /** SQL of the exchange's market data (DESIGN §5): the book, trades and depth (candles: candles.queries.ts). */
 import { type Amount, fromNumeric } from '@starlight/shared';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { exchangeOrders } from '../../db/schema/index.ts';
 import { type OrderRow, toOrderRow } from './orders.queries.ts';
+
+/** `buy_side` or `NOT buy_side` as SQL text: the predicate of that side's partial book index. */
+function sideIs(buySide: boolean): SQL {
+  return buySide ? sql`buy_side` : sql`NOT buy_side`;
+}
 
 /** The open book of a pair: buys best (highest) price first, sells lowest first, then by time; `limit` a side. */
 export async function findBook(
@@ -11,11 +16,13 @@ export async function findBook(
   pairId: string,
   limit: number,
 ): Promise<{ buys: OrderRow[]; sells: OrderRow[] }> {
+  // The side as SQL text, not a parameter, so the planner matches the side's partial index (and reads
+  // the first `limit` entries in its order, never the whole side).
   const side = (buySide: boolean) =>
     db
       .select()
       .from(exchangeOrders)
-      .where(and(eq(exchangeOrders.pairId, pairId), eq(exchangeOrders.state, 1), eq(exchangeOrders.buySide, buySide)))
+      .where(and(eq(exchangeOrders.pairId, pairId), sql`${exchangeOrders.state} = 1`, sideIs(buySide)))
       .orderBy(buySide ? desc(exchangeOrders.price) : exchangeOrders.price, exchangeOrders.seq)
       .limit(limit);
   const [buys, sells] = await Promise.all([side(true), side(false)]);
@@ -82,7 +89,7 @@ export async function findDepth(
   const side = async (buySide: boolean) => {
     const res = await db.execute<{ price: string; amount: string; orders: string }>(sql`
       SELECT price, sum(initial_amount - filled_amount) AS amount, count(*) AS orders
-      FROM exchange_orders WHERE pair_id = ${pairId} AND state = 1 AND buy_side = ${buySide}
+      FROM exchange_orders WHERE pair_id = ${pairId} AND state = 1 AND ${sideIs(buySide)}
       GROUP BY price ORDER BY price ${buySide ? sql`DESC` : sql`ASC`} LIMIT ${levels}`);
     return res.rows.map((r) => ({
       price: fromNumeric(String(r.price)),

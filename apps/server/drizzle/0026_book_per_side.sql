@@ -1,0 +1,3 @@
+DROP INDEX "exchange_orders_book";--> statement-breakpoint
+CREATE INDEX "exchange_orders_book_buys" ON "exchange_orders" USING btree ("pair_id","price" DESC NULLS FIRST,"seq") WHERE "exchange_orders"."state" = 1 AND "exchange_orders"."buy_side";--> statement-breakpoint
+CREATE INDEX "exchange_orders_book_sells" ON "exchange_orders" USING btree ("pair_id","price","seq") WHERE "exchange_orders"."state" = 1 AND NOT "exchange_orders"."buy_side";
