@@ -1218,6 +1218,7 @@ export interface operations {
                 hasCurrency: boolean;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -2257,6 +2258,7 @@ export interface operations {
                 reference: string | null;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -2356,6 +2358,7 @@ export interface operations {
                 reference: string | null;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -2865,6 +2868,7 @@ export interface operations {
                 settledAt: string | null;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -3159,6 +3163,7 @@ export interface operations {
                 loginType: number;
               }[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -3262,6 +3267,7 @@ export interface operations {
                 action: string;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -4841,6 +4847,7 @@ export interface operations {
                 endedAt: string | null;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -4945,6 +4952,7 @@ export interface operations {
                 endedAt: string | null;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -5294,6 +5302,7 @@ export interface operations {
                 createdAt: string;
               }[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -5389,6 +5398,7 @@ export interface operations {
                 createdAt: string;
               }[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -5476,6 +5486,7 @@ export interface operations {
                 };
               }[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -6629,6 +6640,7 @@ export interface operations {
                   }[];
               }[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -6732,6 +6744,7 @@ export interface operations {
                   }[];
               }[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
