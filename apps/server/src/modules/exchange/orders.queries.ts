@@ -142,7 +142,10 @@ export async function findOrderContext(
   };
 }
 
-/** Sets filled amount, escrow and state of several orders in one statement. */
+/**
+ * Sets filled amount, escrow and state of several orders in one statement. Ids travel as `bpchar[]`, the
+ * type of `exchange_orders.id`, so the join uses the primary key (as `text[]` it scanned every order).
+ */
 export async function updateOrders(
   db: DbOrTx,
   updates: ReadonlyArray<{ id: string; filledAmount: Amount; escrowRemaining: Amount; state: number }>,
@@ -152,7 +155,7 @@ export async function updateOrders(
     UPDATE exchange_orders o
     SET filled_amount = v.filled, escrow_remaining = v.escrow, state = v.state, updated_at = now()
     FROM unnest(
-      ${pgArray(updates.map((u) => u.id))}::text[],
+      ${pgArray(updates.map((u) => u.id))}::bpchar[],
       ${pgArray(updates.map((u) => formatAmount(u.filledAmount)))}::numeric[],
       ${pgArray(updates.map((u) => formatAmount(u.escrowRemaining)))}::numeric[],
       ${pgArray(updates.map((u) => u.state))}::int[]
@@ -178,6 +181,8 @@ export interface PlacedOrderWrites {
  * The exchange's part of placing a batch of orders, as the `along` part of `postEntries` (the ledger posts the
  * money in the same statement): the new orders (their `seq` assigned under the pair's lock), the resting
  * orders' new fills and escrow, and the trades. `parsePlacedOrders` reads the statement's row.
+ * The resting orders' ids travel as `bpchar[]` (see `updateOrders`): as `text[]` the update cast `id` and
+ * scanned all of exchange_orders (0.5 s a batch on 2.2 million orders).
  */
 export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
   const od = (f: (o: NewOrder) => string | number | boolean) => pgArray(w.orders.map(f));
@@ -205,7 +210,7 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
     makers AS (
       UPDATE exchange_orders m
       SET filled_amount = v.filled, escrow_remaining = v.escrow, state = v.state, updated_at = now()
-      FROM unnest(${mk((m) => m.id)}::text[], ${mk((m) => formatAmount(m.filledAmount))}::numeric[],
+      FROM unnest(${mk((m) => m.id)}::bpchar[], ${mk((m) => formatAmount(m.filledAmount))}::numeric[],
                   ${mk((m) => formatAmount(m.escrowRemaining))}::numeric[], ${mk((m) => m.state)}::int[])
            AS v(id, filled, escrow, state)
       WHERE m.id = v.id AND m.state = 1
