@@ -21,7 +21,7 @@
  * BENCH_WRITE_DURATION (5 s), and
  * make bench's BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_MEMBERS, BENCH_PG_*.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -516,6 +516,8 @@ async function main(): Promise<number> {
         table,
       ].join('\n');
       writeFileSync(readme, replaceReadmeSection(readFileSync(readme, 'utf8'), body));
+      // The README is linted by `make test` (Biome formats Markdown tables): keep it formatted.
+      execFileSync('npx', ['biome', 'format', '--write', readme], { cwd: root, stdio: 'ignore' });
     }
   };
 
