@@ -69,15 +69,33 @@ export class ChangePublisher {
   private timer: NodeJS.Timeout | null = null;
   private readonly bus: EventBus;
   private readonly log: FastifyBaseLogger;
+  private readonly local = new Set<(changes: LiveChanges) => void>();
 
   constructor(bus: EventBus, log: FastifyBaseLogger) {
     this.bus = bus;
     this.log = log;
   }
 
-  /** Queues `changes` for the next event. */
+  /**
+   * Calls `listener` with every change set this process commits, at once, before the bus carries it to
+   * the other processes (so this process never answers from what the change made stale). Returns the
+   * function that removes it. A throwing listener is logged; the others still run.
+   */
+  onLocalChange(listener: (changes: LiveChanges) => void): () => void {
+    this.local.add(listener);
+    return () => this.local.delete(listener);
+  }
+
+  /** Queues `changes` for the next event (and hands them to the local listeners first). */
   add(changes: LiveChanges): void {
     if (changes.isEmpty) return;
+    for (const listener of this.local) {
+      try {
+        listener(changes);
+      } catch (err) {
+        this.log.warn({ err }, 'a local change listener failed');
+      }
+    }
     for (const p of changes.pairs) this.pairs.add(p);
     for (const u of changes.users) this.users.add(u);
     for (const c of changes.currencies) this.currencies.add(c);

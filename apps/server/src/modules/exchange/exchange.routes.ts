@@ -32,8 +32,10 @@ import type { Db } from '../../db/client.ts';
 import { idempotencyKey } from '../../http/idempotency.ts';
 import { inLiveTransaction, moneyMoving, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { sendJson } from '../../lib/response-cache.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { startExchangeLive } from './exchange.live.ts';
+import { startMarketAnswers } from './market.cache.ts';
 import * as market from './market.service.ts';
 import * as orders from './orders.service.ts';
 import * as pairs from './pairs.service.ts';
@@ -42,7 +44,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   const tags = ['exchange'];
   const errors = { '4xx': errorResponse };
   const stopLive = startExchangeLive(app, db);
-  app.addHook('onClose', async () => stopLive());
+  // The public market reads, built once per change of their pair (market.cache.ts).
+  const answers = startMarketAnswers(app, db);
+  app.addHook('onClose', async () => {
+    stopLive();
+    answers.stop();
+  });
   const publisher = app.live.changes;
   // Orders without an Idempotency-Key are placed in per-pair batches (group commit, DESIGN §9): the
   // pair's orders that arrive while its previous batch is written go together in one transaction.
@@ -76,7 +83,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: pairResponse, ...errors },
       },
     },
-    (req) => pairs.modifyPair(db, requireAuth(req), req.body, req.ip),
+    (req) => withLiveChanges(publisher, (changes) => pairs.modifyPair(db, requireAuth(req), req.body, req.ip, changes)),
   );
 
   app.post(
@@ -167,7 +174,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: getOrdersResponse, ...errors },
       },
     },
-    (req) => market.listBook(db, req.auth, req.body.pair),
+    (req, reply) => sendJson(reply, answers.book(req.auth, req.body.pair)),
   );
 
   app.get(
@@ -195,7 +202,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: tradesResponse, ...errors },
       },
     },
-    (req) => market.listTrades(db, req.auth, req.body.pair, req.body.limit),
+    (req, reply) => sendJson(reply, answers.trades(req.auth, req.body.pair, req.body.limit)),
   );
 
   app.post(
@@ -209,7 +216,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: candlesResponse, ...errors },
       },
     },
-    (req) => market.listCandles(db, req.auth, req.body.pair, req.body.interval, req.body.limit),
+    (req, reply) => sendJson(reply, answers.candles(req.auth, req.body.pair, req.body.interval, req.body.limit)),
   );
 
   app.post(
@@ -223,6 +230,6 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: depthResponse, ...errors },
       },
     },
-    (req) => market.depthOf(db, req.auth, req.body.pair, req.body.levels),
+    (req, reply) => sendJson(reply, answers.depth(req.auth, req.body.pair, req.body.levels)),
   );
 };

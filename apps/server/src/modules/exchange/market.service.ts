@@ -7,7 +7,6 @@ import { toCandleDto, toDepthDto, toOrderDto, toTradeDto } from './exchange.dto.
 import { findBook, findDepth, findTrades } from './market.queries.ts';
 import { findUserOrders, type OrderRow } from './orders.queries.ts';
 import type { PairRow } from './pairs.queries.ts';
-import { requireViewablePair, type Viewer } from './pairs.service.ts';
 
 /** How many open orders a side of `getOrders` lists, and how many own orders `getUserOrders` lists. */
 export const BOOK_LIMIT = 500;
@@ -21,11 +20,10 @@ export async function loadBook(db: DbOrTx, pair: PairRow): Promise<{ buys: Order
 }
 
 /**
- * SPEC §7 getOrders (public): a pair's open orders without owners, buys highest price first, sells
- * lowest first, each side at most 500. Message `Got N Orders`. Throws NOT_FOUND.
+ * SPEC §7 getOrders (public): `pair`'s open orders without owners, buys highest price first, sells
+ * lowest first, each side at most 500. Message `Got N Orders`. The caller checks the viewer may see it.
  */
-export async function listBook(db: Db, viewer: Viewer, pairId: string): Promise<GetOrdersResponse> {
-  const pair = await requireViewablePair(db, pairId, viewer);
+export async function listBook(db: Db, pair: PairRow): Promise<GetOrdersResponse> {
   const orders = await loadBook(db, pair);
   return { orders, message: `Got ${orders.buys.length + orders.sells.length} Orders` };
 }
@@ -41,17 +39,15 @@ export async function listUserOrders(db: Db, member: AuthUser, pairId?: string):
   return { orders, message: `Got ${orders.length} Orders` };
 }
 
-/** Recent trades of a pair (public, ours), newest first; `limit` default 50. Throws NOT_FOUND. */
-export async function listTrades(db: Db, viewer: Viewer, pairId: string, limit = 50) {
-  const pair = await requireViewablePair(db, pairId, viewer);
-  const trades = (await findTrades(db, pairId, limit)).map((t) => toTradeDto(t, pair));
+/** Recent trades of `pair` (public, ours), newest first; `limit` default 50. */
+export async function listTrades(db: Db, pair: PairRow, limit = 50) {
+  const trades = (await findTrades(db, pair.id, limit)).map((t) => toTradeDto(t, pair));
   return { trades, message: `Got ${trades.length} trades` };
 }
 
-/** OHLC candles of a pair (public, ours), oldest first; `limit` buckets, default 200. Throws NOT_FOUND. */
-export async function listCandles(db: Db, viewer: Viewer, pairId: string, interval: CandleInterval, limit = 200) {
-  const pair = await requireViewablePair(db, pairId, viewer);
-  const candles = (await findCandles(db, pairId, interval, limit)).map((c) => toCandleDto(c, pair));
+/** OHLC candles of `pair` (public, ours), oldest first; `limit` buckets, default 200. */
+export async function listCandles(db: Db, pair: PairRow, interval: CandleInterval, limit = 200) {
+  const candles = (await findCandles(db, pair.id, interval, limit)).map((c) => toCandleDto(c, pair));
   return { candles, message: `Got ${candles.length} candles` };
 }
 
@@ -60,9 +56,8 @@ export async function loadDepth(db: DbOrTx, pair: PairRow, levels = 50): Promise
   return toDepthDto(await findDepth(db, pair.id, levels), pair);
 }
 
-/** Order-book depth of a pair (public, ours); `levels` a side, default 50. Throws NOT_FOUND. */
-export async function depthOf(db: Db, viewer: Viewer, pairId: string, levels = 50) {
-  const pair = await requireViewablePair(db, pairId, viewer);
+/** Order-book depth of `pair` (public, ours); `levels` a side, default 50. */
+export async function depthOf(db: Db, pair: PairRow, levels = 50) {
   const depth = await loadDepth(db, pair, levels);
   return { depth, message: `Got ${depth.buys.length + depth.sells.length} price levels` };
 }

@@ -124,6 +124,7 @@ export async function modifyPair(
   admin: AuthUser,
   input: ModifyPairInput,
   address: string,
+  changes: LiveChanges,
 ): Promise<PairResponse> {
   return inTransaction(db, async (tx) => {
     await lockPair(tx, input.pairId);
@@ -139,6 +140,8 @@ export async function modifyPair(
       category: ADMIN_CATEGORY.CexTradePairModified,
       action: `Modified trade pair ${pairName(pair.buyName, pair.sellName)}: ${Object.keys(fields).join(', ') || 'no changes'}`,
     });
+    // Its visibility and flags change what every reader of the pair is answered (market.cache.ts).
+    changes.touchPair(pair.id);
     return { pair: toPairDto(pair), message: 'Pair modified' };
   });
 }

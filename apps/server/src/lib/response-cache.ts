@@ -1,0 +1,79 @@
+/**
+ * Serialized answers of public reads, shared by every visitor (issue 19 §2): a pair's order book, depth,
+ * trades and candles are the same for everyone, so a replica builds each answer once per change instead
+ * of once per request. Entries live in groups (a pair); a change of the group (heard from this process's
+ * own commits at once, and from other replicas over the event bus) starts a new generation, so the next
+ * read loads afresh. Every entry also expires after `ttlMs`, which bounds what a missed bus event (a
+ * LISTEN connection being re-established) can leave stale. Concurrent misses of one key share one load.
+ * Nothing here is the truth: PostgreSQL is; a cold or lost cache only costs a load.
+ */
+import type { FastifyReply } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { z } from 'zod';
+
+/** How long an answer is served at most (milliseconds). */
+export const RESPONSE_TTL_MS = 1000;
+/** Answers kept per process at most (the oldest go first). */
+const MAX_ENTRIES = 2000;
+
+/** Kept answers of type `V` (`{}`-like: LRUCache keeps objects and strings), in groups. */
+export class ResponseCache<V extends object | string> {
+  private readonly generations = new Map<string, number>();
+  /** Bumped by `clear`: every group's answers at once. */
+  private epoch = 0;
+  private readonly entries: LRUCache<string, V, () => Promise<V>>;
+
+  constructor(opts: { ttlMs?: number; max?: number } = {}) {
+    this.entries = new LRUCache<string, V, () => Promise<V>>({
+      max: opts.max ?? MAX_ENTRIES,
+      ttl: opts.ttlMs ?? RESPONSE_TTL_MS,
+      ttlAutopurge: false,
+      // A load evicted while under way (the cache full) still answers its readers.
+      ignoreFetchAbort: true,
+      // A failed load is not kept: the next read tries again.
+      fetchMethod: (_key, _stale, { context }) => context(),
+    });
+  }
+
+  /**
+   * The answer of `key` in `group`: the kept one while it is fresh and no change of the
+   * group came after it, else `load()`'s (one load for every concurrent caller). Throws what `load` throws.
+   */
+  async get(group: string, key: string, load: () => Promise<V>): Promise<V> {
+    const k = `${this.epoch}\u0000${group}\u0000${this.generations.get(group) ?? 0}\u0000${key}`;
+    const value = await this.entries.fetch(k, { context: load });
+    if (value === undefined) return load();
+    return value;
+  }
+
+  /** Drops every answer of `group` (a load under way when it is called is not served afterwards). */
+  invalidate(group: string): void {
+    this.generations.set(group, (this.generations.get(group) ?? 0) + 1);
+  }
+
+  /**
+   * Drops every answer (loads under way included, as `invalidate`). The old entries are left to age
+   * out: deleting them would abort the loads under way and fail their readers.
+   */
+  clear(): void {
+    this.epoch += 1;
+  }
+}
+
+/**
+ * `value` as the route's serializer would send it: checked against the response `schema` (unknown keys
+ * dropped), then JSON. Throws the schema's error when the value does not fit it (a bug, as for the
+ * serializer).
+ */
+export function serializeAnswer<S extends z.ZodType>(schema: S, value: z.input<S>): string {
+  return JSON.stringify(schema.parse(value));
+}
+
+/**
+ * Sends `json` (an answer from `serializeAnswer`) as the route's 200 body, as it is: Fastify does not
+ * serialize a string body of type JSON again. Errors of `json` go to the error handler as any other.
+ */
+export async function sendJson(reply: FastifyReply, json: Promise<string>): Promise<void> {
+  const body = await json;
+  reply.type('application/json; charset=utf-8').send(body);
+}
