@@ -14,6 +14,7 @@ import { createMarket, placeOk } from './exchange.helpers.ts';
 import {
   balanceOf,
   call,
+  eventually,
   expectLedgerBalanced,
   type Member,
   makeAppOnOwnDatabase,
@@ -310,6 +311,22 @@ describe('POST /api/bank/supplyHistory', () => {
       issued: '40.00',
       removed: '0.00',
     });
+  });
+
+  it('is shared by every viewer and shows a new mint within a second (kept answers, issue 19)', async () => {
+    const coin = await newCurrency({});
+    const a = await registerMember(t.app, 'shk');
+    await mint(t.app, t.admin, a.nickname, coin.currencyId, '5');
+    const body = { currencyId: coin.currencyId, interval: '1d', limit: 2 };
+    expect((await supplyHistory(body)).at(-1)).toMatchObject({ supply: '5.00' });
+    await mint(t.app, t.admin, a.nickname, coin.currencyId, '7');
+    const res = await eventually(
+      () => supplyHistory(body),
+      (points) => points.at(-1)?.supply === '12.00',
+    );
+    expect(res.at(-1)).toMatchObject({ supply: '12.00', circulating: '12.00' });
+    // Another limit is its own answer, already up to date.
+    expect((await supplyHistory({ ...body, limit: 1 })).at(-1)).toMatchObject({ supply: '12.00' });
   });
 
   it('answers 404 for an unknown currency and 400 for a bad interval or limit', async () => {

@@ -4,11 +4,17 @@
  * answers from it at once; another server on the same database within the live feed's lag; a hidden pair
  * stays hidden from members and visitors whoever asked first.
  */
-import type { CandlesResponse, DepthResponse, GetOrdersResponse, TradesResponse } from '@starlight/shared';
+import type {
+  CandlesResponse,
+  DepthResponse,
+  GetOrdersResponse,
+  TradesResponse,
+  UserOrdersResponse,
+} from '@starlight/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { createMarket, fundedMember, placeOk } from './exchange.helpers.ts';
-import { call, expectLedgerBalanced, makeApp, registerMember, useTestApp } from './helpers.ts';
+import { call, eventually, expectLedgerBalanced, makeApp, registerMember, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
 
@@ -19,16 +25,6 @@ async function bookIds(app: BuiltApp['app'], pair: string): Promise<{ buys: stri
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const { orders } = res.json<GetOrdersResponse>();
   return { buys: orders.buys.map((o) => o._id), sells: orders.sells.map((o) => o._id) };
-}
-
-/** Polls `read` until `done` holds (the other server hears a change over the bus), for at most 5 s. */
-async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const until = Date.now() + 5000;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('cached market answers', () => {
@@ -83,6 +79,41 @@ describe('cached market answers', () => {
       (r) => r.json<TradesResponse>().trades.length === 1,
     );
     expect(onA.json<TradesResponse>().trades.map((x) => x.amount)).toEqual(['1.00']);
+    await expectLedgerBalanced(a, t.admin);
+  });
+
+  it('show a member a fill of their resting order at once, and soon on the other server', async () => {
+    const a = t.app;
+    const m = await createMarket(a, t.admin);
+    const alice = await fundedMember(a, t.admin, { [m.quote.currencyId]: '1000' });
+    const bob = await fundedMember(a, t.admin, { [m.base.currencyId]: '100' });
+    const own = async (app: BuiltApp['app'], member: typeof alice, pair?: string) => {
+      const res = await call(app, member.token, 'GET', `/api/cex/getUserOrders${pair ? `?pair=${pair}` : ''}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<UserOrdersResponse>().orders.map((o) => [o._id, o.filledAmount, o.state]);
+    };
+    const buy = await placeOk(a, alice, m.pair._id, true, '2', '10');
+    // Both servers answer (and keep) alice's orders, all pairs and this pair; bob's are his own.
+    expect(await own(a, alice)).toEqual([[buy.order._id, '0.00', 1]]);
+    expect(await own(b.app, alice, m.pair._id)).toEqual([[buy.order._id, '0.00', 1]]);
+    expect(await own(a, bob)).toEqual([]);
+
+    // Bob's sell on A fills half of alice's resting buy: A shows it to her at once, B soon.
+    const sell = await placeOk(a, bob, m.pair._id, false, '1', '10');
+    expect(await own(a, alice)).toEqual([[buy.order._id, '1.00', 1]]);
+    expect(await own(a, alice, m.pair._id)).toEqual([[buy.order._id, '1.00', 1]]);
+    expect(await own(a, bob)).toEqual([[sell.order._id, '1.00', 3]]);
+    const onB = await eventually(
+      () => own(b.app, alice, m.pair._id),
+      (v) => v[0]?.[1] === '1.00',
+    );
+    expect(onB).toEqual([[buy.order._id, '1.00', 1]]);
+
+    // Alice cancels on B: B shows it at once.
+    const cancel = await call(b.app, alice.token, 'POST', '/api/cex/cancelOrder', { orderId: buy.order._id });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const [, , state] = (await own(b.app, alice, m.pair._id))[0] ?? [];
+    expect(state).not.toBe(1);
     await expectLedgerBalanced(a, t.admin);
   });
 

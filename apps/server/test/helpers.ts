@@ -112,6 +112,19 @@ export function call(
   return app.inject(opts);
 }
 
+/**
+ * Polls `read` until `done` holds (another server hears a change over the bus), for at most 5 s; returns
+ * the last value read, done or not, for the caller to assert on.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Mints `amount` of a currency to a member as the admin; expects success. */
 export async function mint(app: FastifyInstance, admin: Member, to: string, currencyId: number, amount: string) {
   const res = await call(app, admin.token, 'POST', '/api/bank/mint', {

@@ -222,3 +222,25 @@ export function onSocketAuthenticated(hub: LiveHub, handler: (client: LiveClient
     await handler(client);
   };
 }
+
+/**
+ * Calls `listener` with every change set committed anywhere: this process's own at once, before the bus
+ * carries them (`ChangePublisher.onLocalChange`), and other replicas' as their bus events arrive (a few
+ * milliseconds). For caches of answers that a change makes stale (lib/response-cache.ts). Returns the
+ * function that stops listening.
+ */
+export function watchChanges(
+  live: { changes: ChangePublisher; bus: EventBus },
+  listener: (changed: ChangedIds) => void,
+): () => void {
+  const stopLocal = live.changes.onLocalChange((c) =>
+    listener({ pairs: [...c.pairs], users: [...c.users], currencies: [...c.currencies] }),
+  );
+  const stopRemote = live.bus.subscribe((event) => {
+    if (isChangeEvent(event)) listener({ pairs: event.pairs, users: event.users, currencies: event.currencies ?? [] });
+  });
+  return () => {
+    stopLocal();
+    stopRemote();
+  };
+}

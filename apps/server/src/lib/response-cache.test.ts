@@ -51,6 +51,22 @@ describe('the response cache', () => {
     expect(await underWay).toBe('v1');
   });
 
+  it('never serves an answer from before a change, when more groups changed than it remembers', async () => {
+    const cache = new ResponseCache<string>({ ttlMs: 60_000, maxGroups: 2 });
+    const c = counter();
+    expect(await cache.get('a', 'k', c.load)).toBe('v1');
+    cache.invalidate('a');
+    expect(await cache.get('a', 'k', c.load)).toBe('v2');
+    // Two more groups change: a's change is forgotten (least recently used), and with it...
+    cache.invalidate('b');
+    cache.invalidate('c');
+    // ...neither its answer from before the change nor any other old answer is served: it loads afresh.
+    expect(await cache.get('a', 'k', c.load)).toBe('v3');
+    expect(await cache.get('a', 'k', c.load)).toBe('v3');
+    cache.invalidate('a');
+    expect(await cache.get('a', 'k', c.load)).toBe('v4');
+  });
+
   it('loads again once an answer is older than the ttl', async () => {
     const cache = new ResponseCache<string>({ ttlMs: 30 });
     const c = counter();

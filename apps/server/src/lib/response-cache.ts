@@ -16,16 +16,34 @@ export const RESPONSE_TTL_MS = 1000;
 /** Answers kept per process at most (the oldest go first). */
 const MAX_ENTRIES = 2000;
 
-/** Kept answers of type `V` (`{}`-like: LRUCache keeps objects and strings), in groups. */
+/**
+ * Kept answers of type `V` (`{}`-like: LRUCache keeps objects and strings), in groups. An answer is kept
+ * under its group's generation: `invalidate` gives the group a new one, so its old answers (and loads under
+ * way) are never read again and age out. Generations are themselves bounded (`maxGroups`, the least
+ * recently used go first: a group per member would otherwise grow with the community); a group without
+ * one reads the floor generation, which moves past every generation given so far whenever one is
+ * forgotten, so a forgotten group's old answers are never read again either.
+ */
 export class ResponseCache<V extends object | string> {
-  private readonly generations = new Map<string, number>();
+  /** The last generation given out (to a group or as the floor). */
+  private counter = 0;
+  /** The generation of every group without one of its own. */
+  private floor = 0;
+  private readonly generations: LRUCache<string, number>;
   /** Bumped by `clear`: every group's answers at once. */
   private epoch = 0;
   private readonly entries: LRUCache<string, V, () => Promise<V>>;
 
-  constructor(opts: { ttlMs?: number; max?: number } = {}) {
+  constructor(opts: { ttlMs?: number; max?: number; maxGroups?: number } = {}) {
+    const max = opts.max ?? MAX_ENTRIES;
+    this.generations = new LRUCache<string, number>({
+      max: opts.maxGroups ?? max * 10,
+      dispose: (_gen, _group, reason) => {
+        if (reason === 'evict') this.floor = ++this.counter;
+      },
+    });
     this.entries = new LRUCache<string, V, () => Promise<V>>({
-      max: opts.max ?? MAX_ENTRIES,
+      max,
       ttl: opts.ttlMs ?? RESPONSE_TTL_MS,
       ttlAutopurge: false,
       // A load evicted while under way (the cache full) still answers its readers.
@@ -40,7 +58,7 @@ export class ResponseCache<V extends object | string> {
    * group came after it, else `load()`'s (one load for every concurrent caller). Throws what `load` throws.
    */
   async get(group: string, key: string, load: () => Promise<V>): Promise<V> {
-    const k = `${this.epoch}\u0000${group}\u0000${this.generations.get(group) ?? 0}\u0000${key}`;
+    const k = `${this.epoch}\u0000${group}\u0000${this.generations.get(group) ?? this.floor}\u0000${key}`;
     const value = await this.entries.fetch(k, { context: load });
     if (value === undefined) return load();
     return value;
@@ -48,7 +66,7 @@ export class ResponseCache<V extends object | string> {
 
   /** Drops every answer of `group` (a load under way when it is called is not served afterwards). */
   invalidate(group: string): void {
-    this.generations.set(group, (this.generations.get(group) ?? 0) + 1);
+    this.generations.set(group, ++this.counter);
   }
 
   /**

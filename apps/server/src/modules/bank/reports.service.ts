@@ -25,6 +25,7 @@ import {
   type Tripwires,
 } from './audit.queries.ts';
 import { requireCurrency } from './currencies.service.ts';
+import type { MemberTotals } from './history.totals.ts';
 import { type ConservationRow, findCategoryTotals, findSupplyHistory } from './reports.queries.ts';
 import { clearBackdated, ledgerCounters, recordAuditBaseline } from './rollup.queries.ts';
 import { findTransactions } from './transactions-list.queries.ts';
@@ -32,13 +33,25 @@ import { findTransactions } from './transactions-list.queries.ts';
 /**
  * A page of ledger rows, newest first: the member's own (`ownerId`) or everyone's (admin, no owner).
  * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: issue 19, more match than `total`).
+ * `totals`, with an owner: the member's kept totals (history.totals.ts), so a page view does not count
+ * their rows again until they change.
  */
 export async function listTransactions(
   db: Db,
   ownerId: string | undefined,
   q: TransactionsQuery,
+  totals?: MemberTotals,
 ): Promise<TransactionsResponse> {
-  const { txs, total, totalCapped } = await findTransactions(db, { ...q, ownerId, ...q.paging });
+  const { paging, ...filters } = q;
+  // The total depends on the filters and on where the page starts (the count's bound moves with it).
+  const key = JSON.stringify({ ...filters, offset: (paging.page - 1) * paging.limit }, (_k, v) =>
+    typeof v === 'bigint' ? v.toString() : v,
+  );
+  const { txs, total, totalCapped } = await findTransactions(
+    db,
+    { ...q, ownerId, ...paging },
+    ownerId && totals ? (count) => totals.total(ownerId, key, count) : undefined,
+  );
   return { txs, total, totalCapped, message: `Got ${txs.length} transactions` };
 }
 

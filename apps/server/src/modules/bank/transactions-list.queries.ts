@@ -66,11 +66,16 @@ async function partyBranches(db: DbOrTx, f: TxFilters): Promise<SQL[] | null> {
 
 /**
  * A page of ledger rows matching `f`, newest first (ties by id), with the total of matches counted up to
- * a bound (`totalCapped`: more match than `total`).
+ * a bound (`totalCapped`: more match than `total`). `totalOf`, when given, answers the total instead of
+ * counting at once: it gets the count to run and may answer a kept one (history.totals.ts).
  */
 export async function findTransactions(
   db: DbOrTx,
   f: TxFilters,
+  totalOf: (count: () => Promise<{ total: number; totalCapped: boolean }>) => Promise<{
+    total: number;
+    totalCapped: boolean;
+  }> = (count) => count(),
 ): Promise<{ txs: Transaction[]; total: number; totalCapped: boolean }> {
   const branches = await partyBranches(db, f);
   if (branches === null) return { txs: [], total: 0, totalCapped: false };
@@ -116,10 +121,12 @@ export async function findTransactions(
       LEFT JOIN users s ON s.id = t.sender_id
       LEFT JOIN users r ON r.id = t.recipient_id
       ORDER BY p.created_at DESC, p.id DESC`),
-    cappedTotal(
-      db,
-      branches.length === 1 ? sql`bank_transactions t WHERE ${cond(branches[0] as SQL)}` : sql`(${counted}) b`,
-      offset,
+    totalOf(() =>
+      cappedTotal(
+        db,
+        branches.length === 1 ? sql`bank_transactions t WHERE ${cond(branches[0] as SQL)}` : sql`(${counted}) b`,
+        offset,
+      ),
     ),
   ]);
   const party = (n: string | null) => (n === null ? null : { nickname: n });

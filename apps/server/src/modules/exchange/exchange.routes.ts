@@ -36,7 +36,6 @@ import { sendJson } from '../../lib/response-cache.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { startExchangeLive } from './exchange.live.ts';
 import { startMarketAnswers } from './market.cache.ts';
-import * as market from './market.service.ts';
 import * as orders from './orders.service.ts';
 import * as pairs from './pairs.service.ts';
 
@@ -188,7 +187,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: userOrdersResponse, ...errors },
       },
     },
-    (req) => market.listUserOrders(db, requireAuth(req), req.query.pair),
+    (req, reply) => sendJson(reply, answers.userOrders(requireAuth(req), req.query.pair)),
   );
 
   app.post(

@@ -6,6 +6,11 @@
  * when another replica's change is heard on the bus (the live feed's own lag, a few milliseconds), when a
  * currency changes (precision, names), and after a second in any case. Who may see a pair (hidden pairs:
  * admins only) is checked on every request against the pair row loaded with the answer.
+ *
+ * A member's own orders (getUserOrders, up to 500: 98 KB for the scale seed's member1) are kept the same
+ * way per member: dropped when a change names the member (`LiveChanges.touchUser`: their placements,
+ * cancels and payouts, and every fill of their resting orders), on a currency change, and after
+ * `OWN_ORDERS_TTL_MS` in any case.
  */
 import {
   AppError,
@@ -14,14 +19,19 @@ import {
   depthResponse,
   getOrdersResponse,
   tradesResponse,
+  userOrdersResponse,
 } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { isChangeEvent } from '../../lib/live-changes.ts';
+import { watchChanges } from '../../lib/live-changes.ts';
 import { ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
 import * as market from './market.service.ts';
 import { findPair, type PairRow } from './pairs.queries.ts';
 import { isAdmin, type Viewer } from './pairs.service.ts';
+
+/** How long a member's own orders are kept at most (milliseconds). */
+const OWN_ORDERS_TTL_MS = 5000;
 
 /** A kept answer: the JSON to send and whether its pair is visible to members (else admins only). */
 interface Answer {
@@ -35,6 +45,8 @@ export interface MarketAnswers {
   depth(viewer: Viewer, pairId: string, levels?: number): Promise<string>;
   trades(viewer: Viewer, pairId: string, limit?: number): Promise<string>;
   candles(viewer: Viewer, pairId: string, interval: CandleInterval, limit?: number): Promise<string>;
+  /** `member`'s own orders (of `pairId`, or every pair), the getUserOrders body. */
+  userOrders(member: AuthUser, pairId?: string): Promise<string>;
   /** Stops listening for changes. */
   stop(): void;
 }
@@ -42,14 +54,14 @@ export interface MarketAnswers {
 /** Starts the cache of `app`'s process, listening to its own commits and to the bus. */
 export function startMarketAnswers(app: FastifyInstance, db: Db): MarketAnswers {
   const cache = new ResponseCache<Answer>();
-  const dropLocal = app.live.changes.onLocalChange((changes) => {
-    if (changes.currencies.size > 0) cache.clear();
-    for (const p of changes.pairs) cache.invalidate(p);
-  });
-  const dropRemote = app.live.bus.subscribe((event) => {
-    if (!isChangeEvent(event)) return;
-    if ((event.currencies ?? []).length > 0) cache.clear();
-    for (const p of event.pairs) cache.invalidate(p);
+  const ownOrders = new ResponseCache<string>({ ttlMs: OWN_ORDERS_TTL_MS });
+  const stopWatching = watchChanges(app.live, (changed) => {
+    if (changed.currencies.length > 0) {
+      cache.clear();
+      ownOrders.clear();
+    }
+    for (const p of changed.pairs) cache.invalidate(p);
+    for (const u of changed.users) ownOrders.invalidate(u);
   });
 
   const answer = async (
@@ -85,9 +97,10 @@ export function startMarketAnswers(app: FastifyInstance, db: Db): MarketAnswers 
       answer(viewer, pairId, `candles:${interval}:${limit ?? ''}`, async (pair) =>
         serializeAnswer(candlesResponse, await market.listCandles(db, pair, interval, limit)),
       ),
-    stop: () => {
-      dropLocal();
-      dropRemote();
-    },
+    userOrders: (member, pairId) =>
+      ownOrders.get(member.id, pairId ?? '', async () =>
+        serializeAnswer(userOrdersResponse, await market.listUserOrders(db, member, pairId)),
+      ),
+    stop: stopWatching,
   };
 }

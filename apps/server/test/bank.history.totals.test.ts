@@ -1,0 +1,86 @@
+/**
+ * Members' history totals are kept until their next change (history.totals.ts, issue 19 §2). What a
+ * member must never notice: their own new row counts at once on the server that wrote it, and within the
+ * live feed's lag on another server; each filter and page start has its own total; another member's
+ * change leaves theirs alone.
+ */
+import type { TransactionsResponse } from '@starlight/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltApp } from '../src/app.ts';
+import {
+  call,
+  eventually,
+  expectLedgerBalanced,
+  type Member,
+  makeApp,
+  mint,
+  registerMember,
+  useTestApp,
+} from './helpers.ts';
+
+const t = useTestApp();
+const SN = 2; // untaxed (apps/server/src/db/seed.ts)
+const SD = 1;
+
+async function history(app: BuiltApp['app'], m: Member, filters: Record<string, unknown> = {}, page = 1) {
+  const res = await call(app, m.token, 'POST', '/api/bank/transactions', { paging: { page, limit: 5 }, ...filters });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<TransactionsResponse>();
+  return { total: body.total, ids: body.txs.map((x) => x._id) };
+}
+
+describe('kept history totals', () => {
+  let b: BuiltApp;
+  beforeAll(async () => {
+    b = await makeApp();
+  });
+  afterAll(() => b.app.close());
+
+  it('count a member’s new row at once where it was written, and soon on another server', async () => {
+    const a = t.app;
+    const alice = await registerMember(a, 'hta');
+    const bob = await registerMember(a, 'htb');
+    for (let i = 0; i < 6; i++) await mint(a, t.admin, alice.nickname, SN, '10');
+    await mint(a, t.admin, alice.nickname, SD, '10');
+    // Both servers answer (and keep) the totals: all rows, one currency, and page 2 (its own bound).
+    expect((await history(a, alice)).total).toBe(7);
+    expect((await history(b.app, alice)).total).toBe(7);
+    expect((await history(a, alice, { currencyId: SD })).total).toBe(1);
+    expect(await history(a, alice, {}, 2)).toMatchObject({ total: 7 });
+
+    // Another member's change leaves alice's totals as they are (and right).
+    await mint(a, t.admin, bob.nickname, SN, '1');
+    expect((await history(a, alice)).total).toBe(7);
+
+    // Alice sends bob SN on server A: A counts it at once, on every filter; B within the feed's lag.
+    const sent = await call(a, alice.token, 'POST', '/api/bank/p2pTransfer', {
+      recipientNickName: bob.nickname,
+      currencyId: SN,
+      amount: '3',
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const now = await history(a, alice);
+    expect(now.total).toBe(8);
+    expect(now.ids).toHaveLength(5);
+    expect((await history(a, alice, {}, 2)).total).toBe(8);
+    expect((await history(a, alice, { currencyId: SD })).total).toBe(1);
+    expect((await history(a, alice, { currencyId: SN })).total).toBe(7);
+    expect((await history(a, bob)).total).toBe(2);
+    const onB = await eventually(
+      () => history(b.app, alice),
+      (v) => v.total === 8,
+    );
+    expect(onB.total).toBe(8);
+
+    // A row written on B shows on B at once, and on A soon.
+    await mint(b.app, t.admin, alice.nickname, SD, '1');
+    expect((await history(b.app, alice)).total).toBe(9);
+    expect((await history(b.app, alice, { currencyId: SD })).total).toBe(2);
+    const onA = await eventually(
+      () => history(a, alice, { currencyId: SD }),
+      (v) => v.total === 2,
+    );
+    expect(onA.total).toBe(2);
+    await expectLedgerBalanced(a, t.admin);
+  });
+});
