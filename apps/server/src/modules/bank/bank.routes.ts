@@ -26,8 +26,7 @@ import type { Db } from '../../db/client.ts';
 import { idempotencyKey } from '../../http/idempotency.ts';
 import { inLiveTransaction, moneyMoving, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
-import { watchChanges } from '../../lib/live-changes.ts';
-import { ResponseCache, sendJson, serializeAnswer } from '../../lib/response-cache.ts';
+import { sendJson } from '../../lib/response-cache.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { startAuditCheck } from './audit.check.ts';
 import { startCurrenciesLive } from './currencies.live.ts';
@@ -35,6 +34,7 @@ import * as currencies from './currencies.service.ts';
 import { startMemberTotals } from './history.totals.ts';
 import * as reports from './reports.service.ts';
 import { startLedgerRollup } from './rollup.queries.ts';
+import { startSupplyAnswers } from './supply.cache.ts';
 import * as transfers from './transfers.service.ts';
 
 export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -42,14 +42,9 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
   const errors = { '4xx': errorResponse };
   const stopLive = startCurrenciesLive(app, db);
   app.addHook('onClose', async () => stopLive());
-  // Supply history is the same for every viewer and moves with every mint and burn: each answer is built
-  // once and served for up to RESPONSE_TTL_MS (1 s), dropped at once when a currency changes (issue 19 §2:
-  // 366 hourly points summed from the rollup cost 10-20 ms of database time per request).
-  const supplyAnswers = new ResponseCache<string>();
-  const stopSupplyWatch = watchChanges(app.live, (changed) => {
-    if (changed.currencies.length > 0) supplyAnswers.clear();
-  });
-  app.addHook('onClose', async () => stopSupplyWatch());
+  // Supply history answers, built once and shared by every viewer for up to a second (supply.cache.ts).
+  const supplyAnswers = startSupplyAnswers(app, db);
+  app.addHook('onClose', async () => supplyAnswers.stop());
   // Members' own history totals, kept until their next change (history.totals.ts).
   const historyTotals = startMemberTotals(app);
   app.addHook('onClose', async () => historyTotals.stop());
@@ -233,15 +228,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
         response: { 200: supplyHistoryResponse, ...errors },
       },
     },
-    (req, reply) => {
-      const { currencyId, interval, limit } = req.body;
-      return sendJson(
-        reply,
-        supplyAnswers.get(String(currencyId), `${interval}:${limit ?? ''}`, async () =>
-          serializeAnswer(supplyHistoryResponse, await reports.supplyHistory(db, req.body)),
-        ),
-      );
-    },
+    (req, reply) => sendJson(reply, supplyAnswers.get(req.body)),
   );
 
   app.get(

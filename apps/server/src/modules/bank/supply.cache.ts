@@ -1,0 +1,35 @@
+/**
+ * Supply history answers shared by every viewer (issue 19 §2): a currency's supply history is the same for
+ * everyone and moves with every mint and burn, so each answer (366 hourly points summed from the rollup:
+ * 10-20 ms of database time) is built once and served for up to `RESPONSE_TTL_MS` (1 s), and dropped at
+ * once when a currency changes (its precision or name) here or on another replica.
+ */
+import { type SupplyHistoryQuery, supplyHistoryResponse } from '@starlight/shared';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { watchChanges } from '../../lib/live-changes.ts';
+import { ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
+import * as reports from './reports.service.ts';
+
+/** The kept supply history answers of one process. */
+export interface SupplyAnswers {
+  /** The supplyHistory body (JSON) for `q`. Throws NOT_FOUND for an unknown currency (never kept). */
+  get(q: SupplyHistoryQuery): Promise<string>;
+  /** Stops listening for changes. */
+  stop(): void;
+}
+
+/** Starts `app`'s kept supply history answers. */
+export function startSupplyAnswers(app: FastifyInstance, db: Db): SupplyAnswers {
+  const cache = new ResponseCache<string>();
+  const stop = watchChanges(app.live, (changed) => {
+    if (changed.currencies.length > 0) cache.clear();
+  });
+  return {
+    get: (q) =>
+      cache.get(String(q.currencyId), `${q.interval}:${q.limit ?? ''}`, async () =>
+        serializeAnswer(supplyHistoryResponse, await reports.supplyHistory(db, q)),
+      ),
+    stop,
+  };
+}
