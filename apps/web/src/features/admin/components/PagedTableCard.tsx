@@ -78,7 +78,11 @@ export function PagedTableCard(props: PagedTableCardProps) {
         ) : (
           <>
             {paging}
-            <Table.ScrollContainer minWidth={720}>
+            {/* Focusable, so a keyboard can scroll the table sideways on a narrow screen. */}
+            <Table.ScrollContainer
+              minWidth={720}
+              scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'group', 'aria-label': `${title} table` } }}
+            >
               <Table striped highlightOnHover>
                 <Table.Thead>
                   <Table.Tr>
