@@ -80,7 +80,8 @@ export const bankTransactions = pgTable(
     index('bank_tx_currency_category').on(t.currencyId, t.category),
     // The Tnx Logs filters (issue 19 §2, transactions-list.queries.ts): a category in date order, and the
     // rows a nickname executed without being their sender or recipient (admin mints and burns, settlements,
-    // exchange fills), partial so a transfer (its executor is its sender) writes no entry.
+    // exchange fills), partial so a transfer (its executor is its sender) writes no entry; migration 0027
+    // adds INCLUDE by hand, so the nickname filter with a currency, category or amount stays index-only.
     index('bank_tx_category').on(t.category, t.createdAt),
     index('bank_tx_executor_other')
       .on(t.executorId, t.createdAt)
