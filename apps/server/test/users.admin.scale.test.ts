@@ -7,10 +7,12 @@
 import { COUNT_CAP, type GetUserStatsResponse, type GetUsersRequest, type GetUsersResponse } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import type { Db } from '../src/db/client.ts';
 import { ensureUserStats, rebuildUserStats, userListSql } from '../src/modules/users/admin.queries.ts';
 import {
   call,
+  eventually,
   expectLedgerBalanced,
   type Member,
   makeAppOnOwnDatabase,
@@ -20,6 +22,7 @@ import {
   registerMember,
   useTestApp,
 } from './helpers.ts';
+import { TEST_ADMIN, TEST_DB_NAME, testConfig, testDatabaseUrl } from './test-db.ts';
 
 const BULK = 12_000;
 const SN = 2; // untaxed (apps/server/src/db/seed.ts)
@@ -375,6 +378,30 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
     expect(await keptByDay(db())).not.toEqual(await recountByDay(db()));
     expect(await ensureUserStats(db())).toBe(true);
     expect(await keptByDay(db())).toEqual(await recountByDay(db()));
+
+    // A server that starts on a database whose kept stats are gone answers at once and rebuilds them beside
+    // its first requests (the check is not on the way to ready).
+    await db().execute(sql`TRUNCATE user_stats_daily, user_holdings`);
+    const second = await buildApp(testConfig({ DATABASE_URL: testDatabaseUrl(`${TEST_DB_NAME}_uadm`) }));
+    try {
+      const admin = await second.app.inject({
+        method: 'POST',
+        url: '/api/user/login',
+        payload: { nickOrEmail: t.admin.nickname, password: TEST_ADMIN.password },
+      });
+      expect(admin.statusCode, admin.body).toBe(200);
+      const token = admin.json<{ token: string }>().token;
+      const expected = await recount(db());
+      const rebuilt = await eventually(
+        async () =>
+          (await call(second.app, token, 'POST', '/api/user/getUserStats', {})).json<GetUserStatsResponse>().stats,
+        (s) => JSON.stringify(s) === JSON.stringify(expected),
+      );
+      expect(rebuilt).toEqual(expected);
+      expect(await keptByDay(db())).toEqual(await recountByDay(db()));
+    } finally {
+      await second.app.close();
+    }
 
     // After the rebuild the triggers keep going: c (signed in again: the role change ended the session)
     // gives all of one currency away and still holds the other; then a gives all away and holds none.
