@@ -4,9 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { hashPassword } from '../lib/passwords.ts';
 import { seedChipSale } from '../modules/chips/chips.seed.ts';
 import { findUserByNickname, insertUser, updateUser } from '../modules/users/users.queries.ts';
-import { hashPassword } from '../modules/users/users.service.ts';
 import type { Db } from './client.ts';
 import { currencies } from './schema/index.ts';
 

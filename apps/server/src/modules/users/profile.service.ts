@@ -1,8 +1,8 @@
 /** `updateProfile` (SPEC §2 Settings, DESIGN §8): nickname, e-mail, password and the Private flag. */
-import { verify } from '@node-rs/argon2';
 import { AppError, MESSAGES, type UpdateProfileInput, type UpdateProfileResponse } from '@starlight/shared';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { retireMailTokens } from './email.queries.ts';
 import {
   bumpTokenVersion,
@@ -12,7 +12,7 @@ import {
   loadUserDto,
   updateUser,
 } from './users.queries.ts';
-import { hashPassword, isReservedNickname, type UsersDeps } from './users.service.ts';
+import { isReservedNickname, type UsersDeps } from './users.service.ts';
 
 /**
  * Changes the caller's profile and answers `{user, token?, message}`. Rules (DESIGN §8):
@@ -44,7 +44,7 @@ export async function updateProfile(
   }
   if ((newEmail !== undefined || password !== undefined) && row.passwordHash) {
     if (currentPassword === undefined) throw new AppError('VALIDATION', '"currentPassword" is required');
-    const ok = await verify(row.passwordHash, currentPassword).catch(() => false);
+    const ok = await verifyPassword(row.passwordHash, currentPassword);
     if (!ok) throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
   }
   if (newNickname !== undefined) {

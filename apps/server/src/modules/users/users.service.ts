@@ -1,5 +1,4 @@
 /** Accounts (SPEC §2 register/login, §5, §6; DESIGN §8): sign-up, sign-in, sessions, profile. */
-import { hash, verify } from '@node-rs/argon2';
 import {
   AppError,
   type AuthResponse,
@@ -14,6 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { consent } from '../capp/capp.service.ts';
 import { SALE_NICKNAME } from '../chips/chips.queries.ts';
 import {
@@ -31,11 +31,6 @@ let dummyHash: Promise<string> | undefined;
 
 /** SPEC §3 access log login types. */
 export const LOGIN_TYPE = { Email: 1, Wallet: 2, CAppEmail: 3, CAppWallet: 4 } as const;
-
-/** Hashes a password with argon2id, @node-rs/argon2's default algorithm (DESIGN §8). */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
-}
 
 export interface UsersDeps {
   db: Db;
@@ -171,7 +166,7 @@ export async function login(deps: UsersDeps, input: LoginInput, address: string)
     throw new AppError('RATE_LIMITED', 'Too many failed sign-ins, please try again later');
   }
   dummyHash ??= hashPassword('Not-a-real-password-1!');
-  const ok = await verify(row?.passwordHash ?? (await dummyHash), input.password).catch(() => false);
+  const ok = await verifyPassword(row?.passwordHash ?? (await dummyHash), input.password);
   if (!row?.passwordHash || !ok) {
     await Promise.all([deps.failures.record(key), deps.failures.record(addressKey)]);
     throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
