@@ -8,17 +8,12 @@
  * `TOTALS_TTL_MS` bounds what a missed bus event could leave stale. The page's rows are always read.
  */
 import type { FastifyInstance } from 'fastify';
-import { type ChangedIds, watchChanges } from '../../lib/live-changes.ts';
+import type { CappedTotal } from '../../db/paging.ts';
+import { watchChanges } from '../../lib/live-changes.ts';
 import { ResponseCache } from '../../lib/response-cache.ts';
 
 /** How long a member's kept total is used at most (milliseconds). */
 export const TOTALS_TTL_MS = 5000;
-
-/** A list total as `cappedTotal` gives it. */
-export interface CappedTotal {
-  total: number;
-  totalCapped: boolean;
-}
 
 /** Kept totals of members' own lists; `total` answers one, `stop` stops listening for changes. */
 export interface MemberTotals {
@@ -33,7 +28,7 @@ export interface MemberTotals {
 /** Starts the kept totals of `app`'s process, dropped per member on their changes. */
 export function startMemberTotals(app: FastifyInstance): MemberTotals {
   const cache = new ResponseCache<CappedTotal>({ ttlMs: TOTALS_TTL_MS, max: 20_000 });
-  const stop = watchChanges(app.live, (changed: ChangedIds) => {
+  const stop = watchChanges(app.live, (changed) => {
     for (const u of changed.users) cache.invalidate(u);
   });
   return { total: (memberId, key, count) => cache.get(memberId, key, count), stop };

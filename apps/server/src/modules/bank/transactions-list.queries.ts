@@ -8,19 +8,12 @@
  * `bank_tx_category` is read. The page's ids are found first and only those rows are read whole; the
  * total is counted up to a bound (`cappedTotal`).
  */
-import {
-  type Amount,
-  COUNT_CAP,
-  formatAmount,
-  formatAtPrecision,
-  fromNumeric,
-  type Transaction,
-} from '@starlight/shared';
+import { type Amount, formatAmount, formatAtPrecision, fromNumeric, type Transaction } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { cappedTotal } from '../../db/paging.ts';
+import { type CappedTotal, cappedTotal, capTotal } from '../../db/paging.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
 import { DAY, HOUR } from './rollup.queries.ts';
@@ -137,19 +130,13 @@ function ledgerPageByRollup(limit: number, offset: number, known: string): SQL {
  * (`known` as for `ledgerPageByRollup`), bounded as `cappedTotal` bounds it (`offset + COUNT_CAP`,
  * `totalCapped` past it): the answer a count would give, without counting up to that many index entries.
  */
-async function ledgerKeptTotal(
-  db: DbOrTx,
-  known: string,
-  offset: number,
-): Promise<{ total: number; totalCapped: boolean }> {
+async function ledgerKeptTotal(db: DbOrTx, known: string, offset: number): Promise<CappedTotal> {
   const res = await db.execute<{ n: string | null }>(sql`
     SELECT (SELECT count(*) FROM bank_transactions t
              WHERE t.created_at >= ${known}::timestamptz AND t.created_at >= s.watermark)
          + (SELECT coalesce(sum(r.n), 0) FROM ledger_rollup r WHERE r.grain = 'all') AS n
     FROM ledger_rollup_state s WHERE s.id = 1`);
-  const n = Number(res.rows[0]?.n ?? 0);
-  const bound = offset + COUNT_CAP;
-  return n > bound ? { total: bound, totalCapped: true } : { total: n, totalCapped: false };
+  return capTotal(Number(res.rows[0]?.n ?? 0), offset);
 }
 
 /**
@@ -160,11 +147,8 @@ async function ledgerKeptTotal(
 export async function findTransactions(
   db: Db,
   f: TxFilters,
-  totalOf: (count: () => Promise<{ total: number; totalCapped: boolean }>) => Promise<{
-    total: number;
-    totalCapped: boolean;
-  }> = (count) => count(),
-): Promise<{ txs: Transaction[]; total: number; totalCapped: boolean }> {
+  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
+): Promise<{ txs: Transaction[] } & CappedTotal> {
   const branches = await partyBranches(db, f);
   if (branches === null) return { txs: [], total: 0, totalCapped: false };
   const where: SQL[] = [...withinDates(sql`t.created_at`, f.startDate, f.endDate)];

@@ -6,7 +6,7 @@ import { COUNT_CAP, type GetUsersQuery, type UserStats } from '@starlight/shared
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { endOfDay, withinDates } from '../../db/date-range.ts';
-import { cappedTotal } from '../../db/paging.ts';
+import { type CappedTotal, cappedTotal, capTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { UserRow } from './users.queries.ts';
@@ -161,11 +161,9 @@ function pageIdsByDay(limit: number, offset: number): SQL {
  * (`offset + COUNT_CAP`, `totalCapped` past it), so the answer is the one a count would give: one row per
  * day and writer slot summed instead of up to `offset + COUNT_CAP` index entries (issue 19 §2).
  */
-async function keptTotal(db: DbOrTx, offset: number): Promise<{ total: number; totalCapped: boolean }> {
+async function keptTotal(db: DbOrTx, offset: number): Promise<CappedTotal> {
   const res = await db.execute<{ n: string | null }>(sql`SELECT sum(total) AS n FROM user_stats_daily`);
-  const n = Number(res.rows[0]?.n ?? 0);
-  const bound = offset + COUNT_CAP;
-  return n > bound ? { total: bound, totalCapped: true } : { total: n, totalCapped: false };
+  return capTotal(Number(res.rows[0]?.n ?? 0), offset);
 }
 
 /**
@@ -183,7 +181,7 @@ async function searchMatches(
   from: SQL,
   offset: number,
   limit: number,
-): Promise<{ ids: string[] | null; total: number; totalCapped: boolean }> {
+): Promise<{ ids: string[] | null } & CappedTotal> {
   const bound = offset + COUNT_CAP;
   const res = await db.execute<{ n: string; ids: string[] | null }>(sql`
     WITH m AS MATERIALIZED (SELECT u.id, u.created_at FROM ${from} LIMIT ${bound + 1})
@@ -191,9 +189,8 @@ async function searchMatches(
            CASE WHEN (SELECT count(*) FROM m) <= ${bound}
                 THEN ARRAY(SELECT id::text FROM m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset})
            END AS ids`);
-  const n = Number(res.rows[0]?.n ?? 0);
-  if (n > bound) return { ids: null, total: bound, totalCapped: true };
-  return { ids: res.rows[0]?.ids ?? [], total: n, totalCapped: false };
+  const count = capTotal(Number(res.rows[0]?.n ?? 0), offset);
+  return { ...count, ids: count.totalCapped ? null : (res.rows[0]?.ids ?? []) };
 }
 
 /**
@@ -270,7 +267,7 @@ export async function findUsers(
       FROM page JOIN users u ON u.id = page.id LEFT JOIN users r ON r.id = u.referrer_id
       ORDER BY u.created_at DESC, u.id DESC`);
   let rows: Awaited<ReturnType<typeof readRows>>;
-  let count: { total: number; totalCapped: boolean };
+  let count: CappedTotal;
   if (q.search) {
     const found = await searchMatches(db, q.from, q.offset, f.paging.limit);
     count = found;
