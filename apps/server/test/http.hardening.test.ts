@@ -43,6 +43,22 @@ describe('HSTS and upgrade-insecure-requests', () => {
     expect(String(res.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');
   });
 
+  it("leave the rest of the policy on every answer, an error's included", async () => {
+    for (const [method, url] of [
+      ['GET', '/api/health'],
+      ['GET', '/api/user/me'],
+      ['POST', '/api/no-such-route'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).toContain("connect-src 'self' ws: wss:");
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+    }
+  });
+
   it('are sent when PUBLIC_URL is https', async () => {
     const https = await makeApp({ PUBLIC_URL: 'https://starlight.example.org' });
     try {
