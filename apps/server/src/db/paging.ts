@@ -1,7 +1,7 @@
 /** Paging of admin and member lists at any size (issue 19): bounded totals. */
 import { COUNT_CAP } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from './client.ts';
+import { type DbOrTx, queryPlanned } from './client.ts';
 
 /** A list's total as the wire carries it: `totalCapped` says more rows match than `total`. */
 export interface CappedTotal {
@@ -26,8 +26,9 @@ export function capTotal(n: number, offset: number): CappedTotal {
  * leads somewhere while `totalCapped`.
  */
 export async function cappedTotal(db: DbOrTx, from: SQL, offset: number): Promise<CappedTotal> {
-  const res = await db.execute<{ n: string }>(
+  const [row] = await queryPlanned<{ n: string }>(
+    db,
     sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT ${offset + COUNT_CAP + 1}) capped`,
   );
-  return capTotal(Number(res.rows[0]?.n ?? 0), offset);
+  return capTotal(Number(row?.n ?? 0), offset);
 }

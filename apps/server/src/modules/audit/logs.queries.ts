@@ -10,7 +10,7 @@
  */
 import type { AccessLog, AdminLog, GetAccessLogsRequest, GetAdminLogsRequest } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname, startsWith } from '../../db/lists.ts';
 import { cappedTotal } from '../../db/paging.ts';
@@ -38,17 +38,20 @@ export async function findAccessLogs(
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
   const [rows, count] = await Promise.all([
-    db.execute<{ id: string; created_at: string | Date; nickname: string; address: string; login_type: number }>(sql`
+    queryPlanned<{ id: string; created_at: string | Date; nickname: string; address: string; login_type: number }>(
+      db,
+      sql`
       SELECT l.id, l.created_at, u.nickname, l.address, l.login_type
       FROM (SELECT l.id, l.created_at FROM access_logs l WHERE ${cond}
             ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}) p
       JOIN access_logs l ON l.id = p.id JOIN users u ON u.id = l.user_id
-      ORDER BY p.created_at DESC, p.id DESC`),
+      ORDER BY p.created_at DESC, p.id DESC`,
+    ),
     cappedTotal(db, sql`access_logs l WHERE ${cond}`, offset),
   ]);
   return {
     ...count,
-    logs: rows.rows.map((r) => ({
+    logs: rows.map((r) => ({
       _id: r.id,
       date: new Date(r.created_at).toISOString(),
       user: { nickname: r.nickname },
@@ -84,7 +87,7 @@ export async function findAdminLogs(
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
   const [rows, count] = await Promise.all([
-    db.execute<{
+    queryPlanned<{
       id: string;
       created_at: string | Date;
       admin: string;
@@ -92,17 +95,20 @@ export async function findAdminLogs(
       address: string;
       category: number;
       action: string;
-    }>(sql`
+    }>(
+      db,
+      sql`
       SELECT l.id, l.created_at, a.nickname AS admin, t.nickname AS affected, l.address, l.category, l.action
       FROM (SELECT l.id, l.created_at FROM admin_logs l WHERE ${cond}
             ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}) p
       JOIN admin_logs l ON l.id = p.id JOIN users a ON a.id = l.admin_id LEFT JOIN users t ON t.id = l.affected_user_id
-      ORDER BY p.created_at DESC, p.id DESC`),
+      ORDER BY p.created_at DESC, p.id DESC`,
+    ),
     cappedTotal(db, sql`admin_logs l WHERE ${cond}`, offset),
   ]);
   return {
     ...count,
-    logs: rows.rows.map((r) => ({
+    logs: rows.map((r) => ({
       _id: r.id,
       date: new Date(r.created_at).toISOString(),
       adminUser: { nickname: r.admin },

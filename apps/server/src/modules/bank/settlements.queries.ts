@@ -1,7 +1,7 @@
 /** SQL of deposits and withdrawals (DESIGN §8): open, list, and settle once. */
 import { formatAtPrecision, fromNumeric, type GetSettlementsRequest, type Settlement } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
 import { cappedTotal } from '../../db/paging.ts';
 import { settlements } from '../../db/schema/index.ts';
@@ -93,7 +93,7 @@ export async function findSettlements(
     : sql`(s.state <> 'pending'), s.created_at DESC NULLS LAST, s.id DESC NULLS LAST`;
   const offset = (f.page - 1) * f.limit;
   const [rows, count] = await Promise.all([
-    db.execute<{
+    queryPlanned<{
       id: string;
       kind: 'deposit' | 'withdrawal';
       nickname: string;
@@ -107,19 +107,22 @@ export async function findSettlements(
       note: string;
       created_at: string | Date;
       settled_at: string | Date | null;
-    }>(sql`
+    }>(
+      db,
+      sql`
       SELECT s.id, s.kind, u.nickname, s.currency_id, c.precision, s.amount::text AS amount, s.tax::text AS tax,
              s.wallet_address, s.reference, s.state, s.note, s.created_at, s.settled_at
       FROM (SELECT s.id FROM settlements s WHERE ${cond} ORDER BY ${order} LIMIT ${f.limit} OFFSET ${offset}) page
       JOIN settlements s ON s.id = page.id
       JOIN users u ON u.id = s.user_id JOIN currencies c ON c.currency_id = s.currency_id
-      ORDER BY ${order}`),
+      ORDER BY ${order}`,
+    ),
     cappedTotal(db, sql`settlements s WHERE ${cond}`, offset),
   ]);
   const at = (v: string, p: number) => formatAtPrecision(fromNumeric(v), p);
   return {
     ...count,
-    settlements: rows.rows.map((r) => ({
+    settlements: rows.map((r) => ({
       _id: r.id,
       kind: r.kind,
       user: { nickname: r.nickname },

@@ -10,7 +10,7 @@
  */
 import { type Amount, formatAmount, formatAtPrecision, fromNumeric, type Transaction } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
 import { type CappedTotal, cappedTotal, capTotal } from '../../db/paging.ts';
@@ -179,7 +179,7 @@ export async function findTransactions(
     ? ledgerPageByRollup(f.limit, offset, known)
     : sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`;
   const readRows = (q: DbOrTx) =>
-    q.execute<{
+    queryPlanned<{
       id: string;
       created_at: string | Date;
       category: number;
@@ -191,7 +191,9 @@ export async function findTransactions(
       executor: string | null;
       sender: string | null;
       recipient: string | null;
-    }>(sql`
+    }>(
+      q,
+      sql`
       SELECT t.id, t.created_at, t.category, t.currency_id, c.precision, t.amount, t.note, t.reference,
              e.nickname AS executor, s.nickname AS sender, r.nickname AS recipient
       FROM (${pageIds}) p
@@ -200,7 +202,8 @@ export async function findTransactions(
       LEFT JOIN users e ON e.id = t.executor_id
       LEFT JOIN users s ON s.id = t.sender_id
       LEFT JOIN users r ON r.id = t.recipient_id
-      ORDER BY p.created_at DESC, p.id DESC`);
+      ORDER BY p.created_at DESC, p.id DESC`,
+    );
   const [rows, count] = await Promise.all([
     byRollup
       ? inTransaction(db, async (tx) => {
@@ -221,7 +224,7 @@ export async function findTransactions(
   const party = (n: string | null) => (n === null ? null : { nickname: n });
   return {
     ...count,
-    txs: rows.rows.map((r) => ({
+    txs: rows.map((r) => ({
       _id: r.id,
       createdAt: new Date(r.created_at).toISOString(),
       executor: party(r.executor),

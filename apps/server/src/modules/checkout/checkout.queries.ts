@@ -1,7 +1,7 @@
 /** SQL of checkout transactions and their provider events (DESIGN §7). */
 import { type Checkout, CREDITS_CURRENCY_ID, formatAtPrecision, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
 import { cappedTotal } from '../../db/paging.ts';
@@ -237,7 +237,7 @@ export async function findCheckouts(
   if (cond === null) return { transactions: [], total: 0, totalCapped: false };
   const offset = (q.page - 1) * q.limit;
   const [rows, count] = await Promise.all([
-    db.execute<{
+    queryPlanned<{
       id: string;
       created_at: string | Date;
       nickname: string;
@@ -252,7 +252,9 @@ export async function findCheckouts(
       owed: string;
       precision: number;
       events: Array<{ eventType: string; dateReceived: string }> | null;
-    }>(sql`
+    }>(
+      db,
+      sql`
       SELECT t.id, t.created_at, u.nickname, t.package_id, t.package_name, t.cost::text AS cost, t.provider_id,
              t.ref_id, t.ip, t.state, t.amount::text AS amount, t.owed::text AS owed, c.precision,
              (SELECT json_agg(json_build_object('eventType', e.event_type, 'dateReceived', e.received_at)
@@ -263,10 +265,11 @@ export async function findCheckouts(
       JOIN checkout_transactions t ON t.id = page.id
       JOIN users u ON u.id = t.user_id
       JOIN currencies c ON c.currency_id = ${CREDITS_CURRENCY_ID}
-      ORDER BY page.created_at DESC, page.id DESC`),
+      ORDER BY page.created_at DESC, page.id DESC`,
+    ),
     q.id ? null : cappedTotal(db, sql`checkout_transactions t WHERE ${cond}`, offset),
   ]);
-  const transactions = rows.rows.map(
+  const transactions = rows.map(
     (r): Checkout => ({
       _id: r.id,
       createdAt: new Date(r.created_at).toISOString(),

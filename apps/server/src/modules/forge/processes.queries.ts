@@ -10,7 +10,7 @@ import {
   PROCESS_STATE,
 } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
 import { cappedTotal } from '../../db/paging.ts';
@@ -253,7 +253,9 @@ export async function findProcesses(
   if (cond === null) return { processes: [], total: 0, totalCapped: false };
   const offset = (q.page - 1) * q.limit;
   const [rows, count] = await Promise.all([
-    db.execute<ProcessRow & { nickname: string }>(sql`
+    queryPlanned<ProcessRow & { nickname: string }>(
+      db,
+      sql`
       SELECT ${PROCESS_COLUMNS}, u.nickname
       FROM (SELECT p.id, p.created_at FROM forge_processes p WHERE ${cond}
             ORDER BY p.created_at DESC, p.id DESC LIMIT ${q.limit} OFFSET ${offset}) page
@@ -261,8 +263,9 @@ export async function findProcesses(
       JOIN users u ON u.id = p.user_id
       JOIN currencies ci ON ci.currency_id = p.input_currency_id
       JOIN currencies co ON co.currency_id = p.output_currency_id
-      ORDER BY page.created_at DESC, page.id DESC`),
+      ORDER BY page.created_at DESC, page.id DESC`,
+    ),
     cappedTotal(db, sql`forge_processes p WHERE ${cond}`, offset),
   ]);
-  return { processes: rows.rows.map((r) => toProcessDto(r, r.nickname)), ...count };
+  return { processes: rows.map((r) => toProcessDto(r, r.nickname)), ...count };
 }

@@ -1,7 +1,7 @@
 /** SQL of item collections and items (DESIGN §7). */
 import type { GroupedItem, Item, ItemCollection, ItemData, OwnCollection } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { cappedTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { itemCollections } from '../../db/schema/index.ts';
@@ -146,18 +146,21 @@ export async function findItems(
 ): Promise<{ data: Item[]; total: number; totalCapped: boolean }> {
   const offset = (page.page - 1) * page.limit;
   const [rows, count] = await Promise.all([
-    db.execute<ItemSqlRow>(sql`
+    queryPlanned<ItemSqlRow>(
+      db,
+      sql`
       SELECT i.id, i.collection_id, u.nickname, i.name, i.description, i.img_url, i.metadata, i.variabledata,
              i.hiddendata, c.creator_id, i.created_at
       FROM (SELECT i.id, i.created_at FROM items i WHERE ${where}
             ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit} OFFSET ${offset}) p
       JOIN items i ON i.id = p.id JOIN users u ON u.id = i.owner_id JOIN item_collections c ON c.id = i.collection_id
-      ORDER BY p.created_at DESC, p.id DESC`),
+      ORDER BY p.created_at DESC, p.id DESC`,
+    ),
     cappedTotal(db, sql`items i WHERE ${where}`, offset),
   ]);
   return {
     ...count,
-    data: rows.rows.map((r) => ({
+    data: rows.map((r) => ({
       _id: r.id,
       itemCollection: r.collection_id,
       owner: { nickname: r.nickname },
@@ -187,24 +190,27 @@ export async function findGroupedItems(
   const where = sql`i.owner_id = ${ownerId} AND i.collection_id = ${collectionId}`;
   const offset = (page.page - 1) * page.limit;
   const [rows, count] = await Promise.all([
-    db.execute<{
+    queryPlanned<{
       name: string;
       count: string;
       img_url: string;
       description: string;
       metadata: ItemData;
       variabledata: ItemData;
-    }>(sql`
+    }>(
+      db,
+      sql`
       SELECT DISTINCT ON (i.name) i.name, count(*) OVER (PARTITION BY i.name) AS count, i.img_url, i.description,
              i.metadata, i.variabledata
       FROM items i WHERE ${where}
       ORDER BY i.name, i.created_at DESC, i.id DESC
-      LIMIT ${page.limit} OFFSET ${offset}`),
+      LIMIT ${page.limit} OFFSET ${offset}`,
+    ),
     cappedTotal(db, sql`(SELECT DISTINCT i.name FROM items i WHERE ${where}) g`, offset),
   ]);
   return {
     ...count,
-    data: rows.rows.map((r) => ({
+    data: rows.map((r) => ({
       name: r.name,
       count: Number(r.count),
       imgUrl: r.img_url,
