@@ -5,9 +5,19 @@
  */
 import type { Currency, LeaderboardResponse } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltApp } from '../src/app.ts';
 import { bankCalls } from './bank.helpers.ts';
-import { call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp } from './helpers.ts';
+import {
+  call,
+  eventually,
+  expectLedgerBalanced,
+  type Member,
+  makeApp,
+  mint,
+  registerMember,
+  useTestApp,
+} from './helpers.ts';
 import { caughtUp } from './users.leaderboard.helpers.ts';
 
 const t = useTestApp();
@@ -126,6 +136,39 @@ describe('leaderboard', () => {
     expect(res.around.map((l) => l.rank)).toEqual([4996, 4997, 4998, 4999, 5000, 5001, 5002, 5003, 5004, 5005, 5006]);
     expect(res.around[5]).toEqual({ rank: 5001, nickname: mid?.nickname, amount: '5000' });
     expect(res.around[6]).toEqual({ rank: 5002, nickname: `lbbulk${coin.currencyId}x5000`, amount: '5000' });
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+});
+
+describe('the currency a leaderboard shows', () => {
+  let b: BuiltApp;
+  beforeAll(async () => {
+    b = await makeApp();
+  });
+  afterAll(() => b.app.close());
+
+  it('follows a change of precision at once on the server that made it, and soon on another', async () => {
+    const coin = await bank.newCurrency({ precision: 2 });
+    const [whale, shrimp] = await holders(coin, ['12.5', '3']);
+    const onB = async () => {
+      const res = await call(b.app, shrimp?.token, 'POST', '/api/user/leaderboard', { currencyId: coin.currencyId });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<LeaderboardResponse>();
+    };
+    // Both servers answer (and keep the currency) at precision 2.
+    expect((await ranked(coin.currencyId)).leaders[0]).toEqual({ rank: 1, nickname: whale?.nickname, amount: '12.50' });
+    expect((await onB()).balance).toBe('3.00');
+
+    const modified = await call(t.app, t.admin.token, 'POST', '/api/bank/modifyCurrency', {
+      currencyId: coin.currencyId,
+      precision: 3,
+    });
+    expect(modified.statusCode, modified.body).toBe(200);
+    const now = await ranked(coin.currencyId, shrimp?.token);
+    expect(now.leaders.map((l) => l.amount)).toEqual(['12.500', '3.000']);
+    expect(now.balance).toBe('3.000');
+    const later = await eventually(onB, (r) => r.balance === '3.000');
+    expect(later.leaders.map((l) => l.amount)).toEqual(['12.500', '3.000']);
     await expectLedgerBalanced(t.app, t.admin);
   });
 });

@@ -2,6 +2,7 @@
 import { errorResponse, leaderboardRequest, leaderboardResponse } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { startKeptCurrencies } from '../bank/currencies.cache.ts';
 import { leaderboard, visitorCache } from './leaderboard.service.ts';
 import type { LeaderboardStore } from './leaderboard.store.ts';
 
@@ -10,6 +11,8 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; store: Leaderboa
   { db, store },
 ) => {
   const cache = visitorCache();
+  const currencies = startKeptCurrencies(app, db);
+  app.addHook('onClose', async () => currencies.stop());
   app.post(
     '/leaderboard',
     {
@@ -21,6 +24,6 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; store: Leaderboa
         response: { 200: leaderboardResponse, '4xx': errorResponse },
       },
     },
-    (req) => leaderboard(db, store, req.body.currencyId, req.auth, cache),
+    (req) => leaderboard(db, store, currencies, req.body.currencyId, req.auth, cache),
   );
 };

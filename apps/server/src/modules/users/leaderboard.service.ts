@@ -2,8 +2,8 @@
 import { formatAtPrecision, fromNumeric, type Leader, type LeaderboardResponse } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import type { KeptCurrencies } from '../bank/currencies.cache.ts';
 import type { CurrencyRow } from '../bank/currencies.queries.ts';
-import { requireCurrency } from '../bank/currencies.service.ts';
 import { findShownMembers, findViewerHolding } from './leaderboard.queries.ts';
 import { type LeaderboardStore, type RankEntry, ranksAhead } from './leaderboard.store.ts';
 
@@ -20,16 +20,18 @@ const AROUND = 5;
  * Read from the kept ranking (`store`, issue 19 §2), which follows the ledger within a couple of
  * seconds; the viewer's own place is read-your-writes: their balance is read now and put at its place in
  * the kept ranking (their kept entry, if it lags, left out), so a member sees their own posting at once.
- * Nicknames and privacy are read now for the rows shown.
+ * Nicknames and privacy are read now for the rows shown; the currency's ticker and precision are the kept
+ * ones (`currencies`, bank/currencies.cache.ts).
  */
 export async function leaderboard(
   db: Db,
   store: LeaderboardStore,
+  currencies: KeptCurrencies,
   currencyId: number,
   viewer: AuthUser | null,
   cache?: VisitorCache,
 ): Promise<LeaderboardResponse> {
-  const currency = await requireCurrency(db, currencyId);
+  const currency = await currencies.get(currencyId);
   if (viewer || !cache) return answer(db, store, currency, viewer);
   // A visitor's answer changes only when the job has ticked (the mark moves, about every second):
   // the same answer until then, one computation for concurrent visitors.

@@ -1,8 +1,8 @@
 /** SQL of the users module: accounts, their balances and the access log. */
 import { formatAtPrecision, fromNumeric, type User as UserDto } from '@starlight/shared';
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
-import { accessLogs, balances, currencies, users } from '../../db/schema/index.ts';
+import { eq, sql } from 'drizzle-orm';
+import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { accessLogs, users } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -74,20 +74,34 @@ export async function insertAccessLog(db: DbOrTx, userId: string, address: strin
   await db.insert(accessLogs).values({ id: newObjectId(), userId, address, loginType });
 }
 
-/** The account as the wire sees it (DESIGN §3 `User`), with its non-zero balances. */
+/**
+ * The account as the wire sees it (DESIGN §3 `User`), with its non-zero balances and its referrer's
+ * nickname, or null when there is no such account. One statement, planned once per connection: it is
+ * read on every page load (`/api/user/me`), where three round trips cost more than the reading.
+ */
 export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | null> {
-  const row = await findUserById(db, id);
-  if (!row) return null;
-  const [bals, referrer] = await Promise.all([
-    db
-      .select({ currencyId: balances.currencyId, amount: balances.amount, precision: currencies.precision })
-      .from(balances)
-      .innerJoin(currencies, eq(currencies.currencyId, balances.currencyId))
-      .where(and(eq(balances.userId, id), sql`${balances.amount} > 0`))
-      .orderBy(asc(balances.currencyId)),
-    row.referrerId ? findUserById(db, row.referrerId) : Promise.resolve(null),
-  ]);
-  return toUserDto(row, bals, referrer?.nickname ?? null);
+  const [row] = await queryNamed<
+    Omit<Parameters<typeof toUserDto>[0], 'createdAt' | 'updatedAt'> & {
+      createdAt: Date;
+      updatedAt: Date;
+      referrer: string | null;
+      balances: BalanceText[] | null;
+    }
+  >(
+    db,
+    'user_dto',
+    sql`SELECT u.id, u.nickname, u.email, u.role, u.primary_wallet AS "primaryWallet", u.is_active AS "isActive",
+               u.is_wallet_only AS "isWalletOnly", u.is_email_verified AS "isEmailVerified",
+               u.is_anonymous AS "isAnonymous", u.fame, u.created_at AS "createdAt", u.updated_at AS "updatedAt",
+               r.nickname AS referrer,
+               (SELECT json_agg(json_build_object('currencyId', b.currency_id, 'amount', b.amount::text,
+                                                  'precision', c.precision) ORDER BY b.currency_id)
+                  FROM balances b JOIN currencies c ON c.currency_id = b.currency_id
+                 WHERE b.user_id = u.id AND b.amount > 0) AS balances
+        FROM users u LEFT JOIN users r ON r.id = u.referrer_id
+        WHERE u.id = ${id}`,
+  );
+  return row ? toUserDto(row, row.balances ?? [], row.referrer) : null;
 }
 
 /** Maps a row to DESIGN §3 `User`, amounts at their currency's precision; never the password hash. */

@@ -1,0 +1,34 @@
+/**
+ * Currencies as read pages need them (their ticker and precision), kept per process (issue 19 §2): the
+ * leaderboard read its currency's row on every request, one more round trip to PostgreSQL than the
+ * ranking itself. A currency changes rarely and every change names it in the live changes
+ * (`LiveChanges.touchCurrency`), so its kept row is dropped at once on the replica that changed it and
+ * when the bus brings the change to the others; it is also read afresh after `RESPONSE_TTL_MS` (1 s).
+ * Writes never use these rows: rules that money depends on (taxes, frozen) are read in their transaction.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { watchChanges } from '../../lib/live-changes.ts';
+import { ResponseCache } from '../../lib/response-cache.ts';
+import type { CurrencyRow } from './currencies.queries.ts';
+import { requireCurrency } from './currencies.service.ts';
+
+/** The kept currencies of one process. */
+export interface KeptCurrencies {
+  /** The currency `currencyId` as read at most a second ago. Throws NOT_FOUND `Currency not found`. */
+  get(currencyId: number): Promise<CurrencyRow>;
+  /** Stops listening for changes. */
+  stop(): void;
+}
+
+/** Starts `app`'s kept currencies. */
+export function startKeptCurrencies(app: FastifyInstance, db: Db): KeptCurrencies {
+  const cache = new ResponseCache<CurrencyRow>();
+  const stop = watchChanges(app.live, (changed) => {
+    for (const c of changed.currencies) cache.invalidate(String(c));
+  });
+  return {
+    get: (currencyId) => cache.get(String(currencyId), '', () => requireCurrency(db, currencyId)),
+    stop,
+  };
+}
