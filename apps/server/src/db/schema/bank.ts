@@ -72,19 +72,21 @@ export const bankTransactions = pgTable(
   },
   (t) => [
     check('bank_transactions_amount_positive', sql`${t.amount} > 0`),
-    // Migration 0022 adds INCLUDE by hand (drizzle has none) to these two, bank_tx_created and
-    // bank_tx_category: the ledger's lists read their pages, counts and member filters index-only.
-    index('bank_tx_sender').on(t.senderId, t.createdAt),
-    index('bank_tx_recipient').on(t.recipientId, t.createdAt),
-    index('bank_tx_created').on(t.createdAt),
+    // The lists' whole order (created_at, then id) is in each key (migration 0028), so a page needs no
+    // sort whatever plan PostgreSQL keeps for its statement; migration 0028 also adds INCLUDE by hand
+    // (drizzle has none) to the two parties': the ledger's lists read their pages, counts and member
+    // filters index-only.
+    index('bank_tx_sender').on(t.senderId, t.createdAt, t.id),
+    index('bank_tx_recipient').on(t.recipientId, t.createdAt, t.id),
+    index('bank_tx_created').on(t.createdAt, t.id),
     index('bank_tx_currency_category').on(t.currencyId, t.category),
     // The Tnx Logs filters (issue 19 §2, transactions-list.queries.ts): a category in date order, and the
     // rows a nickname executed without being their sender or recipient (admin mints and burns, settlements,
-    // exchange fills), partial so a transfer (its executor is its sender) writes no entry; migration 0027
+    // exchange fills), partial so a transfer (its executor is its sender) writes no entry; migration 0028
     // adds INCLUDE by hand, so the nickname filter with a currency, category or amount stays index-only.
-    index('bank_tx_category').on(t.category, t.createdAt),
+    index('bank_tx_category').on(t.category, t.createdAt, t.id),
     index('bank_tx_executor_other')
-      .on(t.executorId, t.createdAt)
+      .on(t.executorId, t.createdAt, t.id)
       .where(
         sql`${t.executorId} IS NOT NULL AND ${t.executorId} IS DISTINCT FROM ${t.senderId} AND ${t.executorId} IS DISTINCT FROM ${t.recipientId}`,
       ),
@@ -122,8 +124,8 @@ export const settlements = pgTable(
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (t) => [
-    index('settlements_state_created').on(t.state, t.createdAt),
-    index('settlements_user').on(t.userId, t.createdAt),
+    index('settlements_state_created').on(t.state, t.createdAt, t.id),
+    index('settlements_user').on(t.userId, t.createdAt, t.id),
     // The admin list's order (pending first, then newest; issue 19 §2), read from one index (migration
     // 0024 adds INCLUDE (state, kind) by hand, so a deep page reads its ids index-only).
     index('settlements_listing').on(sql`(${t.state} <> 'pending')`, t.createdAt.desc(), t.id.desc()),

@@ -89,11 +89,12 @@ export const checkoutTransactions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('checkout_transactions_user').on(t.userId, t.createdAt),
-    index('checkout_transactions_created').on(t.createdAt),
-    // The Checkout Logs filters (issue 19 §2), in the list's date order.
-    index('checkout_transactions_state').on(t.state, t.createdAt),
-    index('checkout_transactions_package').on(t.packageId, t.createdAt),
+    // Each in the list's whole order (created_at, then id: migration 0028), so a page needs no sort.
+    index('checkout_transactions_user').on(t.userId, t.createdAt, t.id),
+    index('checkout_transactions_created').on(t.createdAt, t.id),
+    // The Checkout Logs filters (issue 19 §2), in the list's order.
+    index('checkout_transactions_state').on(t.state, t.createdAt, t.id),
+    index('checkout_transactions_package').on(t.packageId, t.createdAt, t.id),
     uniqueIndex('checkout_transactions_ref').on(t.providerId, t.refId).where(sql`${t.refId} <> ''`),
     index('checkout_transactions_payment_ref').on(t.providerId, t.paymentRef).where(sql`${t.paymentRef} <> ''`),
     check('checkout_transactions_state', sql`${t.state} IN (1, 3, 5, 6, 8, 9)`),

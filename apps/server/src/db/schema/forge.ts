@@ -68,11 +68,12 @@ export const forgeProcesses = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
   (t) => [
-    index('forge_processes_user').on(t.userId, t.createdAt),
-    index('forge_processes_created').on(t.createdAt),
-    // The Forge Process Logs filters (issue 19 §2), in the list's date order; a finish range.
-    index('forge_processes_state').on(t.state, t.createdAt),
-    index('forge_processes_recipe').on(t.recipeId, t.createdAt),
+    // Each in the list's whole order (created_at, then id: migration 0028), so a page needs no sort.
+    index('forge_processes_user').on(t.userId, t.createdAt, t.id),
+    index('forge_processes_created').on(t.createdAt, t.id),
+    // The Forge Process Logs filters (issue 19 §2), in the list's order; a finish range.
+    index('forge_processes_state').on(t.state, t.createdAt, t.id),
+    index('forge_processes_recipe').on(t.recipeId, t.createdAt, t.id),
     index('forge_processes_finish').on(t.finishDate),
     // The running processes by currency, for modifyCurrency's precision check (currencies.service.ts).
     index('forge_processes_running').on(t.inputCurrencyId, t.outputCurrencyId).where(sql`${t.state} = 1`),

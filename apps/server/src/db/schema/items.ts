@@ -52,8 +52,9 @@ export const items = pgTable(
   },
   (t) => [
     index('items_owner').on(t.ownerId, t.collectionId, t.name),
-    // Migration 0024 adds INCLUDE (id) by hand: a deep page of a collection reads its ids index-only.
-    index('items_collection').on(t.collectionId, t.createdAt),
+    // A collection's items in the list's whole order (migration 0028): a page needs no sort and a deep
+    // one reads its ids index-only.
+    index('items_collection').on(t.collectionId, t.createdAt, t.id),
     // A member's items newest first (getUserItems; issue 19 §2).
     index('items_owner_created').on(t.ownerId, t.createdAt, t.id),
     index('items_checkout').on(t.checkoutId).where(sql`${t.checkoutId} IS NOT NULL`),

@@ -1,7 +1,7 @@
 /** SQL of Credits packages (DESIGN §7): list, read, insert, flags, soft-delete. */
 import { type CheckoutPackage, CREDITS_CURRENCY_ID, formatAtPrecision, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { checkoutPackages, type PackageItem } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -24,13 +24,16 @@ type PackageDtoRow = {
 
 /** Live packages matching `where` in wire shape (DESIGN §7), oldest first; Credits at their precision. */
 async function selectPackages(db: DbOrTx, where: SQL): Promise<CheckoutPackage[]> {
-  const res = await db.execute<PackageDtoRow>(sql`
+  const rows = await queryPlanned<PackageDtoRow>(
+    db,
+    sql`
     SELECT p.id, p.name, p.description, p.img_url, p.cost::text AS cost, p.amount::text AS amount,
            c.precision, p.items, p.active, p.published, p.created_at
     FROM checkout_packages p JOIN currencies c ON c.currency_id = ${CREDITS_CURRENCY_ID}
     WHERE p.deleted_at IS NULL AND ${where}
-    ORDER BY p.created_at, p.id`);
-  return res.rows.map((r) => {
+    ORDER BY p.created_at, p.id`,
+  );
+  return rows.map((r) => {
     const amount = formatAtPrecision(fromNumeric(r.amount), Number(r.precision));
     return {
       _id: r.id,

@@ -1,7 +1,7 @@
 /** SQL of forge recipes (DESIGN §6): list, read, insert, change, soft-delete. */
 import { formatAtPrecision, fromNumeric, type Recipe } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { forgeRecipes } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -60,7 +60,9 @@ const toRecipeDto = (r: RecipeDtoRow): Recipe => ({
 
 /** Recipes as the wire shows them (DESIGN §6), not deleted, matching `where`, oldest first. */
 async function selectRecipes(db: DbOrTx, where: SQL): Promise<Recipe[]> {
-  const res = await db.execute<RecipeDtoRow>(sql`
+  const rows = await queryPlanned<RecipeDtoRow>(
+    db,
+    sql`
     SELECT r.id, r.name, r.description, r.img_url, r.time_required,
            r.input_currency_id, r.input_amount::text AS input_amount, ci.precision AS input_precision,
            r.output_currency_id, r.output_amount::text AS output_amount, co.precision AS output_precision,
@@ -69,8 +71,9 @@ async function selectRecipes(db: DbOrTx, where: SQL): Promise<Recipe[]> {
     JOIN currencies ci ON ci.currency_id = r.input_currency_id
     JOIN currencies co ON co.currency_id = r.output_currency_id
     WHERE r.deleted_at IS NULL AND ${where}
-    ORDER BY r.created_at, r.id`);
-  return res.rows.map(toRecipeDto);
+    ORDER BY r.created_at, r.id`,
+  );
+  return rows.map(toRecipeDto);
 }
 
 /** Every live recipe, or only the active ones, oldest first (wire shape). */

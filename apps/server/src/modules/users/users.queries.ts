@@ -82,8 +82,8 @@ export async function insertAccessLog(db: DbOrTx, userId: string, address: strin
 export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | null> {
   const [row] = await queryNamed<
     Omit<Parameters<typeof toUserDto>[0], 'createdAt' | 'updatedAt'> & {
-      createdAt: Date;
-      updatedAt: Date;
+      createdAt: string | Date;
+      updatedAt: string | Date;
       referrer: string | null;
       balances: BalanceText[] | null;
     }
@@ -101,7 +101,10 @@ export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | nul
         FROM users u LEFT JOIN users r ON r.id = u.referrer_id
         WHERE u.id = ${id}`,
   );
-  return row ? toUserDto(row, row.balances ?? [], row.referrer) : null;
+  if (!row) return null;
+  // Timestamps come back as text from the embedded database's plain queries.
+  const at = { createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
+  return toUserDto({ ...row, ...at }, row.balances ?? [], row.referrer);
 }
 
 /** Maps a row to DESIGN §3 `User`, amounts at their currency's precision; never the password hash. */
