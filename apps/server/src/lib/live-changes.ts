@@ -9,11 +9,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LiveClient, LiveHub } from '../plugins/websocket.ts';
 import type { EventBus } from './event-bus.ts';
 
-/** The pairs, members and currencies one request (or batch) changed. */
+/** The pairs, members, currencies and item collections one request (or batch) changed. */
 export class LiveChanges {
   readonly pairs = new Set<string>();
   readonly users = new Set<string>();
   readonly currencies = new Set<number>();
+  readonly collections = new Set<string>();
   touchPair(pairId: string): void {
     this.pairs.add(pairId);
   }
@@ -25,20 +26,25 @@ export class LiveChanges {
   touchCurrency(currencyId: number): void {
     this.currencies.add(currencyId);
   }
+  /** An item collection whose items were added or removed: its kept totals are dropped (issue 19). */
+  touchCollection(collectionId: string): void {
+    this.collections.add(collectionId);
+  }
   get isEmpty(): boolean {
-    return this.pairs.size === 0 && this.users.size === 0 && this.currencies.size === 0;
+    return this.pairs.size === 0 && this.users.size === 0 && this.currencies.size === 0 && this.collections.size === 0;
   }
 }
 
 /**
- * One bus event: ids of pairs, members and currencies that changed. `currencies` may be missing (an
- * event of a replica that predates it) and then means none.
+ * One bus event: ids of pairs, members, currencies and item collections that changed. `currencies` and
+ * `collections` may be missing (an event of a replica that predates them, or none changed) and then mean none.
  */
 export interface ChangeEvent {
   kind: 'changes';
   pairs: string[];
   users: string[];
   currencies?: number[];
+  collections?: string[];
 }
 
 /** True when a bus event is a `ChangeEvent`. */
@@ -48,7 +54,8 @@ export function isChangeEvent(e: unknown): e is ChangeEvent {
     x?.kind === 'changes' &&
     Array.isArray(x.pairs) &&
     Array.isArray(x.users) &&
-    (x.currencies === undefined || Array.isArray(x.currencies))
+    (x.currencies === undefined || Array.isArray(x.currencies)) &&
+    (x.collections === undefined || Array.isArray(x.collections))
   );
 }
 
@@ -66,6 +73,7 @@ export class ChangePublisher {
   private readonly pairs = new Set<string>();
   private readonly users = new Set<string>();
   private readonly currencies = new Set<number>();
+  private readonly collections = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private readonly bus: EventBus;
   private readonly log: FastifyBaseLogger;
@@ -99,6 +107,7 @@ export class ChangePublisher {
     for (const p of changes.pairs) this.pairs.add(p);
     for (const u of changes.users) this.users.add(u);
     for (const c of changes.currencies) this.currencies.add(c);
+    for (const c of changes.collections) this.collections.add(c);
     this.timer ??= setTimeout(() => void this.flush(), PUBLISH_MS);
   }
 
@@ -110,19 +119,23 @@ export class ChangePublisher {
       ...[...this.currencies].map((id) => ['c', String(id)] as const),
       ...[...this.pairs].map((id) => ['p', id] as const),
       ...[...this.users].map((id) => ['u', id] as const),
+      ...[...this.collections].map((id) => ['k', id] as const),
     ];
     this.pairs.clear();
     this.users.clear();
     this.currencies.clear();
+    this.collections.clear();
     try {
       for (let i = 0; i < ids.length; i += IDS_PER_EVENT) {
         const chunk = ids.slice(i, i + IDS_PER_EVENT);
         const currencies = chunk.filter(([k]) => k === 'c').map(([, id]) => Number(id));
+        const collections = chunk.filter(([k]) => k === 'k').map(([, id]) => id);
         const event: ChangeEvent = {
           kind: 'changes',
           pairs: chunk.filter(([k]) => k === 'p').map(([, id]) => id),
           users: chunk.filter(([k]) => k === 'u').map(([, id]) => id),
           ...(currencies.length > 0 ? { currencies } : {}),
+          ...(collections.length > 0 ? { collections } : {}),
         };
         await this.bus.publish(event);
       }
@@ -159,11 +172,12 @@ export function isDefconChangedEvent(e: unknown): e is DefconChangedEvent {
   return x?.kind === 'defcon' && typeof x.defconLvl === 'number' && typeof x.defconMsg === 'string';
 }
 
-/** The pairs, members and currencies changed since the last flush of a `subscribeToChanges` subscriber. */
+/** The pairs, members, currencies and item collections changed (since the last flush of a subscriber). */
 export interface ChangedIds {
   pairs: string[];
   users: string[];
   currencies: number[];
+  collections: string[];
 }
 
 /**
@@ -181,15 +195,22 @@ export function subscribeToChanges(
   const pairs = new Set<string>();
   const users = new Set<string>();
   const currencies = new Set<number>();
+  const collections = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
   let stopped = false;
   const run = async () => {
     timer = null;
-    const changed = { pairs: [...pairs], users: [...users], currencies: [...currencies] };
+    const changed = {
+      pairs: [...pairs],
+      users: [...users],
+      currencies: [...currencies],
+      collections: [...collections],
+    };
     pairs.clear();
     users.clear();
     currencies.clear();
+    collections.clear();
     await flush(changed);
   };
   const unsubscribe = bus.subscribe((event) => {
@@ -197,6 +218,7 @@ export function subscribeToChanges(
     for (const p of event.pairs) pairs.add(p);
     for (const u of event.users) users.add(u);
     for (const c of event.currencies ?? []) if (Number.isSafeInteger(c)) currencies.add(c);
+    for (const c of event.collections ?? []) if (typeof c === 'string') collections.add(c);
     if (timer) return;
     timer = setTimeout(() => {
       flushing = flushing.then(run).catch((err: unknown) => {
@@ -234,10 +256,21 @@ export function watchChanges(
   listener: (changed: ChangedIds) => void,
 ): () => void {
   const stopLocal = live.changes.onLocalChange((c) =>
-    listener({ pairs: [...c.pairs], users: [...c.users], currencies: [...c.currencies] }),
+    listener({
+      pairs: [...c.pairs],
+      users: [...c.users],
+      currencies: [...c.currencies],
+      collections: [...c.collections],
+    }),
   );
   const stopRemote = live.bus.subscribe((event) => {
-    if (isChangeEvent(event)) listener({ pairs: event.pairs, users: event.users, currencies: event.currencies ?? [] });
+    if (!isChangeEvent(event)) return;
+    listener({
+      pairs: event.pairs,
+      users: event.users,
+      currencies: event.currencies ?? [],
+      collections: event.collections ?? [],
+    });
   });
   return () => {
     stopLocal();

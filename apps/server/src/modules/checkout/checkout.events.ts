@@ -115,7 +115,7 @@ async function complete(
       columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM outcome)::int AS recorded`,
     },
   );
-  await createGrantedShips(tx, c, grant);
+  await createGrantedShips(tx, c, grant, changes);
   if (grant.chipsOwed > 0) log(`checkout ${c.id}: the synth chip sale is sold out, ${grant.chipsOwed} chip(s) owed`);
   changes.touchUser(c.userId);
 }
@@ -156,7 +156,7 @@ async function takeBack(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveC
     ...(withItems ? chipsBackEntry(c, balances, sale, note) : []),
   ];
   await postEntries(tx, entries);
-  const ships = withItems ? await takeBackShips(tx, c) : 0;
+  const ships = withItems ? await takeBackShips(tx, c, changes) : 0;
   if (entries.length > 0 || ships > 0) changes.touchUser(c.userId);
   await updateCheckout(tx, c.id, {
     state: Resolved,

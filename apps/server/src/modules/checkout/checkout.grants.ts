@@ -15,6 +15,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import { findSale, type Sale } from '../chips/chips.queries.ts';
 import { createShips } from '../chips/chips.service.ts';
 import { deleteCheckoutItems } from '../items/items.queries.ts';
@@ -94,10 +95,20 @@ export function planGrant(
   return { entries, chipsGranted, chipsOwed: chips - chipsGranted, ships: sale ? ships : 0, sale };
 }
 
-/** Creates the planned ships (after the posting), naming the checkout. Returns how many. */
-export async function createGrantedShips(tx: Tx, c: CheckoutRow, grant: ItemGrant): Promise<number> {
+/**
+ * Creates the planned ships (after the posting), naming the checkout, and names their collection in
+ * `changes`. Returns how many.
+ */
+export async function createGrantedShips(
+  tx: Tx,
+  c: CheckoutRow,
+  grant: ItemGrant,
+  changes: LiveChanges,
+): Promise<number> {
   if (!grant.sale || grant.ships === 0) return 0;
-  return (await createShips(tx, grant.sale, c.userId, grant.ships, c.id)).length;
+  const created = await createShips(tx, grant.sale, c.userId, grant.ships, c.id);
+  changes.touchCollection(grant.sale.shipsCollectionId);
+  return created.length;
 }
 
 /**
@@ -122,7 +133,9 @@ export function chipsBackEntry(c: CheckoutRow, balances: BatchBalances, sale: Sa
   ];
 }
 
-/** Removes the ships checkout `c` granted that its member still owns. Returns how many. */
-export function takeBackShips(tx: Tx, c: CheckoutRow): Promise<number> {
-  return deleteCheckoutItems(tx, c.id, c.userId);
+/** Removes the ships checkout `c` granted that its member still owns, naming their collections in `changes`. Returns how many. */
+export async function takeBackShips(tx: Tx, c: CheckoutRow, changes: LiveChanges): Promise<number> {
+  const collections = await deleteCheckoutItems(tx, c.id, c.userId);
+  for (const id of new Set(collections)) changes.touchCollection(id);
+  return collections.length;
 }

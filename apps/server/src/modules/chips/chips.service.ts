@@ -126,6 +126,7 @@ export async function openSynthChips(
     page: 1,
   });
   changes.touchUser(member.id);
+  changes.touchCollection(sale.shipsCollectionId);
   return { createdItems: data, message: `Opened ${input.amount} synth chip(s): ${ids.length} ships` };
 }
 

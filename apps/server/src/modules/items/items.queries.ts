@@ -2,7 +2,7 @@
 import type { GroupedItem, Item, ItemCollection, ItemData, OwnCollection } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
-import { cappedTotal } from '../../db/paging.ts';
+import { type CappedTotal, cappedTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { itemCollections } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
@@ -109,12 +109,15 @@ export async function insertItems(db: DbOrTx, rows: readonly NewItem[]): Promise
   return ids;
 }
 
-/** Deletes the items checkout `checkoutId` granted that `ownerId` still owns (issue 10 refunds). Returns how many. */
-export async function deleteCheckoutItems(db: DbOrTx, checkoutId: string, ownerId: string): Promise<number> {
-  const res = await db.execute<{ id: string }>(
-    sql`DELETE FROM items WHERE checkout_id = ${checkoutId} AND owner_id = ${ownerId} RETURNING id`,
+/**
+ * Deletes the items checkout `checkoutId` granted that `ownerId` still owns (issue 10 refunds). Returns the
+ * collection of each deleted item (one entry per item).
+ */
+export async function deleteCheckoutItems(db: DbOrTx, checkoutId: string, ownerId: string): Promise<string[]> {
+  const res = await db.execute<{ collection_id: string }>(
+    sql`DELETE FROM items WHERE checkout_id = ${checkoutId} AND owner_id = ${ownerId} RETURNING collection_id`,
   );
-  return res.rows.length;
+  return res.rows.map((r) => r.collection_id);
 }
 
 type ItemSqlRow = {
@@ -137,12 +140,15 @@ type ItemSqlRow = {
  * items of collections they created (DESIGN §7). Read in order from an index (issue 19 §2): a
  * collection's items from `items_collection`, a member's from `items_owner_created` (migration
  * 0019_list_indexes); the page's ids are found first, so a deep page reads only its own rows whole.
+ * `totalOf`, when given, answers the total instead of counting at once: it gets the count to run and may
+ * answer a kept one (items.totals.ts).
  */
 export async function findItems(
   db: DbOrTx,
   where: SQL,
   viewerId: string | null,
   page: { limit: number; page: number },
+  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
 ): Promise<{ data: Item[]; total: number; totalCapped: boolean }> {
   const offset = (page.page - 1) * page.limit;
   const [rows, count] = await Promise.all([
@@ -156,7 +162,7 @@ export async function findItems(
       JOIN items i ON i.id = p.id JOIN users u ON u.id = i.owner_id JOIN item_collections c ON c.id = i.collection_id
       ORDER BY p.created_at DESC, p.id DESC`,
     ),
-    cappedTotal(db, sql`items i WHERE ${where}`, offset),
+    totalOf(() => cappedTotal(db, sql`items i WHERE ${where}`, offset)),
   ]);
   return {
     ...count,

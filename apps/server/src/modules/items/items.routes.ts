@@ -14,10 +14,15 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { withLiveChanges } from '../../http/money-moving.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as items from './items.service.ts';
+import { startCollectionTotals } from './items.totals.ts';
 
 export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  // Collections' item totals, kept until their items change (items.totals.ts).
+  const totals = startCollectionTotals(app);
+  app.addHook('onClose', async () => totals.stop());
   const tags = ['inventory'];
   const errors = { '4xx': errorResponse };
 
@@ -59,7 +64,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: itemResponse, ...errors },
       },
     },
-    (req) => items.createItem(db, requireAuth(req), req.body),
+    (req) => withLiveChanges(app.live.changes, (changes) => items.createItem(db, requireAuth(req), req.body, changes)),
   );
 
   app.post(
@@ -73,7 +78,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: itemsResponse, ...errors },
       },
     },
-    (req) => items.getItems(db, requireAuth(req), req.body),
+    (req) => items.getItems(db, requireAuth(req), req.body, totals),
   );
 
   app.post(

@@ -19,6 +19,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { findUserByNickname } from '../users/users.queries.ts';
 import {
@@ -30,6 +31,7 @@ import {
   insertCollection,
   insertItems,
 } from './items.queries.ts';
+import type { CollectionTotals } from './items.totals.ts';
 
 /** `createCollection` (creator or admin; DESIGN §7): the caller's new collection with its app URLs. */
 export async function createCollection(
@@ -60,7 +62,12 @@ export async function getCollections(db: Db, viewer: AuthUser | null): Promise<C
  * `createItem` (DESIGN §7): only the collection's creator adds an item, owned by the member named
  * `owner`. Throws NOT_FOUND (`Collection not found`, `User not found`) and FORBIDDEN (another's collection).
  */
-export async function createItem(db: Db, creator: AuthUser, input: CreateItemRequest): Promise<ItemResponse> {
+export async function createItem(
+  db: Db,
+  creator: AuthUser,
+  input: CreateItemRequest,
+  changes: LiveChanges,
+): Promise<ItemResponse> {
   return inTransaction(db, async (tx) => {
     const collection = await findCollection(tx, input.itemCollection);
     if (!collection) throw new AppError('NOT_FOUND', 'Collection not found');
@@ -83,6 +90,7 @@ export async function createItem(db: Db, creator: AuthUser, input: CreateItemReq
     const { data } = await findItems(tx, sql`i.id = ${id}`, creator.id, { limit: 1, page: 1 });
     const item = data[0];
     if (!item) throw new Error(`item ${id} vanished`);
+    changes.touchCollection(collection.id);
     return { item, message: 'Item created' };
   });
 }
@@ -92,10 +100,24 @@ const listed = <T>(found: { data: T[]; total: number; totalCapped: boolean }) =>
   message: found.total === 0 ? 'No Data' : `Got ${found.total}`,
 });
 
-/** `getItems {itemCollection, paging}` (member): a collection's items; `hiddendata` only for its creator. */
-export async function getItems(db: Db, viewer: AuthUser, input: GetItemsRequest): Promise<ItemsResponse> {
-  if (!(await findCollection(db, input.itemCollection))) throw new AppError('NOT_FOUND', 'Collection not found');
-  return listed(await findItems(db, sql`i.collection_id = ${input.itemCollection}`, viewer.id, input.paging));
+/**
+ * `getItems {itemCollection, paging}` (member): a collection's items; `hiddendata` only for its creator.
+ * The total is the collection's kept one (`totals`, items.totals.ts). Throws NOT_FOUND `Collection not found`.
+ */
+export async function getItems(
+  db: Db,
+  viewer: AuthUser,
+  input: GetItemsRequest,
+  totals: CollectionTotals,
+): Promise<ItemsResponse> {
+  const collectionId = input.itemCollection;
+  if (!(await findCollection(db, collectionId))) throw new AppError('NOT_FOUND', 'Collection not found');
+  const offset = (input.paging.page - 1) * input.paging.limit;
+  return listed(
+    await findItems(db, sql`i.collection_id = ${collectionId}`, viewer.id, input.paging, (count) =>
+      totals.total(collectionId, String(offset), count),
+    ),
+  );
 }
 
 /** `getUserItems {filters?, paging}` (member): the caller's own items, newest first. */
