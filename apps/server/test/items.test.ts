@@ -180,6 +180,25 @@ describe('items', () => {
     ).toBe(401);
   });
 
+  it("lists a collection's items; an empty one has none and an unknown one is not found", async () => {
+    const list = (itemCollection: string, page = 1) =>
+      call(t.app, member.token, 'POST', '/api/inventory/getItems', { itemCollection, paging: { limit: 5, page } });
+    const full = await list(collection._id);
+    expect(full.statusCode, full.body).toBe(200);
+    expect(full.json<ItemsResponse>().total).toBeGreaterThan(0);
+    // Past the last page: no items, but the collection is there.
+    const past = await list(collection._id, 1000);
+    expect(past.statusCode, past.body).toBe(200);
+    expect(past.json<ItemsResponse>().data).toEqual([]);
+    const made = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', { name: 'Empty Hangar' });
+    const empty = await list(made.json<{ collection: OwnCollection }>().collection._id);
+    expect(empty.statusCode, empty.body).toBe(200);
+    expect(empty.json<ItemsResponse>()).toMatchObject({ data: [], total: 0, message: 'No Data' });
+    const unknown = await list('0123456789abcdef01234567');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'Collection not found' });
+  });
+
   it("groups a member's items of a collection by name, with their count", async () => {
     const owner = await registerMember(t.app, 'grouped');
     for (const name of ['Viper', 'Falcon', 'Viper', 'Falcon', 'Falcon']) {
