@@ -29,7 +29,7 @@ import { api } from './lib/api.ts';
 import type { BenchContext, Suite } from './lib/context.ts';
 import { runPgbench } from './lib/pgbench.ts';
 import { databaseUrl, pgTarget, psql, recreateDatabase } from './lib/postgres.ts';
-import { type Figures, record } from './lib/results.ts';
+import { type Figures, failedChecks, record } from './lib/results.ts';
 import { type ServerHandle, startServer } from './lib/server.ts';
 
 /** Every suite, in the order they run. A new benchmark adds itself here. */
@@ -128,7 +128,11 @@ async function main(): Promise<number> {
     };
     const report = (figures: Figures) => {
       record(resultsDir, figures);
-      if (figures.audit_ok === false || figures.ledger_rows_match === false) failed = true;
+      const failures = failedChecks(figures);
+      if (failures.length > 0) {
+        failed = true;
+        log(`${figures.case}: FAILED ${failures.join(', ')}`);
+      }
     };
     for (const suite of suites) await suite.run(ctx, picks(suite), report);
   } finally {

@@ -37,7 +37,7 @@ import { api } from './lib/api.ts';
 import type { BenchContext, BenchSettings, Suite } from './lib/context.ts';
 import { runPgbench } from './lib/pgbench.ts';
 import { databaseUrl, type PgTarget, psql, recreateDatabase } from './lib/postgres.ts';
-import type { Figures } from './lib/results.ts';
+import { type Figures, failedChecks } from './lib/results.ts';
 import {
   growthRatio,
   markdownTable,
@@ -274,7 +274,11 @@ async function runWrites(
   const out: Figures[] = [];
   const report = (figures: Figures) => {
     console.log(JSON.stringify({ database: ctx.database, ...figures }));
-    if (figures.audit_ok === false || figures.ledger_rows_match === false) consistency.failed = true;
+    const failures = failedChecks(figures);
+    if (failures.length > 0) {
+      consistency.failed = true;
+      log(`${figures.case}: FAILED ${failures.join(', ')}`);
+    }
     out.push(figures);
   };
   for (const suite of WRITE_SUITES) {

@@ -18,3 +18,14 @@ export function record(dir: string, figures: Figures): void {
   writeFileSync(path.join(dir, `${figures.case}.json`), `${line}\n`);
   appendFileSync(path.join(dir, 'history.jsonl'), `${JSON.stringify({ at: new Date().toISOString(), ...figures })}\n`);
 }
+
+/**
+ * The consistency checks a case's `figures` failed, by name: the audit after the case (`audit_ok`), the
+ * ledger rows against the acknowledged operations (`ledger_rows_match`), each forge process paid once
+ * (`paid_once`) and each checkout credited once (`credited_once`). A check a case does not report is not
+ * failed. `make bench` and `make bench-scale` exit non-zero when any case fails one (issue 20).
+ */
+export function failedChecks(figures: Figures): string[] {
+  const checks = ['audit_ok', 'ledger_rows_match', 'paid_once', 'credited_once'] as const;
+  return checks.filter((name) => figures[name] === false);
+}
