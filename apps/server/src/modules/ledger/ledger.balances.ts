@@ -80,43 +80,85 @@ export interface LockScope {
 }
 
 /**
- * Locks and reads, in the caller's transaction `tx` and ONE statement, every existing balance row of
- * the users `scope.userIds` in the currencies `scope.currencyIds`, taking the row locks in the global
- * order of DESIGN §4 (user id, then currency id) so that concurrent batches cannot deadlock; the funds
- * read then stay there until the batch posts, and its posting waits for no one. The caller's own reads
- * (`ctes`, `columns`, `from`) ride in the same statement, so a batch pays one round trip (DESIGN §9).
+ * Locks and reads, in the caller's transaction `tx` and ONE statement, every balance row of the users
+ * `scope.userIds` in the currencies `scope.currencyIds`, taking the row locks in the global order of
+ * DESIGN §4 (user id, then currency id) so that concurrent batches cannot deadlock; the funds read then
+ * stay there until the batch posts, and its posting waits for no one. The caller's own reads (`ctes`,
+ * `columns`, `from`) ride in the same statement, so a batch pays one round trip (DESIGN §9).
+ *
+ * A balance row that does not exist yet (a first credit: a new member, a new tax or fee collector) is
+ * opened first, at 0, in the same order and the same statement, before any existing row is locked
+ * (issue 20): a row first inserted by the posting, after the locks, was taken out of order and
+ * concurrent first credits of one account deadlocked. Every transaction so takes its new rows, then its
+ * existing ones, each in order, and no two can wait on each other in a cycle. A row another transaction
+ * opened and committed after this statement's snapshot fails the statement's transaction with
+ * `RacedBalanceRows` (40001), retried by `inTransaction` (once per new row at most).
+ *
  * `name` names the prepared statement: same name, same SQL. Returns the batch's working balances and the
- * statement's row (the caller's columns), or null when `from` yields no row.
+ * statement's row (the caller's columns), or null when `from` yields no row (nothing is then opened or
+ * locked).
  */
 export async function lockBalances<R extends Record<string, unknown>>(
   tx: Tx,
   name: string,
   scope: LockScope,
 ): Promise<{ balances: BatchBalances; row: R } | null> {
-  const [row] = await queryNamed<R & { locked_balances: Array<{ u: string; c: number; a: string }> | null }>(
+  type Pair = { u: string; c: number };
+  const [row] = await queryNamed<
+    R & { locked_balances: Array<Pair & { a: string }> | null; raced_balances: Pair[] | null }
+  >(
     tx,
     name,
     sql`
     WITH ${scope.ctes ? sql`${scope.ctes},` : sql``}
+    go AS MATERIALIZED (SELECT EXISTS (SELECT 1 ${scope.from ?? sql``}) AS go),
+    wanted AS MATERIALIZED (
+      SELECT DISTINCT wu.u, wc.c FROM (${scope.userIds}) wu(u) CROSS JOIN (${scope.currencyIds}) wc(c)
+      WHERE wu.u IS NOT NULL AND (SELECT go FROM go)),
+    opened AS (
+      INSERT INTO balances (user_id, currency_id, amount)
+      SELECT w.u, w.c, 0 FROM wanted w
+      WHERE NOT EXISTS (SELECT 1 FROM balances x WHERE x.user_id = w.u AND x.currency_id = w.c)
+      ORDER BY w.u, w.c
+      ON CONFLICT (user_id, currency_id) DO NOTHING
+      RETURNING user_id, currency_id),
     locked AS MATERIALIZED (
       SELECT b.user_id, b.currency_id, b.amount FROM balances b
-      WHERE b.currency_id IN (${scope.currencyIds}) AND b.user_id IN (${scope.userIds})
+      WHERE (b.user_id, b.currency_id) IN (SELECT u, c FROM wanted)
+        AND (SELECT count(*) FROM opened) >= 0
       ORDER BY b.user_id, b.currency_id
       FOR UPDATE)
     SELECT
       (SELECT json_agg(json_build_object('u', l.user_id, 'c', l.currency_id, 'a', l.amount::text)) FROM locked l)
-        AS locked_balances${scope.columns ? sql`, ${scope.columns}` : sql``}
+        AS locked_balances,
+      (SELECT json_agg(json_build_object('u', w.u, 'c', w.c)) FROM wanted w
+        WHERE NOT EXISTS (SELECT 1 FROM locked l WHERE l.user_id = w.u AND l.currency_id = w.c)
+          AND NOT EXISTS (SELECT 1 FROM opened o WHERE o.user_id = w.u AND o.currency_id = w.c))
+        AS raced_balances${scope.columns ? sql`, ${scope.columns}` : sql``}
     ${scope.from ?? sql``}`,
   );
   if (!row) return null;
-  const balances = new BatchBalances(
-    (row.locked_balances ?? []).map((b) => ({
-      userId: b.u,
-      currencyId: Number(b.c),
-      amount: fromNumeric(String(b.a)),
-    })),
-  );
-  return { balances, row };
+  const rows = (row.locked_balances ?? []).map((b) => ({
+    userId: b.u,
+    currencyId: Number(b.c),
+    amount: fromNumeric(String(b.a)),
+  }));
+  // A row another transaction opened and committed after this statement's snapshot: it was neither
+  // locked nor opened here, and locking it now would take it out of order. The transaction starts again
+  // (inTransaction retries 40001); its next snapshot sees the row and locks it in order.
+  if ((row.raced_balances ?? []).length > 0) throw new RacedBalanceRows();
+  return { balances: new BatchBalances(rows), row };
+}
+
+/**
+ * A serialization failure (SQLSTATE 40001, which `inTransaction` retries): balance rows a batch must lock
+ * were opened by a concurrent transaction after its lock statement's snapshot (`lockBalances`).
+ */
+export class RacedBalanceRows extends Error {
+  readonly code = '40001';
+  constructor() {
+    super('balance rows were opened by a concurrent transaction: retry');
+  }
 }
 
 /**
