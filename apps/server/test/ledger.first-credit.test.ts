@@ -21,7 +21,9 @@ import {
   useTestApp,
 } from './helpers.ts';
 
-const t = useTestApp();
+// Each test on a database of its own: PostgreSQL counts deadlocks per database, and other test files
+// running beside these may have theirs (retried) in the shared one.
+const t = useTestApp({}, { build: () => makeAppOnOwnDatabase('first_credit_tax') });
 const bank = bankCalls(t);
 const CONCURRENT = 50;
 
@@ -63,7 +65,7 @@ describe('first credits', () => {
         ),
       ),
     );
-    expect(results.map((r) => r.statusCode)).toEqual(results.map(() => 200));
+    expect(results.filter((r) => r.statusCode !== 200).map((r) => r.body)).toEqual([]);
     expect(await deadlocks()).toBe(before);
 
     // 5 sent each: 4.5 received, 0.5 tax to the collector, 5 left with the sender.
@@ -78,7 +80,7 @@ describe('first credits', () => {
 
 describe('the first buyers of a sale whose Credits row is missing', () => {
   // Its own database: a fresh sale, whose seeded Credits row (at 0) is removed, as before the seed made it.
-  const own = useTestApp({}, { build: () => makeAppOnOwnDatabase('first_credit') });
+  const own = useTestApp({}, { build: () => makeAppOnOwnDatabase('first_credit_sale') });
   const CREDITS = 3;
 
   it('all get their chips: the ledger opens the row before it locks', async () => {

@@ -92,7 +92,10 @@ export interface LockScope {
  * concurrent first credits of one account deadlocked. Every transaction so takes its new rows, then its
  * existing ones, each in order, and no two can wait on each other in a cycle. A row another transaction
  * opened and committed after this statement's snapshot fails the statement's transaction with
- * `RacedBalanceRows` (40001), retried by `inTransaction` (once per new row at most).
+ * `RacedBalanceRows` (40001), retried by `inTransaction` (once per new row at most). The rows are
+ * locked one by one from the ordered pairs (a LATERAL lookup by primary key): with the pairs as `IN`
+ * subqueries over the caller's CTEs, a row another transaction had just updated was re-checked without
+ * them and skipped, so it went unlocked (and was then taken out of order by the posting).
  *
  * `name` names the prepared statement: same name, same SQL. Returns the batch's working balances and the
  * statement's row (the caller's columns), or null when `from` yields no row (nothing is then opened or
@@ -123,11 +126,12 @@ export async function lockBalances<R extends Record<string, unknown>>(
       ON CONFLICT (user_id, currency_id) DO NOTHING
       RETURNING user_id, currency_id),
     locked AS MATERIALIZED (
-      SELECT b.user_id, b.currency_id, b.amount FROM balances b
-      WHERE (b.user_id, b.currency_id) IN (SELECT u, c FROM wanted)
-        AND (SELECT count(*) FROM opened) >= 0
-      ORDER BY b.user_id, b.currency_id
-      FOR UPDATE)
+      SELECT l.user_id, l.currency_id, l.amount
+      FROM (SELECT u, c FROM wanted WHERE (SELECT count(*) FROM opened) >= 0 ORDER BY u, c) w
+      CROSS JOIN LATERAL (
+        SELECT b.user_id, b.currency_id, b.amount FROM balances b
+        WHERE b.user_id = w.u AND b.currency_id = w.c
+        FOR UPDATE) l)
     SELECT
       (SELECT json_agg(json_build_object('u', l.user_id, 'c', l.currency_id, 'a', l.amount::text)) FROM locked l)
         AS locked_balances,
