@@ -13,13 +13,17 @@ import {
   expectLedgerBalanced,
   type Member,
   makeApp,
+  makeAppOnOwnDatabase,
   mint,
   registerMember,
   useTestApp,
   withRole,
 } from './helpers.ts';
+import { TEST_DB_NAME, testDatabaseUrl } from './test-db.ts';
 
-const t = useTestApp();
+// A database of its own: opening chips needs chips for sale, and other files sell the shared sale out.
+const OWN = 'items_totals';
+const t = useTestApp({}, { build: () => makeAppOnOwnDatabase(OWN) });
 const CREDITS = 3;
 
 async function total(app: BuiltApp['app'], m: Member, collectionId: string, page = 1): Promise<number> {
@@ -36,7 +40,7 @@ describe('kept collection totals', () => {
   let creator: Member;
   let member: Member;
   beforeAll(async () => {
-    b = await makeApp();
+    b = await makeApp({ DATABASE_URL: testDatabaseUrl(`${TEST_DB_NAME}_${OWN}`) });
     creator = await withRole(t.built, await registerMember(t.app, 'ktmaker'), 'creator');
     member = await registerMember(t.app, 'ktholder');
   });
