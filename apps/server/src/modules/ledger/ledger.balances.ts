@@ -167,9 +167,9 @@ export class RacedBalanceRows extends Error {
 
 /**
  * Makes sure `userId` has a balance row (amount 0 when new) in each of `currencyIds`, without changing
- * any amount. An account that many concurrent operations credit for the first time (the synth chip
- * sale's Credits) should have its row before they race: `lockBalances` can lock only rows that exist,
- * and concurrent first inserts of one row by the posting statement deadlocked (40P01) under load.
+ * any amount. `lockBalances` opens missing rows itself; this opens one ahead of time, where a row should
+ * exist from the start (the synth chip sale's Credits, made with the sale), so its first buyers do not
+ * all race to open it and restart.
  */
 export async function openBalanceRows(db: DbOrTx, userId: string, currencyIds: readonly number[]): Promise<void> {
   await db.execute(sql`
