@@ -47,13 +47,16 @@ async function partyBranches(db: DbOrTx, f: TxFilters): Promise<SQL[] | null> {
   const me = f.ownerId;
   if (me) {
     // The member's own rows: sent, or received and not sent (a row of both is counted once). The other
-    // party's nickname narrows each side to rows with them; their own nickname narrows nothing.
+    // party's nickname narrows each side to rows with them; their own nickname narrows nothing. The other
+    // party is compared as text, which no index serves: a plan made for any ids (the generic plan of a
+    // prepared statement) then reads the member's own range of each party index, never the other party's,
+    // which may be a system account's millions of rows (the chip sale's: 4.4 ms instead of 0.4 ms a page).
     if (other === null || other === me) {
       return [sql`t.sender_id = ${me}`, sql`t.recipient_id = ${me} AND t.sender_id IS DISTINCT FROM ${me}`];
     }
     return [
-      sql`t.sender_id = ${me} AND t.recipient_id = ${other}`,
-      sql`t.recipient_id = ${me} AND t.sender_id = ${other}`,
+      sql`t.sender_id = ${me} AND t.recipient_id::text = ${other}`,
+      sql`t.recipient_id = ${me} AND t.sender_id::text = ${other}`,
     ];
   }
   if (other === null) return [sql`true`];
