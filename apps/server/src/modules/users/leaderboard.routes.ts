@@ -3,14 +3,14 @@ import { errorResponse, leaderboardRequest, leaderboardResponse } from '@starlig
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { startKeptCurrencies } from '../bank/currencies.cache.ts';
-import { leaderboard, visitorCache } from './leaderboard.service.ts';
+import { leaderboard, topCache } from './leaderboard.service.ts';
 import type { LeaderboardStore } from './leaderboard.store.ts';
 
 export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; store: LeaderboardStore }> = async (
   app,
   { db, store },
 ) => {
-  const cache = visitorCache();
+  const cache = topCache();
   const currencies = startKeptCurrencies(app, db);
   app.addHook('onClose', async () => currencies.stop());
   app.post(

@@ -20,8 +20,9 @@ const AROUND = 5;
  * Read from the kept ranking (`store`, issue 19 §2), which follows the ledger within a couple of
  * seconds; the viewer's own place is read-your-writes: their balance is read now and put at its place in
  * the kept ranking (their kept entry, if it lags, left out), so a member sees their own posting at once.
- * Nicknames and privacy are read now for the rows shown; the currency's ticker and precision are the kept
- * ones (`currencies`, bank/currencies.cache.ts).
+ * Nicknames and privacy are read with the rows shown; the currency's ticker and precision are the kept
+ * ones (`currencies`, bank/currencies.cache.ts). The top of the ranking, named, is read once per job tick
+ * for everyone (`cache`): a member's answer then reads only their own neighbours.
  */
 export async function leaderboard(
   db: Db,
@@ -29,19 +30,50 @@ export async function leaderboard(
   currencies: KeptCurrencies,
   currencyId: number,
   viewer: AuthUser | null,
-  cache?: VisitorCache,
+  cache?: TopCache,
 ): Promise<LeaderboardResponse> {
   const currency = await currencies.get(currencyId);
-  if (viewer || !cache) return answer(db, store, currency, viewer);
-  // A visitor's answer changes only when the job has ticked (the mark moves, about every second):
-  // the same answer until then, one computation for concurrent visitors.
-  const version = await store.version(db);
-  if (!version) return answer(db, store, currency, null);
+  const [version, holding] = await Promise.all([
+    cache ? store.version(db) : null,
+    viewer ? findViewerHolding(db, viewer.id, currency.currencyId) : null,
+  ]);
+  const top = cache && version ? keptTop(db, store, currency, cache, version) : readTop(db, store, currency);
+  if (!viewer) return (await top).visitor;
+  return answer(db, store, currency, viewer, holding, top);
+}
+
+/** A ranked holder as everyone but themselves sees them: `nickname` is `Anonymous` for a private member. */
+interface ShownEntry extends RankEntry {
+  nickname: string;
+}
+
+/** The first `TOP + 1` of the ranking, named (one more than shown: a viewer's own entry is left out), and a visitor's answer. */
+interface Top {
+  entries: ShownEntry[];
+  visitor: LeaderboardResponse;
+}
+
+/**
+ * The top of each currency's ranking, valid while the store's mark is unchanged (the job ticks about every
+ * second) and at most `TOP_CACHE_MAX_MS` old; one per process (a cache only: every replica reads the same
+ * ranking within a tick). Concurrent callers share one read.
+ */
+export type TopCache = Map<number, { key: string; at: number; value: Promise<Top> }>;
+
+/** Ours: the oldest a cached top may be, even when the job has stalled (the mark unchanged). */
+const TOP_CACHE_MAX_MS = 5000;
+
+/** A fresh, empty top cache (one per app). */
+export function topCache(): TopCache {
+  return new Map();
+}
+
+function keptTop(db: Db, store: LeaderboardStore, currency: CurrencyRow, cache: TopCache, version: string) {
   const key = `${version}:${currency.precision}:${currency.ticker}`;
   const now = Date.now();
   const hit = cache.get(currency.currencyId);
-  if (hit && hit.key === key && now - hit.at < VISITOR_CACHE_MAX_MS) return hit.value;
-  const value = answer(db, store, currency, null);
+  if (hit && hit.key === key && now - hit.at < TOP_CACHE_MAX_MS) return hit.value;
+  const value = readTop(db, store, currency);
   cache.set(currency.currencyId, { key, at: now, value });
   value.catch(() => {
     if (cache.get(currency.currencyId)?.value === value) cache.delete(currency.currencyId);
@@ -49,61 +81,77 @@ export async function leaderboard(
   return value;
 }
 
-/**
- * Visitors' answers per currency, each valid while the store's mark is unchanged and at most
- * `VISITOR_CACHE_MAX_MS` old; one per process (a cache only: every replica answers the same ranking
- * within a tick).
- */
-export type VisitorCache = Map<number, { key: string; at: number; value: Promise<LeaderboardResponse> }>;
-
-/** Ours: the oldest a visitor's cached answer may be, even when the job has stalled (the mark unchanged). */
-const VISITOR_CACHE_MAX_MS = 5000;
-
-/** A fresh, empty visitor cache (one per app). */
-export function visitorCache(): VisitorCache {
-  return new Map();
+async function readTop(db: Db, store: LeaderboardStore, currency: CurrencyRow): Promise<Top> {
+  const w = await store.read(db, currency.currencyId, TOP + 1, null, 0);
+  const entries = await named(db, w.top);
+  const leaders = entries.slice(0, TOP).map((e, i) => toLeader(e, i + 1, currency));
+  return {
+    entries,
+    visitor: { leaders, position: null, balance: null, around: [], message: topMessage(leaders.length, currency) },
+  };
 }
 
+/** `entries` with the nickname everyone else sees (private members `Anonymous`), read now by primary key. */
+async function named(db: Db, entries: RankEntry[]): Promise<ShownEntry[]> {
+  if (entries.length === 0) return [];
+  const rows = await findShownMembers(
+    db,
+    entries.map((e) => e.userId),
+  );
+  const shown = new Map(rows.map((m) => [m.id, m]));
+  return entries.map((e) => {
+    const m = shown.get(e.userId);
+    return { ...e, nickname: !m || m.is_anonymous ? 'Anonymous' : m.nickname };
+  });
+}
+
+function toLeader(e: ShownEntry, rank: number, currency: CurrencyRow): Leader {
+  return { rank, nickname: e.nickname, amount: formatAtPrecision(e.amount, currency.precision) };
+}
+
+function topMessage(shown: number, currency: CurrencyRow): string {
+  return shown === 0 ? `No ${currency.ticker} holders yet` : `Top ${shown} ${currency.ticker} holders`;
+}
+
+/** A member's answer: `top` with their own place put in it, and their neighbours read from the store. */
 async function answer(
   db: Db,
   store: LeaderboardStore,
   currency: CurrencyRow,
-  viewer: AuthUser | null,
+  viewer: AuthUser,
+  holding: { amount: string; ranked: boolean; nickname: string } | null,
+  top: Promise<Top>,
 ): Promise<LeaderboardResponse> {
-  const holding = viewer ? await findViewerHolding(db, viewer.id, currency.currencyId) : null;
-  const viewerId = viewer && holding ? viewer.id : null;
-  const at: RankEntry | null =
-    viewerId && holding?.ranked ? { userId: viewerId, amount: fromNumeric(holding.amount) } : null;
-  // One more than shown on each side: the viewer's own kept entry may be among them and is left out.
-  const w = await store.read(db, currency.currencyId, TOP + 1, viewerId ? { userId: viewerId, at } : null, AROUND + 1);
-  const others = (list: RankEntry[]) => (viewerId ? list.filter((e) => e.userId !== viewerId) : list);
+  const viewerId = holding ? viewer.id : null;
+  const at: (ShownEntry & RankEntry) | null =
+    viewerId && holding?.ranked
+      ? { userId: viewerId, amount: fromNumeric(holding.amount), nickname: holding.nickname }
+      : null;
+  // One more neighbour than shown on each side: the viewer's own kept entry may be among them and is left out.
+  const [{ entries }, w] = await Promise.all([
+    top,
+    store.read(db, currency.currencyId, 0, viewerId ? { userId: viewerId, at } : null, AROUND + 1),
+  ]);
+  const others = <T extends RankEntry>(list: T[]) => (viewerId ? list.filter((e) => e.userId !== viewerId) : list);
 
-  const top = others(w.top);
+  const leaderEntries = others(entries);
   if (at) {
-    const i = top.findIndex((e) => ranksAhead(at, e));
-    top.splice(i === -1 ? top.length : i, 0, at);
+    const i = leaderEntries.findIndex((e) => ranksAhead(at, e));
+    leaderEntries.splice(i === -1 ? leaderEntries.length : i, 0, at);
   }
-  const leaderEntries = top.slice(0, TOP);
+  const leaders = leaderEntries.slice(0, TOP).map((e, i) => toLeader(e, i + 1, currency));
   const keptAhead = w.kept !== null && at !== null && w.kept > at.amount ? 1 : 0;
   const position = at ? w.ahead - keptAhead + 1 : null;
-  const before = others(w.before).slice(0, AROUND).reverse();
-  const after = others(w.after).slice(0, AROUND);
-
-  const ids = new Set([...leaderEntries, ...before, ...after].map((e) => e.userId));
-  const shown = new Map((await findShownMembers(db, [...ids])).map((m) => [m.id, m]));
-  const toLeader = (e: RankEntry, rank: number): Leader => {
-    const m = shown.get(e.userId);
-    const nickname =
-      e.userId === viewerId ? (holding?.nickname ?? '') : !m || m.is_anonymous ? 'Anonymous' : m.nickname;
-    return { rank, nickname, amount: formatAtPrecision(e.amount, currency.precision) };
-  };
-  const leaders = leaderEntries.map((e, i) => toLeader(e, i + 1));
+  const ahead = others(w.before).slice(0, AROUND).reverse();
+  const near = await named(db, [...ahead, ...others(w.after).slice(0, AROUND)]);
+  const before = near.slice(0, ahead.length);
+  const after = near.slice(ahead.length);
   const around =
     at && position !== null
       ? [
-          ...before.map((e, i) => toLeader(e, position - before.length + i)),
-          toLeader(at, position),
-          ...after.map((e, i) => toLeader(e, position + 1 + i)),
+          ...before.map((e, i) => toLeader(e, position - before.length + i, currency)),
+          toLeader(at, position, currency),
+          ...after.map((e, i) => toLeader(e, position + 1 + i, currency)),
         ]
       : [];
   return {
@@ -111,7 +159,6 @@ async function answer(
     position,
     balance: at ? formatAtPrecision(at.amount, currency.precision) : null,
     around,
-    message:
-      leaders.length === 0 ? `No ${currency.ticker} holders yet` : `Top ${leaders.length} ${currency.ticker} holders`,
+    message: topMessage(leaders.length, currency),
   };
 }

@@ -42,8 +42,8 @@ export interface RankWindow {
 export interface LeaderboardStore {
   readonly kind: 'redis' | 'table';
   /**
-   * The first `top` entries of `currencyId` and, for a viewer, their kept amount and the ranking around
-   * `at` (`near` entries either side, `ahead` the count above it). One round trip.
+   * The first `top` entries of `currencyId` (none when 0) and, for a viewer, their kept amount and the
+   * ranking around `at` (`near` entries either side, `ahead` the count above it). One round trip.
    */
   read(
     db: DbOrTx,
@@ -375,7 +375,8 @@ export function redisStore(redis: Redis, prefix = 'starlight:lb:'): LeaderboardS
   return {
     kind: 'redis',
     async read(_db, currencyId, top, viewer, near) {
-      const p = redis.pipeline().zrange(z(currencyId), '0', String(top - 1));
+      const p = redis.pipeline();
+      if (top > 0) p.zrange(z(currencyId), '0', String(top - 1));
       if (viewer) {
         p.hget(h(currencyId), viewer.userId);
         if (viewer.at) {
@@ -391,13 +392,14 @@ export function redisStore(redis: Redis, prefix = 'starlight:lb:'): LeaderboardS
         return v;
       });
       const list = (v: unknown) => (v as string[]).map(fromMember);
-      const kept = viewer ? (out[1] as string | null) : null;
+      const topList = top > 0 ? list(out.shift()) : [];
+      const kept = viewer ? (out[0] as string | null) : null;
       return {
-        top: list(out[0]),
+        top: topList,
         kept: kept ? fromMember(kept).amount : null,
-        ahead: viewer?.at ? Number(out[2]) : 0,
-        before: viewer?.at ? list(out[3]) : [],
-        after: viewer?.at ? list(out[4]) : [],
+        ahead: viewer?.at ? Number(out[1]) : 0,
+        before: viewer?.at ? list(out[2]) : [],
+        after: viewer?.at ? list(out[3]) : [],
       };
     },
     async mark(tx) {
