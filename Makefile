@@ -32,6 +32,11 @@ apps/web/dist/index.html: $(WEB_SOURCES) node_modules/.installed
 	npm run build --workspace @starlight/web
 	touch $@
 
+# How the server process runs (apps/server/node-flags, read by the benches too): a young generation of at
+# most 16 MB a semi-space (V8 grows it to 64 MB on this machine: 450 MB resident under load instead of 290 MB,
+# for no more requests a second).
+SERVER_NODE_FLAGS := $(shell cat apps/server/node-flags)
+
 .PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak scale-seed clean
 
 install: $(NODE_DEP) node_modules/.installed
@@ -39,7 +44,7 @@ install: $(NODE_DEP) node_modules/.installed
 build: install apps/web/dist/index.html
 
 start: build
-	node apps/server/src/server.ts
+	node $(SERVER_NODE_FLAGS) apps/server/src/server.ts
 
 dev: install
 	node scripts/dev.mjs

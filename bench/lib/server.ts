@@ -3,6 +3,7 @@
  * PostgreSQL database of its own. Resolves once /api/health answers.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -51,30 +52,39 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts `node apps/server/src/server.ts` and waits (up to `readyTimeoutS`, 60 s) until it is healthy. */
+/** The node flags the server runs with (`make start` passes the same file's flags). */
+function serverNodeFlags(root: string): string[] {
+  return readFileSync(path.join(root, 'apps/server/node-flags'), 'utf8').split(/\s+/).filter(Boolean);
+}
+
+/** Starts `node <apps/server/node-flags> apps/server/src/server.ts` and waits (up to `readyTimeoutS`, 60 s) until it is healthy. */
 export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(opts.root, 'apps/server/src/server.ts')], {
-    cwd: opts.root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: opts.databaseUrl,
-      DATA_DIR: path.join(opts.root, '.cache/bench-data'),
-      JWT_SECRET: BENCH_JWT_SECRET,
-      ADMIN_NICKNAME: opts.adminNickname,
-      ADMIN_EMAIL: `${opts.adminNickname}@bench.example.com`,
-      ADMIN_PASSWORD: opts.adminPassword,
-      RATE_LIMIT_AUTH: '1000000',
-      RATE_LIMIT_LOGIN_FAILURES: '1000000',
-      // The chips case buys tens of thousands of synth chips up front (the default sale holds 10,000).
-      CHIP_SUPPLY: '10000000',
-      ...opts.env,
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags(opts.root), ...(opts.nodeArgs ?? []), path.join(opts.root, 'apps/server/src/server.ts')],
+    {
+      cwd: opts.root,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: opts.databaseUrl,
+        DATA_DIR: path.join(opts.root, '.cache/bench-data'),
+        JWT_SECRET: BENCH_JWT_SECRET,
+        ADMIN_NICKNAME: opts.adminNickname,
+        ADMIN_EMAIL: `${opts.adminNickname}@bench.example.com`,
+        ADMIN_PASSWORD: opts.adminPassword,
+        RATE_LIMIT_AUTH: '1000000',
+        RATE_LIMIT_LOGIN_FAILURES: '1000000',
+        // The chips case buys tens of thousands of synth chips up front (the default sale holds 10,000).
+        CHIP_SUPPLY: '10000000',
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let tail = '';
   const keep = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-8000);
