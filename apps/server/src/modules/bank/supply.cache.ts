@@ -8,20 +8,20 @@ import { type SupplyHistoryQuery, supplyHistoryResponse } from '@starlight/share
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { watchChanges } from '../../lib/live-changes.ts';
-import { ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
+import { type JsonBody, ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
 import * as reports from './reports.service.ts';
 
 /** The kept supply history answers of one process. */
 export interface SupplyAnswers {
   /** The supplyHistory body (JSON) for `q`. Throws NOT_FOUND for an unknown currency (never kept). */
-  get(q: SupplyHistoryQuery): Promise<string>;
+  get(q: SupplyHistoryQuery): Promise<JsonBody>;
   /** Stops listening for changes. */
   stop(): void;
 }
 
 /** Starts `app`'s kept supply history answers. */
 export function startSupplyAnswers(app: FastifyInstance, db: Db): SupplyAnswers {
-  const cache = new ResponseCache<string>();
+  const cache = new ResponseCache<JsonBody>();
   const stop = watchChanges(app.live, (changed) => {
     if (changed.currencies.length > 0) cache.clear();
   });

@@ -24,7 +24,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { watchChanges } from '../../lib/live-changes.ts';
-import { ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
+import { type JsonBody, ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import * as market from './market.service.ts';
 import { findPair, type PairRow } from './pairs.queries.ts';
@@ -36,17 +36,17 @@ const OWN_ORDERS_TTL_MS = 5000;
 /** A kept answer: the JSON to send and whether its pair is visible to members (else admins only). */
 interface Answer {
   visible: boolean;
-  json: string;
+  json: JsonBody;
 }
 
 /** The cached public reads of the exchange; each answers the route's JSON body. Throws NOT_FOUND. */
 export interface MarketAnswers {
-  book(viewer: Viewer, pairId: string): Promise<string>;
-  depth(viewer: Viewer, pairId: string, levels?: number): Promise<string>;
-  trades(viewer: Viewer, pairId: string, limit?: number): Promise<string>;
-  candles(viewer: Viewer, pairId: string, interval: CandleInterval, limit?: number): Promise<string>;
+  book(viewer: Viewer, pairId: string): Promise<JsonBody>;
+  depth(viewer: Viewer, pairId: string, levels?: number): Promise<JsonBody>;
+  trades(viewer: Viewer, pairId: string, limit?: number): Promise<JsonBody>;
+  candles(viewer: Viewer, pairId: string, interval: CandleInterval, limit?: number): Promise<JsonBody>;
   /** `member`'s own orders (of `pairId`, or every pair), the getUserOrders body. */
-  userOrders(member: AuthUser, pairId?: string): Promise<string>;
+  userOrders(member: AuthUser, pairId?: string): Promise<JsonBody>;
   /** Stops listening for changes. */
   stop(): void;
 }
@@ -54,7 +54,7 @@ export interface MarketAnswers {
 /** Starts the cache of `app`'s process, listening to its own commits and to the bus. */
 export function startMarketAnswers(app: FastifyInstance, db: Db): MarketAnswers {
   const cache = new ResponseCache<Answer>();
-  const ownOrders = new ResponseCache<string>({ ttlMs: OWN_ORDERS_TTL_MS });
+  const ownOrders = new ResponseCache<JsonBody>({ ttlMs: OWN_ORDERS_TTL_MS });
   const stopWatching = watchChanges(app.live, (changed) => {
     if (changed.currencies.length > 0) {
       cache.clear();
@@ -68,8 +68,8 @@ export function startMarketAnswers(app: FastifyInstance, db: Db): MarketAnswers 
     viewer: Viewer,
     pairId: string,
     key: string,
-    build: (pair: PairRow) => Promise<string>,
-  ): Promise<string> => {
+    build: (pair: PairRow) => Promise<JsonBody>,
+  ): Promise<JsonBody> => {
     const a = await cache.get(pairId, key, async () => {
       const pair = await findPair(db, pairId);
       // Not kept: a pair made a moment later must be found.
