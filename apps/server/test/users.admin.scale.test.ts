@@ -66,10 +66,14 @@ async function recount(db: Db, start?: string, end?: string) {
   return Object.fromEntries(Object.entries(res.rows[0] ?? {}).map(([k, v]) => [k, Number(v)]));
 }
 
-/** The per-day recount, in the kept table's shape (days with no member left out). */
-async function recountByDay(db: Db) {
+/** The per-day (or per-hour) recount, in the kept table's shape (buckets with no member left out). */
+async function recountByDay(db: Db, unit: 'day' | 'hour' = 'day') {
+  const bucket =
+    unit === 'day'
+      ? sql`(u.created_at AT TIME ZONE 'UTC')::date::text`
+      : sql`to_char(u.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24')`;
   const res = await db.execute(sql`
-    SELECT (u.created_at AT TIME ZONE 'UTC')::date::text AS day, count(*)::int AS total,
+    SELECT ${bucket} AS day, count(*)::int AS total,
            count(*) FILTER (WHERE u.is_email_verified)::int AS verified,
            count(*) FILTER (WHERE u.primary_wallet IS NOT NULL)::int AS wallet,
            count(*) FILTER (WHERE u.is_anonymous)::int AS anonymous,
@@ -81,15 +85,25 @@ async function recountByDay(db: Db) {
   return res.rows;
 }
 
-/** The kept per-day counts, slots summed, days whose counts are all zero left out. */
-async function keptByDay(db: Db) {
+/** The kept per-day (or per-hour) counts, slots summed, buckets whose counts are all zero left out. */
+async function keptByDay(db: Db, unit: 'day' | 'hour' = 'day') {
+  const [bucket, table] =
+    unit === 'day'
+      ? [sql`day::text`, sql`user_stats_daily`]
+      : [sql`to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24')`, sql`user_stats_hourly`];
   const res = await db.execute(sql`
-    SELECT day::text AS day, sum(total)::int AS total, sum(verified)::int AS verified, sum(wallet)::int AS wallet,
+    SELECT ${bucket} AS day, sum(total)::int AS total, sum(verified)::int AS verified, sum(wallet)::int AS wallet,
            sum(anonymous)::int AS anonymous, sum(disabled)::int AS disabled, sum(admin)::int AS admin,
            sum(have_currency)::int AS have_currency
-    FROM user_stats_daily GROUP BY day
-    HAVING sum(total) <> 0 OR sum(have_currency) <> 0 OR sum(verified) <> 0 ORDER BY day`);
+    FROM ${table} GROUP BY 1
+    HAVING sum(total) <> 0 OR sum(have_currency) <> 0 OR sum(verified) <> 0 ORDER BY 1`);
   return res.rows;
+}
+
+/** Both kept tables equal their recounts. */
+async function expectKeptEqualRecount(db: Db) {
+  expect(await keptByDay(db)).toEqual(await recountByDay(db));
+  expect(await keptByDay(db, 'hour')).toEqual(await recountByDay(db, 'hour'));
 }
 
 describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', () => {
@@ -343,7 +357,7 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
     await db().execute(sql`UPDATE users SET created_at = '2025-02-10T12:00:00Z' WHERE nickname = 'bulk30'`);
     await db().execute(sql`DELETE FROM users WHERE nickname = 'bulk31'`);
 
-    expect(await keptByDay(db())).toEqual(await recountByDay(db()));
+    await expectKeptEqualRecount(db());
     const ranges: Array<{ startDate?: string; endDate?: string }> = [
       {},
       { startDate: '2025-02-01', endDate: '2025-03-15' },
@@ -354,18 +368,30 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
       { endDate: '2025-03-01T10:00:00Z' },
       { startDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) },
       { startDate: '2025-05-01', endDate: '2025-04-01' },
+      // Edges inside an hour, on an hour, within one hour, across midnight with no whole day, whole hours only.
+      { startDate: '2025-02-03T07:41:00Z', endDate: '2025-02-20T16:05:30Z' },
+      { startDate: '2025-02-03T07:00:00Z', endDate: '2025-02-20T15:59:59.999Z' },
+      { startDate: '2025-02-10T12:10:00Z', endDate: '2025-02-10T12:50:00Z' },
+      { startDate: '2025-02-09T22:30:00Z', endDate: '2025-02-10T01:30:00Z' },
+      { startDate: '2025-02-09T22:00:00Z', endDate: '2025-02-10T01:59:59.999Z' },
+      { startDate: '2025-02-10T12:00:00Z', endDate: '2025-02-10T12:00:00Z' },
+      { startDate: '2025-02-28T23:59:00Z' },
+      { endDate: '2025-01-05T00:20:00Z' },
     ];
     for (const r of ranges)
       expect(await stats(r), JSON.stringify(r)).toEqual(await recount(db(), r.startDate, r.endDate));
 
     // A rebuild from scratch gives the same figures; with the state gone, the start-up check rebuilds it.
     const kept = await keptByDay(db());
+    const keptHours = await keptByDay(db(), 'hour');
     await rebuildUserStats(db());
     expect(await keptByDay(db())).toEqual(kept);
+    expect(await keptByDay(db(), 'hour')).toEqual(keptHours);
     expect(await ensureUserStats(db())).toBe(false);
-    await db().execute(sql`TRUNCATE user_stats_daily, user_holdings`);
+    await db().execute(sql`TRUNCATE user_stats_daily, user_stats_hourly, user_holdings`);
     expect(await ensureUserStats(db())).toBe(true);
     expect(await keptByDay(db())).toEqual(kept);
+    expect(await keptByDay(db(), 'hour')).toEqual(keptHours);
     expect(await stats()).toEqual(await recount(db()));
     // So does a bulk load that bypassed the triggers (as the scale seed's does).
     await db().transaction(async (tx) => {
@@ -377,11 +403,11 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
     });
     expect(await keptByDay(db())).not.toEqual(await recountByDay(db()));
     expect(await ensureUserStats(db())).toBe(true);
-    expect(await keptByDay(db())).toEqual(await recountByDay(db()));
+    await expectKeptEqualRecount(db());
 
     // A server that starts on a database whose kept stats are gone answers at once and rebuilds them beside
     // its first requests (the check is not on the way to ready).
-    await db().execute(sql`TRUNCATE user_stats_daily, user_holdings`);
+    await db().execute(sql`TRUNCATE user_stats_daily, user_stats_hourly, user_holdings`);
     const second = await buildApp(testConfig({ DATABASE_URL: testDatabaseUrl(`${TEST_DB_NAME}_uadm`) }));
     try {
       const admin = await second.app.inject({
@@ -398,7 +424,7 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
         (s) => JSON.stringify(s) === JSON.stringify(expected),
       );
       expect(rebuilt).toEqual(expected);
-      expect(await keptByDay(db())).toEqual(await recountByDay(db()));
+      await expectKeptEqualRecount(db());
     } finally {
       await second.app.close();
     }
@@ -413,9 +439,9 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
     expect(relogin.statusCode, relogin.body).toBe(200);
     const c2 = { ...c, token: relogin.json<{ token: string }>().token };
     await ok(transfer(c2, a, '1'));
-    expect(await keptByDay(db())).toEqual(await recountByDay(db()));
+    await expectKeptEqualRecount(db());
     await ok(transfer(a, c2, '6'));
-    expect(await keptByDay(db())).toEqual(await recountByDay(db()));
+    await expectKeptEqualRecount(db());
     await expectLedgerBalanced(t.app, t.admin);
   });
 });
@@ -437,5 +463,10 @@ describe('on the embedded PGlite', () => {
     expect(body.totalCapped).toBe(false);
     const stats = await call(t.app, t.admin.token, 'POST', '/api/user/getUserStats', {});
     expect(stats.json<GetUserStatsResponse>().stats).toEqual(await recount(t.built.database.db));
+    // A range from inside an hour: the kept hours and the counted part of an hour, as on PostgreSQL.
+    const since = new Date(Date.now() - 90 * 60_000).toISOString();
+    const ranged = await call(t.app, t.admin.token, 'POST', '/api/user/getUserStats', { startDate: since });
+    expect(ranged.json<GetUserStatsResponse>().stats).toEqual(await recount(t.built.database.db, since));
+    await expectKeptEqualRecount(t.built.database.db);
   });
 });

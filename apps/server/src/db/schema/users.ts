@@ -188,6 +188,27 @@ export const userStatsDaily = pgTable(
 );
 
 /**
+ * The same kept counts per UTC hour of creation (migration 0029), so a range that starts or ends inside a
+ * day adds whole hours from here and counts only the part of an hour at each end from `users`. Kept by
+ * the same triggers, in the same transaction, with the same slots.
+ */
+export const userStatsHourly = pgTable(
+  'user_stats_hourly',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    slot: smallint('slot').notNull(),
+    total: integer('total').notNull().default(0),
+    verified: integer('verified').notNull().default(0),
+    wallet: integer('wallet').notNull().default(0),
+    anonymous: integer('anonymous').notNull().default(0),
+    disabled: integer('disabled').notNull().default(0),
+    admin: integer('admin').notNull().default(0),
+    haveCurrency: integer('have_currency').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.slot] })],
+);
+
+/**
  * Each member's count of positive balances (kept by a trigger on balances when a balance crosses zero),
  * for getUserStats' haveCurrency. No foreign key: it is derived state, rebuilt by `rebuildUserStats`.
  */
