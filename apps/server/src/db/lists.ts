@@ -3,15 +3,20 @@
  * nickname filters resolved to an id first, and the address filter as an index range.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from './client.ts';
+import { type DbOrTx, queryNamed } from './client.ts';
 
 /**
  * The id of the account named `nickname` (any case, through the unique `lower(nickname)` index), or
- * null when there is none: a list filtered by it then matches nothing, without a query.
+ * null when there is none: a list filtered by it then matches nothing, without a query. A prepared
+ * statement: every nickname filter of every list asks it.
  */
 export async function idOfNickname(db: DbOrTx, nickname: string): Promise<string | null> {
-  const res = await db.execute<{ id: string }>(sql`SELECT id FROM users WHERE lower(nickname) = lower(${nickname})`);
-  return res.rows[0]?.id ?? null;
+  const rows = await queryNamed<{ id: string }>(
+    db,
+    'id_of_nickname',
+    sql`SELECT id FROM users WHERE lower(nickname) = lower(${nickname}::text)`,
+  );
+  return rows[0]?.id ?? null;
 }
 
 /**
