@@ -13,9 +13,9 @@ import {
   type NoncedMessageResponse,
   type RegisterWalletRequest,
 } from '@starlight/shared';
-import { type Address, getAddress, isAddress, verifyMessage } from 'viem';
-import { createSiweMessage, generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import type { Address } from 'viem';
 import { isUniqueViolation, sqlErrorOf } from '../../db/errors.ts';
+import { onFirstUse } from '../../lib/on-first-use.ts';
 import { consent } from '../capp/capp.service.ts';
 import { findUserByNickname, insertAccessLog, insertUser, type UserRow } from './users.queries.ts';
 import { LOGIN_TYPE, session, type UsersDeps } from './users.service.ts';
@@ -33,11 +33,18 @@ const STATEMENT = 'Sign in to Starlight.';
 /** Attempts at a free generated nickname before giving up. */
 const NICKNAME_ATTEMPTS = 5;
 
+/** viem and its SIWE helpers, loaded with the first wallet call rather than at start (about 100 ms of it, issue 20). */
+const viem = onFirstUse(async () => {
+  const [core, siwe] = await Promise.all([import('viem'), import('viem/siwe')]);
+  return { ...siwe, getAddress: core.getAddress, isAddress: core.isAddress, verifyMessage: core.verifyMessage };
+});
+
 /**
  * The EIP-55 checksummed form of a wallet address; throws VALIDATION
  * `"walletAddress" contains an invalid value` when it is not 20 bytes of hex (SPEC §5's form).
  */
-export function checksummedAddress(walletAddress: string): Address {
+async function checksummedAddress(walletAddress: string): Promise<Address> {
+  const { isAddress, getAddress } = await viem();
   if (!isAddress(walletAddress, { strict: false })) {
     throw new AppError('VALIDATION', '"walletAddress" contains an invalid value');
   }
@@ -50,7 +57,8 @@ export function checksummedAddress(walletAddress: string): Address {
  * wallet's one live nonce and answers `{messageToSign, message}`. Throws VALIDATION for a non-hex address.
  */
 export async function getNoncedMessage(deps: UsersDeps, input: NoncedMessageRequest): Promise<NoncedMessageResponse> {
-  const address = checksummedAddress(input.walletAddress);
+  const address = await checksummedAddress(input.walletAddress);
+  const { createSiweMessage, generateSiweNonce } = await viem();
   const url = new URL(deps.publicUrl);
   const issuedAt = new Date();
   const expiresAt = new Date(issuedAt.getTime() + NONCE_TTL_MS);
@@ -82,7 +90,8 @@ export async function getNoncedMessage(deps: UsersDeps, input: NoncedMessageRequ
  * window, and signed by the wallet's key. Any failure throws 401 `Wallet Authentication: Failed`.
  */
 async function verifyWalletSignature(deps: UsersDeps, walletAddress: string, signature: `0x${string}`): Promise<void> {
-  const address = checksummedAddress(walletAddress);
+  const address = await checksummedAddress(walletAddress);
+  const { parseSiweMessage, validateSiweMessage, verifyMessage } = await viem();
   const issued = await takeLatestNonce(deps.db, walletAddress.toLowerCase());
   if (!issued) throw new AppError('UNAUTHORIZED', WALLET_AUTH_FAILED);
   let ok = false;

@@ -7,8 +7,9 @@
  * event type (Stripe's payloads are not our API, so their schemas live here).
  */
 import { AppError } from '@starlight/shared';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { z } from 'zod';
+import { onFirstUse } from '../../../lib/on-first-use.ts';
 import { type Headers, header, type PaymentProvider, type ProviderEvent, parseJson, readEvent } from './provider.ts';
 
 /** DESIGN §7: a signature dated further than this from now, in the past or ahead, is refused. */
@@ -21,10 +22,11 @@ export interface StripeSettings {
   apiUrl?: string | undefined;
 }
 
-/** The SDK client for `settings` (pointed at `apiUrl` when given). */
-export function stripeClient(settings: StripeSettings): Stripe {
+/** The SDK client for `settings` (pointed at `apiUrl` when given), the SDK loaded now. */
+async function stripeClient(settings: StripeSettings): Promise<Stripe> {
+  const { default: StripeSdk } = await import('stripe');
   const url = settings.apiUrl ? new URL(settings.apiUrl) : null;
-  return new Stripe(settings.secretKey, {
+  return new StripeSdk(settings.secretKey, {
     maxNetworkRetries: 2,
     ...(url
       ? {
@@ -136,13 +138,14 @@ export function signedAt(signature: string): number | null {
 
 /** Stripe as provider 2. */
 export function stripeProvider(settings: StripeSettings): PaymentProvider {
-  const stripe = stripeClient(settings);
+  // The SDK is loaded with the first payment or event, not at start (62 ms of it).
+  const client = onFirstUse(() => stripeClient(settings));
   return {
     providerId: 2,
     kind: 'stripe',
     async createPayment(order) {
       const metadata = { checkoutId: order.checkoutId, packageId: order.packageId };
-      const session = await stripe.checkout.sessions.create(
+      const session = await (await client()).checkout.sessions.create(
         {
           mode: 'payment',
           client_reference_id: order.checkoutId,
@@ -169,7 +172,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     async parseWebhook(raw, headers: Headers) {
       const signature = header(headers, 'stripe-signature');
       if (!signature) throw new AppError('VALIDATION', 'Invalid signature');
-      const verifier = stripe.webhooks.signature;
+      const verifier = (await client()).webhooks.signature;
       if (!verifier) throw new Error('the Stripe SDK has no signature verifier');
       try {
         // The signature over the raw body, and an age of at most TOLERANCE_S.
