@@ -6,6 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { upTo } from './lru.ts';
 
 /** The default window: 15 minutes (the per-address sign-in limits). */
 export const DEFAULT_WINDOW_MS = 15 * 60 * 1000;
@@ -34,9 +35,13 @@ const MAX_KEYS = 100_000;
 
 /** An in-process counter: fine for one server. */
 export function memoryFailureCounter(): FailureCounter {
-  const entries = new LRUCache<string, { n: number }>({ max: MAX_KEYS, ttl: DEFAULT_WINDOW_MS, updateAgeOnGet: false });
+  const entries = new LRUCache<string, { n: number }>({
+    ...upTo(MAX_KEYS),
+    ttl: DEFAULT_WINDOW_MS,
+    updateAgeOnGet: false,
+  });
   // Marks apart from counts, so that a flood of failures with made-up names cannot push them out.
-  const marks = new LRUCache<string, true>({ max: MAX_KEYS, ttl: DEFAULT_WINDOW_MS, updateAgeOnGet: false });
+  const marks = new LRUCache<string, true>({ ...upTo(MAX_KEYS), ttl: DEFAULT_WINDOW_MS, updateAgeOnGet: false });
   return {
     count: async (key) => entries.get(key)?.n ?? 0,
     record: async (key, windowMs = DEFAULT_WINDOW_MS) => {

@@ -10,6 +10,7 @@
 import type { FastifyReply } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
+import { upTo } from './lru.ts';
 
 /** How long an answer is served at most (milliseconds). */
 export const RESPONSE_TTL_MS = 1000;
@@ -37,13 +38,13 @@ export class ResponseCache<V extends object | string> {
   constructor(opts: { ttlMs?: number; max?: number; maxGroups?: number } = {}) {
     const max = opts.max ?? MAX_ENTRIES;
     this.generations = new LRUCache<string, number>({
-      max: opts.maxGroups ?? max * 10,
+      ...upTo(opts.maxGroups ?? max * 10),
       dispose: (_gen, _group, reason) => {
         if (reason === 'evict') this.floor = ++this.counter;
       },
     });
     this.entries = new LRUCache<string, V, () => Promise<V>>({
-      max,
+      ...upTo(max),
       ttl: opts.ttlMs ?? RESPONSE_TTL_MS,
       ttlAutopurge: false,
       // A load evicted while under way (the cache full) still answers its readers.

@@ -16,6 +16,7 @@ import { LRUCache } from 'lru-cache';
 import { type Db, queryNamed } from '../db/client.ts';
 import type { Access } from '../http/access.ts';
 import { hashApiKey } from '../lib/api-key-crypto.ts';
+import { upTo } from '../lib/lru.ts';
 
 /** The signed-in account as the services see it. */
 export interface AuthUser {
@@ -95,7 +96,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
   app.decorateRequest('authVia', null);
   // A token is immutable: once its signature checks out, only its expiry and the account (read below on
   // every request) can end it. So the signature check is cached, the expiry is checked every time.
-  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
+  const verified = new LRUCache<string, VerifiedToken>(upTo(VERIFIED_TOKENS));
 
   /** Verifies a token's signature and expiry (cached). Throws 401 `Token expired` / `Not authorized`. */
   async function verifyToken(token: string): Promise<VerifiedToken> {
