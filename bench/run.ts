@@ -8,7 +8,8 @@
  *
  * Cases: ledger (transfer_untaxed, transfer_taxed), exchange (orders_spread, orders_hot_pair), forge
  * (forge_start, forge_claim), checkout (webhook_completed), chips (chips_open: one synth chip opened per
- * request, each request's member holding chips bought up front) and web (first paint and bundle sizes).
+ * request, each request's member holding chips bought up front), web (first paint and bundle sizes) and
+ * startup (milliseconds from `node` starting to a healthy server on the migrated database, five starts).
  *
  * Settings (environment): BENCH_CONNECTIONS (32), BENCH_DURATION (10 s), BENCH_WARMUP (2 s),
  * BENCH_PGBENCH_SCALE (the client count), BENCH_MEMBERS (200), BENCH_DB_POOL_SIZE and
@@ -24,6 +25,7 @@ import { chipsSuite } from './cases/chips.ts';
 import { exchangeSuite } from './cases/exchange.ts';
 import { forgeSuite } from './cases/forge.ts';
 import { ledgerSuite } from './cases/ledger.ts';
+import { startupSuite } from './cases/startup.ts';
 import { webSuite } from './cases/web.ts';
 import { api } from './lib/api.ts';
 import type { BenchContext, Suite } from './lib/context.ts';
@@ -33,7 +35,7 @@ import { type Figures, failedChecks, record } from './lib/results.ts';
 import { type ServerHandle, startServer } from './lib/server.ts';
 
 /** Every suite, in the order they run. A new benchmark adds itself here. */
-const SUITES: Suite[] = [ledgerSuite, exchangeSuite, forgeSuite, checkoutSuite, chipsSuite, webSuite];
+const SUITES: Suite[] = [ledgerSuite, exchangeSuite, forgeSuite, checkoutSuite, chipsSuite, webSuite, startupSuite];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -84,14 +86,15 @@ async function main(): Promise<number> {
   let server: ServerHandle | undefined;
   let failed = false;
   try {
-    server = await startServer({
+    const serverOptions = {
       root,
       databaseUrl: databaseUrl(pg, SERVER_DB),
       adminNickname: ADMIN,
       adminPassword: ADMIN_PASSWORD,
       env: serverEnv,
       nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    });
+    };
+    server = await startServer(serverOptions);
     const client = api(server.url);
     const { token: adminToken } = await client.post<{ token: string }>('/api/user/login', {
       nickOrEmail: ADMIN,
@@ -125,6 +128,7 @@ async function main(): Promise<number> {
       database: SERVER_DB,
       tag: '',
       log,
+      startReplica: (pollMs) => startServer({ ...serverOptions, pollMs }),
     };
     const report = (figures: Figures) => {
       record(resultsDir, figures);

@@ -38,6 +38,11 @@ export interface BenchContext {
   tag: string;
   /** Progress for people (stderr; stdout carries only the JSON lines). */
   log(message: string): void;
+  /**
+   * Starts one more server on the same database, as a replica or a restart would (`make bench` only), its
+   * health asked every `pollMs`.
+   */
+  startReplica?(pollMs: number): Promise<ServerHandle>;
 }
 
 export interface Measured extends LoadResult {
