@@ -6,9 +6,10 @@
  * `node bench/run.ts transfer_untaxed` or `node bench/run.ts web` (default: everything; a run of only
  * the web case skips pgbench). The web case needs the built web app (`make bench` builds it).
  *
- * Cases: ledger (transfer_untaxed, transfer_taxed), exchange (orders_spread, orders_hot_pair), forge
- * (forge_start, forge_claim), checkout (webhook_completed), chips (chips_open: one synth chip opened per
- * request, each request's member holding chips bought up front), web (first paint and bundle sizes) and
+ * Cases: ledger (transfer_untaxed, transfer_taxed), bank (mint, withdraw), exchange (orders_spread,
+ * orders_hot_pair), forge (forge_start, forge_claim), checkout (webhook_completed), chips (chips_buy: one
+ * synth chip bought per request; chips_open: one opened per request, each request's member holding chips
+ * bought up front), web (first paint and bundle sizes) and
  * startup (milliseconds from `node` starting to a healthy server on the migrated database, five starts).
  *
  * Settings (environment): BENCH_CONNECTIONS (32), BENCH_DURATION (10 s), BENCH_WARMUP (2 s),
@@ -20,6 +21,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bankSuite } from './cases/bank.ts';
 import { BENCH_STRIPE_WEBHOOK_SECRET, checkoutSuite } from './cases/checkout.ts';
 import { chipsSuite } from './cases/chips.ts';
 import { exchangeSuite } from './cases/exchange.ts';
@@ -35,7 +37,16 @@ import { type Figures, failedChecks, record } from './lib/results.ts';
 import { type ServerHandle, startServer } from './lib/server.ts';
 
 /** Every suite, in the order they run. A new benchmark adds itself here. */
-const SUITES: Suite[] = [ledgerSuite, exchangeSuite, forgeSuite, checkoutSuite, chipsSuite, webSuite, startupSuite];
+const SUITES: Suite[] = [
+  ledgerSuite,
+  bankSuite,
+  exchangeSuite,
+  forgeSuite,
+  checkoutSuite,
+  chipsSuite,
+  webSuite,
+  startupSuite,
+];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
