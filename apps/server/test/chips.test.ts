@@ -109,6 +109,35 @@ describe('synth chips', () => {
     expect(mine.json().total).toBe(15);
   });
 
+  it('concurrent purchases each keep their own outcome, in one batch or several', async () => {
+    const rich = await Promise.all(Array.from({ length: 7 }, () => funded('1000')));
+    const poor = await Promise.all(Array.from({ length: 3 }, () => funded('100')));
+    const before = (await sale()).remaining;
+    const results = await Promise.all([...rich, ...poor].map((m) => buy(m, 2)));
+    expect(results.slice(0, 7).map((r) => r.statusCode)).toEqual(Array(7).fill(200));
+    expect(results.slice(7).map((r) => [r.statusCode, r.json().message])).toEqual(
+      Array(3).fill([409, 'Insufficient funds']),
+    );
+    // Each purchase saw what the ones before it left: seven different counts, two apart, down to the sale's.
+    const remaining = results
+      .slice(0, 7)
+      .map((r) => r.json<BuySynthChipsResponse>().remaining)
+      .sort((a, b) => b - a);
+    expect(remaining).toEqual(Array.from({ length: 7 }, (_, i) => before - 2 * (i + 1)));
+    expect((await sale()).remaining).toBe(before - 14);
+    for (const m of rich) expect(await balanceOf(t.app, m, CREDITS)).toBe('0');
+    for (const m of poor) expect(await balanceOf(t.app, m, CREDITS)).toBe('100');
+    // With an Idempotency-Key a purchase runs on its own, and a repeat answers the first answer again.
+    const keyed = await funded('500');
+    const once = () =>
+      call(t.app, keyed.token, 'POST', '/api/inventory/buySynthChips', { amount: 1 }, { 'idempotency-key': 'chips-1' });
+    const [first, again] = [await once(), await once()];
+    expect(first.statusCode, first.body).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect(await balanceOf(t.app, keyed, CREDITS)).toBe('0');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
   it('concurrent buyers never oversell the supply; then it is All Sold Out', async () => {
     const whale = await funded('10000000');
     // Buy the sale down to 5 chips left.

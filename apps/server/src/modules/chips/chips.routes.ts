@@ -1,5 +1,6 @@
 /** Routes of /api/inventory for synth chips (DESIGN §7). Thin: schema, access, one service call. */
 import {
+  type BuySynthChipsResponse,
   buySynthChipsResponse,
   chipAmountRequest,
   dropTableResponse,
@@ -9,13 +10,22 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { moneyMoving } from '../../http/money-moving.ts';
+import { idempotencyKey } from '../../http/idempotency.ts';
+import { inLiveTransaction, moneyMoving } from '../../http/money-moving.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as chips from './chips.service.ts';
 
 export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const tags = ['inventory'];
   const errors = { '4xx': errorResponse };
+  // Purchases without an Idempotency-Key are written in batches (group commit, DESIGN §9): every one
+  // moves the sale's two balance rows, so those that arrive while a batch is written go in the next one.
+  const buyBatches = new GroupCommit<chips.BuyJob, BuySynthChipsResponse>(
+    (_lane, jobs) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => chips.buySynthChipsBatch(tx, jobs, changes)),
+    32,
+  );
 
   app.get(
     '/synthChips',
@@ -54,7 +64,12 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: buySynthChipsResponse, ...errors },
       },
     },
-    (req) => moneyMoving(db, req, (tx, changes) => chips.buySynthChips(tx, requireAuth(req), req.body, changes)),
+    (req) => {
+      const member = requireAuth(req);
+      return idempotencyKey(req) === undefined
+        ? buyBatches.submit('sale', { member, input: req.body })
+        : moneyMoving(db, req, (tx, changes) => chips.buySynthChips(tx, member, req.body, changes));
+    },
   );
 
   app.post(

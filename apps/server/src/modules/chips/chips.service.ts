@@ -24,11 +24,12 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
+import type { Outcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { findItems, insertItems } from '../items/items.queries.ts';
 import { lockBalances } from '../ledger/ledger.balances.ts';
-import { postEntries } from '../ledger/ledger.posting.ts';
+import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
 import { drawShip } from './chips.draw.ts';
 import { chipsRemaining, findSale, type Sale } from './chips.queries.ts';
 
@@ -54,10 +55,65 @@ export async function synthChips(db: Db): Promise<SynthChipsResponse> {
   };
 }
 
+/** One purchase: who buys how many chips (SPEC §7 buySynthChips). */
+export interface BuyJob {
+  member: AuthUser;
+  input: { amount: number };
+}
+
 /**
- * `buySynthChips {amount}` (member) in `tx`: `amount` × 500 Credits to the sale, `amount` chips to the
- * member. Throws CONFLICT `All Sold Out` / `Only N synth chips left` when the sale holds fewer, and
- * `Insufficient funds` when the member's Credits do not cover it; nothing moves then.
+ * `buySynthChips {amount}` for a batch of members in `tx` (group commit, DESIGN §9: every purchase
+ * moves the sale's two balance rows, so concurrent ones queue on them; a batch takes them once), as if
+ * they came one after the other in the given order: one statement locks the sale's rows and the buyers'
+ * (the ledger's order), each purchase is checked against what the earlier ones left, and one statement
+ * posts them all. Each moves `amount` × 500 Credits to the sale and `amount` chips to the member (both
+ * category 3). A refused purchase leaves no trace and does not stop the others; its outcome carries
+ * CONFLICT `All Sold Out` / `Only N synth chips left` when the sale holds fewer, or `Insufficient funds`
+ * when the member's Credits do not cover it. Throws NOT_FOUND when the sale is not open, and (rolling back
+ * the whole batch) on a database failure.
+ */
+export async function buySynthChipsBatch(
+  tx: Tx,
+  jobs: readonly BuyJob[],
+  changes: LiveChanges,
+): Promise<Outcome<BuySynthChipsResponse>[]> {
+  const sale = await requireSale(tx);
+  const locked = await lockBalances(tx, 'chips_buy_lock', {
+    userIds: sql`SELECT unnest(${pgArray([...new Set([sale.saleId, ...jobs.map((j) => j.member.id)])])}::bpchar[])`,
+    currencyIds: sql`SELECT unnest(${pgArray([CREDITS_CURRENCY_ID, sale.chipCurrencyId])}::int[])`,
+  });
+  const balances = locked?.balances;
+  const entries: Entry[] = [];
+  const outcomes = jobs.map(({ member, input }): Outcome<BuySynthChipsResponse> => {
+    const left = Number((balances?.of(sale.saleId, sale.chipCurrencyId) ?? 0n) / UNIT);
+    if (left < input.amount) return { ok: false, error: new AppError('CONFLICT', soldOut(left)) };
+    const cost = amount(fromNumeric(CHIP_PRICE_CREDITS) * BigInt(input.amount));
+    if (!balances?.covers(member.id, CREDITS_CURRENCY_ID, cost)) {
+      return { ok: false, error: new AppError('CONFLICT', 'Insufficient funds') };
+    }
+    const base = { category: TX_CATEGORY.Transfer, executorId: member.id, note: `Synth chips x${input.amount}` };
+    const mine: Entry[] = [
+      { ...base, currencyId: CREDITS_CURRENCY_ID, amount: cost, senderId: member.id, recipientId: sale.saleId },
+      {
+        ...base,
+        currencyId: sale.chipCurrencyId,
+        amount: chips(input.amount),
+        senderId: sale.saleId,
+        recipientId: member.id,
+      },
+    ];
+    for (const e of mine) balances.apply(e);
+    entries.push(...mine);
+    changes.touchUser(member.id);
+    return { ok: true, value: { remaining: left - input.amount, message: `Bought ${input.amount} synth chip(s)` } };
+  });
+  if (entries.length > 0) await postEntries(tx, entries);
+  return outcomes;
+}
+
+/**
+ * `buySynthChips {amount}` (member) in `tx`: `buySynthChipsBatch` with a batch of one. Answers
+ * `{remaining, message}`; throws the purchase's error (see `buySynthChipsBatch`).
  */
 export async function buySynthChips(
   tx: Tx,
@@ -65,29 +121,10 @@ export async function buySynthChips(
   input: { amount: number },
   changes: LiveChanges,
 ): Promise<BuySynthChipsResponse> {
-  const sale = await requireSale(tx);
-  const locked = await lockBalances(tx, 'chips_buy_lock', {
-    userIds: sql`SELECT unnest(${pgArray([member.id, sale.saleId])}::bpchar[])`,
-    currencyIds: sql`SELECT unnest(${pgArray([CREDITS_CURRENCY_ID, sale.chipCurrencyId])}::int[])`,
-  });
-  const left = Number((locked?.balances.of(sale.saleId, sale.chipCurrencyId) ?? 0n) / UNIT);
-  if (left < input.amount) throw new AppError('CONFLICT', soldOut(left));
-  const cost = amount(fromNumeric(CHIP_PRICE_CREDITS) * BigInt(input.amount));
-  if (!locked?.balances.covers(member.id, CREDITS_CURRENCY_ID, cost))
-    throw new AppError('CONFLICT', 'Insufficient funds');
-  const base = { category: TX_CATEGORY.Transfer, executorId: member.id, note: `Synth chips x${input.amount}` };
-  await postEntries(tx, [
-    { ...base, currencyId: CREDITS_CURRENCY_ID, amount: cost, senderId: member.id, recipientId: sale.saleId },
-    {
-      ...base,
-      currencyId: sale.chipCurrencyId,
-      amount: chips(input.amount),
-      senderId: sale.saleId,
-      recipientId: member.id,
-    },
-  ]);
-  changes.touchUser(member.id);
-  return { remaining: left - input.amount, message: `Bought ${input.amount} synth chip(s)` };
+  const [outcome] = await buySynthChipsBatch(tx, [{ member, input }], changes);
+  if (!outcome) throw new Error('no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /**
