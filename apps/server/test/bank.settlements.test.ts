@@ -3,7 +3,14 @@
  * credits nothing until approved, a settlement settles once even under concurrent clicks, and the
  * ledger stays conserved with no negative balance.
  */
-import type { GetSettlementsResponse, Settlement, SettleResponse, WithdrawResponse } from '@starlight/shared';
+import {
+  fromNumeric,
+  type GetSettlementsResponse,
+  type Settlement,
+  type SettleResponse,
+  UNIT,
+  type WithdrawResponse,
+} from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueTicker } from './bank.helpers.ts';
@@ -123,6 +130,36 @@ describe('withdraw', () => {
     const after = await t.built.database.db.execute(sql`SELECT count(*)::int AS n FROM settlements`);
     expect(after.rows).toEqual(before.rows);
     expect(await balanceOf(t.app, m, currencyId)).toBe('10');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('concurrent withdrawals each keep their own outcome, and answer the settlement as stored', async () => {
+    // Each member can pay one withdrawal of 20 (22 with the tax) and not two: of their two concurrent
+    // requests one is written and one refused, whichever batch each goes in.
+    const members = await Promise.all(Array.from({ length: 6 }, () => funded('30')));
+    const collected = await balanceOf(t.app, collector, currencyId);
+    const results = await Promise.all(members.flatMap((m) => [withdraw(m, '20'), withdraw(m, '20')]));
+    for (const [i, m] of members.entries()) {
+      const mine = [results[2 * i], results[2 * i + 1]].map((r) => r?.statusCode).sort();
+      expect(mine, m.nickname).toEqual([200, 409]);
+      expect(await balanceOf(t.app, m, currencyId)).toBe('8');
+    }
+    expect(results.filter((r) => r.statusCode === 409).map((r) => r.json().message)).toEqual(
+      Array(6).fill('Insufficient funds'),
+    );
+    // Six taxes of 2.00 reached the collector (10^-9 units, no float).
+    expect(fromNumeric(await balanceOf(t.app, collector, currencyId)) - fromNumeric(collected)).toBe(12n * UNIT);
+    const listed = await call(t.app, t.admin.token, 'POST', '/api/bank/getSettlements', {
+      kind: 'withdrawal',
+      paging: { page: 1, limit: 50 },
+    });
+    const byId = new Map(listed.json<GetSettlementsResponse>().settlements.map((x) => [x._id, x]));
+    for (const r of results.filter((x) => x.statusCode === 200)) {
+      const body = r.json<WithdrawResponse>();
+      expect(byId.get(body.settlement._id)).toEqual(body.settlement);
+      expect(body.senderUser.balances).toContainEqual({ currencyId, amount: '8.00' });
+      expect(await ledgerRowsFor(body.settlement._id)).toBe(2);
+    }
     await expectLedgerBalanced(t.app, t.admin);
   });
 

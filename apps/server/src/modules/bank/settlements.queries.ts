@@ -29,6 +29,28 @@ export async function insertSettlement(
 }
 
 /**
+ * Opens pending withdrawal settlements, one statement for all of them (a group-commit batch). Returns each
+ * one's creation time and note as stored (by id), for the answer.
+ */
+export async function insertWithdrawals(
+  tx: DbOrTx,
+  rows: ReadonlyArray<{
+    id: string;
+    userId: string;
+    currencyId: number;
+    amount: string;
+    tax: string;
+    walletAddress: string;
+  }>,
+): Promise<Map<string, { createdAt: Date; note: string }>> {
+  const inserted = await tx
+    .insert(settlements)
+    .values(rows.map((r) => ({ ...r, kind: 'withdrawal' as const, reference: '' })))
+    .returning({ id: settlements.id, createdAt: settlements.createdAt, note: settlements.note });
+  return new Map(inserted.map((r) => [r.id, { createdAt: new Date(r.createdAt), note: r.note }]));
+}
+
+/**
  * Opens a pending deposit claim and returns its id, or null when the currency already has a pending or
  * approved claim of this reference (the unique index `settlements_deposit_reference`: the reference
  * trimmed, without case). Concurrent claims of one reference wait on the index: one is inserted, the

@@ -7,18 +7,29 @@ import {
   getSettlementsResponse,
   settleRequest,
   settleResponse,
+  type WithdrawResponse,
   withdrawRequest,
   withdrawResponse,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { moneyMoving } from '../../http/money-moving.ts';
+import { idempotencyKey } from '../../http/idempotency.ts';
+import { inLiveTransaction, moneyMoving } from '../../http/money-moving.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as settlements from './settlements.service.ts';
 
 export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const tags = ['bank'];
   const errors = { '4xx': errorResponse };
+  // Withdrawals without an Idempotency-Key are written in batches (group commit, DESIGN §9): a taxed
+  // currency's every withdrawal credits its collector's one balance row, so those that arrive while a
+  // batch is written go together in the next one.
+  const withdrawBatches = new GroupCommit<settlements.WithdrawJob, WithdrawResponse>(
+    (_lane, jobs) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => settlements.withdrawBatch(tx, jobs, changes)),
+    32,
+  );
 
   app.post(
     '/withdraw',
@@ -31,7 +42,12 @@ export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, 
         response: { 200: withdrawResponse, ...errors },
       },
     },
-    (req) => moneyMoving(db, req, (tx, changes) => settlements.withdraw(tx, requireAuth(req), req.body, changes)),
+    (req) => {
+      const member = requireAuth(req);
+      return idempotencyKey(req) === undefined
+        ? withdrawBatches.submit('withdraw', { member, input: req.body })
+        : moneyMoving(db, req, (tx, changes) => settlements.withdraw(tx, member, req.body, changes));
+    },
   );
 
   app.post(

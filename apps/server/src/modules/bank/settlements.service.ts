@@ -21,6 +21,7 @@ import {
   type DepositResponse,
   feeOf,
   formatAmount,
+  formatAtPrecision,
   fromNumeric,
   type GetSettlementsRequest,
   type GetSettlementsResponse,
@@ -32,19 +33,22 @@ import {
   type WithdrawResponse,
 } from '@starlight/shared';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { Outcome } from '../../lib/group-commit.ts';
+import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
 import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
-import { findUserByNickname, loadUserDto } from '../users/users.queries.ts';
+import { findUserByNickname, toUserDto } from '../users/users.queries.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
 import {
   closeSettlement,
   findSettlements,
   insertDepositClaim,
-  insertSettlement,
+  insertWithdrawals,
   settlementExists,
 } from './settlements.queries.ts';
+import { findTransfersContext, postTransfers } from './transfers.queries.ts';
 
 /** The account id of a currency's tax collector (by nickname), or null when its tax is burned. */
 async function collectorIdOf(db: DbOrTx, taxCollector: string): Promise<string | null> {
@@ -58,11 +62,140 @@ async function settlementDto(db: DbOrTx, id: string): Promise<Settlement> {
   return found;
 }
 
+/** One withdrawal: who withdraws what to where (SPEC §7 withdraw). */
+export interface WithdrawJob {
+  member: AuthUser;
+  input: WithdrawInput;
+}
+
 /**
- * A member withdraws `amount` to `walletAddress` (DESIGN §8): debited at once with the withdrawal tax,
- * in `tx`. Answers `{senderUser, settlement, message}`. Throws NOT_FOUND (currency), CONFLICT (the
- * currency cannot be withdrawn or is frozen; `Insufficient funds` for amount plus tax), VALIDATION
- * (more decimals than the currency's precision).
+ * Members withdraw `amount` to `walletAddress` (DESIGN §8), a batch in the caller's transaction `tx`
+ * (group commit, DESIGN §9: every withdrawal of a taxed currency credits its collector's one balance row),
+ * as if they came one after the other in the given order: one statement reads the currencies with their
+ * collectors and locks every balance row the batch can touch (the ledger's order), each withdrawal is
+ * checked against what the earlier ones left, one statement opens the pending settlements and one posts
+ * the ledger rows (category 2 out of circulation, the `withdrawTax` as category 4 to the collector, burned
+ * when none; reference = the settlement) and reads the members back. An accepted withdrawal answers
+ * `{senderUser, settlement, message}`; a refused one leaves no trace and does not stop the others, its
+ * outcome carrying NOT_FOUND (currency), CONFLICT (the currency cannot be withdrawn or is frozen;
+ * `Insufficient funds` for amount plus tax) or VALIDATION (more decimals than the currency's precision).
+ * Throws (rolling back the whole batch) only on a database failure.
+ */
+export async function withdrawBatch(
+  tx: Tx,
+  jobs: readonly WithdrawJob[],
+  changes: LiveChanges,
+): Promise<Outcome<WithdrawResponse>[]> {
+  const ctx = await findTransfersContext(tx, {
+    currencyIds: [...new Set(jobs.map((j) => j.input.currencyId))],
+    nicknames: [],
+    senderIds: [...new Set(jobs.map((j) => j.member.id))],
+  });
+  const entries: Entry[] = [];
+  const opened: Array<{
+    index: number;
+    row: { id: string; userId: string; currencyId: number; amount: string; tax: string; walletAddress: string };
+    precision: number;
+    message: string;
+  }> = [];
+  const outcomes: Array<Outcome<WithdrawResponse> | null> = jobs.map(() => null);
+  for (const [index, { member, input }] of jobs.entries()) {
+    try {
+      const currency = ctx.currencies.get(input.currencyId);
+      if (!currency) throw new AppError('NOT_FOUND', 'Currency not found');
+      if (!currency.canWithdraw) throw new AppError('CONFLICT', `${currency.ticker} cannot be withdrawn`);
+      requireNotFrozen(currency);
+      requirePrecision(input.amount, currency);
+      const tax = feeOf(input.amount, fromNumeric(currency.withdrawTax), currency.precision);
+      // The rows are locked and hold what earlier withdrawals of the batch left.
+      if (!ctx.balances.covers(member.id, currency.currencyId, (input.amount + tax) as Amount)) {
+        throw new AppError('CONFLICT', 'Insufficient funds');
+      }
+      const id = newObjectId();
+      const base = { currencyId: currency.currencyId, executorId: member.id, senderId: member.id, reference: id };
+      const mine: Entry[] = [
+        {
+          ...base,
+          category: TX_CATEGORY.Withdrawal,
+          amount: input.amount,
+          recipientId: null,
+          note: `Withdrawal to ${input.walletAddress}`,
+        },
+      ];
+      if (tax > 0n) {
+        mine.push({
+          ...base,
+          category: TX_CATEGORY.Tax,
+          amount: tax,
+          recipientId: currency.collectorId,
+          note: 'Withdrawal tax',
+        });
+      }
+      for (const e of mine) {
+        ctx.balances.apply(e);
+        changes.touchUser(e.senderId);
+        changes.touchUser(e.recipientId);
+      }
+      entries.push(...mine);
+      const fmt = (a: Amount) => `${formatAmount(a, currency.precision)} ${currency.ticker}`;
+      const taxText = tax > 0n ? ` (tax ${fmt(tax)})` : '';
+      opened.push({
+        index,
+        row: {
+          id,
+          userId: member.id,
+          currencyId: currency.currencyId,
+          amount: formatAmount(input.amount),
+          tax: formatAmount(tax),
+          walletAddress: input.walletAddress,
+        },
+        precision: currency.precision,
+        message: `Withdrawal of ${fmt(input.amount)}${taxText} requested: an admin will pay it out`,
+      });
+    } catch (error) {
+      outcomes[index] = { ok: false, error };
+    }
+  }
+  if (opened.length > 0) {
+    const stored = await insertWithdrawals(
+      tx,
+      opened.map((o) => o.row),
+    );
+    const views = await postTransfers(tx, entries, [...new Set(opened.map((o) => o.row.userId))]);
+    for (const { index, row, precision, message } of opened) {
+      const v = views.get(row.userId);
+      const s = stored.get(row.id);
+      if (!v || !s) throw new Error(`withdrawal ${row.id} was not read back`);
+      const at = (text: string) => formatAtPrecision(fromNumeric(text), precision);
+      outcomes[index] = {
+        ok: true,
+        value: {
+          senderUser: toUserDto(v.account, v.balances, v.referrerNickname),
+          settlement: {
+            _id: row.id,
+            kind: 'withdrawal',
+            user: { nickname: v.account.nickname },
+            currencyId: row.currencyId,
+            amount: at(row.amount),
+            tax: at(row.tax),
+            walletAddress: row.walletAddress,
+            reference: '',
+            state: 'pending',
+            note: s.note,
+            createdAt: s.createdAt.toISOString(),
+            settledAt: null,
+          },
+          message,
+        },
+      };
+    }
+  }
+  return outcomes.map((o) => o ?? { ok: false, error: new Error('withdrawal left without an outcome') });
+}
+
+/**
+ * A member withdraws `amount` to `walletAddress` (DESIGN §8): `withdrawBatch` with a batch of one, in the
+ * caller's transaction. Answers `{senderUser, settlement, message}`; throws the withdrawal's error.
  */
 export async function withdraw(
   tx: Tx,
@@ -70,47 +203,10 @@ export async function withdraw(
   input: WithdrawInput,
   changes: LiveChanges,
 ): Promise<WithdrawResponse> {
-  const currency = await requireCurrency(tx, input.currencyId);
-  if (!currency.canWithdraw) throw new AppError('CONFLICT', `${currency.ticker} cannot be withdrawn`);
-  requireNotFrozen(currency);
-  requirePrecision(input.amount, currency);
-  const tax = feeOf(input.amount, fromNumeric(currency.withdrawTax), currency.precision);
-  const id = await insertSettlement(tx, {
-    kind: 'withdrawal',
-    userId: member.id,
-    currencyId: currency.currencyId,
-    amount: formatAmount(input.amount),
-    tax: formatAmount(tax),
-    walletAddress: input.walletAddress,
-    reference: '',
-  });
-  const base = { currencyId: currency.currencyId, executorId: member.id, senderId: member.id, reference: id };
-  const entries: Entry[] = [
-    {
-      ...base,
-      category: TX_CATEGORY.Withdrawal,
-      amount: input.amount,
-      recipientId: null,
-      note: `Withdrawal to ${input.walletAddress}`,
-    },
-  ];
-  if (tax > 0n) {
-    const collectorId = await collectorIdOf(tx, currency.taxCollector);
-    entries.push({ ...base, category: TX_CATEGORY.Tax, amount: tax, recipientId: collectorId, note: 'Withdrawal tax' });
-    changes.touchUser(collectorId);
-  }
-  // The balance CHECK refuses a debit below zero: the whole request rolls back, settlement included.
-  await postEntries(tx, entries);
-  changes.touchUser(member.id);
-  const senderUser = await loadUserDto(tx, member.id);
-  if (!senderUser) throw new AppError('NOT_FOUND', 'User not found');
-  const fmt = (a: Amount) => `${formatAmount(a, currency.precision)} ${currency.ticker}`;
-  const taxText = tax > 0n ? ` (tax ${fmt(tax)})` : '';
-  return {
-    senderUser,
-    settlement: await settlementDto(tx, id),
-    message: `Withdrawal of ${fmt(input.amount)}${taxText} requested: an admin will pay it out`,
-  };
+  const [outcome] = await withdrawBatch(tx, [{ member, input }], changes);
+  if (!outcome) throw new Error('no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /**

@@ -8,10 +8,19 @@ import { balancesAfterPosting, type Entry, postEntries } from '../ledger/ledger.
 import type { BalanceText } from '../users/users.queries.ts';
 import type { CurrencyRow } from './currencies.queries.ts';
 
-/** The currency fields a transfer checks (DESIGN §4). */
+/** The currency fields a transfer or a withdrawal checks (DESIGN §4, §8). */
 export type TransferCurrency = Pick<
   CurrencyRow,
-  'currencyId' | 'ticker' | 'precision' | 'canTransfer' | 'isFrozen' | 'frozenNote' | 'transferTax' | 'taxCollector'
+  | 'currencyId'
+  | 'ticker'
+  | 'precision'
+  | 'canTransfer'
+  | 'canWithdraw'
+  | 'isFrozen'
+  | 'frozenNote'
+  | 'transferTax'
+  | 'withdrawTax'
+  | 'taxCollector'
 >;
 
 /** A transfer's currency with its tax collector's id (null: none, the tax is burned). */
@@ -29,8 +38,8 @@ export interface TransfersContext {
 }
 
 /**
- * Everything a batch of transfers needs, in one statement inside the batch's transaction: the
- * currencies `currencyIds` with their tax collectors, the recipients by nickname (case-insensitive),
+ * Everything a batch of transfers (or of withdrawals: no recipients) needs, in one statement inside the
+ * batch's transaction: the currencies `currencyIds` with their tax collectors, the recipients by nickname (case-insensitive),
  * and, through the ledger's `lockBalances`, every existing balance row the batch can touch (senders',
  * recipients' and collectors', in those currencies), locked in the global order.
  */
@@ -44,8 +53,8 @@ export async function findTransfersContext(
   }>(tx, 'bank_transfers_context', {
     ctes: sql`
     c AS MATERIALIZED (
-      SELECT c.currency_id, c.ticker, c.precision, c.can_transfer, c.is_frozen, c.frozen_note,
-             c.transfer_tax, c.tax_collector, tc.id AS collector_id
+      SELECT c.currency_id, c.ticker, c.precision, c.can_transfer, c.can_withdraw, c.is_frozen, c.frozen_note,
+             c.transfer_tax, c.withdraw_tax, c.tax_collector, tc.id AS collector_id
       FROM currencies c
       LEFT JOIN users tc ON c.tax_collector <> '' AND lower(tc.nickname) = lower(c.tax_collector)
       WHERE c.currency_id = ANY(${pgArray(q.currencyIds)}::int[])),
@@ -57,8 +66,9 @@ export async function findTransfersContext(
     currencyIds: sql`SELECT currency_id FROM c`,
     columns: sql`
       (SELECT json_agg(json_build_object('currencyId', currency_id, 'ticker', ticker, 'precision', precision,
-                 'canTransfer', can_transfer, 'isFrozen', is_frozen, 'frozenNote', frozen_note,
-                 'transferTax', transfer_tax::text, 'taxCollector', tax_collector, 'collectorId', collector_id))
+                 'canTransfer', can_transfer, 'canWithdraw', can_withdraw, 'isFrozen', is_frozen,
+                 'frozenNote', frozen_note, 'transferTax', transfer_tax::text, 'withdrawTax', withdraw_tax::text,
+                 'taxCollector', tax_collector, 'collectorId', collector_id))
          FROM c) AS currencies,
       (SELECT json_agg(json_build_object('id', id, 'nickname', nickname, 'active', is_active)) FROM r) AS recipients`,
   });
@@ -73,9 +83,11 @@ export async function findTransfersContext(
           ticker: String(c.ticker),
           precision: Number(c.precision),
           canTransfer: c.canTransfer === true,
+          canWithdraw: c.canWithdraw === true,
           isFrozen: c.isFrozen === true,
           frozenNote: String(c.frozenNote ?? ''),
           transferTax: String(c.transferTax),
+          withdrawTax: String(c.withdrawTax),
           taxCollector: String(c.taxCollector ?? ''),
           collectorId: c.collectorId === null ? null : String(c.collectorId),
         },
