@@ -391,6 +391,41 @@ describe('POST /api/bank/mint and /burn', () => {
     await expectLedgerBalanced(t.app, t.admin);
   });
 
+  it('concurrent mints and burns each keep their own outcome and admin log row', async () => {
+    // Each member holds 1, is minted 2 and, at the same time, burned 3 twice: a burn passes only when the
+    // mint came before it, and never both (1 + 2 = 3). Whatever order the batches take them in, the
+    // answers, the balance, the ledger rows and the admin log rows agree.
+    const members = await Promise.all(Array.from({ length: 5 }, () => registerMember(t.app, 'mbc')));
+    for (const m of members) await mint(t.app, t.admin, m.nickname, 2, '1');
+    const results = await Promise.all(
+      members.flatMap((m) => [
+        call(t.app, t.admin.token, 'POST', '/api/bank/mint', {
+          recipientNickName: m.nickname,
+          currencyId: 2,
+          amount: '2',
+          note: 'batch mint',
+        }),
+        burn(m.nickname, 2, '3', 'batch burn'),
+        burn(m.nickname, 2, '3', 'batch burn'),
+      ]),
+    );
+    for (const [i, m] of members.entries()) {
+      const [minted, b1, b2] = results.slice(3 * i, 3 * i + 3);
+      expect(minted?.statusCode, minted?.body).toBe(200);
+      const burns = [b1, b2].filter((r) => r?.statusCode === 200).length;
+      expect([b1, b2].filter((r) => r?.statusCode === 409).map((r) => r?.json().message)).toEqual(
+        Array(2 - burns).fill('Insufficient funds'),
+      );
+      expect(burns).toBeLessThanOrEqual(1);
+      expect(await balanceOf(t.app, m, 2)).toBe(burns === 1 ? '0' : '3');
+      expect((await adminLogs(sql`affected_user_id = ${m.id}`)).map((l) => l.category).sort()).toEqual(
+        [4, 4, ...Array(burns).fill(5)].sort(),
+      );
+      expect((await history(m)).total).toBe(2 + burns);
+    }
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
   it('answers 404 for an unknown member or currency and 400 for a precision violation', async () => {
     const m = await registerMember(t.app, 'mint404');
     const base = { recipientNickName: m.nickname, currencyId: 2, amount: '1', note: 'test mint' };

@@ -12,6 +12,20 @@ export async function insertAdminLog(
   await db.insert(adminLogs).values({ id: newObjectId(), affectedUserId: null, ...row });
 }
 
+/** Writes several admin log rows in one statement (a group-commit batch of mints and burns). */
+export async function insertAdminLogs(
+  db: DbOrTx,
+  rows: ReadonlyArray<{
+    adminId: string;
+    affectedUserId: string | null;
+    address: string;
+    category: number;
+    action: string;
+  }>,
+): Promise<void> {
+  if (rows.length > 0) await db.insert(adminLogs).values(rows.map((row) => ({ id: newObjectId(), ...row })));
+}
+
 /** The alert level: `{defconLvl, defconMsg}` (level 0 when never set). */
 export async function findAlertLevel(db: DbOrTx): Promise<{ defconLvl: number; defconMsg: string }> {
   const [row] = await db.select().from(alertLevel).where(eq(alertLevel.id, 1)).limit(1);

@@ -63,6 +63,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     32,
   );
   const transferLane = (senderId: string) => String(Number.parseInt(senderId.slice(-1), 16) % 2);
+  // Admin mints and burns without an Idempotency-Key, the same way, in one lane.
+  const mintBatches = new GroupCommit<transfers.MintJob, { message: string }>(
+    (_lane, jobs) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => transfers.mintOrBurnBatch(tx, jobs, changes)),
+    32,
+  );
 
   app.get(
     '/currencies',
@@ -150,10 +156,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
           response: { 200: messageResponse, ...errors },
         },
       },
-      (req) =>
-        moneyMoving(db, req, (tx, changes) =>
-          transfers.mintOrBurn(tx, requireAuth(req), kind, req.body, req.ip, changes),
-        ),
+      (req) => {
+        const admin = requireAuth(req);
+        return idempotencyKey(req) === undefined
+          ? mintBatches.submit('mint', { admin, kind, input: req.body, address: req.ip })
+          : moneyMoving(db, req, (tx, changes) => transfers.mintOrBurn(tx, admin, kind, req.body, req.ip, changes));
+      },
     );
   }
 

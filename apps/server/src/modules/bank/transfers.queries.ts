@@ -16,6 +16,8 @@ export type TransferCurrency = Pick<
   | 'precision'
   | 'canTransfer'
   | 'canWithdraw'
+  | 'canMint'
+  | 'canBurn'
   | 'isFrozen'
   | 'frozenNote'
   | 'transferTax'
@@ -38,7 +40,7 @@ export interface TransfersContext {
 }
 
 /**
- * Everything a batch of transfers (or of withdrawals: no recipients) needs, in one statement inside the
+ * Everything a batch of transfers (or of withdrawals: no recipients; of mints and burns: no senders) needs, in one statement inside the
  * batch's transaction: the currencies `currencyIds` with their tax collectors, the recipients by nickname (case-insensitive),
  * and, through the ledger's `lockBalances`, every existing balance row the batch can touch (senders',
  * recipients' and collectors', in those currencies), locked in the global order.
@@ -53,7 +55,8 @@ export async function findTransfersContext(
   }>(tx, 'bank_transfers_context', {
     ctes: sql`
     c AS MATERIALIZED (
-      SELECT c.currency_id, c.ticker, c.precision, c.can_transfer, c.can_withdraw, c.is_frozen, c.frozen_note,
+      SELECT c.currency_id, c.ticker, c.precision, c.can_transfer, c.can_withdraw, c.can_mint, c.can_burn,
+             c.is_frozen, c.frozen_note,
              c.transfer_tax, c.withdraw_tax, c.tax_collector, tc.id AS collector_id
       FROM currencies c
       LEFT JOIN users tc ON c.tax_collector <> '' AND lower(tc.nickname) = lower(c.tax_collector)
@@ -66,7 +69,8 @@ export async function findTransfersContext(
     currencyIds: sql`SELECT currency_id FROM c`,
     columns: sql`
       (SELECT json_agg(json_build_object('currencyId', currency_id, 'ticker', ticker, 'precision', precision,
-                 'canTransfer', can_transfer, 'canWithdraw', can_withdraw, 'isFrozen', is_frozen,
+                 'canTransfer', can_transfer, 'canWithdraw', can_withdraw, 'canMint', can_mint,
+                 'canBurn', can_burn, 'isFrozen', is_frozen,
                  'frozenNote', frozen_note, 'transferTax', transfer_tax::text, 'withdrawTax', withdraw_tax::text,
                  'taxCollector', tax_collector, 'collectorId', collector_id))
          FROM c) AS currencies,
@@ -84,6 +88,8 @@ export async function findTransfersContext(
           precision: Number(c.precision),
           canTransfer: c.canTransfer === true,
           canWithdraw: c.canWithdraw === true,
+          canMint: c.canMint === true,
+          canBurn: c.canBurn === true,
           isFrozen: c.isFrozen === true,
           frozenNote: String(c.frozenNote ?? ''),
           transferTax: String(c.transferTax),

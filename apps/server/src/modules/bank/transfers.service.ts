@@ -21,9 +21,9 @@ import type { Tx } from '../../db/client.ts';
 import type { Outcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { insertAdminLog } from '../audit/audit.queries.ts';
+import { insertAdminLogs } from '../audit/audit.queries.ts';
 import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
-import { findUserByNickname, loadUserDto, toUserDto } from '../users/users.queries.ts';
+import { loadUserDto, toUserDto } from '../users/users.queries.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
 import { findHolders, findTransfersContext, postTransfers } from './transfers.queries.ts';
 
@@ -154,10 +154,86 @@ export async function p2pTransfer(
   return outcome.value;
 }
 
+/** One admin mint or burn (SPEC §7): who, which way, what, from which address (for the admin log). */
+export interface MintJob {
+  admin: AuthUser;
+  kind: 'mint' | 'burn';
+  input: MintInput;
+  address: string;
+}
+
 /**
- * Admin mint or burn (SPEC §7, DESIGN §4) in the caller's transaction: mint issues `amount` to the
- * member (category 10), burn removes it from the member (category 11). Writes an admin log row.
- * Throws NOT_FOUND, CONFLICT (not mintable / burnable, insufficient funds for a burn), VALIDATION.
+ * Admin mints and burns (SPEC §7, DESIGN §4), a batch in the caller's transaction `tx` (group commit,
+ * DESIGN §9), as if they came one after the other in the given order: one statement reads the
+ * currencies and the members by nickname and locks their balance rows (the transfers' context), each
+ * job is checked in turn against what the earlier ones left, then one statement writes the admin log
+ * rows and one posts the ledger rows. Mint issues `amount` to the member (category 10), burn removes it
+ * from the member (category 11); each writes an admin log row. An accepted job answers `{message}`
+ * (`Minted 5.00 SN to bob`); a refused one leaves no trace and does not stop the others, its outcome
+ * carrying NOT_FOUND (currency, recipient), CONFLICT (not mintable / burnable, insufficient funds for a
+ * burn) or VALIDATION (precision). Throws (rolling back the whole batch) only on a database failure.
+ */
+export async function mintOrBurnBatch(
+  tx: Tx,
+  jobs: readonly MintJob[],
+  changes: LiveChanges,
+): Promise<Outcome<{ message: string }>[]> {
+  const ctx = await findTransfersContext(tx, {
+    currencyIds: [...new Set(jobs.map((j) => j.input.currencyId))],
+    nicknames: [...new Set(jobs.map((j) => j.input.recipientNickName))],
+    senderIds: [],
+  });
+  const entries: Entry[] = [];
+  const logs: Parameters<typeof insertAdminLogs>[1][number][] = [];
+  const outcomes = jobs.map(({ admin, kind, input, address }): Outcome<{ message: string }> => {
+    try {
+      const currency = ctx.currencies.get(input.currencyId);
+      if (!currency) throw new AppError('NOT_FOUND', 'Currency not found');
+      if (kind === 'mint' && !currency.canMint) throw new AppError('CONFLICT', `${currency.ticker} cannot be minted`);
+      if (kind === 'burn' && !currency.canBurn) throw new AppError('CONFLICT', `${currency.ticker} cannot be burned`);
+      requirePrecision(input.amount, currency);
+      const member = ctx.recipients.get(input.recipientNickName.toLowerCase());
+      if (!member) throw new AppError('NOT_FOUND', 'Recipient not found');
+      if (kind === 'burn' && !ctx.balances.covers(member.id, currency.currencyId, input.amount)) {
+        throw new AppError('CONFLICT', 'Insufficient funds');
+      }
+      const entry: Entry = {
+        category: kind === 'mint' ? TX_CATEGORY.Mint : TX_CATEGORY.Burn,
+        currencyId: currency.currencyId,
+        amount: input.amount,
+        executorId: admin.id,
+        senderId: kind === 'mint' ? null : member.id,
+        recipientId: kind === 'mint' ? member.id : null,
+        note: input.note,
+      };
+      ctx.balances.apply(entry);
+      entries.push(entry);
+      changes.touchUser(member.id);
+      const text = `${formatAmount(input.amount, currency.precision)} ${currency.ticker}`;
+      const action =
+        kind === 'mint' ? `Minted ${text} to ${member.nickname}` : `Burned ${text} from ${member.nickname}`;
+      logs.push({
+        adminId: admin.id,
+        affectedUserId: member.id,
+        address,
+        category: kind === 'mint' ? ADMIN_CATEGORY.ManualMint : ADMIN_CATEGORY.ManualBurn,
+        action: `${action}: ${input.note}`,
+      });
+      return { ok: true, value: { message: action } };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  });
+  if (entries.length > 0) {
+    await insertAdminLogs(tx, logs);
+    await postEntries(tx, entries);
+  }
+  return outcomes;
+}
+
+/**
+ * Admin mint or burn (SPEC §7, DESIGN §4) in the caller's transaction: `mintOrBurnBatch` with a batch of
+ * one. Answers `{message}`; throws the job's error (see `mintOrBurnBatch`).
  */
 export async function mintOrBurn(
   tx: Tx,
@@ -167,34 +243,10 @@ export async function mintOrBurn(
   address: string,
   changes: LiveChanges,
 ): Promise<{ message: string }> {
-  const currency = await requireCurrency(tx, input.currencyId);
-  if (kind === 'mint' && !currency.canMint) throw new AppError('CONFLICT', `${currency.ticker} cannot be minted`);
-  if (kind === 'burn' && !currency.canBurn) throw new AppError('CONFLICT', `${currency.ticker} cannot be burned`);
-  requirePrecision(input.amount, currency);
-  const member = await findUserByNickname(tx, input.recipientNickName);
-  if (!member) throw new AppError('NOT_FOUND', 'Recipient not found');
-  changes.touchUser(member.id);
-  await postEntries(tx, [
-    {
-      category: kind === 'mint' ? TX_CATEGORY.Mint : TX_CATEGORY.Burn,
-      currencyId: currency.currencyId,
-      amount: input.amount,
-      executorId: admin.id,
-      senderId: kind === 'mint' ? null : member.id,
-      recipientId: kind === 'mint' ? member.id : null,
-      note: input.note,
-    },
-  ]);
-  const text = `${formatAmount(input.amount, currency.precision)} ${currency.ticker}`;
-  const action = kind === 'mint' ? `Minted ${text} to ${member.nickname}` : `Burned ${text} from ${member.nickname}`;
-  await insertAdminLog(tx, {
-    adminId: admin.id,
-    affectedUserId: member.id,
-    address,
-    category: kind === 'mint' ? ADMIN_CATEGORY.ManualMint : ADMIN_CATEGORY.ManualBurn,
-    action: `${action}: ${input.note}`,
-  });
-  return { message: action };
+  const [outcome] = await mintOrBurnBatch(tx, [{ admin, kind, input, address }], changes);
+  if (!outcome) throw new Error('no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /**
