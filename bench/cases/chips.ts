@@ -27,6 +27,8 @@ const BUY_BATCH = 100;
  * spoils the rate, so the run logs it.
  */
 const RATE_CEILING = 3000;
+/** The same for purchases, each member funded for this rate's share of the run. */
+const BUY_RATE_CEILING = 8000;
 
 interface Sale {
   remaining: number;
@@ -59,14 +61,14 @@ async function fewestLeft(ctx: BenchContext, chipId: number): Promise<number> {
   return Number(out);
 }
 
-/** Chips bought by this run's `buyer*` members (category 3 rows of the chip currency to them). */
+/** Chips bought by this run's `chipbuyer*` members (category 3 rows of the chip currency to them). */
 async function bought(ctx: BenchContext, chipId: number): Promise<{ rows: number; chips: number }> {
   const out = await psql(
     ctx.pg,
     ctx.database,
     `SELECT count(*) || '|' || coalesce(sum(t.amount), 0)::bigint FROM bank_transactions t
        JOIN users u ON u.id = t.recipient_id
-      WHERE t.currency_id = ${chipId} AND t.category = ${CATEGORY_TRANSFER} AND u.nickname LIKE 'buyer${ctx.tag}%'`,
+      WHERE t.currency_id = ${chipId} AND t.category = ${CATEGORY_TRANSFER} AND u.nickname LIKE 'chipbuyer${ctx.tag}%'`,
   );
   const [rows = '0', chips = '0'] = out.split('|');
   return { rows: Number(rows), chips: Number(chips) };
@@ -77,13 +79,13 @@ async function runBuys(ctx: BenchContext, report: (figures: Figures) => void): P
   const count = Number(process.env.BENCH_MEMBERS || 200);
   const { durationS, warmupS } = ctx.settings;
   const sale = await ctx.api.get<Sale>('/api/inventory/synthChips');
-  const each = Math.ceil((RATE_CEILING * (durationS + warmupS)) / count);
+  const each = Math.ceil((BUY_RATE_CEILING * (durationS + warmupS)) / count);
   if (sale.remaining < each * count) {
     // A sale seeded long ago (a database from make scale-seed) may hold too few: the case is left out.
     ctx.log(`chips: the sale holds ${sale.remaining} chips, chips_buy needs ${each * count}: left out`);
     return;
   }
-  const members = await registerFundedMembers(ctx, count, 'buyer', [CREDITS], String(each * CHIP_PRICE));
+  const members = await registerFundedMembers(ctx, count, 'chipbuyer', [CREDITS], String(each * CHIP_PRICE));
   ctx.log('chips: chips_buy...');
   const before = await bought(ctx, sale.currencyId);
   const measured = await measure(ctx, (n) => ({

@@ -87,6 +87,12 @@ describe('synth chips', () => {
       expect(item.hiddendata).toBeUndefined();
     }
     expect(table.table.reduce((s, r) => s + Number(r.odds), 0)).toBeCloseTo(1, 10);
+    // The answer is the ships as stored: the member's item list shows the same ten, newest first.
+    const listed = await call(t.app, m.token, 'POST', '/api/inventory/getUserItems', {
+      paging: { page: 1, limit: 10 },
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json<{ data: unknown[] }>().data).toEqual(createdItems);
     expect(await balanceOf(t.app, m, currencyId)).toBe('0');
     const none = await open(m, 1);
     expect(none.statusCode).toBe(409);
@@ -107,6 +113,23 @@ describe('synth chips', () => {
     expect(await balanceOf(t.app, m, currencyId)).toBe('0');
     const mine = await call(t.app, m.token, 'POST', '/api/inventory/getUserItems', { paging: { limit: 50, page: 1 } });
     expect(mine.json().total).toBe(15);
+  });
+
+  it('concurrent openings by several members: each gets their own 5 ships; one without a chip is refused', async () => {
+    const openers = await Promise.all(Array.from({ length: 4 }, () => funded('500')));
+    for (const m of openers) expect((await buy(m, 1)).statusCode).toBe(200);
+    const none = await registerMember(t.app, 'chips');
+    const results = await Promise.all([...openers, none].map((m) => open(m, 1)));
+    for (const [i, m] of openers.entries()) {
+      const r = results[i];
+      expect(r?.statusCode, r?.body).toBe(200);
+      const items = r?.json<OpenSynthChipsResponse>().createdItems ?? [];
+      expect(items).toHaveLength(5);
+      expect(new Set(items.map((x) => x.owner.nickname))).toEqual(new Set([m.nickname]));
+      expect(await balanceOf(t.app, m, (await sale()).currencyId)).toBe('0');
+    }
+    expect([results[4]?.statusCode, results[4]?.json().message]).toEqual([409, 'Not enough synth chips']);
+    await expectLedgerBalanced(t.app, t.admin);
   });
 
   it('concurrent purchases each keep their own outcome, in one batch or several', async () => {

@@ -106,7 +106,7 @@ export async function createGrantedShips(
   changes: LiveChanges,
 ): Promise<number> {
   if (!grant.sale || grant.ships === 0) return 0;
-  const created = await createShips(tx, grant.sale, c.userId, grant.ships, c.id);
+  const created = await createShips(tx, grant.sale, Array<string>(grant.ships).fill(c.userId), c.id);
   changes.touchCollection(grant.sale.shipsCollectionId);
   return created.length;
 }

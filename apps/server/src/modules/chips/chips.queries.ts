@@ -13,14 +13,20 @@ export interface Sale {
   shipsCollectionId: string;
 }
 
-/** The seeded sale, or null before the seed has made it. */
-export async function findSale(db: DbOrTx): Promise<Sale | null> {
-  const res = await db.execute<{ sale_id: string; currency_id: number; collection_id: string }>(sql`
+/**
+ * The sale as a query (`sale_id`, `currency_id`, `collection_id`; no row before the seed has made it),
+ * for a statement that reads it beside other work (`findSale`, and the lock of a batch of openings).
+ */
+export const SALE_QUERY = sql`
     SELECT u.id AS sale_id, c.currency_id, ic.id AS collection_id
     FROM users u
     JOIN currencies c ON upper(c.ticker) = ${CHIP_TICKER}
     JOIN item_collections ic ON ic.creator_id = u.id AND ic.name = ${ALPHA_SHIPS}
-    WHERE lower(u.nickname) = ${SALE_NICKNAME} AND u.is_system`);
+    WHERE lower(u.nickname) = ${SALE_NICKNAME} AND u.is_system`;
+
+/** The seeded sale, or null before the seed has made it. */
+export async function findSale(db: DbOrTx): Promise<Sale | null> {
+  const res = await db.execute<{ sale_id: string; currency_id: number; collection_id: string }>(SALE_QUERY);
   const r = res.rows[0];
   return r ? { saleId: r.sale_id, chipCurrencyId: Number(r.currency_id), shipsCollectionId: r.collection_id } : null;
 }

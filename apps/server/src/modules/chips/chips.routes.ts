@@ -5,6 +5,7 @@ import {
   chipAmountRequest,
   dropTableResponse,
   errorResponse,
+  type OpenSynthChipsResponse,
   openSynthChipsResponse,
   synthChipsResponse,
 } from '@starlight/shared';
@@ -26,6 +27,14 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       inLiveTransaction(db, app.live.changes, (tx, changes) => chips.buySynthChipsBatch(tx, jobs, changes)),
     32,
   );
+  // Openings without an Idempotency-Key, the same way: each touches only its opener's rows, so two lanes
+  // (by member) let two batches be written at once.
+  const openBatches = new GroupCommit<chips.OpenJob, OpenSynthChipsResponse>(
+    (_lane, jobs) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => chips.openSynthChipsBatch(tx, jobs, changes)),
+    32,
+  );
+  const openLane = (memberId: string) => String(Number.parseInt(memberId.slice(-1), 16) % 2);
 
   app.get(
     '/synthChips',
@@ -83,6 +92,11 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: openSynthChipsResponse, ...errors },
       },
     },
-    (req) => moneyMoving(db, req, (tx, changes) => chips.openSynthChips(tx, requireAuth(req), req.body, changes)),
+    (req) => {
+      const member = requireAuth(req);
+      return idempotencyKey(req) === undefined
+        ? openBatches.submit(openLane(member.id), { member, input: req.body })
+        : moneyMoving(db, req, (tx, changes) => chips.openSynthChips(tx, member, req.body, changes));
+    },
   );
 };

@@ -14,6 +14,7 @@ import {
   DROP_TABLE,
   type DropTableResponse,
   fromNumeric,
+  type Item,
   type OpenSynthChipsResponse,
   SHIPS_PER_CHIP,
   type SynthChipsResponse,
@@ -27,11 +28,11 @@ import { pgArray } from '../../db/pg-array.ts';
 import type { Outcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { findItems, insertItems } from '../items/items.queries.ts';
+import { insertItems, type NewItem } from '../items/items.queries.ts';
 import { lockBalances } from '../ledger/ledger.balances.ts';
 import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
 import { drawShip } from './chips.draw.ts';
-import { chipsRemaining, findSale, type Sale } from './chips.queries.ts';
+import { chipsRemaining, findSale, SALE_QUERY, type Sale } from './chips.queries.ts';
 
 /** The sale, or NOT_FOUND when it has not been seeded. */
 async function requireSale(db: DbOrTx): Promise<Sale> {
@@ -127,27 +128,53 @@ export async function buySynthChips(
   return outcome.value;
 }
 
+/** One opening: who opens how many chips (SPEC §7 openSynthChips). */
+export interface OpenJob {
+  member: AuthUser;
+  input: { amount: number };
+}
+
 /**
- * `openSynthChips {amount}` (member) in `tx`: burns `amount` chips (category 33) and creates 5 ships per
- * chip in Alpha Ships for the member, drawn from the drop table. Answers `{createdItems, message}`.
- * Throws CONFLICT `Not enough synth chips` when the member holds fewer.
+ * `openSynthChips {amount}` for a batch of members in `tx` (group commit, DESIGN §9), as if they came one
+ * after the other in the given order: one statement reads the sale and locks the openers' chip rows (the
+ * ledger's order), each opening is checked against what the earlier ones left, then one statement burns
+ * the chips (category 33) and one creates 5 ships per chip in Alpha Ships for their openers, drawn from
+ * the drop table. An accepted opening answers `{createdItems, message}`; a refused
+ * one leaves no trace and does not stop the others, its outcome carrying CONFLICT `Not enough synth chips`
+ * when the member holds fewer. Throws NOT_FOUND when the sale is not open, and (rolling back the whole
+ * batch) on a database failure.
  */
-export async function openSynthChips(
+export async function openSynthChipsBatch(
   tx: Tx,
-  member: AuthUser,
-  input: { amount: number },
+  jobs: readonly OpenJob[],
   changes: LiveChanges,
-): Promise<OpenSynthChipsResponse> {
-  const sale = await requireSale(tx);
-  const locked = await lockBalances(tx, 'chips_open_lock', {
-    userIds: sql`SELECT ${member.id}::bpchar`,
-    currencyIds: sql`SELECT ${sale.chipCurrencyId}::int`,
+): Promise<Outcome<OpenSynthChipsResponse>[]> {
+  const locked = await lockBalances<{
+    sale_id: string;
+    currency_id: number;
+    collection_id: string;
+    now: string | Date;
+  }>(tx, 'chips_open_lock', {
+    ctes: sql`sale AS MATERIALIZED (${SALE_QUERY})`,
+    userIds: sql`SELECT unnest(${pgArray([...new Set(jobs.map((j) => j.member.id))])}::bpchar[])`,
+    currencyIds: sql`SELECT currency_id FROM sale`,
+    columns: sql`sale.sale_id, sale.currency_id, sale.collection_id, now() AS now`,
+    from: sql`FROM sale`,
   });
-  if (!locked?.balances.covers(member.id, sale.chipCurrencyId, chips(input.amount))) {
-    throw new AppError('CONFLICT', 'Not enough synth chips');
-  }
-  await postEntries(tx, [
-    {
+  if (!locked) throw new AppError('NOT_FOUND', 'The synth chip sale is not open');
+  const { balances, row } = locked;
+  const sale: Sale = {
+    saleId: row.sale_id,
+    chipCurrencyId: Number(row.currency_id),
+    shipsCollectionId: row.collection_id,
+  };
+  const entries: Entry[] = [];
+  const opened: Array<{ index: number; member: AuthUser; ships: number }> = [];
+  const outcomes: Array<Outcome<OpenSynthChipsResponse> | null> = jobs.map(({ member, input }, index) => {
+    if (!balances.covers(member.id, sale.chipCurrencyId, chips(input.amount))) {
+      return { ok: false, error: new AppError('CONFLICT', 'Not enough synth chips') };
+    }
+    const entry: Entry = {
       category: TX_CATEGORY.OpenedAlphaSynthChips,
       currencyId: sale.chipCurrencyId,
       amount: chips(input.amount),
@@ -155,34 +182,81 @@ export async function openSynthChips(
       senderId: member.id,
       recipientId: null,
       note: `Opened ${input.amount} Alpha synth chip(s)`,
-    },
-  ]);
-  const ids = await createShips(tx, sale, member.id, input.amount * SHIPS_PER_CHIP);
-  const { data } = await findItems(tx, sql`i.id = ANY(${pgArray(ids)}::bpchar[])`, member.id, {
-    limit: ids.length,
-    page: 1,
+    };
+    balances.apply(entry);
+    entries.push(entry);
+    opened.push({ index, member, ships: input.amount * SHIPS_PER_CHIP });
+    changes.touchUser(member.id);
+    return null;
   });
-  changes.touchUser(member.id);
-  changes.touchCollection(sale.shipsCollectionId);
-  return { createdItems: data, message: `Opened ${input.amount} synth chip(s): ${ids.length} ships` };
+  if (opened.length > 0) {
+    await postEntries(tx, entries);
+    const rows = drawShips(
+      sale,
+      opened.flatMap((o) => Array<string>(o.ships).fill(o.member.id)),
+      null,
+    );
+    const ids = await insertItems(tx, rows);
+    changes.touchCollection(sale.shipsCollectionId);
+    // The answer is what was inserted, stamped with the transaction's time (read in the lock statement):
+    // reading the ships back cost more than the rest of the batch.
+    const createdAt = new Date(row.now).toISOString();
+    const created = ids.map((id, k): Item => {
+      const item = rows[k] as NewItem;
+      return {
+        _id: id,
+        itemCollection: item.collectionId,
+        owner: { nickname: '' },
+        name: item.name,
+        description: item.description,
+        imgUrl: item.imgUrl,
+        metadata: item.metadata,
+        variabledata: item.variabledata,
+        createdAt,
+      };
+    });
+    let next = 0;
+    for (const o of opened) {
+      // Newest first, as a list of the member's items shows them: one creation time, ids descending.
+      const createdItems = created
+        .slice(next, next + o.ships)
+        .map((item) => ({ ...item, owner: { nickname: o.member.nickname } }))
+        .reverse();
+      next += o.ships;
+      outcomes[o.index] = {
+        ok: true,
+        value: { createdItems, message: `Opened ${o.ships / SHIPS_PER_CHIP} synth chip(s): ${o.ships} ships` },
+      };
+    }
+  }
+  return outcomes.map((o) => o ?? { ok: false, error: new Error('opening left without an outcome') });
 }
 
 /**
- * Creates `count` ships for `ownerId` in the sale's Alpha Ships collection, in `tx`, each drawn from the
- * drop table with a CSPRNG (DESIGN §7). `checkoutId` names the purchase whose package granted them (null
- * for ships opened from chips). Returns the new items' ids.
+ * `openSynthChips {amount}` (member) in `tx`: `openSynthChipsBatch` with a batch of one. Answers
+ * `{createdItems, message}`; throws the opening's error (see `openSynthChipsBatch`).
  */
-export function createShips(
+export async function openSynthChips(
   tx: Tx,
-  sale: Sale,
-  ownerId: string,
-  count: number,
-  checkoutId: string | null = null,
-): Promise<string[]> {
-  const drawn = Array.from({ length: count }, () => drawShip());
-  return insertItems(
-    tx,
-    drawn.map((d) => ({
+  member: AuthUser,
+  input: { amount: number },
+  changes: LiveChanges,
+): Promise<OpenSynthChipsResponse> {
+  const [outcome] = await openSynthChipsBatch(tx, [{ member, input }], changes);
+  if (!outcome) throw new Error('no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
+}
+
+/**
+ * One ship in the sale's Alpha Ships collection for each of `owners` (an owner id per ship, in order),
+ * each drawn from the drop table with a CSPRNG (DESIGN §7), as rows to insert. `checkoutId` names the
+ * purchase whose package granted them (null for ships opened from chips).
+ */
+function drawShips(sale: Sale, owners: readonly string[], checkoutId: string | null): NewItem[] {
+  return owners.map((ownerId) => {
+    const d = drawShip();
+    return {
       collectionId: sale.shipsCollectionId,
       ownerId,
       name: `Alpha ${d.ship}`,
@@ -192,8 +266,21 @@ export function createShips(
       variabledata: {},
       hiddendata: {},
       checkoutId,
-    })),
-  );
+    };
+  });
+}
+
+/**
+ * Creates one ship for each of `owners` (`drawShips`) in `tx`, in one statement. Returns the new items'
+ * ids, in the order of `owners`.
+ */
+export function createShips(
+  tx: Tx,
+  sale: Sale,
+  owners: readonly string[],
+  checkoutId: string | null = null,
+): Promise<string[]> {
+  return insertItems(tx, drawShips(sale, owners, checkoutId));
 }
 
 /** `dropTable` (public): the rarities, their odds as fractions and their ships (DESIGN §7). */

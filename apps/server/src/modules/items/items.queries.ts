@@ -164,20 +164,22 @@ export async function findItems(
     ),
     totalOf(() => cappedTotal(db, sql`items i WHERE ${where}`, offset)),
   ]);
+  return { ...count, data: rows.map((r) => toItem(r, viewerId)) };
+}
+
+/** An item row as the wire shows it to `viewerId` (`hiddendata` only to its collection's creator, DESIGN §7). */
+function toItem(r: ItemSqlRow, viewerId: string | null): Item {
   return {
-    ...count,
-    data: rows.map((r) => ({
-      _id: r.id,
-      itemCollection: r.collection_id,
-      owner: { nickname: r.nickname },
-      name: r.name,
-      description: r.description,
-      imgUrl: r.img_url,
-      metadata: r.metadata,
-      variabledata: r.variabledata,
-      ...(viewerId !== null && r.creator_id === viewerId ? { hiddendata: r.hiddendata } : {}),
-      createdAt: new Date(r.created_at).toISOString(),
-    })),
+    _id: r.id,
+    itemCollection: r.collection_id,
+    owner: { nickname: r.nickname },
+    name: r.name,
+    description: r.description,
+    imgUrl: r.img_url,
+    metadata: r.metadata,
+    variabledata: r.variabledata,
+    ...(viewerId !== null && r.creator_id === viewerId ? { hiddendata: r.hiddendata } : {}),
+    createdAt: new Date(r.created_at).toISOString(),
   };
 }
 
