@@ -9,6 +9,17 @@
 /** The outcome of one job of a batch: its result, or the error it is refused with. */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
+/**
+ * The result of a batch of one (a job run on its own, e.g. under an Idempotency-Key): its value, or
+ * throws its error. Throws Error when the batch answered no outcome.
+ */
+export async function onlyOutcome<R>(outcomes: Promise<Outcome<R>[]>): Promise<R> {
+  const [outcome] = await outcomes;
+  if (!outcome) throw new Error('a batch of one answered no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
+}
+
 interface Waiting<J, R> {
   job: J;
   resolve(value: R): void;

@@ -33,7 +33,7 @@ import {
   type WithdrawResponse,
 } from '@starlight/shared';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import type { Outcome } from '../../lib/group-commit.ts';
+import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
@@ -203,10 +203,7 @@ export async function withdraw(
   input: WithdrawInput,
   changes: LiveChanges,
 ): Promise<WithdrawResponse> {
-  const [outcome] = await withdrawBatch(tx, [{ member, input }], changes);
-  if (!outcome) throw new Error('no outcome');
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
+  return onlyOutcome(withdrawBatch(tx, [{ member, input }], changes));
 }
 
 /**

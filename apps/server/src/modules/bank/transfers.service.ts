@@ -18,7 +18,7 @@ import {
   type User as UserDto,
 } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
-import type { Outcome } from '../../lib/group-commit.ts';
+import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLogs } from '../audit/audit.queries.ts';
@@ -148,10 +148,7 @@ export async function p2pTransfer(
   input: TransferJob['input'],
   changes: LiveChanges,
 ): Promise<TransferResult> {
-  const [outcome] = await p2pTransfers(tx, [{ sender, input }], changes);
-  if (!outcome) throw new Error('no outcome');
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
+  return onlyOutcome(p2pTransfers(tx, [{ sender, input }], changes));
 }
 
 /** One admin mint or burn (SPEC §7): who, which way, what, from which address (for the admin log). */
@@ -243,10 +240,7 @@ export async function mintOrBurn(
   address: string,
   changes: LiveChanges,
 ): Promise<{ message: string }> {
-  const [outcome] = await mintOrBurnBatch(tx, [{ admin, kind, input, address }], changes);
-  if (!outcome) throw new Error('no outcome');
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
+  return onlyOutcome(mintOrBurnBatch(tx, [{ admin, kind, input, address }], changes));
 }
 
 /**

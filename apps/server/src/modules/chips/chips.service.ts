@@ -25,7 +25,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
-import type { Outcome } from '../../lib/group-commit.ts';
+import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertItems, type NewItem } from '../items/items.queries.ts';
@@ -122,10 +122,7 @@ export async function buySynthChips(
   input: { amount: number },
   changes: LiveChanges,
 ): Promise<BuySynthChipsResponse> {
-  const [outcome] = await buySynthChipsBatch(tx, [{ member, input }], changes);
-  if (!outcome) throw new Error('no outcome');
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
+  return onlyOutcome(buySynthChipsBatch(tx, [{ member, input }], changes));
 }
 
 /** One opening: who opens how many chips (SPEC §7 openSynthChips). */
@@ -242,10 +239,7 @@ export async function openSynthChips(
   input: { amount: number },
   changes: LiveChanges,
 ): Promise<OpenSynthChipsResponse> {
-  const [outcome] = await openSynthChipsBatch(tx, [{ member, input }], changes);
-  if (!outcome) throw new Error('no outcome');
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
+  return onlyOutcome(openSynthChipsBatch(tx, [{ member, input }], changes));
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   TX_CATEGORY,
 } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
-import type { Outcome } from '../../lib/group-commit.ts';
+import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.queries.ts';
@@ -106,10 +106,7 @@ export async function placeOrder(
   input: PlaceOrderInput,
   changes: LiveChanges,
 ): Promise<PlaceOrderResponse> {
-  const [outcome] = await placeOrders(tx, input.pair, [{ member, input }], changes);
-  if (!outcome) throw new Error('no outcome');
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
+  return onlyOutcome(placeOrders(tx, input.pair, [{ member, input }], changes));
 }
 
 /** Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again. */
