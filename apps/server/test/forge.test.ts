@@ -369,6 +369,29 @@ describe('processes', () => {
     expect(await ledgerRows(p._id)).toEqual([`14 ${ore.currencyId} 31.5`, `13 ${ingot.currencyId} 3`]);
   });
 
+  it('concurrent starts each keep their own outcome; the answered processes are the ones stored', async () => {
+    // Each member can pay two starts of 2 (21 ore each, 42 of 50) and not three, whichever batch takes them.
+    const members = await Promise.all(Array.from({ length: 5 }, () => member('50')));
+    const results = await Promise.all(members.flatMap((m) => [1, 2, 3].map(() => start(m, recipe._id, 2))));
+    for (const [i, m] of members.entries()) {
+      const mine = results.slice(3 * i, 3 * i + 3);
+      expect(mine.map((r) => r.statusCode).sort(), m.nickname).toEqual([200, 200, 409]);
+      expect(mine.find((r) => r.statusCode === 409)?.json().message).toBe('Insufficient funds');
+      expect(await balanceOf(t.app, m, ore.currencyId)).toBe('8');
+      const listed = await call(t.app, m.token, 'POST', '/api/forge/getForgeProcesses', {
+        paging: { page: 1, limit: 10 },
+      });
+      const stored = listed.json<ForgeProcessesResponse>().processes;
+      const answered = mine.filter((r) => r.statusCode === 200).map((r) => r.json<{ process: ForgeProcess }>().process);
+      expect(stored).toHaveLength(2);
+      for (const p of answered) {
+        expect(stored).toContainEqual(p);
+        expect(await ledgerRows(p._id)).toEqual([`14 ${ore.currencyId} 21`]);
+      }
+    }
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
   it('cancel in the first 10 minutes pays the input back; at 10 minutes or after the finish date it is refused', async () => {
     const m = await member('100');
     const inWindow = await started(m, recipe._id, 2);

@@ -8,6 +8,7 @@ import {
   getForgeProcessesAllRequest,
   getForgeProcessesRequest,
   modifyRecipeRequest,
+  type ProcessResponse,
   processResponse,
   recipeResponse,
   recipesResponse,
@@ -16,13 +17,23 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { moneyMoving } from '../../http/money-moving.ts';
+import { idempotencyKey } from '../../http/idempotency.ts';
+import { inLiveTransaction, moneyMoving } from '../../http/money-moving.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as processes from './processes.service.ts';
 import * as recipes from './recipes.service.ts';
 
 export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const tags = ['forge'];
+  // Starts without an Idempotency-Key are written in batches (group commit, DESIGN §9); each touches only
+  // its starter's rows, so two lanes (by member) let two batches be written at once.
+  const startBatches = new GroupCommit<processes.StartJob, ProcessResponse>(
+    (_lane, jobs) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes)),
+    32,
+  );
+  const startLane = (memberId: string) => String(Number.parseInt(memberId.slice(-1), 16) % 2);
   const errors = { '4xx': errorResponse };
 
   app.get(
@@ -110,7 +121,12 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: processResponse, ...errors },
       },
     },
-    (req) => moneyMoving(db, req, (tx, changes) => processes.startProcess(tx, requireAuth(req), req.body, changes)),
+    (req) => {
+      const member = requireAuth(req);
+      return idempotencyKey(req) === undefined
+        ? startBatches.submit(startLane(member.id), { member, input: req.body })
+        : moneyMoving(db, req, (tx, changes) => processes.startProcess(tx, member, req.body, changes));
+    },
   );
 
   app.post(

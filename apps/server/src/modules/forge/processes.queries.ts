@@ -14,6 +14,7 @@ import { type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
 import { cappedTotal } from '../../db/paging.ts';
+import { pgArray } from '../../db/pg-array.ts';
 import type { PostAlong } from '../ledger/ledger.posting.ts';
 
 /** A process row with its currencies' precisions, as every query here returns it (amounts per unit). */
@@ -110,28 +111,40 @@ export async function findStartableRecipe(db: DbOrTx, id: string): Promise<Start
   return row ?? null;
 }
 
+/** A process to start: its id, member, recipe and quantity. */
+export interface NewProcess {
+  id: string;
+  userId: string;
+  recipe: StartableRecipe;
+  quantity: number;
+}
+
 /**
- * The caller's part of the ledger posting that starts process `id` (see `postEntries`): the process
- * row (state 1, finishing `timeRequired` seconds after the database's now) is inserted in the same
- * statement as the input's debit, only when the posting is accepted, and its dates come back as the
- * statement's `created_at` and `finish_date`.
+ * The caller's part of the ledger posting that starts the processes `rows` (see `postEntries`): their
+ * rows (state 1, each finishing its recipe's `timeRequired` seconds after the database's now) are
+ * inserted in the same statement as the inputs' debits, only when the posting is accepted, and their
+ * dates come back as the statement's `started` (`[{id, created_at, finish_date}]`).
  */
-export function insertProcessAlong(
-  id: string,
-  v: { userId: string; recipe: StartableRecipe; quantity: number },
-): PostAlong {
-  const r = v.recipe;
+export function insertProcessesAlong(rows: readonly NewProcess[]): PostAlong {
+  const col = <T extends string | number>(f: (r: NewProcess) => T) => pgArray(rows.map(f));
   return {
     name: 'forge_start',
     ctes: sql`proc AS (
       INSERT INTO forge_processes (id, user_id, recipe_id, recipe_name, input_currency_id, input_amount,
                                    output_currency_id, output_amount, quantity, finish_date)
-      SELECT ${id}, ${v.userId}, ${r.id}, ${r.name}, ${r.input_currency_id}::int, ${r.input_amount}::numeric,
-             ${r.output_currency_id}::int, ${r.output_amount}::numeric, ${v.quantity}::int,
-             now() + make_interval(secs => ${r.time_required}::int)
+      SELECT v.id, v.user_id, v.recipe_id, v.recipe_name, v.input_currency_id, v.input_amount,
+             v.output_currency_id, v.output_amount, v.quantity, now() + make_interval(secs => v.secs)
+      FROM unnest(${col((r) => r.id)}::text[], ${col((r) => r.userId)}::text[], ${col((r) => r.recipe.id)}::text[],
+                  ${col((r) => r.recipe.name)}::text[], ${col((r) => r.recipe.input_currency_id)}::int[],
+                  ${col((r) => r.recipe.input_amount)}::numeric[], ${col((r) => r.recipe.output_currency_id)}::int[],
+                  ${col((r) => r.recipe.output_amount)}::numeric[], ${col((r) => r.quantity)}::int[],
+                  ${col((r) => r.recipe.time_required)}::int[])
+        AS v(id, user_id, recipe_id, recipe_name, input_currency_id, input_amount, output_currency_id,
+             output_amount, quantity, secs)
       WHERE (SELECT ok FROM ok)
-      RETURNING created_at, finish_date)`,
-    columns: sql`(SELECT created_at FROM proc) AS created_at, (SELECT finish_date FROM proc) AS finish_date`,
+      RETURNING id, created_at, finish_date)`,
+    columns: sql`(SELECT json_agg(json_build_object('id', id, 'created_at', created_at, 'finish_date', finish_date))
+                  FROM proc) AS started`,
   };
 }
 

@@ -34,18 +34,24 @@ import {
   type StartProcessRequest,
   TX_CATEGORY,
 } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
+import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { requireBurnable, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
-import { postEntries } from '../ledger/ledger.posting.ts';
+import { lockBalances } from '../ledger/ledger.balances.ts';
+import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
 import {
   closeProcess,
   findOwnProcessTiming,
   findProcesses,
   findStartableRecipe,
-  insertProcessAlong,
+  insertProcessesAlong,
+  type NewProcess,
+  type StartableRecipe,
   toProcessDto,
 } from './processes.queries.ts';
 
@@ -56,77 +62,132 @@ function times(perUnit: string, quantity: number): Amount {
   return total as Amount;
 }
 
+/** One start: who starts which recipe how many times (DESIGN §6 startProcess). */
+export interface StartJob {
+  member: AuthUser;
+  input: StartProcessRequest;
+}
+
 /**
- * `startProcess {recipeId, quantity}` (DESIGN §6) for `member`, in `tx`: takes the recipe's input ×
- * quantity (category 14) and starts a process that finishes `timeRequired` seconds from now. Answers
- * `{process, message: 'Process started'}`. Throws NOT_FOUND `Recipe not found`, CONFLICT (the recipe is
- * inactive, a currency is frozen, the input cannot be burned or the output minted, `Insufficient
- * funds`), VALIDATION (a total beyond the largest amount).
+ * `startProcess {recipeId, quantity}` (DESIGN §6) for a batch of members in `tx` (group commit, DESIGN
+ * §9), as if they came one after the other in the given order: the recipes are read (one statement
+ * each), one statement locks the starters' input balances (the ledger's order), each start is checked
+ * against what the earlier ones left, and one statement takes every input × quantity (category 14,
+ * reference = the process) and inserts the processes, each finishing `timeRequired` seconds from now. An
+ * accepted start answers `{process, message: 'Process started'}`; a refused one leaves no trace and does
+ * not stop the others, its outcome carrying NOT_FOUND `Recipe not found`, CONFLICT (the recipe is
+ * inactive, a currency is frozen, the input cannot be burned or the output minted, `Insufficient funds`)
+ * or VALIDATION (a total beyond the largest amount). Throws (rolling back the whole batch) only on a
+ * database failure.
  */
-export async function startProcess(
+export async function startProcesses(
+  tx: Tx,
+  jobs: readonly StartJob[],
+  changes: LiveChanges,
+): Promise<Outcome<ProcessResponse>[]> {
+  const recipes = new Map<string, StartableRecipe | null>();
+  for (const id of new Set(jobs.map((j) => j.input.recipeId))) recipes.set(id, await findStartableRecipe(tx, id));
+  const outcomes: Array<Outcome<ProcessResponse> | null> = jobs.map(() => null);
+  const checked: Array<{ index: number; member: AuthUser; recipe: StartableRecipe; taken: Amount }> = [];
+  for (const [index, { member, input }] of jobs.entries()) {
+    try {
+      const recipe = recipes.get(input.recipeId);
+      if (!recipe) throw new AppError('NOT_FOUND', 'Recipe not found');
+      if (!recipe.active) throw new AppError('CONFLICT', 'This recipe is not active');
+      requireNotFrozen({
+        isFrozen: recipe.input_frozen,
+        frozenNote: recipe.input_frozen_note,
+        ticker: recipe.input_ticker,
+      });
+      requireNotFrozen({
+        isFrozen: recipe.output_frozen,
+        frozenNote: recipe.output_frozen_note,
+        ticker: recipe.output_ticker,
+      });
+      requireBurnable({ canBurn: recipe.input_can_burn, ticker: recipe.input_ticker });
+      requireMintable({ canMint: recipe.output_can_mint, ticker: recipe.output_ticker });
+      const taken = times(recipe.input_amount, input.quantity);
+      times(recipe.output_amount, input.quantity);
+      checked.push({ index, member, recipe, taken });
+    } catch (error) {
+      outcomes[index] = { ok: false, error };
+    }
+  }
+  if (checked.length === 0) return outcomes.map((o) => o ?? { ok: false, error: new Error('no outcome') });
+  const locked = await lockBalances(tx, 'forge_start_lock', {
+    userIds: sql`SELECT unnest(${pgArray([...new Set(checked.map((c) => c.member.id))])}::bpchar[])`,
+    currencyIds: sql`SELECT unnest(${pgArray([...new Set(checked.map((c) => c.recipe.input_currency_id))])}::int[])`,
+  });
+  const entries: Entry[] = [];
+  const started: Array<NewProcess & { index: number; member: AuthUser }> = [];
+  for (const { index, member, recipe, taken } of checked) {
+    if (!locked?.balances.covers(member.id, recipe.input_currency_id, taken)) {
+      outcomes[index] = { ok: false, error: new AppError('CONFLICT', 'Insufficient funds') };
+      continue;
+    }
+    const id = newObjectId();
+    const quantity = jobs[index]?.input.quantity ?? 0;
+    const entry: Entry = {
+      category: TX_CATEGORY.ForgeBurn,
+      currencyId: recipe.input_currency_id,
+      amount: taken,
+      executorId: member.id,
+      senderId: member.id,
+      recipientId: null,
+      reference: id,
+      note: `Forge: ${recipe.name} x${quantity}`,
+    };
+    locked.balances.apply(entry);
+    entries.push(entry);
+    started.push({ index, member, id, userId: member.id, recipe, quantity });
+    changes.touchUser(member.id);
+  }
+  if (started.length > 0) {
+    const { started: dates } = await postEntries<{
+      started: Array<{ id: string; created_at: string; finish_date: string }> | null;
+    }>(tx, entries, insertProcessesAlong(started));
+    const byId = new Map((dates ?? []).map((d) => [d.id, d]));
+    for (const s of started) {
+      const d = byId.get(s.id);
+      if (!d) throw new Error(`process ${s.id} was not inserted`);
+      const r = s.recipe;
+      const process = toProcessDto(
+        {
+          id: s.id,
+          user_id: s.userId,
+          created_at: d.created_at,
+          finish_date: d.finish_date,
+          ended_at: null,
+          recipe_id: r.id,
+          recipe_name: r.name,
+          input_currency_id: r.input_currency_id,
+          input_amount: r.input_amount,
+          input_precision: r.input_precision,
+          output_currency_id: r.output_currency_id,
+          output_amount: r.output_amount,
+          output_precision: r.output_precision,
+          quantity: s.quantity,
+          state: PROCESS_STATE.Started,
+        },
+        s.member.nickname,
+      );
+      outcomes[s.index] = { ok: true, value: { process, message: 'Process started' } };
+    }
+  }
+  return outcomes.map((o) => o ?? { ok: false, error: new Error('start left without an outcome') });
+}
+
+/**
+ * `startProcess {recipeId, quantity}` (DESIGN §6) for `member`, in `tx`: `startProcesses` with a batch of
+ * one. Answers `{process, message: 'Process started'}`; throws the start's error (see `startProcesses`).
+ */
+export function startProcess(
   tx: Tx,
   member: AuthUser,
   input: StartProcessRequest,
   changes: LiveChanges,
 ): Promise<ProcessResponse> {
-  const recipe = await findStartableRecipe(tx, input.recipeId);
-  if (!recipe) throw new AppError('NOT_FOUND', 'Recipe not found');
-  if (!recipe.active) throw new AppError('CONFLICT', 'This recipe is not active');
-  requireNotFrozen({
-    isFrozen: recipe.input_frozen,
-    frozenNote: recipe.input_frozen_note,
-    ticker: recipe.input_ticker,
-  });
-  requireNotFrozen({
-    isFrozen: recipe.output_frozen,
-    frozenNote: recipe.output_frozen_note,
-    ticker: recipe.output_ticker,
-  });
-  requireBurnable({ canBurn: recipe.input_can_burn, ticker: recipe.input_ticker });
-  requireMintable({ canMint: recipe.output_can_mint, ticker: recipe.output_ticker });
-  const taken = times(recipe.input_amount, input.quantity);
-  times(recipe.output_amount, input.quantity);
-  const id = newObjectId();
-  // One statement: the input's debit and the process row, written only together. The balance CHECK
-  // refuses a debit below zero, and then neither is written.
-  const started = await postEntries<{ created_at: string | Date; finish_date: string | Date }>(
-    tx,
-    [
-      {
-        category: TX_CATEGORY.ForgeBurn,
-        currencyId: recipe.input_currency_id,
-        amount: taken,
-        executorId: member.id,
-        senderId: member.id,
-        recipientId: null,
-        reference: id,
-        note: `Forge: ${recipe.name} x${input.quantity}`,
-      },
-    ],
-    insertProcessAlong(id, { userId: member.id, recipe, quantity: input.quantity }),
-  );
-  changes.touchUser(member.id);
-  const process = toProcessDto(
-    {
-      id,
-      user_id: member.id,
-      created_at: started.created_at,
-      finish_date: started.finish_date,
-      ended_at: null,
-      recipe_id: recipe.id,
-      recipe_name: recipe.name,
-      input_currency_id: recipe.input_currency_id,
-      input_amount: recipe.input_amount,
-      input_precision: recipe.input_precision,
-      output_currency_id: recipe.output_currency_id,
-      output_amount: recipe.output_amount,
-      output_precision: recipe.output_precision,
-      quantity: input.quantity,
-      state: PROCESS_STATE.Started,
-    },
-    member.nickname,
-  );
-  return { process, message: 'Process started' };
+  return onlyOutcome(startProcesses(tx, [{ member, input }], changes));
 }
 
 /** Why `closeProcess` refused: NOT_FOUND for no such process of the member, else the CONFLICT that applies. */
