@@ -392,6 +392,33 @@ describe('processes', () => {
     await expectLedgerBalanced(t.app, t.admin);
   });
 
+  it('concurrent claims pay each process once; another member cannot claim it', async () => {
+    const members = await Promise.all(Array.from({ length: 4 }, () => member('20')));
+    const processes = await Promise.all(members.map((m) => started(m, recipe._id, 1)));
+    for (const p of processes) await age(p._id, 3600, -1);
+    const stranger = await member('1');
+    const results = await Promise.all(
+      processes.flatMap((p, i) => {
+        const m = members[i] as Member;
+        return [end(m, p._id, false), end(m, p._id, false), end(stranger, p._id, false), end(m, p._id, true)];
+      }),
+    );
+    for (const [i, m] of members.entries()) {
+      const [a, b, other, cancel] = results.slice(4 * i, 4 * i + 4);
+      expect([a, b].map((r) => r?.statusCode).sort()).toEqual([200, 409]);
+      expect([a, b].find((r) => r?.statusCode === 409)?.json().message).toBe('This process has already ended');
+      expect([other?.statusCode, other?.json().message]).toEqual([404, 'Process not found']);
+      expect(cancel?.statusCode).toBe(409);
+      expect(await balanceOf(t.app, m, ingot.currencyId)).toBe('1');
+      expect(await ledgerRows(processes[i]?._id ?? '')).toEqual([
+        `14 ${ore.currencyId} 10.5`,
+        `13 ${ingot.currencyId} 1`,
+      ]);
+    }
+    expect(await balanceOf(t.app, stranger, ingot.currencyId)).toBe('0');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
   it('cancel in the first 10 minutes pays the input back; at 10 minutes or after the finish date it is refused', async () => {
     const m = await member('100');
     const inWindow = await started(m, recipe._id, 2);

@@ -27,13 +27,19 @@ import * as recipes from './recipes.service.ts';
 export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const tags = ['forge'];
   // Starts without an Idempotency-Key are written in batches (group commit, DESIGN §9); each touches only
-  // its starter's rows, so two lanes (by member) let two batches be written at once.
+  // its member's rows, so two lanes (by member) let two batches be written at once.
   const startBatches = new GroupCommit<processes.StartJob, ProcessResponse>(
     (_lane, jobs) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes)),
     32,
   );
   const startLane = (memberId: string) => String(Number.parseInt(memberId.slice(-1), 16) % 2);
+  // Claims and cancels the same way, in the same two lanes.
+  const endBatches = new GroupCommit<processes.EndJob, ProcessResponse>(
+    (_lane, jobs) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.endProcesses(tx, jobs, changes)),
+    32,
+  );
   const errors = { '4xx': errorResponse };
 
   app.get(
@@ -140,7 +146,12 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: processResponse, ...errors },
       },
     },
-    (req) => moneyMoving(db, req, (tx, changes) => processes.endProcess(tx, requireAuth(req), req.body, changes)),
+    (req) => {
+      const member = requireAuth(req);
+      return idempotencyKey(req) === undefined
+        ? endBatches.submit(startLane(member.id), { member, input: req.body })
+        : moneyMoving(db, req, (tx, changes) => processes.endProcess(tx, member, req.body, changes));
+    },
   );
 
   app.post(

@@ -149,34 +149,37 @@ export function insertProcessesAlong(rows: readonly NewProcess[]): PostAlong {
 }
 
 /**
- * Ends the member's running process `id`, once (DESIGN §6): a claim when its finish date has passed and
- * its output currency may be minted and is not frozen, a cancel while it is younger than
- * `cancelWindowMs` and not finished. One conditional UPDATE decides, against the database's clock, so
- * of two concurrent ends the second finds the process no longer running and gets null, as do another
- * member's process, a claim or cancel outside its time and a claim of an output that cannot be minted
- * now. The currency row is read, not locked: a claim racing a flag change is ordered before it.
+ * Ends running processes once each (DESIGN §6), a batch in one statement: each of `ends` (process id,
+ * member, claim or cancel) is a claim when its finish date has passed and its output currency may be
+ * minted and is not frozen, a cancel while it is younger than `cancelWindowMs` and not finished. One
+ * conditional UPDATE decides, against the database's clock, so of two concurrent ends of one process the
+ * second finds it no longer running, as do another member's process, a claim or cancel outside its time
+ * and a claim of an output that cannot be minted now. The currency rows are read, not locked: a claim
+ * racing a flag change is ordered before it. A process id must appear once in `ends`. Returns the ended
+ * processes (as they are now) by id; an end that was refused is absent.
  */
-export async function closeProcess(
+export async function closeProcesses(
   db: DbOrTx,
-  id: string,
-  userId: string,
-  cancel: boolean,
+  ends: ReadonlyArray<{ id: string; userId: string; cancel: boolean }>,
   cancelWindowMs: number,
-): Promise<ProcessRow | null> {
-  const inTime = cancel
-    ? sql`now() < p.created_at + make_interval(secs => ${cancelWindowMs / 1000}::int) AND now() < p.finish_date`
-    : sql`now() >= p.finish_date AND co.can_mint AND NOT co.is_frozen`;
-  const [row] = await queryNamed<ProcessRow>(
+): Promise<Map<string, ProcessRow>> {
+  const rows = await queryNamed<ProcessRow>(
     db,
-    cancel ? 'forge_cancel' : 'forge_claim',
+    'forge_end',
     sql`UPDATE forge_processes p
-           SET state = ${cancel ? PROCESS_STATE.Cancelled : PROCESS_STATE.Completed}::int, ended_at = now()
-          FROM currencies ci, currencies co
-         WHERE p.id = ${id} AND p.user_id = ${userId} AND p.state = ${PROCESS_STATE.Started}::int AND ${inTime}
+           SET state = CASE WHEN v.cancel THEN ${PROCESS_STATE.Cancelled}::int ELSE ${PROCESS_STATE.Completed}::int END,
+               ended_at = now()
+          FROM unnest(${pgArray(ends.map((e) => e.id))}::bpchar[], ${pgArray(ends.map((e) => e.userId))}::bpchar[],
+                      ${pgArray(ends.map((e) => e.cancel))}::bool[]) AS v(id, user_id, cancel),
+               currencies ci, currencies co
+         WHERE p.id = v.id AND p.user_id = v.user_id AND p.state = ${PROCESS_STATE.Started}::int
            AND ci.currency_id = p.input_currency_id AND co.currency_id = p.output_currency_id
+           AND CASE WHEN v.cancel
+                    THEN now() < p.created_at + make_interval(secs => ${cancelWindowMs / 1000}::int) AND now() < p.finish_date
+                    ELSE now() >= p.finish_date AND co.can_mint AND NOT co.is_frozen END
         RETURNING ${PROCESS_COLUMNS}`,
   );
-  return row ?? null;
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** What `findOwnProcessTiming` tells of a process: its state, its time and its output currency now. */
@@ -189,7 +192,7 @@ export interface ProcessTiming {
 
 /**
  * The member's process `id` with what the database's clock says of it and what its output currency
- * allows now (to explain why `closeProcess` refused), or null when the member has no such process.
+ * allows now (to explain why `closeProcesses` refused), or null when the member has no such process.
  */
 export async function findOwnProcessTiming(
   db: DbOrTx,

@@ -45,7 +45,7 @@ import { requireBurnable, requireMintable, requireNotFrozen } from '../bank/curr
 import { lockBalances } from '../ledger/ledger.balances.ts';
 import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
 import {
-  closeProcess,
+  closeProcesses,
   findOwnProcessTiming,
   findProcesses,
   findStartableRecipe,
@@ -190,7 +190,7 @@ export function startProcess(
   return onlyOutcome(startProcesses(tx, [{ member, input }], changes));
 }
 
-/** Why `closeProcess` refused: NOT_FOUND for no such process of the member, else the CONFLICT that applies. */
+/** Why `closeProcesses` refused: NOT_FOUND for no such process of the member, else the CONFLICT that applies. */
 async function refusal(db: DbOrTx, member: AuthUser, input: EndProcessRequest): Promise<AppError> {
   const timing = await findOwnProcessTiming(db, input.processId, member.id, FORGE_CANCEL_WINDOW_MS);
   if (!timing) return new AppError('NOT_FOUND', 'Process not found');
@@ -208,27 +208,50 @@ async function refusal(db: DbOrTx, member: AuthUser, input: EndProcessRequest): 
   return new AppError('CONFLICT', 'The cancel window has closed (10 minutes after the start)');
 }
 
+/** One end: who claims or cancels which process (DESIGN §6 endProcess). */
+export interface EndJob {
+  member: AuthUser;
+  input: EndProcessRequest;
+}
+
 /**
- * `endProcess {processId, cancel}` (DESIGN §6) for `member`, in `tx`: claims a finished process (pays
- * output × quantity) or cancels one in its first 10 minutes (pays the input back), both category 13 and
- * reference = the process. Answers `{process, message: 'Process finished' | 'Process cancelled'}`.
- * Throws NOT_FOUND `Process not found` (none, or another member's) and CONFLICT (already ended, not
- * finished yet, cancel window closed; a claim while the output cannot be minted or is frozen, see the
- * module comment).
+ * `endProcess {processId, cancel}` (DESIGN §6) for a batch of members in `tx` (group commit, DESIGN §9),
+ * as if they came one after the other in the given order: one statement ends every process that may end
+ * (`closeProcesses`; a process named twice ends with its first job, the later ones find it ended), one
+ * posts what each pays: a claim output × quantity, a cancel the input back, both category 13 and
+ * reference = the process. An accepted end answers `{process, message: 'Process finished' | 'Process
+ * cancelled'}`; a refused one moves nothing and does not stop the others, its outcome carrying NOT_FOUND
+ * `Process not found` (none, or another member's) or CONFLICT (already ended, not finished yet, cancel
+ * window closed; a claim while the output cannot be minted or is frozen, see the module comment). Throws
+ * (rolling back the whole batch) only on a database failure.
  */
-export async function endProcess(
+export async function endProcesses(
   tx: Tx,
-  member: AuthUser,
-  input: EndProcessRequest,
+  jobs: readonly EndJob[],
   changes: LiveChanges,
-): Promise<ProcessResponse> {
-  const row = await closeProcess(tx, input.processId, member.id, input.cancel, FORGE_CANCEL_WINDOW_MS);
-  if (!row) throw await refusal(tx, member, input);
-  const [currencyId, perUnit] = input.cancel
-    ? [row.input_currency_id, row.input_amount]
-    : [row.output_currency_id, row.output_amount];
-  await postEntries(tx, [
-    {
+): Promise<Outcome<ProcessResponse>[]> {
+  const first = new Map<string, number>();
+  for (const [index, { input }] of jobs.entries()) if (!first.has(input.processId)) first.set(input.processId, index);
+  const ended = await closeProcesses(
+    tx,
+    [...first.values()].map((index) => {
+      const { member, input } = jobs[index] as EndJob;
+      return { id: input.processId, userId: member.id, cancel: input.cancel };
+    }),
+    FORGE_CANCEL_WINDOW_MS,
+  );
+  const entries: Entry[] = [];
+  const outcomes: Outcome<ProcessResponse>[] = [];
+  for (const [index, { member, input }] of jobs.entries()) {
+    const row = first.get(input.processId) === index ? ended.get(input.processId) : undefined;
+    if (!row) {
+      outcomes.push({ ok: false, error: await refusal(tx, member, input) });
+      continue;
+    }
+    const [currencyId, perUnit] = input.cancel
+      ? [row.input_currency_id, row.input_amount]
+      : [row.output_currency_id, row.output_amount];
+    entries.push({
       category: TX_CATEGORY.ForgeMint,
       currencyId,
       amount: times(perUnit, Number(row.quantity)),
@@ -237,13 +260,31 @@ export async function endProcess(
       recipientId: member.id,
       reference: row.id,
       note: `Forge: ${row.recipe_name} x${row.quantity} ${input.cancel ? 'cancelled' : 'claimed'}`,
-    },
-  ]);
-  changes.touchUser(member.id);
-  return {
-    process: toProcessDto(row, member.nickname),
-    message: input.cancel ? 'Process cancelled' : 'Process finished',
-  };
+    });
+    changes.touchUser(member.id);
+    outcomes.push({
+      ok: true,
+      value: {
+        process: toProcessDto(row, member.nickname),
+        message: input.cancel ? 'Process cancelled' : 'Process finished',
+      },
+    });
+  }
+  if (entries.length > 0) await postEntries(tx, entries);
+  return outcomes;
+}
+
+/**
+ * `endProcess {processId, cancel}` (DESIGN §6) for `member`, in `tx`: `endProcesses` with a batch of one.
+ * Answers `{process, message}`; throws the end's error (see `endProcesses`).
+ */
+export function endProcess(
+  tx: Tx,
+  member: AuthUser,
+  input: EndProcessRequest,
+  changes: LiveChanges,
+): Promise<ProcessResponse> {
+  return onlyOutcome(endProcesses(tx, [{ member, input }], changes));
 }
 
 const listed = (result: {
