@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
 import { inTransaction } from '../db/transaction.ts';
+import type { GroupCommit } from '../lib/group-commit.ts';
 import { type ChangePublisher, LiveChanges } from '../lib/live-changes.ts';
 import { requireAuth } from '../plugins/auth.ts';
 import { idempotencyKey, withIdempotency } from './idempotency.ts';
@@ -47,4 +48,20 @@ export function moneyMoving<T>(
     body: req.body,
   };
   return withLiveChanges(req.server.live.changes, (changes) => withIdempotency(db, scope, (tx) => work(tx, changes)));
+}
+
+/**
+ * A money-moving request that goes by group commit (DESIGN §9): without an Idempotency-Key, `job` joins
+ * the next batch of `lane` in `batches`; with one, `alone` runs as `moneyMoving` runs it, in the key's own
+ * transaction (a repeat replays the first answer). Resolves to the job's result; rejects with its error.
+ */
+export function moneyMovingBatched<J, R>(
+  db: Db,
+  req: FastifyRequest,
+  batches: GroupCommit<J, R>,
+  lane: string,
+  job: J,
+  alone: (tx: Tx, changes: LiveChanges) => Promise<R>,
+): Promise<R> {
+  return idempotencyKey(req) === undefined ? batches.submit(lane, job) : moneyMoving(db, req, alone);
 }

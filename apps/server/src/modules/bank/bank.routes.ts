@@ -23,9 +23,8 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { idempotencyKey } from '../../http/idempotency.ts';
-import { inLiveTransaction, moneyMoving, withLiveChanges } from '../../http/money-moving.ts';
-import { GroupCommit } from '../../lib/group-commit.ts';
+import { inLiveTransaction, moneyMoving, moneyMovingBatched, withLiveChanges } from '../../http/money-moving.ts';
+import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
 import { sendJson } from '../../lib/response-cache.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { startAuditCheck } from './audit.check.ts';
@@ -62,7 +61,6 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       inLiveTransaction(db, app.live.changes, (tx, changes) => transfers.p2pTransfers(tx, jobs, changes)),
     32,
   );
-  const transferLane = (senderId: string) => String(Number.parseInt(senderId.slice(-1), 16) % 2);
   // Admin mints and burns without an Idempotency-Key, the same way, in one lane.
   const mintBatches = new GroupCommit<transfers.MintJob, { message: string }>(
     (_lane, jobs) =>
@@ -134,9 +132,14 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     // With an Idempotency-Key the transfer goes alone, in the key's transaction; without, with its lane's batch.
     (req) => {
       const sender = requireAuth(req);
-      return idempotencyKey(req) === undefined
-        ? transferBatches.submit(transferLane(sender.id), { sender, input: req.body })
-        : moneyMoving(db, req, (tx, changes) => transfers.p2pTransfer(tx, sender, req.body, changes));
+      return moneyMovingBatched(
+        db,
+        req,
+        transferBatches,
+        memberLane(sender.id),
+        { sender, input: req.body },
+        (tx, changes) => transfers.p2pTransfer(tx, sender, req.body, changes),
+      );
     },
   );
 
@@ -158,9 +161,14 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       },
       (req) => {
         const admin = requireAuth(req);
-        return idempotencyKey(req) === undefined
-          ? mintBatches.submit('mint', { admin, kind, input: req.body, address: req.ip })
-          : moneyMoving(db, req, (tx, changes) => transfers.mintOrBurn(tx, admin, kind, req.body, req.ip, changes));
+        return moneyMovingBatched(
+          db,
+          req,
+          mintBatches,
+          'mint',
+          { admin, kind, input: req.body, address: req.ip },
+          (tx, changes) => transfers.mintOrBurn(tx, admin, kind, req.body, req.ip, changes),
+        );
       },
     );
   }

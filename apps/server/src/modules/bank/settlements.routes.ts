@@ -13,8 +13,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { idempotencyKey } from '../../http/idempotency.ts';
-import { inLiveTransaction, moneyMoving } from '../../http/money-moving.ts';
+import { inLiveTransaction, moneyMoving, moneyMovingBatched } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as settlements from './settlements.service.ts';
@@ -44,9 +43,9 @@ export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, 
     },
     (req) => {
       const member = requireAuth(req);
-      return idempotencyKey(req) === undefined
-        ? withdrawBatches.submit('withdraw', { member, input: req.body })
-        : moneyMoving(db, req, (tx, changes) => settlements.withdraw(tx, member, req.body, changes));
+      return moneyMovingBatched(db, req, withdrawBatches, 'withdraw', { member, input: req.body }, (tx, changes) =>
+        settlements.withdraw(tx, member, req.body, changes),
+      );
     },
   );
 

@@ -11,9 +11,8 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { idempotencyKey } from '../../http/idempotency.ts';
-import { inLiveTransaction, moneyMoving } from '../../http/money-moving.ts';
-import { GroupCommit } from '../../lib/group-commit.ts';
+import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
+import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as chips from './chips.service.ts';
 
@@ -34,7 +33,6 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       inLiveTransaction(db, app.live.changes, (tx, changes) => chips.openSynthChipsBatch(tx, jobs, changes)),
     32,
   );
-  const openLane = (memberId: string) => String(Number.parseInt(memberId.slice(-1), 16) % 2);
 
   app.get(
     '/synthChips',
@@ -75,9 +73,9 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     (req) => {
       const member = requireAuth(req);
-      return idempotencyKey(req) === undefined
-        ? buyBatches.submit('sale', { member, input: req.body })
-        : moneyMoving(db, req, (tx, changes) => chips.buySynthChips(tx, member, req.body, changes));
+      return moneyMovingBatched(db, req, buyBatches, 'sale', { member, input: req.body }, (tx, changes) =>
+        chips.buySynthChips(tx, member, req.body, changes),
+      );
     },
   );
 
@@ -94,9 +92,14 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     (req) => {
       const member = requireAuth(req);
-      return idempotencyKey(req) === undefined
-        ? openBatches.submit(openLane(member.id), { member, input: req.body })
-        : moneyMoving(db, req, (tx, changes) => chips.openSynthChips(tx, member, req.body, changes));
+      return moneyMovingBatched(
+        db,
+        req,
+        openBatches,
+        memberLane(member.id),
+        { member, input: req.body },
+        (tx, changes) => chips.openSynthChips(tx, member, req.body, changes),
+      );
     },
   );
 };

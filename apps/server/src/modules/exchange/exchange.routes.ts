@@ -29,8 +29,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { idempotencyKey } from '../../http/idempotency.ts';
-import { inLiveTransaction, moneyMoving, withLiveChanges } from '../../http/money-moving.ts';
+import { inLiveTransaction, moneyMoving, moneyMovingBatched, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { sendJson } from '../../lib/response-cache.ts';
 import { requireAuth } from '../../plugins/auth.ts';
@@ -126,9 +125,14 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     // With an Idempotency-Key the order goes alone, in the key's transaction; without, with its pair's batch.
     (req) =>
-      idempotencyKey(req) === undefined
-        ? orderBatches.submit(req.body.pair, { member: requireAuth(req), input: req.body })
-        : moneyMoving(db, req, (tx, changes) => orders.placeOrder(tx, requireAuth(req), req.body, changes)),
+      moneyMovingBatched(
+        db,
+        req,
+        orderBatches,
+        req.body.pair,
+        { member: requireAuth(req), input: req.body },
+        (tx, changes) => orders.placeOrder(tx, requireAuth(req), req.body, changes),
+      ),
   );
 
   app.post(

@@ -17,9 +17,8 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { idempotencyKey } from '../../http/idempotency.ts';
-import { inLiveTransaction, moneyMoving } from '../../http/money-moving.ts';
-import { GroupCommit } from '../../lib/group-commit.ts';
+import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
+import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as processes from './processes.service.ts';
 import * as recipes from './recipes.service.ts';
@@ -33,7 +32,6 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes)),
     32,
   );
-  const startLane = (memberId: string) => String(Number.parseInt(memberId.slice(-1), 16) % 2);
   // Claims and cancels the same way, in the same two lanes.
   const endBatches = new GroupCommit<processes.EndJob, ProcessResponse>(
     (_lane, jobs) =>
@@ -129,9 +127,14 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     (req) => {
       const member = requireAuth(req);
-      return idempotencyKey(req) === undefined
-        ? startBatches.submit(startLane(member.id), { member, input: req.body })
-        : moneyMoving(db, req, (tx, changes) => processes.startProcess(tx, member, req.body, changes));
+      return moneyMovingBatched(
+        db,
+        req,
+        startBatches,
+        memberLane(member.id),
+        { member, input: req.body },
+        (tx, changes) => processes.startProcess(tx, member, req.body, changes),
+      );
     },
   );
 
@@ -148,9 +151,14 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     (req) => {
       const member = requireAuth(req);
-      return idempotencyKey(req) === undefined
-        ? endBatches.submit(startLane(member.id), { member, input: req.body })
-        : moneyMoving(db, req, (tx, changes) => processes.endProcess(tx, member, req.body, changes));
+      return moneyMovingBatched(
+        db,
+        req,
+        endBatches,
+        memberLane(member.id),
+        { member, input: req.body },
+        (tx, changes) => processes.endProcess(tx, member, req.body, changes),
+      );
     },
   );
 

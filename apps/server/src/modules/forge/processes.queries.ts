@@ -89,13 +89,13 @@ export interface StartableRecipe extends Record<string, unknown> {
 }
 
 /**
- * The live recipe `id` with its currencies' precision, frozen state and whether the input may be
- * burned and the output minted, in one statement; null when none.
+ * The live recipes `ids` with their currencies' precision, frozen state and whether the input may be
+ * burned and the output minted, in one statement, by id; a recipe that is not live is absent.
  */
-export async function findStartableRecipe(db: DbOrTx, id: string): Promise<StartableRecipe | null> {
-  const [row] = await queryNamed<StartableRecipe>(
+export async function findStartableRecipes(db: DbOrTx, ids: readonly string[]): Promise<Map<string, StartableRecipe>> {
+  const rows = await queryNamed<StartableRecipe>(
     db,
-    'forge_startable_recipe',
+    'forge_startable_recipes',
     sql`SELECT r.id, r.name, r.time_required, r.active,
                r.input_currency_id, r.input_amount::text AS input_amount, ci.precision AS input_precision,
                ci.is_frozen AS input_frozen, ci.frozen_note AS input_frozen_note, ci.ticker AS input_ticker,
@@ -106,9 +106,9 @@ export async function findStartableRecipe(db: DbOrTx, id: string): Promise<Start
         FROM forge_recipes r
         JOIN currencies ci ON ci.currency_id = r.input_currency_id
         JOIN currencies co ON co.currency_id = r.output_currency_id
-        WHERE r.id = ${id} AND r.deleted_at IS NULL`,
+        WHERE r.id = ANY(${pgArray(ids)}::bpchar[]) AND r.deleted_at IS NULL`,
   );
-  return row ?? null;
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** A process to start: its id, member, recipe and quantity. */

@@ -48,7 +48,7 @@ import {
   closeProcesses,
   findOwnProcessTiming,
   findProcesses,
-  findStartableRecipe,
+  findStartableRecipes,
   insertProcessesAlong,
   type NewProcess,
   type StartableRecipe,
@@ -70,9 +70,9 @@ export interface StartJob {
 
 /**
  * `startProcess {recipeId, quantity}` (DESIGN §6) for a batch of members in `tx` (group commit, DESIGN
- * §9), as if they came one after the other in the given order: the recipes are read (one statement
- * each), one statement locks the starters' input balances (the ledger's order), each start is checked
- * against what the earlier ones left, and one statement takes every input × quantity (category 14,
+ * §9), as if they came one after the other in the given order: one statement reads the recipes, one
+ * locks the starters' input balances (the ledger's order), each start is checked against what the
+ * earlier ones left, and one statement takes every input × quantity (category 14,
  * reference = the process) and inserts the processes, each finishing `timeRequired` seconds from now. An
  * accepted start answers `{process, message: 'Process started'}`; a refused one leaves no trace and does
  * not stop the others, its outcome carrying NOT_FOUND `Recipe not found`, CONFLICT (the recipe is
@@ -85,8 +85,7 @@ export async function startProcesses(
   jobs: readonly StartJob[],
   changes: LiveChanges,
 ): Promise<Outcome<ProcessResponse>[]> {
-  const recipes = new Map<string, StartableRecipe | null>();
-  for (const id of new Set(jobs.map((j) => j.input.recipeId))) recipes.set(id, await findStartableRecipe(tx, id));
+  const recipes = await findStartableRecipes(tx, [...new Set(jobs.map((j) => j.input.recipeId))]);
   const outcomes: Array<Outcome<ProcessResponse> | null> = jobs.map(() => null);
   const checked: Array<{ index: number; member: AuthUser; recipe: StartableRecipe; taken: Amount }> = [];
   for (const [index, { member, input }] of jobs.entries()) {
