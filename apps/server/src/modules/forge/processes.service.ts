@@ -51,6 +51,7 @@ import {
   findStartableRecipes,
   insertProcessesAlong,
   type NewProcess,
+  type ProcessRow,
   type StartableRecipe,
   toProcessDto,
 } from './processes.queries.ts';
@@ -216,7 +217,8 @@ export interface EndJob {
 /**
  * `endProcess {processId, cancel}` (DESIGN §6) for a batch of members in `tx` (group commit, DESIGN §9),
  * as if they came one after the other in the given order: one statement ends every process that may end
- * (`closeProcesses`; a process named twice ends with its first job, the later ones find it ended), one
+ * (`closeProcesses`, with each process's first job; a later job of the same process tries on its own only
+ * when the earlier ones were refused), one
  * posts what each pays: a claim output × quantity, a cancel the input back, both category 13 and
  * reference = the process. An accepted end answers `{process, message: 'Process finished' | 'Process
  * cancelled'}`; a refused one moves nothing and does not stop the others, its outcome carrying NOT_FOUND
@@ -241,8 +243,18 @@ export async function endProcesses(
   );
   const entries: Entry[] = [];
   const outcomes: Outcome<ProcessResponse>[] = [];
+  // Ended by an earlier job of this batch (the first job of a process: by the UPDATE above).
+  const endedIds = new Set<string>();
   for (const [index, { member, input }] of jobs.entries()) {
-    const row = first.get(input.processId) === index ? ended.get(input.processId) : undefined;
+    const end = { id: input.processId, userId: member.id, cancel: input.cancel };
+    let row: ProcessRow | undefined;
+    if (first.get(input.processId) === index) row = ended.get(input.processId);
+    // A later job of the same process: it tries on its own only when no earlier one ended the process
+    // (a refused cancel before a claim), as it would one after the other.
+    else if (!endedIds.has(input.processId)) {
+      row = (await closeProcesses(tx, [end], FORGE_CANCEL_WINDOW_MS)).get(input.processId);
+    }
+    if (row) endedIds.add(input.processId);
     if (!row) {
       outcomes.push({ ok: false, error: await refusal(tx, member, input) });
       continue;
