@@ -154,6 +154,13 @@ function ranges(ids: number[]) {
     { startDate: new Date(now - 5_400_000 - 123).toISOString(), endDate: new Date(now + 60_000).toISOString() },
     { startDate: new Date(now - 2.5 * 86_400_000).toISOString(), endDate: new Date(now - 7_300_000).toISOString() },
     { startDate: day(-2) },
+    // Within the hours whose minutes the rollup keeps: inside one hour, across an hour's end, at the floor.
+    { startDate: new Date(now - 1_200_000 - 7).toISOString(), endDate: new Date(now - 180_000).toISOString() },
+    { startDate: new Date(now - 5_000_000).toISOString(), endDate: new Date(now - 2_500_000).toISOString() },
+    {
+      startDate: new Date(now - 47.6 * 3_600_000).toISOString(),
+      endDate: new Date(now - 45.1 * 3_600_000).toISOString(),
+    },
   ];
   return [...list, ...ids.flatMap((currencyId) => list.slice(0, 6).map((r) => ({ ...r, currencyId })))];
 }
@@ -229,6 +236,16 @@ beforeAll(async () => {
            CASE i % 3 WHEN 0 THEN (${ids}::text[])[1 + i % 2] WHEN 1 THEN (${ids}::text[])[3] ELSE NULL END,
            'history'
     FROM generate_series(1, 3000) AS i, unnest(${pgArray([coin.currencyId, taxed.currencyId])}::int[]) AS c`);
+  // And a busy last three hours (a row about every 11 s per currency), so each minute counts.
+  await db().execute(sql`
+    INSERT INTO bank_transactions (id, created_at, category, currency_id, amount, executor_id, sender_id, recipient_id, note)
+    SELECT 'a' || lpad(to_hex(c), 3, '0') || lpad(to_hex(i), 20, '0'), now() - make_interval(secs => (i * 7919) % 10800 + 30.5),
+           CASE i % 3 WHEN 0 THEN 10 WHEN 1 THEN 3 ELSE 11 END, c, (i % 50 + 1)::numeric / 4,
+           NULL,
+           CASE i % 3 WHEN 0 THEN NULL ELSE (${ids}::text[])[1 + i % 2] END,
+           CASE i % 3 WHEN 0 THEN (${ids}::text[])[1 + i % 2] WHEN 1 THEN (${ids}::text[])[3] ELSE NULL END,
+           'history'
+    FROM generate_series(1, 1000) AS i, unnest(${pgArray([coin.currencyId, taxed.currencyId])}::int[]) AS c`);
   // The mints (every third row) are 1.5x the debits of each sender, so no balance goes below zero.
   await db().execute(sql`
     INSERT INTO bank_transactions (id, created_at, category, currency_id, amount, sender_id, recipient_id, note)

@@ -249,7 +249,21 @@ describe('the whole ledger past the first pages (the rollup places the page)', (
              CASE WHEN i % 2 = 0 THEN ${b.id} ELSE ${a.id} END, 'deep',
              now() - interval '1 minute' - (i / 2) * interval '17 minutes'
       FROM generate_series(1, 6000) i`);
+    // And a busy last 80 minutes: 30 rows a minute, where the rollup places a page by its minutes.
+    await db.execute(sql`
+      INSERT INTO bank_transactions (id, category, currency_id, amount, executor_id, sender_id, recipient_id, note,
+                                     created_at)
+      SELECT 'b' || lpad(to_hex(i), 23, '0'), 3, 2, 0.5,
+             CASE WHEN i % 2 = 0 THEN ${a.id} ELSE ${b.id} END,
+             CASE WHEN i % 2 = 0 THEN ${a.id} ELSE ${b.id} END,
+             CASE WHEN i % 2 = 0 THEN ${b.id} ELSE ${a.id} END, 'burst',
+             now() - interval '20 seconds' - i * interval '2 seconds'
+      FROM generate_series(1, 2400) i`);
     await rebuildLedgerRollup(db);
+    const minutes = await rowsOf<{ n: string }>(
+      sql`SELECT count(*) AS n FROM ledger_rollup WHERE grain = 'minute' AND bucket > now() - interval '2 hours'`,
+    );
+    expect(Number(minutes[0]?.n)).toBeGreaterThanOrEqual(80);
     // Rows after the watermark (the tail the rollup has not counted yet).
     for (let i = 0; i < 3; i++) {
       const res = await call(t.app, a.token, 'POST', '/api/bank/p2pTransfer', {
@@ -267,9 +281,12 @@ describe('the whole ledger past the first pages (the rollup places the page)', (
     };
     const check = async (label: string) => {
       const all = Number((await rowsOf<{ n: string }>(sql`SELECT count(*) AS n FROM bank_transactions`))[0]?.n);
-      expect(all).toBeGreaterThan(6_000);
+      expect(all).toBeGreaterThan(8_400);
       const pages = [
         { limit: 50, page: 21 },
+        { limit: 41, page: 40 },
+        { limit: 50, page: 48 },
+        { limit: 50, page: 49 },
         { limit: 7, page: 300 },
         { limit: 50, page: 100 },
         { limit: 33, page: 150 },

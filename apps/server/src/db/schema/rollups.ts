@@ -21,15 +21,15 @@ import {
 
 /**
  * One row per (grain, bucket, currency, category) holding ledger rows stamped `created_at < watermark`
- * (the state's): `grain` 'hour' and 'day' buckets start at their UTC hour or day (aligned to the epoch);
- * 'all' has one bucket (the epoch) summing all time. Sums in currency units (NUMERIC, 10^-9 exact):
+ * (the state's): `grain` 'minute', 'hour' and 'day' buckets start at their UTC minute, hour or day
+ * (aligned to the epoch), minutes kept only for recent hours (`MINUTES_KEPT_MS`, rollup.queries.ts); 'all' has one bucket (the epoch) summing all time. Sums in currency units (NUMERIC, 10^-9 exact):
  * `total` of every row, `issued` (sender null, not escrow), `removed` (recipient null, not escrow),
  * `escrowIn` (recipient null, escrow: put into escrow), `escrowOut` (sender null, escrow: released).
  */
 export const ledgerRollup = pgTable(
   'ledger_rollup',
   {
-    grain: text('grain', { enum: ['hour', 'day', 'all'] }).notNull(),
+    grain: text('grain', { enum: ['minute', 'hour', 'day', 'all'] }).notNull(),
     bucket: timestamp('bucket', { withTimezone: true }).notNull(),
     currencyId: integer('currency_id').notNull(),
     category: integer('category').notNull(),
@@ -43,7 +43,7 @@ export const ledgerRollup = pgTable(
   (t) => [
     primaryKey({ columns: [t.grain, t.bucket, t.currencyId, t.category] }),
     index('ledger_rollup_currency').on(t.currencyId, t.grain, t.bucket),
-    check('ledger_rollup_grain', sql`${t.grain} IN ('hour', 'day', 'all')`),
+    check('ledger_rollup_grain', sql`${t.grain} IN ('minute', 'hour', 'day', 'all')`),
   ],
 );
 

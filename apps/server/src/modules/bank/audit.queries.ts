@@ -7,7 +7,16 @@ import type { Amount } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
-import { DAY, EPOCH, HOUR, LEDGER_COUNTERS, type ledgerCounters, ledgerSums } from './rollup.queries.ts';
+import {
+  DAY,
+  EPOCH,
+  HOUR,
+  LEDGER_COUNTERS,
+  type ledgerCounters,
+  ledgerSums,
+  MINUTE,
+  minutesKeptFrom,
+} from './rollup.queries.ts';
 
 /** What the incremental audit reads besides the sums: the triggers, the counters and their baseline. */
 export interface Tripwires {
@@ -97,8 +106,8 @@ export interface RollupMismatch {
 
 /**
  * The full recount's check of the rollup (one scan of the ledger): every (grain, bucket, currency,
- * category) of the rollup against the same sums of the ledger rows stamped below the watermark, in the
- * caller's snapshot. Returns the number of buckets that differ and up to `sample` of them, oldest first;
+ * category) of the rollup against the same sums of the ledger rows stamped below the watermark (minutes
+ * from where the rollup keeps them, `minutesKeptFrom`), in the caller's snapshot. Returns the number of buckets that differ and up to `sample` of them, oldest first;
  * `built` false when there is no rollup yet (nothing compared).
  */
 export async function compareRollup(
@@ -110,6 +119,7 @@ export async function compareRollup(
   );
   const w = built.rows[0]?.w;
   if (w === undefined) return { built: false, mismatches: 0, sample: [] };
+  const wAt = new Date(w).toISOString();
   const cols = sql`n, total, issued, removed, escrow_in, escrow_out`;
   const sums = sql`sum(n) AS n, sum(total) AS total, sum(issued) AS issued, sum(removed) AS removed,
     sum(escrow_in) AS escrow_in, sum(escrow_out) AS escrow_out`;
@@ -126,9 +136,14 @@ export async function compareRollup(
   }>(sql`
     WITH hours AS (
       SELECT date_bin(${HOUR}, created_at, ${EPOCH}) AS bucket, currency_id, category, ${ledgerSums()}
-      FROM bank_transactions WHERE created_at < ${new Date(w).toISOString()}::timestamptz GROUP BY 1, 2, 3),
+      FROM bank_transactions WHERE created_at < ${wAt}::timestamptz GROUP BY 1, 2, 3),
     led AS (
-      SELECT 'hour' AS grain, bucket, currency_id, category, ${cols} FROM hours
+      SELECT 'minute' AS grain, date_bin(${MINUTE}, created_at, ${EPOCH}) AS bucket, currency_id, category, ${ledgerSums()}
+      FROM bank_transactions
+      WHERE created_at >= ${minutesKeptFrom(sql`${wAt}::timestamptz`)} AND created_at < ${wAt}::timestamptz
+      GROUP BY 2, 3, 4
+      UNION ALL
+      SELECT 'hour', bucket, currency_id, category, ${cols} FROM hours
       UNION ALL
       SELECT 'day', date_bin(${DAY}, bucket, ${EPOCH}), currency_id, category, ${sums} FROM hours GROUP BY 2, 3, 4
       UNION ALL

@@ -10,11 +10,12 @@ import type { DbOrTx } from '../../db/client.ts';
 import { endOfDay } from '../../db/date-range.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
-import { DAY, EPOCH, HOUR, ledgerSums } from './rollup.queries.ts';
+import { DAY, EPOCH, HOUR, ledgerSums, minuteFloor } from './rollup.queries.ts';
 
 /** The rollup's watermark, or -infinity when it is not built (then every row comes from the ledger). */
 const WATERMARK = sql`coalesce((SELECT watermark FROM ledger_rollup_state WHERE id = 1), '-infinity'::timestamptz)`;
 
+const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -29,34 +30,51 @@ const floorTo = (ms: number, w: number) => (Number.isFinite(ms) ? Math.floor(ms 
 
 /**
  * How the range `start <= created_at <= end` (ms; ±Infinity when open; `end` inclusive, whole ms, as
- * `endOfDay` gives it) splits: the rollup rows of whole buckets inside it (days in the middle, hours at
- * the edges, or the all-time row when the range is open both ways), which together cover the times
- * `[from, to)`; the ledger answers for the rest of the range and for `[watermark, to)`.
+ * `endOfDay` gives it) splits: the rollup rows of whole buckets inside it (days in the middle, hours next
+ * to them, minutes at the edges where the rollup keeps them, from `floor` on; or the all-time row when the
+ * range is open both ways), which together cover the times `[from, to)`; the ledger answers for the rest
+ * of the range and for `[watermark, to)`.
  */
-function splitRange(start: number, end: number): { rollup: SQL; from: number; to: number } {
+function splitRange(start: number, end: number, floor: number): { rollup: SQL; from: number; to: number } {
   if (start === Number.NEGATIVE_INFINITY && end === Number.POSITIVE_INFINITY) {
     return { rollup: sql`r.grain = 'all'`, from: start, to: end };
   }
-  // A bucket [b, b + w) lies inside when b >= start and b + w <= end (both whole ms, rows in µs).
-  const h0 = ceilTo(start, HOUR_MS);
-  const h1 = floorTo(end, HOUR_MS);
-  if (!(h0 < h1)) return { rollup: sql`false`, from: start, to: start };
-  const d0 = ceilTo(start, DAY_MS);
-  const d1 = floorTo(end, DAY_MS);
   const grain = (g: string, a: number, b: number) =>
     sql`(r.grain = ${g} AND r.bucket >= ${at(a)}::timestamptz AND r.bucket < ${at(b)}::timestamptz)`;
-  const rollup =
-    d0 < d1
-      ? sql`(${grain('day', d0, d1)} OR ${grain('hour', h0, d0)} OR ${grain('hour', d1, h1)})`
-      : grain('hour', h0, h1);
-  return { rollup, from: h0, to: h1 };
+  // A bucket [b, b + w) lies inside when b >= start and b + w <= end (both whole ms, rows in µs).
+  const m0 = ceilTo(start, MINUTE_MS);
+  const m1 = floorTo(end, MINUTE_MS);
+  const h0 = ceilTo(start, HOUR_MS);
+  const h1 = floorTo(end, HOUR_MS);
+  if (!(h0 < h1)) {
+    // No whole hour: the minutes, when both hours the range touches keep theirs.
+    if (m0 < m1 && floorTo(m0, HOUR_MS) >= floor) return { rollup: grain('minute', m0, m1), from: m0, to: m1 };
+    return { rollup: sql`false`, from: start, to: start };
+  }
+  const d0 = ceilTo(start, DAY_MS);
+  const d1 = floorTo(end, DAY_MS);
+  const parts =
+    d0 < d1 ? [grain('day', d0, d1), grain('hour', h0, d0), grain('hour', d1, h1)] : [grain('hour', h0, h1)];
+  let from = h0;
+  let to = h1;
+  // The start lies in the hour before h0, the end in the hour from h1.
+  if (m0 < h0 && h0 - HOUR_MS >= floor) {
+    parts.push(grain('minute', m0, h0));
+    from = m0;
+  }
+  if (h1 < m1 && h1 >= floor) {
+    parts.push(grain('minute', h1, m1));
+    to = m1;
+  }
+  return { rollup: sql`(${sql.join(parts, sql` OR `)})`, from, to };
 }
 
 /**
  * Per currency and category: the sum and count of ledger rows in a date range (`startDate` from its
  * instant, `endDate` through its day's end when a date, SPEC §2), currencies and categories with rows
- * only. Whole UTC days and hours come from the rollup, the edges and the rows above the watermark from
- * the ledger: the same answer as summing the ledger, reading at most two edge hours and the tail.
+ * only. Whole UTC days and hours (and minutes of the last days) come from the rollup, the edges and the
+ * rows above the watermark from the ledger: the same answer as summing the ledger, reading at most two
+ * edge minutes (edge hours before the last two days) and the tail.
  */
 export async function findCategoryTotals(
   db: DbOrTx,
@@ -64,7 +82,7 @@ export async function findCategoryTotals(
 ): Promise<Array<{ currencyId: number; precision: number; category: number; total: Amount; count: number }>> {
   const start = f.startDate ? Date.parse(new Date(f.startDate).toISOString()) : Number.NEGATIVE_INFINITY;
   const end = f.endDate ? Date.parse(endOfDay(f.endDate)) : Number.POSITIVE_INFINITY;
-  const { rollup, from, to } = splitRange(start, end);
+  const { rollup, from, to } = splitRange(start, end, minuteFloor());
   const currency = (col: SQL) => (f.currencyId === undefined ? sql`true` : sql`${col} = ${f.currencyId}`);
   const known = await watermarkBefore(db, sql`ledger_rollup_state`);
   const ledger = (lo: SQL, hi: SQL) => sql`

@@ -1,6 +1,6 @@
 /**
  * The ledger rollup (issue 19 §2 Stats, The audit): `ledger_rollup` sums `bank_transactions` per
- * (hour, currency, category), per (day, ...) and over all time, for every row stamped below the state's
+ * (hour, currency, category), per (day, ...), over all time and, for the last three days, per minute, for every row stamped below the state's
  * watermark. A background job (`startLedgerRollup`, every 2 s, one replica at a time) adds the rows
  * between the watermark and the committed horizon and moves the watermark in one transaction, so each
  * ledger row is counted exactly once; nothing runs on the posting path. Readers add the ledger's rows
@@ -18,8 +18,30 @@ const JOB = 'ledger-rollup';
 /** The epoch every bucket is aligned to (UTC). */
 export const EPOCH = sql`TIMESTAMPTZ '1970-01-01 00:00:00+00'`;
 /** Bucket widths: hours, and days as 24 hours (a calendar day would follow the session's time zone). */
+export const MINUTE = sql`'1 minute'::interval`;
 export const HOUR = sql`'1 hour'::interval`;
 export const DAY = sql`'24 hours'::interval`;
+
+/**
+ * Minutes are kept for the hours from `MINUTES_KEPT` before the watermark on (older ones are pruned by the
+ * job); readers use them from `minuteFloor` on, a day later, so a reader whose statements straddle a
+ * prune still finds every minute it counts on (as long as the replicas' clocks agree within a day).
+ */
+const MINUTES_KEPT = sql`'3 days'::interval`;
+const MINUTES_READ_MS = 2 * 24 * 3_600_000;
+
+/** The first minute bucket the rollup keeps when its watermark is `w` (a timestamptz): a whole UTC hour. */
+export function minutesKeptFrom(w: SQL): SQL {
+  return sql`date_bin(${HOUR}, ${w} - ${MINUTES_KEPT}, ${EPOCH})`;
+}
+
+/**
+ * The first instant (ms, a whole UTC hour) from which every hour of the rollup has its minutes, as
+ * readers may count on at `nowMs` (issue 19 §2: edges and deep pages within a busy hour).
+ */
+export function minuteFloor(nowMs: number = Date.now()): number {
+  return Math.floor((nowMs - MINUTES_READ_MS) / 3_600_000) * 3_600_000;
+}
 
 /**
  * The rollup's sums over ledger rows in scope (`t` the row alias, empty for none): n, total, issued,
@@ -114,6 +136,13 @@ async function rebuildIn(tx: Tx, h: Date): Promise<void> {
     GROUP BY 2, 3, 4`);
   await tx.execute(sql`
     INSERT INTO ledger_rollup (grain, bucket, currency_id, category, n, total, issued, removed, escrow_in, escrow_out)
+    SELECT 'minute', date_bin(${MINUTE}, created_at, ${EPOCH}), currency_id, category, ${ledgerSums()}
+    FROM bank_transactions
+    WHERE created_at >= ${minutesKeptFrom(sql`${h.toISOString()}::timestamptz`)}
+      AND created_at < ${h.toISOString()}::timestamptz
+    GROUP BY 2, 3, 4`);
+  await tx.execute(sql`
+    INSERT INTO ledger_rollup (grain, bucket, currency_id, category, n, total, issued, removed, escrow_in, escrow_out)
     SELECT 'day', date_bin(${DAY}, bucket, ${EPOCH}), currency_id, category, ${ROLLUP_SUMS}
     FROM ledger_rollup WHERE grain = 'hour' GROUP BY 2, 3, 4`);
   await tx.execute(sql`
@@ -203,11 +232,16 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
       RETURNING 1`;
     const res = await tx.execute<{ rows: string }>(sql`
       WITH src AS (
-        SELECT date_bin(${HOUR}, created_at, ${EPOCH}) AS bucket, currency_id, category, ${ledgerSums()}
+        SELECT date_bin(${MINUTE}, created_at, ${EPOCH}) AS bucket, currency_id, category, ${ledgerSums()}
         FROM bank_transactions
         WHERE created_at >= ${w.toISOString()}::timestamptz AND created_at < ${h.toISOString()}::timestamptz
         GROUP BY 1, 2, 3),
-      hours AS (${upsert('hour', sql`src`)}),
+      minutes AS (${upsert('minute', sql`src`)}),
+      hours AS (${upsert(
+        'hour',
+        sql`(SELECT date_bin(${HOUR}, bucket, ${EPOCH}) AS bucket, currency_id, category, ${ROLLUP_SUMS}
+             FROM src GROUP BY 1, 2, 3) h`,
+      )}),
       days AS (${upsert(
         'day',
         sql`(SELECT date_bin(${DAY}, bucket, ${EPOCH}) AS bucket, currency_id, category, ${ROLLUP_SUMS}
@@ -220,9 +254,13 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
       moved AS (
         UPDATE ledger_rollup_state SET watermark = ${h.toISOString()}::timestamptz, heap_end = ${heap.end},
           relfilenode = ${heap.filenode}
-        WHERE id = 1 RETURNING 1)
+        WHERE id = 1 RETURNING 1),
+      pruned AS (
+        DELETE FROM ledger_rollup
+        WHERE grain = 'minute' AND bucket < ${minutesKeptFrom(sql`${h.toISOString()}::timestamptz`)}
+        RETURNING 1)
       SELECT coalesce((SELECT sum(n) FROM src), 0) AS rows,
-             (SELECT count(*) FROM hours) + (SELECT count(*) FROM days) + (SELECT count(*) FROM alltime)
+             (SELECT count(*) FROM minutes) + (SELECT count(*) FROM pruned) + (SELECT count(*) FROM hours) + (SELECT count(*) FROM days) + (SELECT count(*) FROM alltime)
                + (SELECT count(*) FROM moved) AS written`);
     rows = Number(res.rows[0]?.rows ?? 0);
   } else {
@@ -234,7 +272,8 @@ async function tickIn(tx: Tx): Promise<RollupTick> {
 
 /**
  * One tick of the rollup job: adds the ledger rows stamped between the watermark and the committed
- * horizon (`committedHorizon`) to their hour, day and all-time buckets and moves the watermark there, in
+ * horizon (`committedHorizon`) to their minute, hour, day and all-time buckets (minutes older than three
+ * days pruned) and moves the watermark there, in
  * one transaction, and the trades likewise to the kept candles (`tickTradeCandles`); rebuilds when the state is missing; counts rows found stamped below the old watermark
  * (backdated inserts, reported by the audit). Of several replicas one does it: returns `undefined` when
  * another holds the job's lock, unless `wait` (tests), which waits for it.
