@@ -13,6 +13,8 @@ export interface PgbenchOptions {
   clients: number;
   threads: number;
   durationS: number;
+  /** Run TPC-B with `synchronous_commit=off` (its sessions commit without waiting for the WAL flush). */
+  asyncCommit?: boolean;
 }
 
 export interface PgbenchResult {
@@ -60,7 +62,12 @@ export async function runPgbench(pg: PgTarget, opts: PgbenchOptions): Promise<Pg
       String(opts.durationS),
       opts.database,
     ],
-    { maxBuffer: 16 * 1024 * 1024 },
+    {
+      maxBuffer: 16 * 1024 * 1024,
+      ...(opts.asyncCommit
+        ? { env: { ...process.env, PGOPTIONS: `${process.env.PGOPTIONS ?? ''} -c synchronous_commit=off`.trim() } }
+        : {}),
+    },
   );
   const cpu = stopCpu();
   return { ...parsePgbench(`${stdout}\n${stderr}`), cpu };

@@ -29,3 +29,17 @@ export function failedChecks(figures: Figures): string[] {
   const checks = ['audit_ok', 'ledger_rows_match', 'paid_once', 'credited_once'] as const;
   return checks.filter((name) => figures[name] === false);
 }
+
+/**
+ * The figures of a case's second pass (`synchronous_commit=off`) set beside its first: `ratio_cpu`,
+ * `p99_ms_cpu` and `pgbench_tps_cpu` (issue 20).
+ */
+export function withCpuPass(first: Figures, second: Figures): Figures {
+  return {
+    ...first,
+    ratio_cpu: second.ratio,
+    p99_ms_cpu: second.p99_ms,
+    pgbench_tps_cpu: second.pgbench_tps,
+    ...(second.cpu_pct ? { cpu_pct_cpu: second.cpu_pct } : {}),
+  };
+}

@@ -65,6 +65,20 @@ function matches(c: CheckoutRow, paid: ProviderEvent['paid']): boolean {
   return paid.packageId === undefined || paid.packageId === c.packageId;
 }
 
+/** The posting of checkout `c`'s Credits to its member: a mint, category 12, reference = the checkout. */
+export function creditsEntry(c: CheckoutRow): Entry {
+  return {
+    category: TX_CATEGORY.CheckoutMint,
+    currencyId: CREDITS_CURRENCY_ID,
+    amount: fromNumeric(c.amount),
+    executorId: null,
+    senderId: null,
+    recipientId: c.userId,
+    reference: c.id,
+    note: `Checkout: ${c.packageName}`,
+  };
+}
+
 /**
  * Mints the checkout's Credits to its member (category 12) and grants the package's items
  * (`checkout.grants.ts`), and completes it with the event's outcome: the balance rows are locked first
@@ -85,24 +99,9 @@ async function complete(
     items.length > 0
       ? await lockForItems(tx, c.userId, true).then(({ balances, sale }) => planGrant(c, items, balances, sale))
       : NO_GRANT;
-  await postEntries(
-    tx,
-    [
-      {
-        category: TX_CATEGORY.CheckoutMint,
-        currencyId: CREDITS_CURRENCY_ID,
-        amount: fromNumeric(c.amount),
-        executorId: null,
-        senderId: null,
-        recipientId: c.userId,
-        reference: c.id,
-        note: `Checkout: ${c.packageName}`,
-      },
-      ...grant.entries,
-    ],
-    {
-      name: 'checkout_complete',
-      ctes: sql`
+  await postEntries(tx, [creditsEntry(c), ...grant.entries], {
+    name: 'checkout_complete',
+    ctes: sql`
         done AS (
           UPDATE checkout_transactions
              SET state = ${Completed}::int, credited = amount, updated_at = now(),
@@ -112,9 +111,8 @@ async function complete(
           RETURNING 1),
         outcome AS (
           UPDATE checkout_events SET outcome = 'completed' WHERE id = ${eventRow} AND (SELECT ok FROM ok) RETURNING 1)`,
-      columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM outcome)::int AS recorded`,
-    },
-  );
+    columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM outcome)::int AS recorded`,
+  });
   await createGrantedShips(tx, c, grant, changes);
   if (grant.chipsOwed > 0) log(`checkout ${c.id}: the synth chip sale is sold out, ${grant.chipsOwed} chip(s) owed`);
   changes.touchUser(c.userId);
@@ -209,6 +207,55 @@ async function transition(
 }
 
 /**
+ * True when `e` completes checkout `c` with nothing but the Credits (`paid`, matching, on an open or
+ * cancelled checkout whose package grants no items): the case a batch of events posts together
+ * (checkout.batch.ts). `c` null (no such checkout) is never.
+ */
+export function completesWithCreditsOnly(
+  c: CheckoutRow | null,
+  e: ProviderEvent,
+  items: readonly PackageItem[],
+): boolean {
+  return (
+    c !== null &&
+    e.signal === 'paid' &&
+    [...OPEN, Cancelled].includes(c.state) &&
+    matches(c, e.paid) &&
+    items.length === 0
+  );
+}
+
+/**
+ * Applies `e` to checkout `c`, already locked in `tx`, whose event row `eventRow` was just recorded (see
+ * the module comment); `c` null: the event names no known checkout of its provider. Records the outcome
+ * with the event and returns it. `log` hears about mismatches and unknown checkouts.
+ */
+export async function applyToLocked(
+  tx: Tx,
+  c: CheckoutRow | null,
+  e: ProviderEvent,
+  eventRow: string,
+  items: readonly PackageItem[],
+  changes: LiveChanges,
+  log: (message: string) => void,
+): Promise<EventOutcome> {
+  if (!c) {
+    log(`checkout event ${e.eventType} ${e.eventId} names no known checkout of provider ${e.providerId}`);
+    await setEventOutcome(tx, eventRow, 'unknown_checkout');
+    return 'unknown_checkout';
+  }
+  const outcome = await transition(tx, c, e, eventRow, items, changes, log);
+  if (outcome === 'mismatch') {
+    log(
+      `checkout ${c.id}: ${e.eventType} pays ${e.paid?.cents ?? '?'} ${e.paid?.currency ?? '?'} cents, asked ${costCents(c.cost)} usd: not credited`,
+    );
+  }
+  // A completion recorded its outcome in its posting statement.
+  if (outcome !== 'completed') await setEventOutcome(tx, eventRow, outcome);
+  return outcome;
+}
+
+/**
  * Applies the verified provider event `e` in `tx` (see the module comment). Returns what it did; the
  * outcome is recorded with the event. `log` hears about mismatches and unknown checkouts.
  */
@@ -228,18 +275,5 @@ export async function applyProviderEvent(
     e,
   );
   if (!eventRow) return 'duplicate';
-  if (!usable) {
-    log(`checkout event ${e.eventType} ${e.eventId} names no known checkout of provider ${e.providerId}`);
-    await setEventOutcome(tx, eventRow, 'unknown_checkout');
-    return 'unknown_checkout';
-  }
-  const outcome = await transition(tx, usable, e, eventRow, items, changes, log);
-  if (outcome === 'mismatch') {
-    log(
-      `checkout ${usable.id}: ${e.eventType} pays ${e.paid?.cents ?? '?'} ${e.paid?.currency ?? '?'} cents, asked ${costCents(usable.cost)} usd: not credited`,
-    );
-  }
-  // A completion recorded its outcome in its posting statement.
-  if (outcome !== 'completed') await setEventOutcome(tx, eventRow, outcome);
-  return outcome;
+  return applyToLocked(tx, usable, e, eventRow, items, changes, log);
 }

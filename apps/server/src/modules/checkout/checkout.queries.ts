@@ -62,7 +62,8 @@ function lookupWhere(by: CheckoutLookup): SQL | null {
   return null;
 }
 
-type CheckoutSqlRow = {
+/** A checkout row as `CHECKOUT_COLUMNS` selects it (money as text). */
+export type CheckoutSqlRow = {
   id: string;
   user_id: string;
   package_id: string;
@@ -84,7 +85,8 @@ type CheckoutSqlRow = {
   updated_at: string | Date;
 };
 
-const toCheckoutRow = (r: CheckoutSqlRow): CheckoutRow => ({
+/** A checkout row from its SQL form. */
+export const toCheckoutRow = (r: CheckoutSqlRow): CheckoutRow => ({
   id: r.id,
   userId: r.user_id,
   packageId: r.package_id,
@@ -105,6 +107,12 @@ const toCheckoutRow = (r: CheckoutSqlRow): CheckoutRow => ({
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
+
+/** The columns of a checkout `t` as `CheckoutSqlRow` names them. */
+export const CHECKOUT_COLUMNS = sql`t.id, t.user_id, t.package_id, t.package_name, t.provider_id, t.ref_id,
+  t.payment_ref, t.ip, t.state, t.cost::text AS cost, t.amount::text AS amount, t.credited::text AS credited,
+  t.taken_back::text AS taken_back, t.owed::text AS owed, t.chips_granted, t.chips_owed, t.items_taken_back,
+  t.created_at, t.updated_at`;
 
 /** The checkout `id` (no lock), or null. */
 export async function findCheckout(db: DbOrTx, id: string): Promise<CheckoutRow | null> {
@@ -131,10 +139,7 @@ export async function lockCheckoutAndRecord(
     event_row: string | null;
   }>(sql`
     WITH c AS MATERIALIZED (
-      SELECT t.id, t.user_id, t.package_id, t.package_name, t.provider_id, t.ref_id, t.payment_ref, t.ip, t.state,
-             t.cost::text AS cost, t.amount::text AS amount, t.credited::text AS credited,
-             t.taken_back::text AS taken_back, t.owed::text AS owed,
-             t.chips_granted, t.chips_owed, t.items_taken_back, t.created_at, t.updated_at, p.items
+      SELECT ${CHECKOUT_COLUMNS}, p.items
       FROM checkout_transactions t JOIN checkout_packages p ON p.id = t.package_id
       WHERE ${where} AND t.provider_id = ${by.providerId}
       FOR UPDATE OF t),

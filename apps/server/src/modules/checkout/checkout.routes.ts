@@ -16,7 +16,11 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { inLiveTransaction } from '../../http/money-moving.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
+import { applyProviderEvents, type NamedEvent } from './checkout.batch.ts';
+import type { EventOutcome } from './checkout.events.ts';
 import * as checkout from './checkout.service.ts';
 import * as packages from './packages.service.ts';
 
@@ -166,6 +170,15 @@ export const checkoutWebhookRoutes: FastifyPluginAsyncZod<{ deps: checkout.Check
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   const received = z.object({ received: z.literal(true), outcome: z.string() });
+  // Events that name their checkout by our id go by group commit (DESIGN §9): those that arrive while a
+  // batch is written go together in the next one, each with its own outcome (checkout.batch.ts).
+  const eventBatches = new GroupCommit<NamedEvent, EventOutcome>(
+    (_lane, events) =>
+      inLiveTransaction(deps.db, app.live.changes, (tx, changes) =>
+        applyProviderEvents(tx, events, changes, (m) => deps.log.warn(m)),
+      ),
+    32,
+  );
   for (const kind of ['stripe', 'btcpay'] as const) {
     app.post(
       `/webhook/${kind}`,
@@ -181,7 +194,14 @@ export const checkoutWebhookRoutes: FastifyPluginAsyncZod<{ deps: checkout.Check
       async (req) => {
         const raw = typeof req.body === 'string' ? req.body : '';
         const via = checkout.providerOfKind(deps, kind);
-        const outcome = await checkout.receiveWebhook(deps, req.server.live.changes, via, raw, req.headers);
+        const outcome = await checkout.receiveWebhook(
+          deps,
+          req.server.live.changes,
+          via,
+          raw,
+          req.headers,
+          eventBatches,
+        );
         return { received: true as const, outcome };
       },
     );

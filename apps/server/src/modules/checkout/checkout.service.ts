@@ -19,9 +19,11 @@ import {
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inLiveTransaction } from '../../http/money-moving.ts';
+import type { GroupCommit } from '../../lib/group-commit.ts';
 import type { ChangePublisher } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { requireCurrency, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
+import { type NamedEvent, namesCheckout } from './checkout.batch.ts';
 import { applyProviderEvent, costCents, type EventOutcome } from './checkout.events.ts';
 import { findCheckout, findCheckouts, insertCheckout, recordRefusedEvent, updateCheckout } from './checkout.queries.ts';
 import { findPackage } from './packages.queries.ts';
@@ -120,7 +122,8 @@ export function providerOfKind(deps: CheckoutDeps, kind: 'stripe' | 'btcpay'): P
 /**
  * A webhook of provider `via` with its raw body and headers: verified by the provider (AppError
  * VALIDATION `Invalid signature`, nothing recorded), then recorded and applied in one transaction.
- * Returns the outcome; a duplicate is `duplicate` and changed nothing. An authentic body that cannot be
+ * Returns the outcome; a duplicate is `duplicate` and changed nothing. With `batches`, an event that names
+ * its checkout by our id goes by group commit (checkout.batch.ts). An authentic body that cannot be
  * read (RefusedEvent, VALIDATION with the first field error) is logged at warn with the provider and the
  * reason, recorded once per body as `refused` naming no checkout, and changes nothing else.
  */
@@ -130,6 +133,7 @@ export async function receiveWebhook(
   via: PaymentProvider,
   raw: string,
   headers: Headers,
+  batches?: GroupCommit<NamedEvent, EventOutcome>,
 ): Promise<EventOutcome> {
   let event: ProviderEvent;
   try {
@@ -138,9 +142,12 @@ export async function receiveWebhook(
     if (err instanceof RefusedEvent) await refuse(deps, via, raw, err);
     throw err;
   }
-  const outcome = await inLiveTransaction(deps.db, publisher, (tx, changes) =>
-    applyProviderEvent(tx, event, changes, (m) => deps.log.warn(m)),
-  );
+  const outcome =
+    batches && namesCheckout(event)
+      ? await batches.submit('events', event)
+      : await inLiveTransaction(deps.db, publisher, (tx, changes) =>
+          applyProviderEvent(tx, event, changes, (m) => deps.log.warn(m)),
+        );
   // Debug, not info: a webhook request already has its one info line (DESIGN §9).
   deps.log.debug(`checkout event ${event.eventType} ${event.eventId}: ${outcome}`);
   return outcome;

@@ -1,0 +1,70 @@
+/**
+ * Provider events by group commit (DESIGN §9, issue 20): the webhooks that name their checkout by our id
+ * and arrive while a batch is written go together in the next one. One statement locks their checkouts
+ * and records the events (checkout.batch.queries.ts); each event then meets its checkout as the one-by-one
+ * path would (checkout.events.ts); the completions that credit nothing but Credits, the common case, are
+ * posted together in one statement, every other transition runs as it does alone, in the batch's
+ * transaction. Each event keeps its own outcome.
+ */
+import type { Tx } from '../../db/client.ts';
+import type { Outcome } from '../../lib/group-commit.ts';
+import { newObjectId } from '../../lib/ids.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
+import type { Entry } from '../ledger/ledger.posting.ts';
+import { completeWithCredits, lockCheckoutsAndRecord } from './checkout.batch.queries.ts';
+import { applyToLocked, completesWithCreditsOnly, creditsEntry, type EventOutcome } from './checkout.events.ts';
+import type { CheckoutRow } from './checkout.queries.ts';
+import type { ProviderEvent } from './providers/provider.ts';
+
+/** A provider event that names its checkout by our id: what a batch takes. */
+export type NamedEvent = ProviderEvent & { checkoutId: string };
+
+/** True when `e` names its checkout by our id, so it may go in a batch. */
+export function namesCheckout(e: ProviderEvent): e is NamedEvent {
+  return typeof e.checkoutId === 'string' && e.checkoutId !== '';
+}
+
+/**
+ * Applies the verified events of a batch in `tx`, in order, and answers one outcome per event (those of
+ * `applyProviderEvent`). Two events of one checkout, or one event twice, must meet each other's writes:
+ * such a batch throws, and group commit runs its events one by one. Throws what a transition throws (the
+ * batch then runs one by one too). `log` hears about mismatches and unknown checkouts.
+ */
+export async function applyProviderEvents(
+  tx: Tx,
+  events: readonly NamedEvent[],
+  changes: LiveChanges,
+  log: (message: string) => void,
+): Promise<Outcome<EventOutcome>[]> {
+  const distinct = (key: (e: NamedEvent) => string) => new Set(events.map(key)).size === events.length;
+  if (!distinct((e) => e.checkoutId) || !distinct((e) => `${e.providerId} ${e.eventId}`)) {
+    throw new Error('a batch of provider events names one checkout or one event twice');
+  }
+  const batch = events.map((e) => ({ ...e, rowId: newObjectId() }));
+  const { checkouts, recorded } = await lockCheckoutsAndRecord(tx, batch);
+  const outcomes: EventOutcome[] = [];
+  const credited: Array<{ checkout: CheckoutRow; credits: Entry; eventRow: string; paymentRef: string }> = [];
+  for (const e of batch) {
+    if (!recorded.has(e.rowId)) {
+      outcomes.push('duplicate');
+      continue;
+    }
+    const found = checkouts.get(e.checkoutId);
+    // A checkout of another provider is not this event's (as `lockCheckoutAndRecord` finds it).
+    const c = found && found.checkout.providerId === e.providerId ? found : null;
+    if (c && completesWithCreditsOnly(c.checkout, e, c.items)) {
+      credited.push({
+        checkout: c.checkout,
+        credits: creditsEntry(c.checkout),
+        eventRow: e.rowId,
+        paymentRef: e.paymentRef ?? '',
+      });
+      outcomes.push('completed');
+      continue;
+    }
+    outcomes.push(await applyToLocked(tx, c?.checkout ?? null, e, e.rowId, c?.items ?? [], changes, log));
+  }
+  await completeWithCredits(tx, credited);
+  for (const { checkout } of credited) changes.touchUser(checkout.userId);
+  return outcomes.map((value) => ({ ok: true, value }));
+}
