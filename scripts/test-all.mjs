@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const results = { passed: 0, failed: 0 };
 const gateFailures = [];
@@ -12,6 +13,13 @@ function run(label, cmd, args, env = {}) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   return res.status === 0;
+}
+
+/** The first line of a test's first failure message. */
+function firstLine(messages) {
+  return String(messages?.[0] ?? '')
+    .split('\n')[0]
+    .slice(0, 300);
 }
 
 function readJson(file) {
@@ -55,6 +63,16 @@ if (vitest) {
   results.failed += (vitest.numFailedTests ?? 0) + (vitest.numTodoTests ?? 0) + (vitest.numPendingTests ?? 0);
 }
 if (!vitestOk) gateFailures.push('vitest');
+// Failed tests are named again at the end, so the last lines of a CI log say which ones and why.
+const failedTests = [];
+for (const file of vitest?.testResults ?? []) {
+  for (const test of file.assertionResults ?? []) {
+    if (test.status === 'failed')
+      failedTests.push(
+        `${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}: ${firstLine(test.failureMessages)}`,
+      );
+  }
+}
 if (!vitest) results.failed += 1;
 
 // Browser tests against the built app.
@@ -79,7 +97,23 @@ if (pw?.stats) {
   results.failed += 1;
 }
 if (!e2eOk) gateFailures.push('playwright');
+/** Walks Playwright's JSON report (suites within suites) for tests whose outcome was not the expected one. */
+function collectPlaywright(suite, trail) {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      if (test.status === 'unexpected' || test.status === 'flaky') {
+        const error = test.results?.find((r) => r.error)?.error?.message;
+        failedTests.push(
+          `[${test.projectName}] ${[...trail, spec.title].join(' > ')} (${test.status}): ${firstLine([error])}`,
+        );
+      }
+    }
+  }
+  for (const child of suite.suites ?? []) collectPlaywright(child, [...trail, child.title]);
+}
+for (const suite of pw?.suites ?? []) collectPlaywright(suite, [suite.title]);
 
 if (gateFailures.length > 0) console.log(`\nFailed: ${gateFailures.join(', ')}`);
+for (const line of failedTests) console.log(`  failed: ${stripVTControlCharacters(line)}`);
 console.log(`\n${results.passed} passed, ${results.failed} failed`);
 process.exit(gateFailures.length === 0 && results.failed === 0 ? 0 : 1);
