@@ -8,7 +8,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { type SeedResult, seed } from './db/seed.ts';
@@ -39,6 +38,7 @@ import { startLeaderboardJob } from './modules/users/leaderboard.sync.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { walletRoutes } from './modules/users/wallet.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { health } from './plugins/health.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
 import { rateLimits } from './plugins/rate-limit.ts';
@@ -79,8 +79,15 @@ export async function buildApp(
 ): Promise<BuiltApp> {
   const database =
     options.database ??
-    (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DB_POOL_SIZE }));
-  const { db } = database;
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      readUrl: config.DATABASE_READ_URL,
+      listenUrl: config.DATABASE_LISTEN_URL,
+      pooler: config.DATABASE_POOLER,
+      dataDir: config.DATA_DIR,
+      poolSize: config.DB_POOL_SIZE,
+    }));
+  const { db, readDb } = database;
   const seeded = await seed(db, config);
   // ioredis loads only when Redis is configured (issue 20 start-up: 23-33 ms of an import).
   const redis = config.REDIS_URL
@@ -114,6 +121,7 @@ export async function buildApp(
   await app.register(authPlugin, { db, jwtSecret: secret });
   await app.register(websocketPlugin, { database });
   await app.register(metrics, { database });
+  await app.register(health, { database });
 
   const failures = redis ? redisFailureCounter(redis) : memoryFailureCounter();
   const mailsSent = redis ? redisFailureCounter(redis, 'mails') : memoryFailureCounter();
@@ -125,6 +133,7 @@ export async function buildApp(
   });
   const usersDeps = {
     db,
+    readDb,
     app,
     failures,
     maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES,
@@ -139,36 +148,20 @@ export async function buildApp(
   await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(usersAdminRoutes, { prefix: '/api/user', deps: usersDeps });
   const leaderboardStore = options.leaderboardStore ?? appLeaderboardStore(redis, config.DATABASE_URL);
-  await app.register(leaderboardRoutes, { prefix: '/api/user', db, store: leaderboardStore });
+  await app.register(leaderboardRoutes, { prefix: '/api/user', db, readDb, store: leaderboardStore });
   await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
-  await app.register(bankRoutes, { prefix: '/api/bank', db });
-  await app.register(settlementsRoutes, { prefix: '/api/bank', db });
-  await app.register(auditRoutes, { prefix: '/api/audit', db });
-  await app.register(exchangeRoutes, { prefix: '/api/cex', db });
-  await app.register(forgeRoutes, { prefix: '/api/forge', db });
+  await app.register(bankRoutes, { prefix: '/api/bank', db, readDb });
+  await app.register(settlementsRoutes, { prefix: '/api/bank', db, readDb });
+  await app.register(auditRoutes, { prefix: '/api/audit', db, readDb });
+  await app.register(exchangeRoutes, { prefix: '/api/cex', db, readDb });
+  await app.register(forgeRoutes, { prefix: '/api/forge', db, readDb });
   await app.register(itemsRoutes, { prefix: '/api/inventory', db });
   await app.register(chipsRoutes, { prefix: '/api/inventory', db });
   await app.register(cappRoutes, { prefix: '/api/capp', db, publicUrl });
-  const checkoutDeps = { db, providers: paymentProviders(config, secret), publicUrl, log: app.log };
+  const checkoutDeps = { db, readDb, providers: paymentProviders(config, secret), publicUrl, log: app.log };
   await app.register(checkoutRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
   await app.register(checkoutWebhookRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
   await app.register(balancesLive, { db });
-
-  app.get(
-    '/api/health',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Liveness and readiness: ok once the database answers',
-        tags: ['health'],
-        response: { 200: z.object({ status: z.literal('ok') }) },
-      },
-    },
-    async () => {
-      await database.db.execute('SELECT 1' as never);
-      return { status: 'ok' as const };
-    },
-  );
 
   await app.register(web, { root: config.WEB_DIST ?? defaultWebDist });
 

@@ -13,6 +13,21 @@ const variables = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: optionalText,
+  /**
+   * A PostgreSQL standby for the reads that tolerate a few seconds of lag (issue 21 §2): leaderboards,
+   * public stats, candles, trades, supply history, admin lists and stats. Unset, they go to DATABASE_URL.
+   */
+  DATABASE_READ_URL: optionalText,
+  /**
+   * Where the event bus LISTENs: a direct connection to the primary when DATABASE_URL is a pooler in
+   * transaction mode, which cannot hold a LISTEN. Unset, DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL: optionalText,
+  /**
+   * `transaction` when DATABASE_URL is PgBouncer in transaction pooling mode: statements then go unnamed
+   * (a transaction may run on any server connection). `none` (the default): a direct connection.
+   */
+  DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
   DATA_DIR: z.string().default('./data'),
   JWT_SECRET: optionalText.pipe(z.string().min(32).optional()),
   ADMIN_NICKNAME: optionalText,
@@ -49,6 +64,11 @@ const variables = z.object({
    * the per-IP limit. Behind a load balancer, set it to the balancer's address.
    */
   TRUST_PROXY: optionalText,
+  /**
+   * After SIGTERM, how long `GET /api/ready` answers 503 while the server still serves, before it stops
+   * taking connections (milliseconds): time for a load balancer's health check to take it out first.
+   */
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** Database connections in the pool (PostgreSQL only). */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   WEB_DIST: z.string().optional(),

@@ -29,18 +29,22 @@ console.log(banner.join('\n'));
 /** How long a shutdown waits for requests in flight before it gives up (milliseconds). */
 const DRAIN_MS = 10_000;
 
-// SIGTERM drains (DESIGN §9): the listener closes at once (new connections are refused), requests in
-// flight finish, sockets and the database close, then the process exits 0.
+// SIGTERM drains (DESIGN §9, issue 21 §2): readiness turns 503 at once while the server goes on serving
+// for DRAIN_DELAY_MS (a load balancer's health check takes it out meanwhile); then the listener closes
+// (new connections are refused), requests in flight finish, sockets and the database close, exit 0.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal, drainDelayMs: config.DRAIN_DELAY_MS }, 'shutting down');
+    app.health.drain();
     setTimeout(() => {
-      app.log.error('requests still in flight after the drain time: exiting');
-      process.exit(1);
-    }, DRAIN_MS).unref();
-    app
-      .close()
-      .then(() => process.exit(0))
-      .catch(() => process.exit(1));
+      setTimeout(() => {
+        app.log.error('requests still in flight after the drain time: exiting');
+        process.exit(1);
+      }, DRAIN_MS).unref();
+      app
+        .close()
+        .then(() => process.exit(0))
+        .catch(() => process.exit(1));
+    }, config.DRAIN_DELAY_MS);
   });
 }

@@ -24,7 +24,7 @@ describe('the embedded database (PGlite)', () => {
     expect(t.built.database.kind).toBe('pglite');
     const health = await call(t.app, undefined, 'GET', '/api/health');
     expect(health.statusCode).toBe(200);
-    expect(health.json()).toEqual({ status: 'ok' });
+    expect(health.json()).toEqual({ status: 'ok', instance: expect.stringMatching(/\/\d+$/) });
     const res = await call(t.app, undefined, 'GET', '/api/bank/currencies');
     expect(res.statusCode).toBe(200);
     const tickers = res.json<{ currencies: Currency[] }>().currencies.map((c) => c.ticker);

@@ -1,7 +1,7 @@
 /**
  * queryPlanned (issue 19): the busiest reads run as statements named after their SQL text, so PostgreSQL
  * parses and plans each shape once per connection; the answers are those of a plain query, on a pooled
- * connection, inside a transaction and on PGlite.
+ * connection, inside a transaction and on PGlite; behind PgBouncer in transaction mode they go unnamed.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,31 @@ describe('queryPlanned', () => {
       expect(await queryPlanned(lite.db, sql`SELECT ${7}::int * 6 AS answer`)).toEqual([{ answer: 42 }]);
     } finally {
       await lite.close();
+    }
+  });
+});
+
+describe('behind PgBouncer in transaction mode (DATABASE_POOLER=transaction, issue 21 §2)', () => {
+  it('sends every statement unnamed, on the pool and in a transaction, with the same answers', async () => {
+    const pooled = await openDatabase({
+      databaseUrl: testDatabaseUrl(),
+      dataDir: 'memory://',
+      poolSize: 1,
+      pooler: 'transaction',
+    });
+    try {
+      const shape = (n: number) => sql`SELECT ${n}::int * 2 AS twice, 'unnamed' AS shape`;
+      expect(await queryPlanned(pooled.db, shape(4))).toEqual([{ twice: 8, shape: 'unnamed' }]);
+      expect(await pooled.db.transaction((tx) => queryPlanned(tx, shape(5)))).toEqual([
+        { twice: 10, shape: 'unnamed' },
+      ]);
+      // The pool's one connection holds no prepared statement of ours, though it ran both.
+      const held = await pooled.db.execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%''unnamed''%'`,
+      );
+      expect(held.rows).toEqual([{ n: 0 }]);
+    } finally {
+      await pooled.close();
     }
   });
 });

@@ -32,29 +32,85 @@ const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 export interface Database {
   db: Db;
+  /**
+   * The handle for reads that tolerate a few seconds of lag (issue 21 §2: leaderboards, public stats,
+   * candles, trades, supply history, admin lists and stats): a standby through `DATABASE_READ_URL`, else
+   * `db` itself. Never for a member's own balances, history or orders right after their own write.
+   */
+  readDb: Db;
   kind: 'postgres' | 'pglite';
-  /** The raw pg pool (PostgreSQL only), for LISTEN/NOTIFY. */
+  /** The raw pg pool (PostgreSQL only), for NOTIFY and the pool's metrics. */
   pool?: pg.Pool;
+  /** The standby's pool, when `DATABASE_READ_URL` is set (its replication lag is a metric). */
+  readPool?: pg.Pool;
+  /**
+   * Where the event bus LISTENs (PostgreSQL only): a direct connection to the primary, since a pooler in
+   * transaction mode cannot hold a LISTEN (`DATABASE_LISTEN_URL`, else `DATABASE_URL`).
+   */
+  listenUrl?: string;
   close(): Promise<void>;
+}
+
+/** How long taking a connection may wait before the request fails with 503 (milliseconds, issue 21 §2). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * The clients of pools behind PgBouncer in transaction mode (`DATABASE_POOLER=transaction`), and those
+ * pools: their statements go unnamed, since each transaction may run on another server connection, where
+ * a statement prepared earlier does not exist (PgBouncer 1.18, Debian 12's, does not track them).
+ */
+const unpreparedClients = new WeakSet<object>();
+
+/** A pg pool on `url` with the timeouts a lost database needs: a wait for a connection fails after 5 s. */
+function newPool(url: string, max: number, prepared: boolean): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it.
+  });
+  if (!prepared) {
+    unpreparedClients.add(pool);
+    pool.on('connect', (client) => unpreparedClients.add(client));
+  }
+  return pool;
 }
 
 /**
  * Opens the database and applies the committed migrations.
  * `databaseUrl` undefined means the embedded PGlite in `dataDir` (`memory://` keeps it in memory).
+ * `readUrl`: a standby for lag-tolerant reads (`readDb`); `listenUrl`: where LISTEN connects (default
+ * `databaseUrl`); `pooler: 'transaction'` when `databaseUrl` is PgBouncer in transaction mode.
  */
 export async function openDatabase(opts: {
   databaseUrl?: string | undefined;
+  readUrl?: string | undefined;
+  listenUrl?: string | undefined;
+  pooler?: 'none' | 'transaction';
   dataDir: string;
   poolSize?: number;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
-    pool.on('error', () => {
-      // An idle client lost its connection; the pool replaces it.
-    });
+    const size = opts.poolSize ?? 20;
+    const pool = newPool(opts.databaseUrl, size, opts.pooler !== 'transaction');
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
-    return { db, kind: 'postgres', pool, close: () => pool.end() };
+    // A standby is reached directly (a hot standby answers reads only), so its statements stay prepared.
+    const readPool = opts.readUrl ? newPool(opts.readUrl, size, true) : undefined;
+    return {
+      db,
+      readDb: readPool ? drizzlePg(readPool, { schema }) : db,
+      kind: 'postgres',
+      pool,
+      readPool,
+      listenUrl: opts.listenUrl ?? opts.databaseUrl,
+      close: async () => {
+        await Promise.all([pool.end(), readPool?.end()]);
+      },
+    };
   }
   const dir = opts.dataDir === 'memory://' ? undefined : path.resolve(opts.dataDir, 'pglite');
   if (dir) mkdirSync(dir, { recursive: true });
@@ -68,6 +124,7 @@ export async function openDatabase(opts: {
   await migratePglite(lite, { migrationsFolder });
   return {
     db: lite as unknown as Db,
+    readDb: lite as unknown as Db,
     kind: 'pglite',
     close: () => client.close(),
   };
@@ -118,7 +175,8 @@ async function runPrepared<R extends Record<string, unknown>>(
   const client = db instanceof PgTransaction ? handle.session?.client : handle.$client;
   if (client instanceof pg.Pool || client instanceof pg.Client) {
     const { sql: text, params } = handle.dialect.sqlToQuery(query);
-    const res = await client.query<R>({ name: nameOf(text), text, values: params });
+    const name = unpreparedClients.has(client) ? undefined : nameOf(text);
+    const res = await client.query<R>({ name, text, values: params });
     return res.rows;
   }
   const res = await db.execute<R>(query);

@@ -5,6 +5,10 @@
 import { AppError, type Issue, issueList } from '@starlight/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+
+/** What a member reads while the database is out of reach (issue 21 §2). */
+export const UNAVAILABLE_MESSAGE = 'Starlight is briefly unavailable, please try again in a moment';
 
 function toIssues(
   validation: ReadonlyArray<{ keyword: string; instancePath: string; message?: string; params: object }>,
@@ -39,6 +43,11 @@ export function handleError(error: FastifyError | AppError | Error, request: Fas
         ? 'Body is not valid JSON'
         : error.message;
     return reply.status(status).send({ message });
+  }
+  if (isDatabaseUnavailable(error)) {
+    // Its outcome was not acknowledged: a retry with the same Idempotency-Key runs it, or replays it if it committed.
+    request.log.warn({ err: error }, 'database unavailable');
+    return reply.status(503).header('retry-after', '1').send({ message: UNAVAILABLE_MESSAGE });
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send({ message: 'Internal server error' });

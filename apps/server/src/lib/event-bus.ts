@@ -3,8 +3,8 @@
  * database hears every event, its own included; on the embedded PGlite (one process) an in-process bus.
  * Events are small JSON objects (a NOTIFY payload holds under 8000 bytes); receivers load what changed.
  */
-import type pg from 'pg';
-import type { Database } from '../db/client.ts';
+import pg from 'pg';
+import { CONNECT_TIMEOUT_MS, type Database } from '../db/client.ts';
 
 /** Publishes and delivers JSON events. Delivery is at most once and asynchronous. */
 export interface EventBus {
@@ -51,12 +51,15 @@ export function memoryEventBus(): EventBus {
 }
 
 /**
- * A bus over PostgreSQL LISTEN/NOTIFY on `pool`: one pooled connection stays checked out to LISTEN and
- * reconnects after a second when it is lost (events in the gap are missed; clients reload on reconnect).
+ * A bus over PostgreSQL LISTEN/NOTIFY: events are sent through `pool`, and one connection of its own to
+ * `listenUrl` (a direct one: a pooler in transaction mode cannot hold a LISTEN; without it, one of the
+ * pool's connections stays checked out) LISTENs and reconnects a second after it is lost (events in the
+ * gap are missed; clients reload on reconnect).
  */
-export async function postgresEventBus(pool: pg.Pool, channel = BUS_CHANNEL): Promise<EventBus> {
+export async function postgresEventBus(pool: pg.Pool, listenUrl?: string, channel = BUS_CHANNEL): Promise<EventBus> {
   const listeners = new Listeners();
-  let client: pg.PoolClient | null = null;
+  /** The LISTENing connection, and how to end it (never back to a pool: it is still LISTENing). */
+  let current: { c: pg.ClientBase; drop: () => void } | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
 
@@ -68,17 +71,44 @@ export async function postgresEventBus(pool: pg.Pool, channel = BUS_CHANNEL): Pr
       // Not ours or not JSON: ignore.
     }
   };
-  const connect = async (): Promise<void> => {
-    const c = await pool.connect();
-    c.on('notification', onNotification);
-    c.on('error', () => {
-      if (client !== c) return;
-      client = null;
-      c.release(true);
-      if (!closed) retry = setTimeout(reconnect, 1000);
+  const open = async (): Promise<{ c: pg.ClientBase; drop: () => void }> => {
+    if (!listenUrl) {
+      const c = await pool.connect();
+      return { c, drop: () => c.release(true) };
+    }
+    const c = new pg.Client({
+      connectionString: listenUrl,
+      keepAlive: true,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
-    await c.query(`LISTEN ${channel}`);
-    client = c;
+    const drop = () => void c.end().catch(() => {});
+    c.on('error', () => {}); // until `connect` below listens for it
+    await c.connect().catch((err: unknown) => {
+      drop();
+      throw err;
+    });
+    return { c, drop };
+  };
+  const connect = async (): Promise<void> => {
+    const opened = await open();
+    const { c, drop } = opened;
+    c.on('notification', onNotification);
+    const lost = () => {
+      if (current !== opened) return;
+      current = null;
+      drop();
+      if (!closed) retry = setTimeout(reconnect, 1000);
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    try {
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      drop();
+      throw err;
+    }
+    if (closed) drop();
+    else current = opened;
   };
   const reconnect = () => {
     retry = null;
@@ -98,15 +128,16 @@ export async function postgresEventBus(pool: pg.Pool, channel = BUS_CHANNEL): Pr
     close: async () => {
       closed = true;
       if (retry) clearTimeout(retry);
-      const c = client;
-      client = null;
-      // Destroy rather than return the connection: it is still LISTENing.
-      c?.release(true);
+      const was = current;
+      current = null;
+      was?.drop();
     },
   };
 }
 
 /** The bus for a database: LISTEN/NOTIFY on PostgreSQL, in-process on PGlite. */
 export async function createEventBus(database: Database): Promise<EventBus> {
-  return database.kind === 'postgres' && database.pool ? postgresEventBus(database.pool) : memoryEventBus();
+  return database.kind === 'postgres' && database.pool
+    ? postgresEventBus(database.pool, database.listenUrl)
+    : memoryEventBus();
 }

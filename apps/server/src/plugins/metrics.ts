@@ -14,6 +14,16 @@ import { domainMetrics } from '../lib/metrics.ts';
 const processMetrics = new Registry();
 collectDefaultMetrics({ register: processMetrics, prefix: 'starlight_' });
 
+/**
+ * The standby's lag in seconds: the age of the last transaction it replayed, or 0 when it has replayed
+ * everything it received (an idle primary sends nothing, and its last replayed commit only gets older);
+ * 0 on a server that is not a standby.
+ */
+const REPLICATION_LAG_SQL = `SELECT CASE
+  WHEN NOT pg_is_in_recovery() OR pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+  ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)
+END AS lag`;
+
 const metricsPlugin: FastifyPluginAsync<{ database: Database }> = async (app: FastifyInstance, { database }) => {
   const registry = new Registry();
   const requests = new Histogram({
@@ -36,6 +46,18 @@ const metricsPlugin: FastifyPluginAsync<{ database: Database }> = async (app: Fa
       this.set({ state: 'waiting' }, pool.waitingCount);
     },
   });
+  const readPool = database.readPool;
+  if (readPool) {
+    new Gauge({
+      name: 'starlight_db_replication_lag_seconds',
+      help: 'How far the standby of DATABASE_READ_URL is behind the primary, in seconds (0 when it has replayed all it received)',
+      registers: [registry],
+      async collect() {
+        const { rows } = await readPool.query<{ lag: string }>(REPLICATION_LAG_SQL);
+        this.set(Number(rows[0]?.lag ?? 0));
+      },
+    });
+  }
   new Gauge({
     name: 'starlight_websocket_clients',
     help: 'WebSocket clients connected to this process',

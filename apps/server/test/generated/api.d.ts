@@ -5,6 +5,14 @@
 
 
 export interface paths {
+  "/api/health": {
+    /** Liveness: ok once the database answers, with the replica that answered */
+    get: operations["getHealth"];
+  };
+  "/api/ready": {
+    /** Readiness: 200 while the database answers and the server is not draining */
+    get: operations["getReady"];
+  };
   "/api/user/register": {
     /** Register with nickname, e-mail and password; answers the session token */
     post: operations["register"];
@@ -345,10 +353,6 @@ export interface paths {
     /** BTCPay Server events (signed); answered once stored */
     post: operations["btcpayWebhook"];
   };
-  "/api/health": {
-    /** Liveness and readiness: ok once the database answers */
-    get: operations["getHealth"];
-  };
 }
 
 export type webhooks = Record<string, never>;
@@ -377,6 +381,44 @@ export type external = Record<string, never>;
 
 export interface operations {
 
+  /** Liveness: ok once the database answers, with the replica that answered */
+  getHealth: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            status: "ok";
+            instance: string;
+          };
+        };
+      };
+    };
+  };
+  /** Readiness: 200 while the database answers and the server is not draining */
+  getReady: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            status: "ready";
+            instance: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      503: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+    };
+  };
   /** Register with nickname, e-mail and password; answers the session token */
   register: {
     requestBody: {
@@ -6880,20 +6922,6 @@ export interface operations {
             /** @enum {boolean} */
             received: true;
             outcome: string;
-          };
-        };
-      };
-    };
-  };
-  /** Liveness and readiness: ok once the database answers */
-  getHealth: {
-    responses: {
-      /** @description Default Response */
-      200: {
-        content: {
-          "application/json": {
-            /** @enum {string} */
-            status: "ok";
           };
         };
       };

@@ -14,7 +14,8 @@ import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as audit from './audit.service.ts';
 
-export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/** `readDb` serves the log lists (lag-tolerant, issue 21 §2). */
+export const auditRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   const tags = ['audit'];
   app.get(
     '/getDefconLevel',
@@ -53,7 +54,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: getAccessLogsResponse, '4xx': errorResponse },
       },
     },
-    (req) => audit.getAccessLogs(db, req.body),
+    (req) => audit.getAccessLogs(readDb, req.body),
   );
   app.post(
     '/getAdminLogs',
@@ -66,6 +67,6 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: getAdminLogsResponse, '4xx': errorResponse },
       },
     },
-    (req) => audit.getAdminLogs(db, req.body),
+    (req) => audit.getAdminLogs(readDb, req.body),
   );
 };

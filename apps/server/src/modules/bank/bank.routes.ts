@@ -36,13 +36,14 @@ import { startLedgerRollup } from './rollup.queries.ts';
 import { startSupplyAnswers } from './supply.cache.ts';
 import * as transfers from './transfers.service.ts';
 
-export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/** `readDb` serves the lag-tolerant reads (issue 21 §2): all transactions, currency stats, supply history. */
+export const bankRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   const tags = ['bank'];
   const errors = { '4xx': errorResponse };
   const stopLive = startCurrenciesLive(app, db);
   app.addHook('onClose', async () => stopLive());
   // Supply history answers, built once and shared by every viewer for up to a second (supply.cache.ts).
-  const supplyAnswers = startSupplyAnswers(app, db);
+  const supplyAnswers = startSupplyAnswers(app, readDb);
   app.addHook('onClose', async () => supplyAnswers.stop());
   // Members' own history totals, kept until their next change (history.totals.ts).
   const historyTotals = startMemberTotals(app);
@@ -213,7 +214,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
         response: { 200: transactionsResponse, ...errors },
       },
     },
-    (req) => reports.listTransactions(db, undefined, req.body),
+    (req) => reports.listTransactions(readDb, undefined, req.body),
   );
 
   app.post(
@@ -228,7 +229,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       },
     },
     async (req) => {
-      const currencyStats = await reports.currencyStats(db, req.body);
+      const currencyStats = await reports.currencyStats(readDb, req.body);
       return { currencyStats, message: `Got ${currencyStats.length} currency stats` };
     },
   );

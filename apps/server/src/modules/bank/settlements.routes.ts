@@ -18,7 +18,8 @@ import { GroupCommit } from '../../lib/group-commit.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import * as settlements from './settlements.service.ts';
 
-export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/** `readDb` serves the admin's settlement list (lag-tolerant, issue 21 §2). */
+export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   const tags = ['bank'];
   const errors = { '4xx': errorResponse };
   // Withdrawals without an Idempotency-Key are written in batches (group commit, DESIGN §9): a taxed
@@ -74,7 +75,7 @@ export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, 
         response: { 200: getSettlementsResponse, ...errors },
       },
     },
-    (req) => settlements.getSettlements(db, req.body),
+    (req) => settlements.getSettlements(readDb, req.body),
   );
 
   app.post(

@@ -142,7 +142,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps
         response: { 200: checkoutsResponse, ...errors },
       },
     },
-    (req) => checkout.getAllTransactions(db, req.body),
+    (req) => checkout.getAllTransactions(deps.readDb, req.body),
   );
 
   app.post(

@@ -32,6 +32,8 @@ import type { sandboxProvider } from './providers/sandbox.ts';
 
 export interface CheckoutDeps {
   db: Db;
+  /** Lag-tolerant reads, a standby when there is one (issue 21 §2): the admin's checkout list. */
+  readDb: Db;
   /**
    * The provider serving each provider id: a real one with settings, else the sandbox when
    * CHECKOUT_SANDBOX is on; an id nothing serves is absent.

@@ -38,12 +38,13 @@ import { startMarketAnswers } from './market.cache.ts';
 import * as orders from './orders.service.ts';
 import * as pairs from './pairs.service.ts';
 
-export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/** `readDb` serves trades and candles (lag-tolerant, issue 21 §2). */
+export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   const tags = ['exchange'];
   const errors = { '4xx': errorResponse };
   const stopLive = startExchangeLive(app, db);
   // The public market reads, built once per change of their pair (market.cache.ts).
-  const answers = startMarketAnswers(app, db);
+  const answers = startMarketAnswers(app, db, readDb);
   app.addHook('onClose', async () => {
     stopLive();
     answers.stop();

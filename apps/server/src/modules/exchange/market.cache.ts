@@ -51,8 +51,12 @@ export interface MarketAnswers {
   stop(): void;
 }
 
-/** Starts the cache of `app`'s process, listening to its own commits and to the bus. */
-export function startMarketAnswers(app: FastifyInstance, db: Db): MarketAnswers {
+/**
+ * Starts the cache of `app`'s process, listening to its own commits and to the bus. Trades and candles
+ * are read from `readDb` (a standby when there is one, issue 21 §2); the book and a member's own orders,
+ * which a member checks right after placing one, from `db`.
+ */
+export function startMarketAnswers(app: FastifyInstance, db: Db, readDb: Db = db): MarketAnswers {
   const cache = new ResponseCache<Answer>();
   const ownOrders = new ResponseCache<JsonBody>({ ttlMs: OWN_ORDERS_TTL_MS });
   const stopWatching = watchChanges(app.live, (changed) => {
@@ -91,11 +95,11 @@ export function startMarketAnswers(app: FastifyInstance, db: Db): MarketAnswers 
       ),
     trades: (viewer, pairId, limit) =>
       answer(viewer, pairId, `trades:${limit ?? ''}`, async (pair) =>
-        serializeAnswer(tradesResponse, await market.listTrades(db, pair, limit)),
+        serializeAnswer(tradesResponse, await market.listTrades(readDb, pair, limit)),
       ),
     candles: (viewer, pairId, interval, limit) =>
       answer(viewer, pairId, `candles:${interval}:${limit ?? ''}`, async (pair) =>
-        serializeAnswer(candlesResponse, await market.listCandles(db, pair, interval, limit)),
+        serializeAnswer(candlesResponse, await market.listCandles(readDb, pair, interval, limit)),
       ),
     userOrders: (member, pairId) =>
       ownOrders.get(member.id, pairId ?? '', async () =>

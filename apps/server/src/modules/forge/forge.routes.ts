@@ -23,7 +23,8 @@ import { requireAuth } from '../../plugins/auth.ts';
 import * as processes from './processes.service.ts';
 import * as recipes from './recipes.service.ts';
 
-export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/** `readDb` serves the admin's list of every forge process (lag-tolerant, issue 21 §2). */
+export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   const tags = ['forge'];
   // Starts without an Idempotency-Key are written in batches (group commit, DESIGN §9); each touches only
   // its member's rows, so two lanes (by member) let two batches be written at once.
@@ -187,6 +188,6 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: forgeProcessesResponse, ...errors },
       },
     },
-    (req) => processes.getForgeProcessesAll(db, req.body),
+    (req) => processes.getForgeProcessesAll(readDb, req.body),
   );
 };

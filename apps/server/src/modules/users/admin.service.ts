@@ -24,7 +24,7 @@ import type { UsersDeps } from './users.service.ts';
  * `COUNT_CAP` rows past the page with `totalCapped` when more match (issue 19 §2, an extension).
  */
 export async function getUsers(deps: UsersDeps, query: GetUsersQuery): Promise<GetUsersResponse> {
-  const { users, total, totalCapped } = await findUsers(deps.db, query);
+  const { users, total, totalCapped } = await findUsers(deps.readDb, query);
   return {
     users: users.map(({ hasCurrency, referrerNickname, ...row }) => {
       const { balances: _none, ...dto } = toUserDto(row, [], referrerNickname);
@@ -41,7 +41,7 @@ export async function getUsers(deps: UsersDeps, query: GetUsersQuery): Promise<G
  * (whole days) and an exact count of any part of a day at the range's ends (issue 19 §2).
  */
 export async function getUserStats(deps: UsersDeps, range: GetUserStatsRequest): Promise<GetUserStatsResponse> {
-  return { stats: await findUserStats(deps.db, range.startDate, range.endDate), message: 'OK' };
+  return { stats: await findUserStats(deps.readDb, range.startDate, range.endDate), message: 'OK' };
 }
 
 /** At start: builds the kept user stats when their state is missing (`ensureUserStats`). */

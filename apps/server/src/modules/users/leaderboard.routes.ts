@@ -6,9 +6,9 @@ import { startKeptCurrencies } from '../bank/currencies.cache.ts';
 import { leaderboard, topCache } from './leaderboard.service.ts';
 import type { LeaderboardStore } from './leaderboard.store.ts';
 
-export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; store: LeaderboardStore }> = async (
+export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db; store: LeaderboardStore }> = async (
   app,
-  { db, store },
+  { db, readDb, store },
 ) => {
   const cache = topCache();
   const currencies = startKeptCurrencies(app, db);
@@ -24,6 +24,6 @@ export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; store: Leaderboa
         response: { 200: leaderboardResponse, '4xx': errorResponse },
       },
     },
-    (req) => leaderboard(db, store, currencies, req.body.currencyId, req.auth, cache),
+    (req) => leaderboard(db, readDb, store, currencies, req.body.currencyId, req.auth, cache),
   );
 };

@@ -22,10 +22,12 @@ const AROUND = 5;
  * the kept ranking (their kept entry, if it lags, left out), so a member sees their own posting at once.
  * Nicknames and privacy are read with the rows shown; the currency's ticker and precision are the kept
  * ones (`currencies`, bank/currencies.cache.ts). The top of the ranking, named, is read once per job tick
- * for everyone (`cache`): a member's answer then reads only their own neighbours.
+ * for everyone (`cache`): a member's answer then reads only their own neighbours. All but the viewer's
+ * balance is read from `readDb` (a standby when there is one, issue 21 §2); that balance from `db`.
  */
 export async function leaderboard(
   db: Db,
+  readDb: Db,
   store: LeaderboardStore,
   currencies: KeptCurrencies,
   currencyId: number,
@@ -34,12 +36,12 @@ export async function leaderboard(
 ): Promise<LeaderboardResponse> {
   const currency = await currencies.get(currencyId);
   const [version, holding] = await Promise.all([
-    cache ? store.version(db) : null,
+    cache ? store.version(readDb) : null,
     viewer ? findViewerHolding(db, viewer.id, currency.currencyId) : null,
   ]);
-  const top = cache && version ? keptTop(db, store, currency, cache, version) : readTop(db, store, currency);
+  const top = cache && version ? keptTop(readDb, store, currency, cache, version) : readTop(readDb, store, currency);
   if (!viewer) return (await top).visitor;
-  return answer(db, store, currency, viewer, holding, top);
+  return answer(readDb, store, currency, viewer, holding, top);
 }
 
 /** A ranked holder as everyone but themselves sees them: `nickname` is `Anonymous` for a private member. */
