@@ -39,7 +39,7 @@ apps/web/dist/index.html: $(WEB_SOURCES) node_modules/.installed
 # these, at the same 4,000 requests a second.
 SERVER_NODE_FLAGS := $(shell cat apps/server/node-flags)
 
-.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak scale-seed clean
+.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak scale-seed cluster cluster-stop cluster-restart test-cluster bench-cluster clean
 
 install: $(NODE_DEP) node_modules/.installed
 
@@ -78,6 +78,29 @@ soak: install
 # SCALE_MEMBERS (default 1000000), SCALE_TX (default 10000000), SCALE_PASSWORD.
 scale-seed: install
 	node apps/server/scripts/scale-seed.ts
+
+# Issue 21: a PostgreSQL primary and hot standby, PgBouncer, Redis, CLUSTER_REPLICAS API servers (default 3)
+# and HAProxy on CLUSTER_PORT (default 8080), all under CLUSTER_DIR (default ./.cluster); Debian's packages
+# are installed when missing. `cluster-stop` stops them by process id; `cluster-restart` restarts the
+# replicas one at a time.
+cluster: build
+	node cluster/cluster.ts start
+
+cluster-stop: install
+	node cluster/cluster.ts stop
+
+cluster-restart: install
+	node cluster/cluster.ts restart
+
+# Issue 21 §3: a cluster of its own (ports 18080, 3201-3203, 56532-56632) under transfers and orders through
+# HAProxy: events across replicas, a rolling restart, kill -9 of a replica, a fast restart of the primary.
+test-cluster: build
+	npx vitest run --project cluster
+
+# Issue 21 §4: transfers and the main reads through HAProxy with 1 and with 3 replicas (a cluster of its own
+# under .cache/cluster-bench), with each part's CPU per request; results in bench/results/cluster_*.json.
+bench-cluster: build
+	node cluster/bench.ts
 
 clean:
 	rm -rf node_modules */*/node_modules apps/web/dist .cache data

@@ -33,6 +33,16 @@ export default defineConfig({
         },
       },
       {
+        // `make test-cluster` only (issue 21 §3): a cluster of its own under faults (cluster/cluster.test.ts).
+        test: {
+          name: 'cluster',
+          include: ['cluster/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          pool: 'forks',
+        },
+      },
+      {
         // `make soak` only: the ledger model for 10,000 steps or more (apps/server/test/ledger.soak.ts).
         test: {
           name: 'soak',

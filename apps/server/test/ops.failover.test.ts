@@ -4,7 +4,10 @@
  * request hanging past 10 s), then the server recovers by itself when the database is back.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/client.ts';
+import { isDatabaseUnavailable } from '../src/db/errors.ts';
 import { UNAVAILABLE_MESSAGE } from '../src/http/errors.ts';
 import { balanceOf, eventually, expectLedgerBalanced, mint, registerMember, useTestApp } from './helpers.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
@@ -116,5 +119,33 @@ describe('a replica', () => {
     await expectLedgerBalanced(t.app, t.admin);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
+  });
+
+  it('fails the next statement of a transaction whose connection is lost, and the pool takes up again', async () => {
+    const target = new URL(ADMIN_URL);
+    const cut = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(testDatabaseUrl());
+    viaProxy.host = `127.0.0.1:${cut.port}`;
+    const database = await openDatabase({ databaseUrl: viaProxy.toString(), dataDir: 'memory://', poolSize: 1 });
+    try {
+      // Lost between two statements, while the connection is checked out: no 'error' event ends the process.
+      const failed = await database.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`SELECT 1`);
+          cut.set('refuse');
+          await new Promise((r) => setTimeout(r, 200));
+          await tx.execute(sql`SELECT 2`);
+        })
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
+      expect(isDatabaseUnavailable(failed)).toBe(true);
+      cut.set('forward');
+      expect((await database.db.execute<{ n: number }>(sql`SELECT 3 AS n`)).rows).toEqual([{ n: 3 }]);
+    } finally {
+      await database.close();
+      await cut.close();
+    }
   });
 });

@@ -72,10 +72,14 @@ function newPool(url: string, max: number, prepared: boolean): pg.Pool {
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it.
   });
-  if (!prepared) {
-    unpreparedClients.add(pool);
-    pool.on('connect', (client) => unpreparedClients.add(client));
-  }
+  pool.on('connect', (client) => {
+    // A checked-out client whose server goes away between two statements (a restart, PgBouncer's "server
+    // conn crashed?") emits 'error', which would end the process unheard. Its next statement fails
+    // instead (a 503), and the pool drops it when it is released.
+    client.on('error', () => {});
+    if (!prepared) unpreparedClients.add(client);
+  });
+  if (!prepared) unpreparedClients.add(pool);
   return pool;
 }
 

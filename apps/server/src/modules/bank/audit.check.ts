@@ -8,6 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { withTransaction } from '../../db/transaction.ts';
 import { type PeriodicJob, startPeriodic } from '../../lib/periodic.ts';
 import { type ConservationCheck, ledgerRowCount, storeCheck } from './audit.queries.ts';
 import { type ConservationRow, findConservation } from './reports.queries.ts';
@@ -54,7 +55,7 @@ export async function takeCheck(
  * would fail it; the later snapshot wins). Returns the check.
  */
 export async function takeAndStoreCheck(db: Db): Promise<ConservationCheck> {
-  const { check } = await db.transaction((tx) => takeCheck(tx, 'kept'), { isolationLevel: 'repeatable read' });
+  const { check } = await withTransaction(db, (tx) => takeCheck(tx, 'kept'), { isolationLevel: 'repeatable read' });
   await storeCheck(db, check);
   return check;
 }
@@ -65,7 +66,8 @@ export async function takeAndStoreCheck(db: Db): Promise<ConservationCheck> {
  * when another process holds the lock, unless `wait` (tests), which waits for it.
  */
 export async function tickAuditCheck(db: Db, opts: { wait?: boolean } = {}): Promise<ConservationCheck | undefined> {
-  const check = await db.transaction(
+  const check = await withTransaction(
+    db,
     async (tx) => {
       // The lock is the snapshot's first statement: the check sees what was committed when it got it.
       if (opts.wait) {

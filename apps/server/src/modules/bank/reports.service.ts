@@ -14,6 +14,7 @@ import {
   type TransactionsResponse,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
+import { withTransaction } from '../../db/transaction.ts';
 import { takeAndStoreCheck, takeCheck } from './audit.check.ts';
 import {
   type ConservationCheck,
@@ -210,7 +211,8 @@ function tripwireChecks(t: Tripwires): AuditCheck[] {
  */
 export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<AuditResponse> {
   const result = opts.full
-    ? await db.transaction(
+    ? await withTransaction(
+        db,
         async (tx) => {
           const counters = await ledgerCounters(tx);
           const { rows, check } = await takeCheck(tx, 'full');
