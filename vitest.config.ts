@@ -16,6 +16,17 @@ export default defineConfig({
         },
       },
       {
+        // The web's components in jsdom, the API mocked with MSW (apps/web/src/test/).
+        test: {
+          name: 'web-ui',
+          include: ['apps/web/src/**/*.test.tsx'],
+          environment: 'jsdom',
+          environmentOptions: { jsdom: { url: 'http://localhost:3000/' } },
+          setupFiles: ['apps/web/src/test/setup.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
         // The benchmarks' pure helpers (bench/lib), no server or database.
         test: {
           name: 'bench',

@@ -217,13 +217,18 @@ afterAll(async () => {
 });
 
 describe('the cluster through HAProxy', () => {
-  it('spreads requests over every replica, and a socket on each replica sees a transfer made through the balancer', async () => {
+  it('spreads requests over every replica, and a socket on each replica (and one through HAProxy) sees a transfer made through the balancer', async () => {
     const instances = new Set<string>();
     for (let i = 0; i < 12; i++) instances.add((await ok<{ instance: string }>('GET', '/api/health')).instance);
     expect(instances.size).toBe(3);
 
-    const sockets = env.REPLICA_PORTS.split(' ').map((port) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/api/ws`);
+    // One socket on each replica, and one through HAProxy (which passes the WebSocket upgrade on).
+    const urls = [
+      ...env.REPLICA_PORTS.split(' ').map((port) => `ws://127.0.0.1:${port}/api/ws`),
+      `ws://127.0.0.1:${settings.CLUSTER_PORT}/api/ws`,
+    ];
+    const sockets = urls.map((url) => {
+      const ws = new WebSocket(url);
       const seen: Array<{ type: string; balances?: Array<{ currencyId: number; amount: string }> }> = [];
       ws.addEventListener('message', (m) => seen.push(JSON.parse(String(m.data))));
       ws.addEventListener('open', () => ws.send(JSON.stringify({ type: 'auth', token: sink.token })));

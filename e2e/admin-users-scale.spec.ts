@@ -4,9 +4,9 @@
  * the next page, a nickname search finds member123, and User Control shows the kept stats, at desktop and
  * phone size.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { ADMIN, expectNoSeriousA11yViolations, newPage } from './fixtures.ts';
+import { expectNoSeriousA11yViolations, newPage, signIn } from './fixtures.ts';
 
 const MEMBERS = 12_000;
 
@@ -34,14 +34,6 @@ test.beforeAll(async () => {
     await client.end();
   }
 });
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Nickname or e-mail').fill(ADMIN.nickname);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
 
 test('User Logs pages through 10,000+ members and finds one by nickname; User Control shows the kept stats', async ({
   browser,

@@ -4,15 +4,7 @@
  * their open page out; a new defcon level pops up live on another member's page.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { ADMIN, expectNoSeriousA11yViolations, newPage, PASSWORD, uniqueNick } from './fixtures.ts';
-
-async function signIn(page: Page, nickname: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Nickname or e-mail').fill(nickname);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
+import { ADMIN, expectNoSeriousA11yViolations, newPage, PASSWORD, signIn, uniqueNick } from './fixtures.ts';
 
 /** Opens an Admin Console tab by its URL value. */
 async function openTab(page: Page, tab: string): Promise<void> {

@@ -63,6 +63,18 @@ export async function storeSession(page: Page, session: { user: unknown; token: 
   );
 }
 
+/**
+ * Signs `page` in through the login form as `nickname` with `password` (the seeded admin by default) and
+ * waits for the dashboard it lands on.
+ */
+export async function signIn(page: Page, nickname = ADMIN.nickname, password = ADMIN.password): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Nickname or e-mail').fill(nickname);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
 /** A page in a fresh context at desktop (1280x800) or phone (390x844, touch) size, disclaimer accepted. */
 export async function newPage(browser: Browser, isMobile: boolean): Promise<Page> {
   const context = await browser.newContext(

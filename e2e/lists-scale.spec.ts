@@ -3,23 +3,15 @@
  * access-log rows are inserted straight into the test database; Access Logs then shows "10,000+ in all",
  * Next pages on, and a filter narrows to an exact total. Desktop and phone; screenshots in the results.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { ADMIN, newPage, PASSWORD, uniqueNick } from './fixtures.ts';
+import { ADMIN, newPage, PASSWORD, signIn, uniqueNick } from './fixtures.ts';
 
 /** The database the e2e server runs on (e2e/serve.ts). */
 function databaseUrl(): string {
   const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   url.pathname = `/${process.env.STARLIGHT_E2E_DB ?? 'starlight_e2e'}`;
   return url.toString();
-}
-
-async function signIn(page: Page, nickname: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Nickname or e-mail').fill(nickname);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 }
 
 test('Access Logs past 10,000 rows: "10,000+", Next pages on, a filter narrows it', async ({

@@ -4,7 +4,7 @@
  * Back/Forward move between filter states; switching the admin tab drops the log's params.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN, acceptDisclaimerUpFront, PASSWORD, uniqueNick } from './fixtures.ts';
+import { ADMIN, acceptDisclaimerUpFront, PASSWORD, signIn as signInByForm, uniqueNick } from './fixtures.ts';
 
 async function register(request: APIRequestContext, nick: string): Promise<string> {
   const res = await request.post('/api/user/register', {
@@ -30,10 +30,7 @@ async function post(request: APIRequestContext, token: string, path: string, dat
 
 async function signIn(page: Page, nick: string, password: string): Promise<void> {
   await acceptDisclaimerUpFront(page);
-  await page.goto('/login');
-  await page.getByLabel('Nickname or e-mail').fill(nick);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await signInByForm(page, nick, password);
   await expect(page.getByRole('heading', { name: `Welcome, ${nick}` })).toBeVisible();
 }
 

@@ -4,15 +4,7 @@
  * deposit, the admin approves it and the balance grows.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN, expectNoSeriousA11yViolations, newPage, PASSWORD, uniqueNick } from './fixtures.ts';
-
-async function signIn(page: Page, nickname: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Nickname or e-mail').fill(nickname);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
+import { ADMIN, expectNoSeriousA11yViolations, newPage, PASSWORD, signIn, uniqueNick } from './fixtures.ts';
 
 /** A currency that allows withdrawals (10% tax) and deposits, and 100 of it minted to `nick`. */
 async function setUp(request: APIRequestContext, nick: string): Promise<{ ticker: string; name: string }> {

@@ -50,6 +50,8 @@ const vitestOk = run('unit + integration', 'npx', [
   '--project',
   'web',
   '--project',
+  'web-ui',
+  '--project',
   'server',
   '--project',
   'bench',

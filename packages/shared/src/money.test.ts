@@ -16,6 +16,8 @@ import {
   sumAmounts,
   toDecimalString,
   UNIT,
+  wholeUnits,
+  wholeUnitsOf,
 } from './money.ts';
 
 /** Parses a decimal text the test knows is valid. */
@@ -235,5 +237,16 @@ describe('formatAtPrecision (amounts on the wire)', () => {
   it('keeps the sign of a negative total and never hides a digit', () => {
     expect(formatAtPrecision(-parse('1.5'), 2)).toBe('-1.50');
     expect(formatAtPrecision(-parse('0.001'), 0)).toBe('-0.001');
+  });
+});
+
+describe('wholeUnits and wholeUnitsOf (counts in whole currency units)', () => {
+  it('turns a count into an amount and back, rounding a part of a unit down', () => {
+    expect(wholeUnits(3)).toBe(3_000_000_000n);
+    expect(wholeUnits(12n)).toBe(12_000_000_000n);
+    expect(wholeUnitsOf(wholeUnits(10_000))).toBe(10_000);
+    expect(wholeUnitsOf(2_999_999_999n)).toBe(2);
+    expect(wholeUnitsOf(0n)).toBe(0);
+    expect(() => wholeUnits(1.5)).toThrow(RangeError);
   });
 });

@@ -23,6 +23,19 @@ export function amount(units: bigint): Amount {
 }
 
 /**
+ * `n` whole currency units (a count: chips, a supply) as an Amount. Throws RangeError when `n` is a number
+ * that is not an integer (BigInt's own check).
+ */
+export function wholeUnits(n: number | bigint): Amount {
+  return amount(BigInt(n) * UNIT);
+}
+
+/** How many whole currency units `a` holds, rounded down, as a number (counts such as chips, under 2^53). */
+export function wholeUnitsOf(a: Amount | bigint): number {
+  return Number(a / UNIT);
+}
+
+/**
  * Parses a decimal string ("12.5") or a JSON number (12.5) in currency units into an Amount.
  * Returns null when the text is not a plain non-negative decimal (no sign, no spaces, no exponent) or has
  * more than 9 decimals (issue 6 §8: `" 10"` is refused, not trimmed).

@@ -2,27 +2,11 @@
 import type { Currency } from '@starlight/shared';
 import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { testCurrency } from '../test/fixtures.ts';
 import { applyPushedCurrencies, refetchIfUnknown } from './currencies.ts';
 import { queryKeys } from './query-keys.ts';
 
-const currency = (currencyId: number, name = `Coin ${currencyId}`): Currency => ({
-  currencyId,
-  ticker: `C${currencyId}`,
-  name,
-  precision: 2,
-  canDeposit: false,
-  canWithdraw: false,
-  canTransfer: true,
-  canMint: true,
-  canBurn: true,
-  isFrozen: false,
-  frozenNote: '',
-  depositTax: '0',
-  withdrawTax: '0',
-  transferTax: '0',
-  taxCollector: 'admin',
-  imgUrl: '',
-});
+const currency = (currencyId: number, name = `Coin ${currencyId}`): Currency => testCurrency(currencyId, { name });
 
 let stored: Map<string, string>;
 beforeEach(() => {

@@ -10,7 +10,7 @@
  * member still holds back to the sale and removes the ships the member still owns (once); a partial
  * refund takes back Credits only, as items do not divide.
  */
-import { type Amount, amount, CREDITS_CURRENCY_ID, PACKAGE_ITEM_TYPE, TX_CATEGORY, UNIT } from '@starlight/shared';
+import { CREDITS_CURRENCY_ID, PACKAGE_ITEM_TYPE, TX_CATEGORY, wholeUnits, wholeUnitsOf } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
@@ -28,8 +28,6 @@ export function countItems(items: readonly PackageItem[]): { chips: number; ship
   const sum = (type: number) => items.filter((i) => i.type === type).reduce((n, i) => n + i.amount, 0);
   return { chips: sum(PACKAGE_ITEM_TYPE.SynthChips), ships: sum(PACKAGE_ITEM_TYPE.Ships) };
 }
-
-const wholeChips = (a: Amount) => Number(a / UNIT);
 
 /**
  * Locks, in one statement and the global order, the member's Credits row and, when items are involved
@@ -75,7 +73,7 @@ export function planGrant(
   sale: Sale | null,
 ): ItemGrant {
   const { chips, ships } = countItems(items);
-  const held = sale ? wholeChips(balances.of(sale.saleId, sale.chipCurrencyId)) : 0;
+  const held = sale ? wholeUnitsOf(balances.of(sale.saleId, sale.chipCurrencyId)) : 0;
   const chipsGranted = Math.min(chips, held);
   const entries: Entry[] =
     sale && chipsGranted > 0
@@ -83,7 +81,7 @@ export function planGrant(
           {
             category: TX_CATEGORY.Transfer,
             currencyId: sale.chipCurrencyId,
-            amount: amount(BigInt(chipsGranted) * UNIT),
+            amount: wholeUnits(chipsGranted),
             executorId: null,
             senderId: sale.saleId,
             recipientId: c.userId,
@@ -117,13 +115,13 @@ export async function createGrantedShips(
  */
 export function chipsBackEntry(c: CheckoutRow, balances: BatchBalances, sale: Sale | null, note: string): Entry[] {
   if (!sale || c.chipsGranted === 0) return [];
-  const back = Math.min(c.chipsGranted, wholeChips(balances.of(c.userId, sale.chipCurrencyId)));
+  const back = Math.min(c.chipsGranted, wholeUnitsOf(balances.of(c.userId, sale.chipCurrencyId)));
   if (back === 0) return [];
   return [
     {
       category: TX_CATEGORY.Transfer,
       currencyId: sale.chipCurrencyId,
-      amount: amount(BigInt(back) * UNIT),
+      amount: wholeUnits(back),
       executorId: null,
       senderId: c.userId,
       recipientId: sale.saleId,

@@ -6,12 +6,11 @@
  */
 import {
   ALPHA_SHIPS,
-  amount,
   CHIP_TICKER,
   CREDITS_CURRENCY_ID,
   formatAmount,
   TX_CATEGORY,
-  UNIT,
+  wholeUnits,
 } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -64,11 +63,11 @@ export async function seedChipSale(db: Db, supply: number): Promise<void> {
           {
             category: TX_CATEGORY.Mint,
             currencyId: currency.currencyId,
-            amount: amount(BigInt(supply) * UNIT),
+            amount: wholeUnits(supply),
             executorId: null,
             senderId: null,
             recipientId: sale.id,
-            note: `Synth chip supply: ${formatAmount(BigInt(supply) * UNIT, 0)}`,
+            note: `Synth chip supply: ${formatAmount(wholeUnits(supply), 0)}`,
           },
         ]);
       }

@@ -20,7 +20,8 @@ import {
   type SynthChipsResponse,
   shipImageUrl,
   TX_CATEGORY,
-  UNIT,
+  wholeUnits,
+  wholeUnitsOf,
 } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
@@ -41,7 +42,6 @@ async function requireSale(db: DbOrTx): Promise<Sale> {
   return sale;
 }
 
-const chips = (n: number) => amount(BigInt(n) * UNIT);
 const soldOut = (left: number) => (left <= 0 ? 'All Sold Out' : `Only ${left} synth chips left`);
 
 /** `synthChips` (public): `{remaining, price, currencyId, message}`; the message is `All Sold Out` at 0. */
@@ -86,7 +86,7 @@ export async function buySynthChipsBatch(
   const balances = locked?.balances;
   const entries: Entry[] = [];
   const outcomes = jobs.map(({ member, input }): Outcome<BuySynthChipsResponse> => {
-    const left = Number((balances?.of(sale.saleId, sale.chipCurrencyId) ?? 0n) / UNIT);
+    const left = wholeUnitsOf(balances?.of(sale.saleId, sale.chipCurrencyId) ?? 0n);
     if (left < input.amount) return { ok: false, error: new AppError('CONFLICT', soldOut(left)) };
     const cost = amount(fromNumeric(CHIP_PRICE_CREDITS) * BigInt(input.amount));
     if (!balances?.covers(member.id, CREDITS_CURRENCY_ID, cost)) {
@@ -98,7 +98,7 @@ export async function buySynthChipsBatch(
       {
         ...base,
         currencyId: sale.chipCurrencyId,
-        amount: chips(input.amount),
+        amount: wholeUnits(input.amount),
         senderId: sale.saleId,
         recipientId: member.id,
       },
@@ -168,13 +168,13 @@ export async function openSynthChipsBatch(
   const entries: Entry[] = [];
   const opened: Array<{ index: number; member: AuthUser; ships: number }> = [];
   const outcomes: Array<Outcome<OpenSynthChipsResponse> | null> = jobs.map(({ member, input }, index) => {
-    if (!balances.covers(member.id, sale.chipCurrencyId, chips(input.amount))) {
+    if (!balances.covers(member.id, sale.chipCurrencyId, wholeUnits(input.amount))) {
       return { ok: false, error: new AppError('CONFLICT', 'Not enough synth chips') };
     }
     const entry: Entry = {
       category: TX_CATEGORY.OpenedAlphaSynthChips,
       currencyId: sale.chipCurrencyId,
-      amount: chips(input.amount),
+      amount: wholeUnits(input.amount),
       executorId: member.id,
       senderId: member.id,
       recipientId: null,

@@ -1,0 +1,96 @@
+/**
+ * The Transfer popup (SPEC §2) as a member uses it, against a mocked API: the tax shown before sending,
+ * the request it sends (with an Idempotency-Key), the server's message in a toast, and a refusal or a
+ * missing field that keeps the popup open.
+ */
+import type { Currency } from '@starlight/shared';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { testCurrency } from '../../../test/fixtures.ts';
+import { server } from '../../../test/setup.ts';
+import { renderWithProviders } from '../../../test/TestProviders.tsx';
+import { TransferModal } from './TransferModal.tsx';
+
+const credits = testCurrency(2, { ticker: 'CR', name: 'Credits', transferTax: '0.05' });
+const locked: Currency = { ...credits, currencyId: 3, ticker: 'LCK', name: 'Locked', canTransfer: false };
+
+/** The API's currency list, and what the transfer endpoint receives (body and headers). */
+function mockApi(answer: () => Response) {
+  const sent: Array<{ body: unknown; idempotencyKey: string | null }> = [];
+  server.use(
+    http.get('*/api/bank/currencies', () => HttpResponse.json({ currencies: [credits, locked], message: 'OK' })),
+    http.post('*/api/bank/p2pTransfer', async ({ request }) => {
+      sent.push({ body: await request.json(), idempotencyKey: request.headers.get('idempotency-key') });
+      return answer();
+    }),
+  );
+  return sent;
+}
+
+async function fillIn(recipient: string, amount: string) {
+  const user = userEvent.setup();
+  if (recipient) await user.type(screen.getByRole('textbox', { name: /Recipient nickname/ }), recipient);
+  await user.click(screen.getByRole('combobox', { name: /Currency/ }));
+  // Mantine's dropdown never finishes its opening transition in jsdom: its options count as hidden.
+  const option = await screen.findByRole('option', { name: 'Credits (CR)', hidden: true });
+  // Only currencies that allow transfers are offered.
+  expect(screen.queryByRole('option', { name: 'Locked (LCK)', hidden: true })).toBeNull();
+  await user.click(option);
+  await user.type(screen.getByRole('textbox', { name: /Amount/ }), amount);
+  return user;
+}
+
+describe('TransferModal', () => {
+  it('shows the tax before sending, sends the transfer once with an Idempotency-Key, and toasts the answer', async () => {
+    const sent = mockApi(() => HttpResponse.json({ senderUser: {}, message: 'Transfer complete' }));
+    const onClose = vi.fn();
+    renderWithProviders(<TransferModal opened onClose={onClose} />);
+    const user = await fillIn('bob', '10');
+    expect(
+      await screen.findByText(
+        'Transfer tax 5%: 0.50 CR (rounded up to the smallest unit). The recipient receives 9.50 CR.',
+      ),
+    ).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Transfer complete')).toBeTruthy();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.body).toEqual({ recipientNickName: 'bob', currencyId: 2, amount: '10' });
+    expect(sent[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it("shows the server's refusal and stays open", async () => {
+    mockApi(() => HttpResponse.json({ message: 'Insufficient funds' }, { status: 409 }));
+    const onClose = vi.fn();
+    renderWithProviders(<TransferModal opened onClose={onClose} />);
+    const user = await fillIn('bob', '10');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Insufficient funds')).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Transfer' })).toBeTruthy();
+  });
+
+  it('sends nothing while the recipient is missing, and says so at the field', async () => {
+    const sent = mockApi(() => HttpResponse.json({ senderUser: {}, message: 'Transfer complete' }));
+    renderWithProviders(<TransferModal opened onClose={() => {}} />);
+    const user = await fillIn('', '10');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    const field = screen.getByRole('textbox', { name: /Recipient nickname/ });
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    expect(sent).toHaveLength(0);
+  });
+
+  it('refuses an amount whose tax would take it all, before anything is sent', async () => {
+    const sent = mockApi(() => HttpResponse.json({ senderUser: {}, message: 'Transfer complete' }));
+    renderWithProviders(<TransferModal opened onClose={() => {}} />);
+    await fillIn('bob', '0.01');
+    expect(
+      await screen.findByText('Amount too small: the 5% transfer tax (0.01 CR) would leave the recipient nothing.'),
+    ).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(sent).toHaveLength(0);
+  });
+});

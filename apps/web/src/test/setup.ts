@@ -1,0 +1,57 @@
+/**
+ * Set-up of the web's component tests (`web-ui` project, jsdom): what jsdom lacks and Mantine needs, the
+ * mocked HTTP API (MSW: `server.use(...)` in a test adds its answers), and a clean page after each test.
+ */
+import { cleanup } from '@testing-library/react';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+/** The mocked API: no handler by default, and a request no test answered fails the test. */
+export const server = setupServer();
+
+beforeAll(() => {
+  server.listen({ onUnhandledFrame: 'error' });
+  // The app calls fetch('/api/...') as a browser does; Node's fetch wants an absolute address. Installed
+  // after MSW's interception, so MSW still sees every request.
+  const intercepted = globalThis.fetch;
+  globalThis.fetch = (input, init) =>
+    intercepted(
+      typeof input === 'string' && input.startsWith('/') ? new URL(input, window.location.href) : input,
+      init,
+    );
+});
+
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  localStorage.clear();
+});
+
+afterAll(() => server.close());
+
+// Mantine reads the colour scheme, observes sizes and waits for fonts; jsdom has none of them.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+class NoResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+globalThis.ResizeObserver = NoResizeObserver;
+Element.prototype.scrollIntoView = () => {};
+// Mantine's autosizing textarea listens for web fonts loading.
+Object.defineProperty(document, 'fonts', {
+  configurable: true,
+  value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+});
