@@ -5,7 +5,7 @@ import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { lazy, useMemo, useState } from 'react';
 import { PageSkeleton } from '../components/PageSkeleton.tsx';
 import { Alerts } from '../features/alerts/components/Alerts.tsx';
-import { isVerifyPromptDue, readVerifyReminder } from '../features/auth/verify-reminder.ts';
+import { isVerifyPromptDue, readVerifyReminder } from '../features/auth/utils/verify-reminder.ts';
 import { useSession } from '../lib/session.ts';
 import { WithMantine } from '../lib/with-mantine.tsx';
 import { LEFT_MENU, type NavItem, RIGHT_MENU } from './nav.ts';

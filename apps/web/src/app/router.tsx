@@ -65,8 +65,11 @@ const LeaderboardPage = lazyRouteComponent(
   () => import('../features/leaderboard/components/LeaderboardPage.tsx'),
   'LeaderboardPage',
 );
-const CheckoutPage = lazyRouteComponent(() => import('../features/store/components/CheckoutPage.tsx'), 'CheckoutPage');
-const SandboxPage = lazyRouteComponent(() => import('../features/store/components/SandboxPage.tsx'), 'SandboxPage');
+const CheckoutPage = lazyRouteComponent(
+  () => import('../features/checkout/components/CheckoutPage.tsx'),
+  'CheckoutPage',
+);
+const SandboxPage = lazyRouteComponent(() => import('../features/checkout/components/SandboxPage.tsx'), 'SandboxPage');
 const SynthChipsPage = lazyRouteComponent(
   () => import('../features/chips/components/SynthChipsPage.tsx'),
   'SynthChipsPage',
@@ -115,7 +118,7 @@ const providerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/provider',
   validateSearch: typed<ProviderSearch>(),
-  component: lazyRouteComponent(() => import('../features/store/components/ProviderPage.tsx'), 'ProviderPage'),
+  component: lazyRouteComponent(() => import('../features/checkout/components/ProviderPage.tsx'), 'ProviderPage'),
 });
 
 const registerWithReferrer = createRoute({

@@ -5,7 +5,7 @@ import { UserBankPage as BankUserArea, type UserBankPanels } from '../../feature
 const PANELS: UserBankPanels = {
   forge: lazy(() => import('../../features/forge/components/ForgeTab.tsx').then((m) => ({ default: m.ForgeTab }))),
   checkoutLogs: lazy(() =>
-    import('../../features/store/components/CheckoutLogs.tsx').then((m) => ({ default: m.CheckoutLogs })),
+    import('../../features/checkout/components/CheckoutLogs.tsx').then((m) => ({ default: m.CheckoutLogs })),
   ),
   forgeLogs: lazy(() =>
     import('../../features/forge/components/ForgeLogs.tsx').then((m) => ({ default: m.ForgeLogs })),

@@ -7,7 +7,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useDefcon } from '../../../lib/defcon.ts';
 import { WithMantine } from '../../../lib/with-mantine.tsx';
-import { isDisclaimerDue, readStoredDisclaimer } from '../disclaimer.ts';
+import { isDisclaimerDue, readStoredDisclaimer } from '../utils/disclaimer.ts';
 
 const DisclaimerModal = lazy(() => import('./DisclaimerModal.tsx').then((m) => ({ default: m.DisclaimerModal })));
 const DefconModal = lazy(() => import('./DefconModal.tsx').then((m) => ({ default: m.DefconModal })));

@@ -4,7 +4,7 @@
  * page inert behind it) in plain markup, so a first visit paints without Mantine (issue 6 §6).
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { DISCLAIMER_KEY, DISCLAIMER_VERSION } from '../disclaimer.ts';
+import { DISCLAIMER_KEY, DISCLAIMER_VERSION } from '../utils/disclaimer.ts';
 import classes from './disclaimer.module.css';
 
 /**

@@ -11,7 +11,7 @@ import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useSendVerificationEmail } from '../../../lib/send-verification-email.ts';
 import { useSession } from '../../../lib/session.ts';
-import { postponeVerifyReminder } from '../verify-reminder.ts';
+import { postponeVerifyReminder } from '../utils/verify-reminder.ts';
 
 export function VerifyEmailPrompt() {
   const email = useSession((s) => s.user?.email);

@@ -4,8 +4,8 @@
  */
 import { Accordion, Alert, Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { Fragment, useEffect, useState } from 'react';
-import { type Faq, loadFaq } from '../faq-data.ts';
-import { parseRichText } from '../rich-text.ts';
+import { type Faq, loadFaq } from '../utils/faq-data.ts';
+import { parseRichText } from '../utils/rich-text.ts';
 
 function Answer({ text }: { text: string }) {
   return (
