@@ -15,8 +15,8 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { insertAdminLog } from '../audit/audit.queries.ts';
-import { findUserByNickname } from '../users/users.queries.ts';
+import { insertAdminLog } from '../audit/audit.public.ts';
+import { findUserByNickname } from '../users/users.public.ts';
 import {
   type CurrencyColumns,
   type CurrencyRow,

@@ -12,7 +12,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { committedHorizon } from '../../db/horizon.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type PeriodicJob, startPeriodic, withJobLock } from '../../lib/periodic.ts';
-import { resetTradeCandles, tickTradeCandles } from '../exchange/candles.queries.ts';
+import { resetTradeCandles, tickTradeCandles } from '../exchange/exchange.public.ts';
 
 const JOB = 'ledger-rollup';
 /** The epoch every bucket is aligned to (UTC). */

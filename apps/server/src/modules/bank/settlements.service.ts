@@ -37,9 +37,9 @@ import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { insertAdminLog } from '../audit/audit.queries.ts';
-import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
-import { findUserByNickname, toUserDto } from '../users/users.queries.ts';
+import { insertAdminLog } from '../audit/audit.public.ts';
+import { type Entry, postEntries } from '../ledger/ledger.public.ts';
+import { findUserByNickname, toUserDto } from '../users/users.public.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
 import {
   closeSettlement,

@@ -3,9 +3,14 @@ import { type Amount, fromNumeric } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
-import { type BatchBalances, lockBalances } from '../ledger/ledger.balances.ts';
-import { balancesAfterPosting, type Entry, postEntries } from '../ledger/ledger.posting.ts';
-import type { BalanceText } from '../users/users.queries.ts';
+import {
+  type BatchBalances,
+  balancesAfterPosting,
+  type Entry,
+  lockBalances,
+  postEntries,
+} from '../ledger/ledger.public.ts';
+import type { BalanceText } from '../users/users.public.ts';
 import type { CurrencyRow } from './currencies.queries.ts';
 
 /** The currency fields a transfer or a withdrawal checks (DESIGN §4, §8). */

@@ -21,9 +21,9 @@ import type { Tx } from '../../db/client.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { insertAdminLogs } from '../audit/audit.queries.ts';
-import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
-import { loadUserDto, toUserDto } from '../users/users.queries.ts';
+import { insertAdminLogs } from '../audit/audit.public.ts';
+import { type Entry, postEntries } from '../ledger/ledger.public.ts';
+import { loadUserDto, toUserDto } from '../users/users.public.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
 import { findHolders, findTransfersContext, postTransfers } from './transfers.queries.ts';
 

@@ -23,8 +23,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { findCollection, findItems } from '../items/items.queries.ts';
-import { insertAccessLog } from '../users/users.queries.ts';
+import { findCollection, findItems } from '../items/items.public.ts';
+import { insertAccessLog } from '../users/users.public.ts';
 import {
   type AuthRequestRow,
   findAuthRequest,

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
-import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
+import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 import { CHECKOUT_COLUMNS, type CheckoutRow, type CheckoutSqlRow, toCheckoutRow } from './checkout.queries.ts';
 
 /** One event of a batch as it is recorded: the checkout it names by our id, and its new row's id. */

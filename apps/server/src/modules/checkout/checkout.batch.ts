@@ -10,7 +10,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Outcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { Entry } from '../ledger/ledger.posting.ts';
+import type { Entry } from '../ledger/ledger.public.ts';
 import { completeWithCredits, lockCheckoutsAndRecord } from './checkout.batch.queries.ts';
 import { applyToLocked, completesWithCreditsOnly, creditsEntry, type EventOutcome } from './checkout.events.ts';
 import type { CheckoutRow } from './checkout.queries.ts';

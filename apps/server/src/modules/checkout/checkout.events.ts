@@ -25,7 +25,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
+import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 import {
   chipsBackEntry,
   createGrantedShips,

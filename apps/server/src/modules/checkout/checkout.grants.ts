@@ -16,11 +16,11 @@ import type { Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import { findSale, type Sale } from '../chips/chips.queries.ts';
+import { findSale, type Sale } from '../chips/chips.public.ts';
 import { createShips } from '../chips/chips.service.ts';
-import { deleteCheckoutItems } from '../items/items.queries.ts';
-import { type BatchBalances, lockBalances } from '../ledger/ledger.balances.ts';
-import type { Entry } from '../ledger/ledger.posting.ts';
+import { deleteCheckoutItems } from '../items/items.public.ts';
+import type { Entry } from '../ledger/ledger.public.ts';
+import { type BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
 import type { CheckoutRow } from './checkout.queries.ts';
 
 /** How many chips and ships `items` grant. */

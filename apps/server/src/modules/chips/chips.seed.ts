@@ -15,11 +15,10 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { insertCurrency, lockCurrencyCreation, nextCurrencyId } from '../bank/currencies.queries.ts';
-import { insertCollection } from '../items/items.queries.ts';
-import { openBalanceRows } from '../ledger/ledger.balances.ts';
-import { postEntries } from '../ledger/ledger.posting.ts';
-import { findUserByNickname, insertUser } from '../users/users.queries.ts';
+import { insertCurrency, lockCurrencyCreation, nextCurrencyId } from '../bank/bank.public.ts';
+import { insertCollection } from '../items/items.public.ts';
+import { openBalanceRows, postEntries } from '../ledger/ledger.public.ts';
+import { findUserByNickname, insertUser } from '../users/users.public.ts';
 import { findSale, SALE_NICKNAME } from './chips.queries.ts';
 
 /** Makes the sale when it does not exist yet, with `supply` chips. */

@@ -29,9 +29,8 @@ import { pgArray } from '../../db/pg-array.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { insertItems, type NewItem } from '../items/items.queries.ts';
-import { lockBalances } from '../ledger/ledger.balances.ts';
-import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
+import { insertItems, type NewItem } from '../items/items.public.ts';
+import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
 import { drawShip } from './chips.draw.ts';
 import { chipsRemaining, findSale, SALE_QUERY, type Sale } from './chips.queries.ts';
 

@@ -8,8 +8,7 @@ import { type Amount, AppError, ORDER_STATE, type PlaceOrderInput, TX_CATEGORY }
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { matchingSeconds } from '../../lib/metrics.ts';
-import type { BatchBalances } from '../ledger/ledger.balances.ts';
-import type { Entry } from '../ledger/ledger.posting.ts';
+import type { BatchBalances, Entry } from '../ledger/ledger.public.ts';
 import { pairAmountText } from './exchange.dto.ts';
 import { type Book, type BookOrder, buyEscrowFor, type Fill, type MarketRules, matchOrder } from './matching.engine.ts';
 import type { NewOrder, OrderContext, OrderRow, PlacedOrderWrites } from './orders.queries.ts';

@@ -1,7 +1,7 @@
 /** Writing a placement batch (DESIGN §5, §9): its money, orders, fills and trades in one statement. */
 import type { PlaceOrderResponse } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
-import { postEntries } from '../ledger/ledger.posting.ts';
+import { postEntries } from '../ledger/ledger.public.ts';
 import { toOrderDto, toTradeDto } from './exchange.dto.ts';
 import type { OrderBatch } from './orders.escrow.ts';
 import { type PlacedOrderResult, parsePlacedOrders, placedOrderWrites } from './orders.queries.ts';

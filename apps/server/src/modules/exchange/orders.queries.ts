@@ -5,8 +5,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { currencies, exchangeOrders, exchangePairs } from '../../db/schema/index.ts';
-import { type BatchBalances, lockBalances } from '../ledger/ledger.balances.ts';
-import type { PostAlong } from '../ledger/ledger.posting.ts';
+import type { PostAlong } from '../ledger/ledger.public.ts';
+import { type BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
 import { type PairRow, type PairSqlRow, pairRows, toPairRow } from './pairs.queries.ts';
 
 /** An order as the service sees it; amounts are Amounts. */

@@ -15,7 +15,7 @@ import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
 import { cappedTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
-import type { PostAlong } from '../ledger/ledger.posting.ts';
+import type { PostAlong } from '../ledger/ledger.public.ts';
 
 /** A process row with its currencies' precisions, as every query here returns it (amounts per unit). */
 export type ProcessRow = {

@@ -42,8 +42,7 @@ import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { requireBurnable, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
-import { lockBalances } from '../ledger/ledger.balances.ts';
-import { type Entry, postEntries } from '../ledger/ledger.posting.ts';
+import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
 import {
   closeProcesses,
   findOwnProcessTiming,

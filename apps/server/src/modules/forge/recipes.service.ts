@@ -18,7 +18,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { insertAdminLog } from '../audit/audit.queries.ts';
+import { insertAdminLog } from '../audit/audit.public.ts';
 import { requireBurnable, requireCurrency, requireMintable, requirePrecision } from '../bank/currencies.service.ts';
 import {
   findRecipe,

@@ -21,7 +21,7 @@ import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { findUserByNickname } from '../users/users.queries.ts';
+import { findUserByNickname } from '../users/users.public.ts';
 import {
   findCollection,
   findCollections,

@@ -2,7 +2,7 @@
 import { errorResponse, leaderboardRequest, leaderboardResponse } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { startKeptCurrencies } from '../bank/currencies.cache.ts';
+import { startKeptCurrencies } from '../bank/bank.public.ts';
 import { leaderboard, topCache } from './leaderboard.service.ts';
 import type { LeaderboardStore } from './leaderboard.store.ts';
 

@@ -2,8 +2,7 @@
 import { formatAtPrecision, fromNumeric, type Leader, type LeaderboardResponse } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import type { KeptCurrencies } from '../bank/currencies.cache.ts';
-import type { CurrencyRow } from '../bank/currencies.queries.ts';
+import type { CurrencyRow, KeptCurrencies } from '../bank/bank.public.ts';
 import { findShownMembers, findViewerHolding } from './leaderboard.queries.ts';
 import { type LeaderboardStore, type RankEntry, ranksAhead } from './leaderboard.store.ts';
 

@@ -15,7 +15,7 @@ import type { FailureCounter } from '../../lib/failure-counter.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { consent } from '../capp/capp.service.ts';
-import { SALE_NICKNAME } from '../chips/chips.queries.ts';
+import { SALE_NICKNAME } from '../chips/chips.public.ts';
 import {
   bumpTokenVersion,
   findUserByEmail,

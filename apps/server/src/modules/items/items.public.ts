@@ -1,0 +1,13 @@
+/**
+ * What other modules may use of the items: writing and removing items inside another module's posting (a
+ * checkout grants ships and takes them back, an opened chip yields one, a creator app makes collections),
+ * and reading them for a member's profile.
+ */
+export {
+  deleteCheckoutItems,
+  findCollection,
+  findItems,
+  insertCollection,
+  insertItems,
+  type NewItem,
+} from './items.queries.ts';
