@@ -1,8 +1,17 @@
 /**
  * Who may call a route (STYLE: roles at the route). Every /api route declares `config.access`;
- * `assertAccessDeclared` refuses to start a server with a route that forgot to.
+ * `assertAccessDeclared` refuses to start a server with a route that forgot to. Who is calling is
+ * `request.auth` (set by plugins/auth.ts); `requireAuth` is how a service behind a member route reads it.
  */
-import type { RouteOptions } from 'fastify';
+import { AppError, MESSAGES } from '@starlight/shared';
+import type { FastifyRequest, RouteOptions } from 'fastify';
+
+/** The signed-in account as the services see it. */
+export interface AuthUser {
+  id: string;
+  nickname: string;
+  role: string;
+}
 
 /** public: anyone; member: any signed-in account; admin / creator: that role (admins pass creator routes). */
 export type Access = 'public' | 'member' | 'admin' | 'creator';
@@ -11,6 +20,18 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
+  interface FastifyRequest {
+    /** Set for signed-in callers; null on public routes without a valid token. */
+    auth: AuthUser | null;
+    /** How `auth` was proved: a session token or an API key (`x-api-key`, DESIGN §8); null with no `auth`. */
+    authVia: 'session' | 'apiKey' | null;
+  }
+}
+
+/** Returns the signed-in user of a request or throws 401 `Not authorized`. For services behind member routes. */
+export function requireAuth(request: FastifyRequest): AuthUser {
+  if (!request.auth) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+  return request.auth;
 }
 
 /** One declared /api route: what the route-table tests walk (test/http.access.test.ts). */

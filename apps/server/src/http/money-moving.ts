@@ -6,9 +6,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { requireAuth } from '../http/access.ts';
 import type { GroupCommit } from '../lib/group-commit.ts';
 import { type ChangePublisher, LiveChanges } from '../lib/live-changes.ts';
-import { requireAuth } from '../plugins/auth.ts';
 import { idempotencyKey, withIdempotency } from './idempotency.ts';
 
 /** Runs `work` with a fresh change set, then queues what it changed on `publisher` (after it returned). */

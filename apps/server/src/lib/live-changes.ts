@@ -6,7 +6,6 @@
  * trades, orders, balances and currencies to its sockets.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { LiveClient, LiveHub } from '../plugins/websocket.ts';
 import type { EventBus } from './event-bus.ts';
 
 /** The pairs, members, currencies and item collections one request (or batch) changed. */
@@ -234,10 +233,19 @@ export function subscribeToChanges(
 }
 
 /**
+ * What `onSocketAuthenticated` needs of the live hub (plugins/websocket.ts's `LiveHub` is one), declared
+ * here so this floor does not import the plugin above it: the handler run when a socket of client type
+ * `C` signs in.
+ */
+export interface SocketSignIns<C> {
+  handlers: { onAuthenticated?(client: C): Promise<void> };
+}
+
+/**
  * Adds `handler` to what the live hub does when a socket signs in, after the handlers set before it,
  * so each module that owns a member's data pushes its own snapshot (orders, balances).
  */
-export function onSocketAuthenticated(hub: LiveHub, handler: (client: LiveClient) => Promise<void>): void {
+export function onSocketAuthenticated<C>(hub: SocketSignIns<C>, handler: (client: C) => Promise<void>): void {
   const previous = hub.handlers.onAuthenticated;
   hub.handlers.onAuthenticated = async (client) => {
     await previous?.(client);

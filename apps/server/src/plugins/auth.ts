@@ -14,24 +14,11 @@ import fp from 'fastify-plugin';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { type Db, queryNamed } from '../db/client.ts';
-import type { Access } from '../http/access.ts';
+import type { Access, AuthUser } from '../http/access.ts';
 import { hashApiKey } from '../lib/api-key-crypto.ts';
 import { upTo } from '../lib/lru.ts';
 
-/** The signed-in account as the services see it. */
-export interface AuthUser {
-  id: string;
-  nickname: string;
-  role: string;
-}
-
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set for signed-in callers; null on public routes without a valid token. */
-    auth: AuthUser | null;
-    /** How `auth` was proved: a session token or an API key (`x-api-key`, DESIGN §8); null with no `auth`. */
-    authVia: 'session' | 'apiKey' | null;
-  }
   interface FastifyInstance {
     /** Signs a session token for a user: `{token, expiresAt}` (24 hours, SPEC §9). */
     signSession(user: { id: string; role: string; tokenVersion: number }): Promise<{ token: string; expiresAt: Date }>;
@@ -69,12 +56,6 @@ export function bearerToken(header: string | undefined): string | undefined {
 export function hasApiKeyInQuery(query: unknown): boolean {
   if (!query || typeof query !== 'object') return false;
   return Object.keys(query).some((name) => /api[-_]?key/i.test(name));
-}
-
-/** Returns the signed-in user of a request or throws 401 `Not authorized`. For services behind member routes. */
-export function requireAuth(request: FastifyRequest): AuthUser {
-  if (!request.auth) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
-  return request.auth;
 }
 
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => {

@@ -9,6 +9,7 @@ import { AppError, type WsServerMessage, wsClientMessage } from '@starlight/shar
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
+import type { AuthUser } from '../http/access.ts';
 import { createEventBus, type EventBus } from '../lib/event-bus.ts';
 import {
   ChangePublisher,
@@ -16,7 +17,7 @@ import {
   isSessionsEndedEvent,
   type SessionsEndedEvent,
 } from '../lib/live-changes.ts';
-import { type AuthUser, bearerToken } from './auth.ts';
+import { bearerToken } from './auth.ts';
 
 /** The part of a `ws` WebSocket the hub uses (the package ships no types here). */
 interface RawSocket {

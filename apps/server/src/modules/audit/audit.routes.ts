@@ -11,7 +11,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../../http/access.ts';
 import * as audit from './audit.service.ts';
 
 /** `readDb` serves the log lists (lag-tolerant, issue 21 §2). */

@@ -10,9 +10,9 @@ import {
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../http/access.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import type { DefconChangedEvent } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { findAlertLevel, insertAdminLog, upsertAlertLevel } from './audit.queries.ts';
 import { findAccessLogs, findAdminLogs } from './logs.queries.ts';
 

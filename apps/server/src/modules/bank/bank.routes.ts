@@ -23,10 +23,10 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMoving, moneyMovingBatched, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
 import { sendJson } from '../../lib/response-cache.ts';
-import { requireAuth } from '../../plugins/auth.ts';
 import { startAuditCheck } from './audit.check.ts';
 import { startCurrenciesLive } from './currencies.live.ts';
 import * as currencies from './currencies.service.ts';

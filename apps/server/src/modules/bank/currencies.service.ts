@@ -13,8 +13,8 @@ import {
 } from '@starlight/shared';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../http/access.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.public.ts';
 import { findUserByNickname } from '../users/users.public.ts';
 import {

@@ -13,9 +13,9 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMoving, moneyMovingBatched } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
-import { requireAuth } from '../../plugins/auth.ts';
 import * as settlements from './settlements.service.ts';
 
 /** `readDb` serves the admin's settlement list (lag-tolerant, issue 21 §2). */

@@ -33,10 +33,10 @@ import {
   type WithdrawResponse,
 } from '@starlight/shared';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.public.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 import { findUserByNickname, toUserDto } from '../users/users.public.ts';

@@ -18,9 +18,9 @@ import {
   type User as UserDto,
 } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLogs } from '../audit/audit.public.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 import { loadUserDto, toUserDto } from '../users/users.public.ts';

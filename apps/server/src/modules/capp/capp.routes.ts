@@ -12,7 +12,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../../http/access.ts';
 import * as capp from './capp.service.ts';
 
 export const cappRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string }> = async (app, { db, publicUrl }) => {

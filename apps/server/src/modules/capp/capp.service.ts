@@ -22,7 +22,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { findCollection, findItems } from '../items/items.public.ts';
 import { insertAccessLog } from '../users/users.public.ts';
 import {

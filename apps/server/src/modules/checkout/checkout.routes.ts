@@ -16,9 +16,9 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
-import { requireAuth } from '../../plugins/auth.ts';
 import { applyProviderEvents, type NamedEvent } from './checkout.batch.ts';
 import type { EventOutcome } from './checkout.events.ts';
 import * as checkout from './checkout.service.ts';

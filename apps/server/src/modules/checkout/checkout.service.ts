@@ -18,10 +18,10 @@ import {
   type SandboxAction,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { inLiveTransaction } from '../../http/money-moving.ts';
 import type { GroupCommit } from '../../lib/group-commit.ts';
 import type { ChangePublisher } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { requireCurrency, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
 import { type NamedEvent, namesCheckout } from './checkout.batch.ts';
 import { applyProviderEvent, costCents, type EventOutcome } from './checkout.events.ts';

@@ -16,7 +16,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { insertAdminLog } from '../audit/audit.public.ts';
 import { requireCurrency, requirePrecision } from '../bank/currencies.service.ts';
 import { findPackage, findPackageDto, findPackages, insertPackage, updatePackage } from './packages.queries.ts';

@@ -11,9 +11,9 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
 import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
-import { requireAuth } from '../../plugins/auth.ts';
 import * as chips from './chips.service.ts';
 
 export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

@@ -26,9 +26,9 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { insertItems, type NewItem } from '../items/items.public.ts';
 import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
 import { drawShip } from './chips.draw.ts';

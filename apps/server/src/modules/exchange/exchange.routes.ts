@@ -29,10 +29,10 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMoving, moneyMovingBatched, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { sendJson } from '../../lib/response-cache.ts';
-import { requireAuth } from '../../plugins/auth.ts';
 import { startExchangeLive } from './exchange.live.ts';
 import { startMarketAnswers } from './market.cache.ts';
 import * as orders from './orders.service.ts';

@@ -23,9 +23,9 @@ import {
 } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { watchChanges } from '../../lib/live-changes.ts';
 import { type JsonBody, ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import * as market from './market.service.ts';
 import { findPair, type PairRow } from './pairs.queries.ts';
 import { isAdmin, type Viewer } from './pairs.service.ts';

@@ -1,7 +1,7 @@
 /** The exchange's market data (public; SPEC §7 Exchange, DESIGN §5): the book, own orders, trades, candles, depth. */
 import type { CandleInterval, Depth, GetOrdersResponse, Order, UserOrdersResponse } from '@starlight/shared';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { findCandles } from './candles.queries.ts';
 import { toCandleDto, toDepthDto, toOrderDto, toTradeDto } from './exchange.dto.ts';
 import { findBook, findDepth, findTrades } from './market.queries.ts';

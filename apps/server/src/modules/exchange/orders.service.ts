@@ -16,9 +16,9 @@ import {
   TX_CATEGORY,
 } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.public.ts';
 import { postEntries } from '../ledger/ledger.public.ts';
 import { pairAmountText, pairName, toOrderDto } from './exchange.dto.ts';

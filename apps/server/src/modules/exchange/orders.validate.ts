@@ -1,6 +1,6 @@
 /** The checks an order passes before it touches money (SPEC §5, §7 placeOrder; DESIGN §5). */
 import { AppError, fitsPrecision, formatAmount, type PlaceOrderInput } from '@starlight/shared';
-import type { AuthUser } from '../../plugins/auth.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { fillCost, unitStep } from './matching.engine.ts';
 import type { PairRow } from './pairs.queries.ts';
 import { isAdmin } from './pairs.service.ts';

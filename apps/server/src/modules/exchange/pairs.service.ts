@@ -11,8 +11,8 @@ import {
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../http/access.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { insertAdminLog } from '../audit/audit.public.ts';
 import { findCurrency } from '../bank/bank.public.ts';
 import { postEntries } from '../ledger/ledger.public.ts';

@@ -17,9 +17,9 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
 import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
-import { requireAuth } from '../../plugins/auth.ts';
 import * as processes from './processes.service.ts';
 import * as recipes from './recipes.service.ts';
 

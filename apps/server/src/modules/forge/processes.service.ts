@@ -37,10 +37,10 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { requireBurnable, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
 import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
 import {

@@ -17,7 +17,7 @@ import {
 } from '@starlight/shared';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { insertAdminLog } from '../audit/audit.public.ts';
 import { requireBurnable, requireCurrency, requireMintable, requirePrecision } from '../bank/currencies.service.ts';
 import {

@@ -14,8 +14,8 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../http/access.ts';
 import { withLiveChanges } from '../../http/money-moving.ts';
-import { requireAuth } from '../../plugins/auth.ts';
 import * as items from './items.service.ts';
 import { startCollectionTotals } from './items.totals.ts';
 

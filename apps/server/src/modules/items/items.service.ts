@@ -19,8 +19,8 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../http/access.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
 import { findUserByNickname } from '../users/users.public.ts';
 import {
   findCollection,

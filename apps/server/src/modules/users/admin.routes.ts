@@ -9,7 +9,7 @@ import {
   getUsersResponse,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../../http/access.ts';
 import * as admin from './admin.service.ts';
 import type { UsersDeps } from './users.service.ts';
 

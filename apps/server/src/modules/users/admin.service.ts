@@ -13,7 +13,7 @@ import {
   type User,
 } from '@starlight/shared';
 import { inTransaction } from '../../db/transaction.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { insertAdminLog } from '../audit/audit.public.ts';
 import { ensureUserStats, findUserStats, findUsers, lockActiveAdmins } from './admin.queries.ts';
 import { bumpTokenVersion, findUserByNickname, loadUserDto, toUserDto, updateUser } from './users.queries.ts';

@@ -6,7 +6,7 @@
 import { AppError, apiKeyResponse, errorResponse, messageResponse } from '@starlight/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../../http/access.ts';
 import * as apiKeys from './apikeys.service.ts';
 
 /** The caller's id, when they came with a session (not an API key). */

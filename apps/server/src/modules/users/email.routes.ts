@@ -8,7 +8,7 @@ import {
   verifyEmailRequest,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../../http/access.ts';
 import { perIpLimit } from '../../plugins/rate-limit.ts';
 import * as email from './email.service.ts';
 import type { UsersDeps } from './users.service.ts';

@@ -1,7 +1,7 @@
 /** The leaderboard (DESIGN §6; SPEC §2 Leaderboard): the top holders of a currency and the caller's rank. */
 import { formatAtPrecision, fromNumeric, type Leader, type LeaderboardResponse } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
+import type { AuthUser } from '../../http/access.ts';
 import type { CurrencyRow, KeptCurrencies } from '../bank/bank.public.ts';
 import { findShownMembers, findViewerHolding } from './leaderboard.queries.ts';
 import { type LeaderboardStore, type RankEntry, ranksAhead } from './leaderboard.store.ts';

@@ -11,7 +11,7 @@ import {
   updateProfileResponse,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../../http/access.ts';
 import { perIpLimit } from '../../plugins/rate-limit.ts';
 import { updateProfile } from './profile.service.ts';
 import * as users from './users.service.ts';
