@@ -10,7 +10,7 @@ import { type BenchContext, measure, type Suite, throughputFigures } from '../li
 import { type BenchMember, registerFundedMembers } from '../lib/members.ts';
 import { psql } from '../lib/postgres.ts';
 
-/** Seeded untaxed Starnote (apps/server/src/db/seed.ts). */
+/** Seeded untaxed Starnote (apps/server/src/seed.ts). */
 const SN = 2;
 /** SPEC §3 categories. */
 const CATEGORY_WITHDRAWAL = 2;

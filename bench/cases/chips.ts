@@ -13,7 +13,7 @@ import { type BenchMember, registerFundedMembers } from '../lib/members.ts';
 import { psql } from '../lib/postgres.ts';
 import type { Figures } from '../lib/results.ts';
 
-/** Seeded Credits (apps/server/src/db/seed.ts) and the chip's price in them (DESIGN §7). */
+/** Seeded Credits (apps/server/src/seed.ts) and the chip's price in them (DESIGN §7). */
 const CREDITS = 3;
 const CHIP_PRICE = 500;
 /** SPEC §3 category of an opened chip (a burn), and of a purchase's two rows (transfers). */

@@ -8,7 +8,7 @@ import { type BenchContext, measure, type Suite, throughputFigures } from '../li
 import { type BenchMember, registerFundedMembers } from '../lib/members.ts';
 import { psql } from '../lib/postgres.ts';
 
-/** Seeded currencies (apps/server/src/db/seed.ts). */
+/** Seeded currencies (apps/server/src/seed.ts). */
 const SD = 1;
 const SN = 2;
 

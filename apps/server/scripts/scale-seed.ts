@@ -12,13 +12,13 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
-import { seed } from '../src/db/seed.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { rebuildLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { findSale } from '../src/modules/chips/chips.queries.ts';
 import { rebuildUserStats } from '../src/modules/users/admin.queries.ts';
 import { appLeaderboardStore, tableStore } from '../src/modules/users/leaderboard.store.ts';
 import { rebuildLeaderboard } from '../src/modules/users/leaderboard.sync.ts';
+import { seed } from '../src/seed.ts';
 import { chipsNeeded, insertCheckouts, insertChips, insertPackages } from './scale-seed.checkout.ts';
 import { loadScaleSettings, PGLITE_MAX_MEMBERS, planFor } from './scale-seed.config.ts';
 import {

@@ -10,7 +10,6 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
-import { type SeedResult, seed } from './db/seed.ts';
 import { assertAccessDeclared } from './http/access.ts';
 import { handleError } from './http/errors.ts';
 import { parseJsonBody } from './http/json-body.ts';
@@ -46,6 +45,7 @@ import { requestLog } from './plugins/request-log.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { web } from './plugins/web.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
+import { type SeedResult, seed } from './seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const defaultWebDist = path.resolve(here, '../../web/dist');

@@ -19,7 +19,7 @@ import {
 } from './helpers.ts';
 
 const t = useTestApp();
-const SN = 2; // untaxed (apps/server/src/db/seed.ts)
+const SN = 2; // untaxed (apps/server/src/seed.ts)
 const SD = 1;
 
 async function history(app: BuiltApp['app'], m: Member, filters: Record<string, unknown> = {}, page = 1) {

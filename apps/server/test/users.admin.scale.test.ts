@@ -25,7 +25,7 @@ import {
 import { TEST_ADMIN, TEST_DB_NAME, testConfig, testDatabaseUrl } from './test-db.ts';
 
 const BULK = 12_000;
-const SN = 2; // untaxed (apps/server/src/db/seed.ts)
+const SN = 2; // untaxed (apps/server/src/seed.ts)
 
 /**
  * Members bulk1 … bulkN in one INSERT … SELECT: created every 37 minutes from 2025-01-01 (three at each

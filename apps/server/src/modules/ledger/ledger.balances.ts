@@ -8,7 +8,7 @@ import { type Amount, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed, type Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
-import type { Entry } from './ledger.posting.ts';
+import type { Entry } from './ledger.entry.ts';
 
 /**
  * The global lock order of balance rows (DESIGN §4): user id, then currency id. Every statement that

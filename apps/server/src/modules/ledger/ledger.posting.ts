@@ -3,7 +3,7 @@
  * `bank_transactions`. Every other module posts its movements here, inside its own transaction. The
  * balance protocol's second half: `ledger.balances.ts` locks and reads first, this posts.
  */
-import { type Amount, AppError, formatAmount } from '@starlight/shared';
+import { AppError, formatAmount } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
@@ -11,21 +11,7 @@ import { pgArray } from '../../db/pg-array.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import { ledgerPostings, ledgerRows } from '../../lib/metrics.ts';
 import { balanceKey, byLockOrder } from './ledger.balances.ts';
-
-/** One movement of money: a ledger row. `senderId`/`recipientId` null = the system (or escrow). */
-export interface Entry {
-  category: number;
-  currencyId: number;
-  /** Positive Amount in 10^-9 units. */
-  amount: Amount;
-  executorId: string | null;
-  senderId: string | null;
-  recipientId: string | null;
-  /** True when the null side is escrow held for `reference` rather than the system (DESIGN §4). */
-  escrow?: boolean;
-  note?: string;
-  reference?: string | null;
-}
+import type { Entry } from './ledger.entry.ts';
 
 /** PostgreSQL's check_violation on `balances_amount_nonnegative`: someone would go below zero. */
 function isInsufficientFunds(err: unknown): boolean {

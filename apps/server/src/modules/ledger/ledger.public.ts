@@ -4,4 +4,5 @@
  * the global order; `openBalanceRows` opens rows ahead of a posting.
  */
 export { type BatchBalances, lockBalances, openBalanceRows } from './ledger.balances.ts';
-export { balancesAfterPosting, type Entry, type PostAlong, postEntries } from './ledger.posting.ts';
+export type { Entry } from './ledger.entry.ts';
+export { balancesAfterPosting, type PostAlong, postEntries } from './ledger.posting.ts';

@@ -3,12 +3,12 @@
  * ADMIN_NICKNAME / ADMIN_EMAIL / ADMIN_PASSWORD (DESIGN §2). Safe to run on every start.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config.ts';
-import { hashPassword } from '../lib/passwords.ts';
-import { seedChipSale } from '../modules/chips/chips.seed.ts';
-import { findUserByNickname, insertUser, updateUser } from '../modules/users/users.queries.ts';
-import type { Db } from './client.ts';
-import { currencies } from './schema/index.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { currencies } from './db/schema/index.ts';
+import { hashPassword } from './lib/passwords.ts';
+import { seedChipSale } from './modules/chips/chips.seed.ts';
+import { findUserByNickname, insertUser, updateUser } from './modules/users/users.queries.ts';
 
 export interface SeedResult {
   adminNickname: string;
