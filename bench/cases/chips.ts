@@ -26,7 +26,7 @@ const BUY_BATCH = 100;
  * Opens per second the chips are bought for, with room to spare: a member who runs out answers 409 and
  * spoils the rate, so the run logs it.
  */
-const RATE_CEILING = 3000;
+const RATE_CEILING = 8000;
 /** The same for purchases, each member funded for this rate's share of the run. */
 const BUY_RATE_CEILING = 8000;
 
