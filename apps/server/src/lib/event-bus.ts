@@ -52,13 +52,12 @@ export function memoryEventBus(): EventBus {
 
 /**
  * A bus over PostgreSQL LISTEN/NOTIFY: events are sent through `pool`, and one connection of its own to
- * `listenUrl` (a direct one: a pooler in transaction mode cannot hold a LISTEN; without it, one of the
- * pool's connections stays checked out) LISTENs and reconnects a second after it is lost (events in the
- * gap are missed; clients reload on reconnect).
+ * `listenUrl` (a direct one: a pooler in transaction mode cannot hold a LISTEN) LISTENs and reconnects a
+ * second after it is lost (events in the gap are missed; clients reload on reconnect).
  */
-export async function postgresEventBus(pool: pg.Pool, listenUrl?: string, channel = BUS_CHANNEL): Promise<EventBus> {
+export async function postgresEventBus(pool: pg.Pool, listenUrl: string, channel = BUS_CHANNEL): Promise<EventBus> {
   const listeners = new Listeners();
-  /** The LISTENing connection, and how to end it (never back to a pool: it is still LISTENing). */
+  /** The LISTENing connection, and how to end it. */
   let current: { c: pg.ClientBase; drop: () => void } | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
@@ -72,10 +71,6 @@ export async function postgresEventBus(pool: pg.Pool, listenUrl?: string, channe
     }
   };
   const open = async (): Promise<{ c: pg.ClientBase; drop: () => void }> => {
-    if (!listenUrl) {
-      const c = await pool.connect();
-      return { c, drop: () => c.release(true) };
-    }
     const c = new pg.Client({
       connectionString: listenUrl,
       keepAlive: true,
@@ -137,7 +132,5 @@ export async function postgresEventBus(pool: pg.Pool, listenUrl?: string, channe
 
 /** The bus for a database: LISTEN/NOTIFY on PostgreSQL, in-process on PGlite. */
 export async function createEventBus(database: Database): Promise<EventBus> {
-  return database.kind === 'postgres' && database.pool
-    ? postgresEventBus(database.pool, database.listenUrl)
-    : memoryEventBus();
+  return database.pool && database.listenUrl ? postgresEventBus(database.pool, database.listenUrl) : memoryEventBus();
 }
