@@ -60,4 +60,11 @@ describe('the server’s import graph', () => {
     );
     expect(wrong).toEqual([]);
   });
+
+  it('keeps SQL out of the services: a module writes it in its *.queries.ts (issue 22 §3)', () => {
+    const services = sources('modules').filter((f) => /\.(service|events|grants|batch)\.ts$/.test(f));
+    expect(services.length).toBeGreaterThanOrEqual(15);
+    const withSql = services.filter((file) => /\bsql`/.test(readFileSync(path.join(SRC, file), 'utf8')));
+    expect(withSql).toEqual([]);
+  });
 });

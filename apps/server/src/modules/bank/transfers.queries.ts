@@ -69,9 +69,9 @@ export async function findTransfersContext(
     r AS MATERIALIZED (
       SELECT id, nickname, is_active FROM users
       WHERE lower(nickname) = ANY(${pgArray(q.nicknames.map((n) => n.toLowerCase()))}::text[]))`,
-    userIds: sql`SELECT unnest(${pgArray(q.senderIds)}::bpchar[]) UNION ALL SELECT id FROM r
-                 UNION ALL SELECT collector_id FROM c`,
-    currencyIds: sql`SELECT currency_id FROM c`,
+    userIds: q.senderIds,
+    moreUserIds: [sql`SELECT id FROM r`, sql`SELECT collector_id FROM c`],
+    moreCurrencyIds: [sql`SELECT currency_id FROM c`],
     columns: sql`
       (SELECT json_agg(json_build_object('currencyId', currency_id, 'ticker', ticker, 'precision', precision,
                  'canTransfer', can_transfer, 'canWithdraw', can_withdraw, 'canMint', can_mint,

@@ -19,7 +19,6 @@ import {
   isAppUrl,
   type RedeemCodeResponse,
 } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
@@ -190,11 +189,9 @@ export async function getUserItems(
   if (!(await hasLiveGrant(db, input.userId, collection.id))) {
     throw new AppError('FORBIDDEN', 'This member has not authorised your app');
   }
-  const { data, total } = await findItems(
-    db,
-    sql`i.owner_id = ${input.userId} AND i.collection_id = ${collection.id}`,
-    creator.id,
-    { limit: USER_ITEMS_LIMIT, page: 1 },
-  );
+  const { data, total } = await findItems(db, { ownerId: input.userId, collectionId: collection.id }, creator.id, {
+    limit: USER_ITEMS_LIMIT,
+    page: 1,
+  });
   return { data, message: total === 0 ? 'No Data' : `Got ${total}` };
 }

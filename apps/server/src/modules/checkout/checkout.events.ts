@@ -21,7 +21,6 @@ import {
   fromNumeric,
   TX_CATEGORY,
 } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
@@ -34,7 +33,13 @@ import {
   planGrant,
   takeBackShips,
 } from './checkout.grants.ts';
-import { type CheckoutRow, lockCheckoutAndRecord, setEventOutcome, updateCheckout } from './checkout.queries.ts';
+import {
+  type CheckoutRow,
+  lockCheckoutAndRecord,
+  postCompletion,
+  setEventOutcome,
+  updateCheckout,
+} from './checkout.queries.ts';
 import type { ProviderEvent } from './providers/provider.ts';
 
 const { Created, Pending, Delayed, Resolved, Cancelled, Completed } = CHECKOUT_STATE;
@@ -99,19 +104,12 @@ async function complete(
     items.length > 0
       ? await lockForItems(tx, c.userId, true).then(({ balances, sale }) => planGrant(c, items, balances, sale))
       : NO_GRANT;
-  await postEntries(tx, [creditsEntry(c), ...grant.entries], {
-    name: 'checkout_complete',
-    ctes: sql`
-        done AS (
-          UPDATE checkout_transactions
-             SET state = ${Completed}::int, credited = amount, updated_at = now(),
-                 chips_granted = ${grant.chipsGranted}::int, chips_owed = ${grant.chipsOwed}::int,
-                 payment_ref = CASE WHEN ${e.paymentRef ?? ''}::text <> '' THEN ${e.paymentRef ?? ''}::text ELSE payment_ref END
-           WHERE id = ${c.id} AND (SELECT ok FROM ok)
-          RETURNING 1),
-        outcome AS (
-          UPDATE checkout_events SET outcome = 'completed' WHERE id = ${eventRow} AND (SELECT ok FROM ok) RETURNING 1)`,
-    columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM outcome)::int AS recorded`,
+  await postCompletion(tx, [creditsEntry(c), ...grant.entries], {
+    checkoutId: c.id,
+    eventRow,
+    paymentRef: e.paymentRef ?? '',
+    chipsGranted: grant.chipsGranted,
+    chipsOwed: grant.chipsOwed,
   });
   await createGrantedShips(tx, c, grant, changes);
   if (grant.chipsOwed > 0) log(`checkout ${c.id}: the synth chip sale is sold out, ${grant.chipsOwed} chip(s) owed`);

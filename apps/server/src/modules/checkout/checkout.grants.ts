@@ -11,9 +11,7 @@
  * refund takes back Credits only, as items do not divide.
  */
 import { CREDITS_CURRENCY_ID, PACKAGE_ITEM_TYPE, TX_CATEGORY, wholeUnits, wholeUnitsOf } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { pgArray } from '../../db/pg-array.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { findSale, type Sale } from '../chips/chips.public.ts';
@@ -42,10 +40,7 @@ export async function lockForItems(
   const sale = withItems ? await findSale(tx) : null;
   const userIds = sale ? [userId, sale.saleId] : [userId];
   const currencyIds = sale ? [CREDITS_CURRENCY_ID, sale.chipCurrencyId] : [CREDITS_CURRENCY_ID];
-  const locked = await lockBalances(tx, 'checkout_items_lock', {
-    userIds: sql`SELECT unnest(${pgArray(userIds)}::bpchar[])`,
-    currencyIds: sql`SELECT unnest(${pgArray(currencyIds)}::int[])`,
-  });
+  const locked = await lockBalances(tx, 'checkout_items_lock', { userIds, currencyIds });
   if (!locked) throw new Error('the balance lock returned no row');
   return { balances: locked.balances, sale };
 }

@@ -1,12 +1,13 @@
 /** SQL of checkout transactions and their provider events (DESIGN §7). */
-import { type Checkout, CREDITS_CURRENCY_ID, formatAtPrecision, fromNumeric } from '@starlight/shared';
+import { CHECKOUT_STATE, type Checkout, CREDITS_CURRENCY_ID, formatAtPrecision, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryPlanned } from '../../db/client.ts';
+import { type DbOrTx, queryPlanned, type Tx } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
 import { cappedTotal } from '../../db/paging.ts';
 import { checkoutEvents, checkoutTransactions, type PackageItem } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 
 /** A checkout row as the service works with it (money as numeric text). */
 export type CheckoutRow = typeof checkoutTransactions.$inferSelect;
@@ -182,6 +183,32 @@ export async function recordRefusedEvent(
     .onConflictDoNothing({ target: [checkoutEvents.providerId, checkoutEvents.eventId] })
     .returning({ id: checkoutEvents.id });
   return rows.length > 0;
+}
+
+/**
+ * Posts a completion's `entries` (the Credits, and chips granted) in the ledger's one posting statement,
+ * with the checkout's move to Completed (credited = amount, the chips granted and owed, the payment's
+ * reference when the event names one) and the event's outcome riding along (DESIGN §7): all or nothing.
+ */
+export async function postCompletion(
+  tx: Tx,
+  entries: Entry[],
+  done: { checkoutId: string; eventRow: string; paymentRef: string; chipsGranted: number; chipsOwed: number },
+): Promise<void> {
+  await postEntries(tx, entries, {
+    name: 'checkout_complete',
+    ctes: sql`
+        done AS (
+          UPDATE checkout_transactions
+             SET state = ${CHECKOUT_STATE.Completed}::int, credited = amount, updated_at = now(),
+                 chips_granted = ${done.chipsGranted}::int, chips_owed = ${done.chipsOwed}::int,
+                 payment_ref = CASE WHEN ${done.paymentRef}::text <> '' THEN ${done.paymentRef}::text ELSE payment_ref END
+           WHERE id = ${done.checkoutId} AND (SELECT ok FROM ok)
+          RETURNING 1),
+        outcome AS (
+          UPDATE checkout_events SET outcome = 'completed' WHERE id = ${done.eventRow} AND (SELECT ok FROM ok) RETURNING 1)`,
+    columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM outcome)::int AS recorded`,
+  });
 }
 
 /** Sets the outcome of the recorded event `id`. */

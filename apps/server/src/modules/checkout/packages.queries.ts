@@ -81,19 +81,21 @@ export async function insertPackage(
 }
 
 /**
- * Sets flags of the live package `id`; `onlyIf` adds a condition (e.g. not yet published) so a change
- * that may happen once happens once. Returns whether a row changed.
+ * Changes the live package `id`: `{active}` sets its flag; `'publish'` publishes it once (only while it
+ * is not yet published, so a change that may happen once happens once); `'delete'` stamps `deleted_at`
+ * (now). Returns whether a row changed.
  */
 export async function updatePackage(
   db: DbOrTx,
   id: string,
-  fields: Partial<Pick<PackageRow, 'active' | 'published'>> & { deletedAt?: SQL },
-  onlyIf: SQL = sql`true`,
+  change: { active: boolean } | 'publish' | 'delete',
 ): Promise<boolean> {
+  const fields = change === 'publish' ? { published: true } : change === 'delete' ? { deletedAt: sql`now()` } : change;
+  const onlyIf = change === 'publish' ? sql` AND NOT ${checkoutPackages.published}` : sql``;
   const rows = await db
     .update(checkoutPackages)
     .set(fields)
-    .where(sql`${checkoutPackages.id} = ${id} AND ${checkoutPackages.deletedAt} IS NULL AND ${onlyIf}`)
+    .where(sql`${checkoutPackages.id} = ${id} AND ${checkoutPackages.deletedAt} IS NULL${onlyIf}`)
     .returning({ id: checkoutPackages.id });
   return rows.length > 0;
 }

@@ -13,7 +13,6 @@ import {
   type PackagesResponse,
   type ProviderId,
 } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
@@ -114,7 +113,7 @@ export function deletePackage(db: Db, admin: AuthUser, id: string, address: stri
     action: 'Deleted',
     message: 'Package deleted',
     refusal: 'Package not found',
-    change: (tx) => updatePackage(tx, id, { deletedAt: sql`now()` }),
+    change: (tx) => updatePackage(tx, id, 'delete'),
   });
 }
 
@@ -125,7 +124,7 @@ export function publishPackage(db: Db, admin: AuthUser, id: string, address: str
     action: 'Published',
     message: 'Package published',
     refusal: 'Package already published',
-    change: (tx) => updatePackage(tx, id, { published: true }, sql`NOT published`),
+    change: (tx) => updatePackage(tx, id, 'publish'),
   });
 }
 

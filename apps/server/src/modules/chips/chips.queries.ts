@@ -1,7 +1,8 @@
 /** SQL of the synth chip sale (DESIGN §7): the seeded sale account, chip currency and ship collection. */
 import { ALPHA_SHIPS, CHIP_TICKER } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { type BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
 
 /** The system account that holds the chips on sale and receives the Credits paid for them. */
 export const SALE_NICKNAME = 'synthsale';
@@ -17,7 +18,7 @@ export interface Sale {
  * The sale as a query (`sale_id`, `currency_id`, `collection_id`; no row before the seed has made it),
  * for a statement that reads it beside other work (`findSale`, and the lock of a batch of openings).
  */
-export const SALE_QUERY = sql`
+const SALE_QUERY = sql`
     SELECT u.id AS sale_id, c.currency_id, ic.id AS collection_id
     FROM users u
     JOIN currencies c ON upper(c.ticker) = ${CHIP_TICKER}
@@ -36,4 +37,34 @@ export async function chipsRemaining(db: DbOrTx, sale: Sale): Promise<number> {
   const res = await db.execute<{ amount: string }>(sql`
     SELECT amount::text AS amount FROM balances WHERE user_id = ${sale.saleId} AND currency_id = ${sale.chipCurrencyId}`);
   return Math.floor(Number(res.rows[0]?.amount ?? 0));
+}
+
+/**
+ * Reads the sale and locks, in one statement and the global order (the ledger's `lockBalances`), the
+ * chip rows of the members `memberIds` who open chips. Answers the sale, the balances and the database's
+ * time, or null when the sale is not open (not seeded yet).
+ */
+export async function lockForOpening(
+  tx: Tx,
+  memberIds: readonly string[],
+): Promise<{ sale: Sale; balances: BatchBalances; now: Date } | null> {
+  const locked = await lockBalances<{
+    sale_id: string;
+    currency_id: number;
+    collection_id: string;
+    now: string | Date;
+  }>(tx, 'chips_open_lock', {
+    ctes: sql`sale AS MATERIALIZED (${SALE_QUERY})`,
+    userIds: memberIds,
+    moreCurrencyIds: [sql`SELECT currency_id FROM sale`],
+    columns: sql`sale.sale_id, sale.currency_id, sale.collection_id, now() AS now`,
+    from: sql`FROM sale`,
+  });
+  if (!locked) return null;
+  const { row, balances } = locked;
+  return {
+    sale: { saleId: row.sale_id, chipCurrencyId: Number(row.currency_id), shipsCollectionId: row.collection_id },
+    balances,
+    now: new Date(row.now),
+  };
 }

@@ -23,16 +23,14 @@ import {
   wholeUnits,
   wholeUnitsOf,
 } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { pgArray } from '../../db/pg-array.ts';
 import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { insertItems, type NewItem } from '../items/items.public.ts';
 import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
 import { drawShip } from './chips.draw.ts';
-import { chipsRemaining, findSale, SALE_QUERY, type Sale } from './chips.queries.ts';
+import { chipsRemaining, findSale, lockForOpening, type Sale } from './chips.queries.ts';
 
 /** The sale, or NOT_FOUND when it has not been seeded. */
 async function requireSale(db: DbOrTx): Promise<Sale> {
@@ -79,8 +77,8 @@ export async function buySynthChipsBatch(
 ): Promise<Outcome<BuySynthChipsResponse>[]> {
   const sale = await requireSale(tx);
   const locked = await lockBalances(tx, 'chips_buy_lock', {
-    userIds: sql`SELECT unnest(${pgArray([...new Set([sale.saleId, ...jobs.map((j) => j.member.id)])])}::bpchar[])`,
-    currencyIds: sql`SELECT unnest(${pgArray([CREDITS_CURRENCY_ID, sale.chipCurrencyId])}::int[])`,
+    userIds: [...new Set([sale.saleId, ...jobs.map((j) => j.member.id)])],
+    currencyIds: [CREDITS_CURRENCY_ID, sale.chipCurrencyId],
   });
   const balances = locked?.balances;
   const entries: Entry[] = [];
@@ -145,25 +143,9 @@ export async function openSynthChipsBatch(
   jobs: readonly OpenJob[],
   changes: LiveChanges,
 ): Promise<Outcome<OpenSynthChipsResponse>[]> {
-  const locked = await lockBalances<{
-    sale_id: string;
-    currency_id: number;
-    collection_id: string;
-    now: string | Date;
-  }>(tx, 'chips_open_lock', {
-    ctes: sql`sale AS MATERIALIZED (${SALE_QUERY})`,
-    userIds: sql`SELECT unnest(${pgArray([...new Set(jobs.map((j) => j.member.id))])}::bpchar[])`,
-    currencyIds: sql`SELECT currency_id FROM sale`,
-    columns: sql`sale.sale_id, sale.currency_id, sale.collection_id, now() AS now`,
-    from: sql`FROM sale`,
-  });
+  const locked = await lockForOpening(tx, [...new Set(jobs.map((j) => j.member.id))]);
   if (!locked) throw new AppError('NOT_FOUND', 'The synth chip sale is not open');
-  const { balances, row } = locked;
-  const sale: Sale = {
-    saleId: row.sale_id,
-    chipCurrencyId: Number(row.currency_id),
-    shipsCollectionId: row.collection_id,
-  };
+  const { balances, sale, now } = locked;
   const entries: Entry[] = [];
   const opened: Array<{ index: number; member: AuthUser; ships: number }> = [];
   const outcomes: Array<Outcome<OpenSynthChipsResponse> | null> = jobs.map(({ member, input }, index) => {
@@ -196,7 +178,7 @@ export async function openSynthChipsBatch(
     changes.touchCollection(sale.shipsCollectionId);
     // The answer is what was inserted, stamped with the transaction's time (read in the lock statement):
     // reading the ships back cost more than the rest of the batch.
-    const createdAt = new Date(row.now).toISOString();
+    const createdAt = now.toISOString();
     const created = ids.map((id, k): Item => {
       const item = rows[k] as NewItem;
       return {

@@ -109,9 +109,9 @@ export async function findOrderContext(
         FROM exchange_orders
         WHERE pair_id = ${q.pairId} AND state = 1 AND buy_side AND price >= ${sells.limit}::numeric) b
       WHERE b.running - b.tradable < ${sells.quantity}::numeric)`,
-      userIds: sql`SELECT unnest(${pgArray(q.userIds)}::bpchar[]) UNION ALL SELECT user_id FROM crossing
-                   UNION ALL SELECT fee_collector_id FROM p`,
-      currencyIds: sql`SELECT buy_currency FROM p UNION ALL SELECT sell_currency FROM p`,
+      userIds: q.userIds,
+      moreUserIds: [sql`SELECT user_id FROM crossing`, sql`SELECT fee_collector_id FROM p`],
+      moreCurrencyIds: [sql`SELECT buy_currency FROM p`, sql`SELECT sell_currency FROM p`],
       columns: sql`p.*,
       (SELECT json_agg(json_build_object(
                 'id', o.id, 'seq', o.seq::text, 'userId', o.user_id, 'buySide', o.buy_side,

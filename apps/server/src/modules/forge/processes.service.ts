@@ -34,9 +34,7 @@ import {
   type StartProcessRequest,
   TX_CATEGORY,
 } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { pgArray } from '../../db/pg-array.ts';
 import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
@@ -114,8 +112,8 @@ export async function startProcesses(
   }
   if (checked.length === 0) return outcomes.map((o) => o ?? { ok: false, error: new Error('no outcome') });
   const locked = await lockBalances(tx, 'forge_start_lock', {
-    userIds: sql`SELECT unnest(${pgArray([...new Set(checked.map((c) => c.member.id))])}::bpchar[])`,
-    currencyIds: sql`SELECT unnest(${pgArray([...new Set(checked.map((c) => c.recipe.input_currency_id))])}::int[])`,
+    userIds: [...new Set(checked.map((c) => c.member.id))],
+    currencyIds: [...new Set(checked.map((c) => c.recipe.input_currency_id))],
   });
   const entries: Entry[] = [];
   const started: Array<NewProcess & { index: number; member: AuthUser }> = [];

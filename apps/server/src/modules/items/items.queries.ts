@@ -134,8 +134,20 @@ type ItemSqlRow = {
   created_at: string | Date;
 };
 
+/** Which items a list shows: one item, a collection's, a member's (of one collection, or all). */
+export type ItemsFilter = { id: string } | { collectionId: string; ownerId?: string } | { ownerId: string };
+
+/** The WHERE condition (on `i`, items) of `filter`. */
+function itemsWhere(filter: ItemsFilter): SQL {
+  if ('id' in filter) return sql`i.id = ${filter.id}`;
+  const conditions: SQL[] = [];
+  if (filter.ownerId !== undefined) conditions.push(sql`i.owner_id = ${filter.ownerId}`);
+  if ('collectionId' in filter) conditions.push(sql`i.collection_id = ${filter.collectionId}`);
+  return sql.join(conditions, sql` AND `);
+}
+
 /**
- * Items matching `where` (on `i`, items), newest first (ties by id), one page, and how many match,
+ * Items matching `filter`, newest first (ties by id), one page, and how many match,
  * counted up to a bound (`totalCapped`: more match than `total`). `viewerId` sees `hiddendata` only on
  * items of collections they created (DESIGN §7). Read in order from an index (issue 19 §2): a
  * collection's items from `items_collection`, a member's from `items_owner_created` (migration
@@ -145,12 +157,13 @@ type ItemSqlRow = {
  */
 export async function findItems(
   db: DbOrTx,
-  where: SQL,
+  filter: ItemsFilter,
   viewerId: string | null,
   page: { limit: number; page: number },
   totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
 ): Promise<{ data: Item[]; total: number; totalCapped: boolean }> {
   const offset = (page.page - 1) * page.limit;
+  const where = itemsWhere(filter);
   const [rows, count] = await Promise.all([
     queryPlanned<ItemSqlRow>(
       db,

@@ -16,7 +16,6 @@ import {
   type ItemResponse,
   type ItemsResponse,
 } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
@@ -87,7 +86,8 @@ export async function createItem(
         hiddendata: input.hiddendata ?? {},
       },
     ]);
-    const { data } = await findItems(tx, sql`i.id = ${id}`, creator.id, { limit: 1, page: 1 });
+    if (!id) throw new Error('the item was not inserted');
+    const { data } = await findItems(tx, { id }, creator.id, { limit: 1, page: 1 });
     const item = data[0];
     if (!item) throw new Error(`item ${id} vanished`);
     changes.touchCollection(collection.id);
@@ -112,7 +112,7 @@ export async function getItems(
 ): Promise<ItemsResponse> {
   const collectionId = input.itemCollection;
   const offset = (input.paging.page - 1) * input.paging.limit;
-  const found = await findItems(db, sql`i.collection_id = ${collectionId}`, viewer.id, input.paging, (count) =>
+  const found = await findItems(db, { collectionId }, viewer.id, input.paging, (count) =>
     totals.total(collectionId, String(offset), count),
   );
   // Items exist only in a collection that exists (a foreign key; collections are never deleted), so the
@@ -125,11 +125,9 @@ export async function getItems(
 
 /** `getUserItems {filters?, paging}` (member): the caller's own items, newest first. */
 export async function getUserItems(db: Db, member: AuthUser, input: GetUserItemsRequest): Promise<ItemsResponse> {
-  const collection = input.filters?.itemCollection;
-  const where = collection
-    ? sql`i.owner_id = ${member.id} AND i.collection_id = ${collection}`
-    : sql`i.owner_id = ${member.id}`;
-  return listed(await findItems(db, where, member.id, input.paging));
+  const collectionId = input.filters?.itemCollection;
+  const filter = collectionId ? { ownerId: member.id, collectionId } : { ownerId: member.id };
+  return listed(await findItems(db, filter, member.id, input.paging));
 }
 
 /** `getUserItemsGrouped {filters:{itemCollection}, paging}` (member): the caller's items of a collection by name. */

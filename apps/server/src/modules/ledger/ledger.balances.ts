@@ -65,18 +65,34 @@ export class BatchBalances {
 export interface LockScope {
   /** The caller's CTEs (`name AS (...)`, comma-separated) that the other parts may read; not `locked`. */
   ctes?: SQL;
+  /** The user ids known before the statement (the batch's members, a sale's account). */
+  userIds: readonly string[];
   /**
-   * A query of the user ids whose balance rows the batch can touch (nulls are ignored), typed `bpchar`
-   * like `balances.user_id` (`unnest($1::bpchar[])`): as `text` PostgreSQL compares `user_id::text` and
-   * scans every holder of the currency instead of using the primary key.
+   * Queries of one column each, over the caller's CTEs, yielding more user ids the batch can touch (a
+   * recipient found by nickname, a tax or fee collector, a resting order's owner); nulls are ignored.
    */
-  userIds: SQL;
-  /** A query of the currency ids the batch can touch. */
-  currencyIds: SQL;
+  moreUserIds?: readonly SQL[];
+  /** The currency ids known before the statement. */
+  currencyIds?: readonly number[];
+  /** Queries of one column each, over the caller's CTEs, yielding more currency ids. */
+  moreCurrencyIds?: readonly SQL[];
   /** The caller's columns of the statement's row, after `locked_balances`. */
   columns?: SQL;
   /** The caller's FROM clause: when it yields no row, nothing is locked and `lockBalances` answers null. */
   from?: SQL;
+}
+
+/**
+ * The union of known ids (one array parameter) and the caller's queries, each cast to `type`: the ledger
+ * writes the casts, since a `text` user id would compare as `user_id::text` and scan every holder of a
+ * currency instead of using the primary key.
+ */
+function idsQuery(known: readonly (string | number)[], more: readonly SQL[], type: 'bpchar' | 'int'): SQL {
+  const parts = [
+    sql`SELECT unnest(${pgArray(known)}::${sql.raw(type)}[])`,
+    ...more.map((q) => sql`SELECT m.id::${sql.raw(type)} FROM (${q}) m(id)`),
+  ];
+  return sql.join(parts, sql` UNION ALL `);
 }
 
 /**
@@ -116,7 +132,9 @@ export async function lockBalances<R extends Record<string, unknown>>(
     WITH ${scope.ctes ? sql`${scope.ctes},` : sql``}
     go AS MATERIALIZED (SELECT EXISTS (SELECT 1 ${scope.from ?? sql``}) AS go),
     wanted AS MATERIALIZED (
-      SELECT DISTINCT wu.u, wc.c FROM (${scope.userIds}) wu(u) CROSS JOIN (${scope.currencyIds}) wc(c)
+      SELECT DISTINCT wu.u, wc.c
+      FROM (${idsQuery(scope.userIds, scope.moreUserIds ?? [], 'bpchar')}) wu(u)
+      CROSS JOIN (${idsQuery(scope.currencyIds ?? [], scope.moreCurrencyIds ?? [], 'int')}) wc(c)
       WHERE wu.u IS NOT NULL AND (SELECT go FROM go)),
     opened AS (
       INSERT INTO balances (user_id, currency_id, amount)
