@@ -2,7 +2,8 @@
  * The server's floors (issue 22 §2): a module reaches another only through that module's service
  * (`*.service.ts`) or its public file (`<module>.public.ts`, which says why each name is public), never
  * its private SQL (`*.queries.ts`) or internals; and the floors below the plugins and the modules (db/,
- * lib/, http/) import neither, nor the top floor (app.ts, seed.ts), not even a type. Read from the source's import statements.
+ * lib/, http/) import neither, nor the top floor (app.ts, seed.ts), not even a type; and a service holds
+ * no SQL. Read from the source files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
