@@ -17,17 +17,11 @@ import { parseDashboardView } from '../../lib/dashboard-view.ts';
 import { toastSuccess } from '../../lib/notify.ts';
 import { useRequireSession } from '../../lib/use-require-session.ts';
 
-const AdminConsole = lazy(() => import('../../features/admin/components/AdminConsole.tsx'));
+const AdminConsolePage = lazy(() => import('./AdminConsolePage.tsx'));
 const CreatorConsole = lazy(() =>
   import('../../features/creator/components/CreatorConsole.tsx').then((m) => ({ default: m.CreatorConsole })),
 );
 const route = getRouteApi('/dashboard');
-/** Admin Console tabs that other features own, loaded with their tab. */
-const ADMIN_PANELS = {
-  'cex-control': lazy(() =>
-    import('../../features/exchange/components/CexControlPanel.tsx').then((m) => ({ default: m.CexControlPanel })),
-  ),
-};
 
 export function DashboardPage() {
   const user = useRequireSession();
@@ -89,7 +83,7 @@ export function DashboardPage() {
       </Card>
       {shown === 'admin' && (
         <Suspense fallback={<Loader />}>
-          <AdminConsole panels={ADMIN_PANELS} />
+          <AdminConsolePage />
         </Suspense>
       )}
       {shown === 'creator' && (

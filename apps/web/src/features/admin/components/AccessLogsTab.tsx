@@ -5,11 +5,11 @@
  */
 import { NativeSelect, TextInput } from '@mantine/core';
 import { formatDate, LOGIN_TYPE_LABELS } from '@starlight/shared';
+import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useAccessLogs } from '../api/get-access-logs.ts';
-import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
-import { DateFilterInput } from './DateFilterInput.tsx';
-import { PagedTableCard } from './PagedTableCard.tsx';
 
 const TYPES = [
   { value: '', label: 'All' },

@@ -2,27 +2,17 @@
  * SPEC §2 Admin Console: the tabs in SPEC's order, Currency first and default. The active tab is the
  * `tab` search param of /dashboard (DESIGN §1: UI state in the URL); a tab's own params (Tnx Logs'
  * `tx*`) are dropped when the tab changes. Guild Control is SPEC's placeholder. The tab list scrolls sideways on a phone.
+ * This is the console's shell only: each tab's panel belongs to its domain's feature (the forge's Forge
+ * Control in features/forge, and so on) and the app composes them in (`app/pages/AdminConsolePage.tsx`).
  */
 import { Card, Group, Loader, ScrollArea, Tabs, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { type ComponentType, Suspense, useEffect, useRef } from 'react';
+import classes from '../../../components/admin.module.css';
 import { parseDashboardSearch } from '../../../lib/route-search.ts';
-import { pickTxLogSearch } from '../../../lib/tx-log/tx-log-search.ts';
-import { AccessLogsTab } from './AccessLogsTab.tsx';
-import { AdminLogsTab } from './AdminLogsTab.tsx';
-import classes from './admin.module.css';
-import { CheckoutControlTab } from './CheckoutControlTab.tsx';
-import { CheckoutLogsTab } from './CheckoutLogsTab.tsx';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
-import { CurrencyTab } from './CurrencyTab.tsx';
-import { DefconTab } from './DefconTab.tsx';
-import { ForgeControlTab } from './ForgeControlTab.tsx';
-import { ForgeProcessLogsTab } from './ForgeProcessLogsTab.tsx';
-import { TnxLogsTab } from './TnxLogsTab.tsx';
-import { UserControlTab } from './UserControlTab.tsx';
-import { UserLogsTab } from './UserLogsTab.tsx';
 
 /** The tabs: URL value and SPEC label. */
 export const ADMIN_TABS = [
@@ -46,70 +36,21 @@ const route = getRouteApi('/dashboard');
 type DashboardSearch = ReturnType<typeof route.useSearch>;
 
 export type AdminTab = (typeof ADMIN_TABS)[number]['value'];
-/** Panels that other features own (the app composes them in, e.g. the exchange's Cex Control). */
-export type AdminPanels = Partial<Record<AdminTab, ComponentType>>;
+/** Each tab's panel but Guild Control's, owned by its domain's feature (the app composes them in). */
+export type AdminPanels = Record<Exclude<AdminTab, 'guild-control'>, ComponentType>;
 
-/** Tnx Logs with its filters and page in the URL (`tx*` beside `view` and `tab`, DESIGN §1). */
-function TnxLogsRoute() {
-  const search = route.useSearch({ select: parseDashboardSearch });
-  const navigate = route.useNavigate();
+function TabPanelContent({ value, label, panels }: { value: AdminTab; label: string; panels: AdminPanels }) {
+  if (value === 'guild-control') return <ComingSoonPanel title={label} placeholder />;
+  const Panel = panels[value];
   return (
-    <TnxLogsTab
-      url={{
-        search: pickTxLogSearch(search),
-        onSearch: (next, options) =>
-          void navigate({
-            to: '/dashboard',
-            search: (prev: DashboardSearch) => ({ view: prev.view, tab: prev.tab, ...pickTxLogSearch(next) }),
-            replace: options?.replace,
-            // Paging at the foot of the table should not jump the page to the top.
-            resetScroll: false,
-          }),
-      }}
-    />
+    <Suspense fallback={<Loader size="sm" />}>
+      <Panel />
+    </Suspense>
   );
 }
 
-function TabPanelContent({ value, label, panels }: { value: AdminTab; label: string; panels: AdminPanels }) {
-  const Panel = panels[value];
-  if (Panel)
-    return (
-      <Suspense fallback={<Loader size="sm" />}>
-        <Panel />
-      </Suspense>
-    );
-  switch (value) {
-    case 'currency':
-      return <CurrencyTab />;
-    case 'tnx':
-      return <TnxLogsRoute />;
-    case 'user-logs':
-      return <UserLogsTab />;
-    case 'access-logs':
-      return <AccessLogsTab />;
-    case 'admin-logs':
-      return <AdminLogsTab />;
-    case 'user-control':
-      return <UserControlTab />;
-    case 'guild-control':
-      return <ComingSoonPanel title={label} placeholder />;
-    case 'defcon':
-      return <DefconTab />;
-    case 'checkout-control':
-      return <CheckoutControlTab />;
-    case 'checkout-logs':
-      return <CheckoutLogsTab />;
-    case 'forge-control':
-      return <ForgeControlTab />;
-    case 'forge-logs':
-      return <ForgeProcessLogsTab />;
-    default:
-      return <ComingSoonPanel title={label} />;
-  }
-}
-
-/** The console; `panels` fills the tabs another feature owns (a tab without a panel shows coming soon). */
-export default function AdminConsole({ panels = {} }: { panels?: AdminPanels }) {
+/** The console; `panels` fills its tabs. */
+export default function AdminConsole({ panels }: { panels: AdminPanels }) {
   const { tab } = route.useSearch({ select: parseDashboardSearch });
   const navigate = route.useNavigate();
   const isPhone = useMediaQuery('(max-width: 48em)');

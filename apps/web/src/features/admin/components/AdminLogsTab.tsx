@@ -5,11 +5,11 @@
  */
 import { NativeSelect, TextInput } from '@mantine/core';
 import { ADMIN_CATEGORY_LABELS, type AdminCategory, formatDate } from '@starlight/shared';
+import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useAdminLogs } from '../api/get-admin-logs.ts';
-import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
-import { DateFilterInput } from './DateFilterInput.tsx';
-import { PagedTableCard } from './PagedTableCard.tsx';
 
 const CATEGORIES = [
   { value: '', label: 'All' },

@@ -12,13 +12,13 @@ import {
   PROVIDER_LABELS,
   type ProviderId,
 } from '@starlight/shared';
+import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
 import { EventHistoryButton } from '../../../components/EventHistoryButton.tsx';
+import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { usePackages } from '../../../lib/packages.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useAllCheckouts } from '../api/get-all-checkouts.ts';
-import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
-import { DateFilterInput } from './DateFilterInput.tsx';
-import { PagedTableCard } from './PagedTableCard.tsx';
 
 const ALL = { value: '', label: 'All' };
 const STATES = [ALL, ...Object.entries(CHECKOUT_STATE_LABELS).map(([value, label]) => ({ value, label }))];

@@ -3,13 +3,13 @@ import { Button, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { createCurrencyRequest } from '@starlight/shared';
+import classes from '../../../components/admin.module.css';
+import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { schemaValidate } from '../../../lib/form.ts';
+import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useCreateCurrency } from '../api/create-currency.ts';
-import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
 import { type CurrencyFormValues, EMPTY_CURRENCY_FORM, toCreateRequest } from '../utils/currency-form.ts';
-import classes from './admin.module.css';
 import { CurrencyFields } from './CurrencyFields.tsx';
-import { DialogFooter } from './DialogFooter.tsx';
 
 export function CreateCurrencyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const isPhone = useMediaQuery('(max-width: 36em)');

@@ -7,12 +7,12 @@ import { Button, Modal, NumberInput, SimpleGrid, Stack, Textarea, TextInput } fr
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { createPackageRequest } from '@starlight/shared';
+import classes from '../../../components/admin.module.css';
+import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { schemaValidate } from '../../../lib/form.ts';
+import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useCreatePackage } from '../api/create-package.ts';
-import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
 import { EMPTY_PACKAGE_FORM, type PackageFormValues, toCreatePackage } from '../utils/package-form.ts';
-import classes from './admin.module.css';
-import { DialogFooter } from './DialogFooter.tsx';
 
 export function CreatePackageModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const isPhone = useMediaQuery('(max-width: 36em)');

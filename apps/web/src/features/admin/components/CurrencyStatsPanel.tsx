@@ -29,14 +29,14 @@ import {
 } from '@starlight/shared';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
+import { AdminSection } from '../../../components/AdminSection.tsx';
+import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
 import { formatMoney } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { type RangeShortcut, shortcutRange, toWireDate } from '../../../lib/date-range.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useCurrencyStats } from '../api/currency-stats.ts';
-import { type RangeShortcut, shortcutRange, toWireDate } from '../utils/date-range.ts';
-import { AdminSection } from './AdminSection.tsx';
-import { DateFilterInput } from './DateFilterInput.tsx';
 
 const ABBREVIATE_FROM = 1_000_000n * UNIT;
 

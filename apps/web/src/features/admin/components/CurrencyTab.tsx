@@ -5,9 +5,9 @@
 import { Alert, Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconFlame, IconPencil, IconPlus, IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
+import { AdminSection } from '../../../components/AdminSection.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
-import { AdminSection } from './AdminSection.tsx';
 import { CreateCurrencyModal } from './CreateCurrencyModal.tsx';
 import { CurrencyStatsPanel } from './CurrencyStatsPanel.tsx';
 import { ModifyCurrencyModal } from './ModifyCurrencyModal.tsx';

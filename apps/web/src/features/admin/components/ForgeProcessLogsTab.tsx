@@ -6,14 +6,14 @@
  */
 import { NativeSelect, TextInput } from '@mantine/core';
 import { formatDate, PROCESS_STATE_LABELS, type ProcessState } from '@starlight/shared';
+import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { forgeSideText } from '../../../lib/forge.ts';
 import { useRecipes } from '../../../lib/recipes.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useForgeProcessesAll } from '../api/get-forge-processes-all.ts';
-import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
-import { DateFilterInput } from './DateFilterInput.tsx';
-import { PagedTableCard } from './PagedTableCard.tsx';
 
 const STATES = [
   { value: '', label: 'All' },

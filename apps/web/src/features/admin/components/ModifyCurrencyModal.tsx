@@ -7,10 +7,12 @@ import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { modifyCurrencyRequest } from '@starlight/shared';
 import { useState } from 'react';
+import classes from '../../../components/admin.module.css';
+import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { schemaValidate } from '../../../lib/form.ts';
+import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useModifyCurrency } from '../api/modify-currency.ts';
-import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
 import {
   type CurrencyFormValues,
   currencyOptions,
@@ -18,9 +20,7 @@ import {
   EMPTY_CURRENCY_FORM,
   toModifyRequest,
 } from '../utils/currency-form.ts';
-import classes from './admin.module.css';
 import { CurrencyFields } from './CurrencyFields.tsx';
-import { DialogFooter } from './DialogFooter.tsx';
 
 export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const isPhone = useMediaQuery('(max-width: 36em)');

@@ -19,11 +19,13 @@ import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { createRecipeRequest, formatDuration, modifyRecipeRequest, type Recipe } from '@starlight/shared';
 import { useEffect } from 'react';
+import classes from '../../../components/admin.module.css';
+import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { schemaValidate } from '../../../lib/form.ts';
+import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useCreateRecipe } from '../api/create-recipe.ts';
 import { useModifyRecipe } from '../api/modify-recipe.ts';
-import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
 import {
   EMPTY_RECIPE_FORM,
   type RecipeFormValues,
@@ -31,8 +33,6 @@ import {
   toCreateRecipe,
   toModifyRecipe,
 } from '../utils/recipe-form.ts';
-import classes from './admin.module.css';
-import { DialogFooter } from './DialogFooter.tsx';
 
 /** `recipe` null: Create Recipe; otherwise Modify Recipe of it. */
 export function RecipeFormModal({

@@ -6,14 +6,14 @@ import { Badge, Button, Group, Modal, NativeSelect, Stack, Text, Textarea } from
 import { formatDate, type Settlement } from '@starlight/shared';
 import { useState } from 'react';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
+import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useSettlements } from '../api/get-settlements.ts';
 import { useSettle } from '../api/settle.ts';
-import { usePagedFilters } from '../hooks/use-paged-filters.ts';
-import { PagedTableCard } from './PagedTableCard.tsx';
 
 const KINDS = [
   { value: '', label: 'All' },

@@ -6,14 +6,14 @@
 import { Button, Modal, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { fitsPrecision, mintRequest, parseAmount } from '@starlight/shared';
+import classes from '../../../components/admin.module.css';
+import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
+import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
 import { type SupplyAction, useMintOrBurn } from '../api/mint-or-burn.ts';
-import { useAdminSubmit } from '../hooks/use-admin-submit.ts';
 import { currencyOptions } from '../utils/currency-form.ts';
-import classes from './admin.module.css';
-import { DialogFooter } from './DialogFooter.tsx';
 
 interface Values extends Record<string, unknown> {
   recipientNickName: string;

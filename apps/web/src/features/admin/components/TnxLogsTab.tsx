@@ -21,6 +21,7 @@ import {
 } from '@mantine/core';
 import { formatDate, type Transaction, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
 import { IconSearch } from '@tabler/icons-react';
+import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
 import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
@@ -28,7 +29,6 @@ import { errorMessage } from '../../../lib/errors.ts';
 import { TX_LOG_LIMITS } from '../../../lib/tx-log/tx-log-search.ts';
 import { type TxLogUrl, useTxLog } from '../../../lib/tx-log/use-tx-log.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
-import { DateFilterInput } from './DateFilterInput.tsx';
 
 const COLUMNS = ['Date (UTC)', 'Executor', 'Sender', 'Recipient', 'Amount', 'Currency', 'Category', 'Note'];
 const CATEGORIES = [

@@ -9,13 +9,13 @@ import { Button, Card, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Text
 import { formatTotal, type UserStats } from '@starlight/shared';
 import { IconUserCog } from '@tabler/icons-react';
 import { useState } from 'react';
+import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { type RangeShortcut, shortcutRange } from '../../../lib/date-range.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useAdministrateUser } from '../api/administrate-user.ts';
 import { useUserStats } from '../api/get-user-stats.ts';
-import { type RangeShortcut, shortcutRange } from '../utils/date-range.ts';
-import { DateFilterInput } from './DateFilterInput.tsx';
 
 const ROLE_OPTIONS = [
   { value: '', label: 'Change Role' },

@@ -7,11 +7,11 @@
 import { Anchor, Modal, NativeSelect, Text, TextInput } from '@mantine/core';
 import { formatDate, shortenNickname } from '@starlight/shared';
 import { useState } from 'react';
+import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useUsers } from '../api/get-users.ts';
-import { nonEmpty, usePagedFilters } from '../hooks/use-paged-filters.ts';
-import { DateFilterInput } from './DateFilterInput.tsx';
-import { PagedTableCard } from './PagedTableCard.tsx';
 
 const COLUMNS = [
   'Nickname',

@@ -4,8 +4,8 @@
  * and as a toast. `failure` is that message until the next try or `clearFailure`.
  */
 import { useState } from 'react';
-import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { errorMessage, fieldErrors } from './errors.ts';
+import { toastError, toastSuccess } from './notify.ts';
 import { useRefreshBankData } from './use-refresh-bank-data.ts';
 
 export function useAdminSubmit(form: { setErrors(errors: Record<string, string>): void }, onDone: () => void) {

@@ -1,7 +1,7 @@
 /** After an admin changes a currency or its supply: reload the currency list, the stats and the logs. */
 import { useQueryClient } from '@tanstack/react-query';
-import { useCurrencies } from '../../../lib/currencies.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { useCurrencies } from './currencies.ts';
+import { queryKeys } from './query-keys.ts';
 
 export function useRefreshBankData() {
   const client = useQueryClient();

@@ -5,8 +5,8 @@
 import { Button, Card, NativeSelect, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
-import { Paging } from '../../../components/Paging.tsx';
-import { RECORD_LIMITS } from '../hooks/use-paged-filters.ts';
+import { RECORD_LIMITS } from '../lib/use-paged-filters.ts';
+import { Paging } from './Paging.tsx';
 
 export interface PagedTableCardProps {
   title: string;

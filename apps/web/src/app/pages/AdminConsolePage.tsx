@@ -1,0 +1,82 @@
+/**
+ * The Admin Console as /dashboard shows it (?view=admin, issue 22 §1): the console's shell
+ * (features/admin) filled with the tabs each domain's feature owns: the currency tab and Tnx Logs
+ * (bank), User Logs and User Control (users), Access Logs, Admin Logs and Defcon Level (audit), Checkout
+ * Control and Checkout Logs (checkout), Forge Control and Forge Process Logs (forge), Cex Control
+ * (exchange). Each panel loads with its tab, so neither the dashboard nor the console's shell carries them.
+ */
+import { getRouteApi } from '@tanstack/react-router';
+import { type ComponentType, lazy } from 'react';
+import AdminConsole, { type AdminPanels } from '../../features/admin/components/AdminConsole.tsx';
+import { parseDashboardSearch } from '../../lib/route-search.ts';
+import { pickTxLogSearch } from '../../lib/tx-log/tx-log-search.ts';
+
+const route = getRouteApi('/dashboard');
+type DashboardSearch = ReturnType<typeof route.useSearch>;
+
+/** A panel loaded with its tab: `load` imports its module, `pick` names the component. */
+function lazyPanel<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
+  return lazy(() => load().then((m) => ({ default: pick(m) })));
+}
+
+const TnxLogsTab = lazy(() =>
+  import('../../features/admin/components/TnxLogsTab.tsx').then((m) => ({ default: m.TnxLogsTab })),
+);
+
+/** Tnx Logs with its filters and page in the URL (`tx*` beside `view` and `tab`, DESIGN §1). */
+function TnxLogsRoute() {
+  const search = route.useSearch({ select: parseDashboardSearch });
+  const navigate = route.useNavigate();
+  return (
+    <TnxLogsTab
+      url={{
+        search: pickTxLogSearch(search),
+        onSearch: (next, options) =>
+          void navigate({
+            to: '/dashboard',
+            search: (prev: DashboardSearch) => ({ view: prev.view, tab: prev.tab, ...pickTxLogSearch(next) }),
+            replace: options?.replace,
+            // Paging at the foot of the table should not jump the page to the top.
+            resetScroll: false,
+          }),
+      }}
+    />
+  );
+}
+
+const ADMIN_PANELS: AdminPanels = {
+  currency: lazyPanel(() => import('../../features/admin/components/CurrencyTab.tsx'), (m) => m.CurrencyTab),
+  tnx: TnxLogsRoute,
+  'user-logs': lazyPanel(() => import('../../features/admin/components/UserLogsTab.tsx'), (m) => m.UserLogsTab),
+  'access-logs': lazyPanel(() => import('../../features/admin/components/AccessLogsTab.tsx'), (m) => m.AccessLogsTab),
+  'admin-logs': lazyPanel(() => import('../../features/admin/components/AdminLogsTab.tsx'), (m) => m.AdminLogsTab),
+  'user-control': lazyPanel(
+    () => import('../../features/admin/components/UserControlTab.tsx'),
+    (m) => m.UserControlTab,
+  ),
+  defcon: lazyPanel(() => import('../../features/admin/components/DefconTab.tsx'), (m) => m.DefconTab),
+  'checkout-control': lazyPanel(
+    () => import('../../features/admin/components/CheckoutControlTab.tsx'),
+    (m) => m.CheckoutControlTab,
+  ),
+  'checkout-logs': lazyPanel(
+    () => import('../../features/admin/components/CheckoutLogsTab.tsx'),
+    (m) => m.CheckoutLogsTab,
+  ),
+  'forge-control': lazyPanel(
+    () => import('../../features/admin/components/ForgeControlTab.tsx'),
+    (m) => m.ForgeControlTab,
+  ),
+  'forge-logs': lazyPanel(
+    () => import('../../features/admin/components/ForgeProcessLogsTab.tsx'),
+    (m) => m.ForgeProcessLogsTab,
+  ),
+  'cex-control': lazyPanel(
+    () => import('../../features/exchange/components/CexControlPanel.tsx'),
+    (m) => m.CexControlPanel,
+  ),
+};
+
+export default function AdminConsolePage() {
+  return <AdminConsole panels={ADMIN_PANELS} />;
+}
