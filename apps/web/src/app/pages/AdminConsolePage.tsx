@@ -64,11 +64,11 @@ const ADMIN_PANELS: AdminPanels = {
     (m) => m.CheckoutLogsTab,
   ),
   'forge-control': lazyPanel(
-    () => import('../../features/admin/components/ForgeControlTab.tsx'),
+    () => import('../../features/forge/components/ForgeControlTab.tsx'),
     (m) => m.ForgeControlTab,
   ),
   'forge-logs': lazyPanel(
-    () => import('../../features/admin/components/ForgeProcessLogsTab.tsx'),
+    () => import('../../features/forge/components/ForgeProcessLogsTab.tsx'),
     (m) => m.ForgeProcessLogsTab,
   ),
   'cex-control': lazyPanel(

@@ -11,12 +11,12 @@ import { useEffect, useState } from 'react';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
-import { forgeSideText } from '../../../lib/forge.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useEndProcess } from '../api/end-process.ts';
 import { useForgeProcesses } from '../api/get-forge-processes.ts';
 import { countdown, processAction } from '../utils/process-action.ts';
+import { forgeSideText } from '../utils/side-text.ts';
 
 const LIMITS = ['10', '20', '50'];
 

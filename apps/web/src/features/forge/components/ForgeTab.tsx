@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useMe } from '../../../lib/me.ts';
-import { useRecipes } from '../../../lib/recipes.ts';
+import { useRecipes } from '../api/get-recipes.ts';
 import { RecipeCard } from './RecipeCard.tsx';
 
 export function ForgeTab() {

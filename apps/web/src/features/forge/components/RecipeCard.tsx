@@ -9,9 +9,9 @@ import { IconArrowRight, IconFlame } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
-import { recipeSideText } from '../../../lib/forge.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useStartProcess } from '../api/start-process.ts';
+import { recipeSideText } from '../utils/side-text.ts';
 
 export function RecipeCard({
   recipe,

@@ -10,11 +10,11 @@ import { useState } from 'react';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
-import { recipeSideText } from '../../../lib/forge.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { useRecipes } from '../../../lib/recipes.ts';
 import { useDeleteRecipe } from '../api/delete-recipe.ts';
+import { useRecipes } from '../api/get-recipes.ts';
 import { useSetRecipeActive } from '../api/set-recipe-active.ts';
+import { recipeSideText } from '../utils/side-text.ts';
 import { RecipeFormModal } from './RecipeFormModal.tsx';
 
 function AdminRecipeCard({

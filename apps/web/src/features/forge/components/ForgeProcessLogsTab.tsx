@@ -9,11 +9,11 @@ import { formatDate, PROCESS_STATE_LABELS, type ProcessState } from '@starlight/
 import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
-import { forgeSideText } from '../../../lib/forge.ts';
-import { useRecipes } from '../../../lib/recipes.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useForgeProcessesAll } from '../api/get-forge-processes-all.ts';
+import { useRecipes } from '../api/get-recipes.ts';
+import { forgeSideText } from '../utils/side-text.ts';
 
 const STATES = [
   { value: '', label: 'All' },
