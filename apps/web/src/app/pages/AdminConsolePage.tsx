@@ -56,11 +56,11 @@ const ADMIN_PANELS: AdminPanels = {
   ),
   defcon: lazyPanel(() => import('../../features/admin/components/DefconTab.tsx'), (m) => m.DefconTab),
   'checkout-control': lazyPanel(
-    () => import('../../features/admin/components/CheckoutControlTab.tsx'),
+    () => import('../../features/checkout/components/CheckoutControlTab.tsx'),
     (m) => m.CheckoutControlTab,
   ),
   'checkout-logs': lazyPanel(
-    () => import('../../features/admin/components/CheckoutLogsTab.tsx'),
+    () => import('../../features/checkout/components/CheckoutLogsTab.tsx'),
     (m) => m.CheckoutLogsTab,
   ),
   'forge-control': lazyPanel(

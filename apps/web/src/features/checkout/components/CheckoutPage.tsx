@@ -27,9 +27,9 @@ import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { usePackages, usePaymentProviders } from '../../../lib/packages.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useBuyPackage } from '../api/buy-package.ts';
+import { usePackages, usePaymentProviders } from '../api/get-packages.ts';
 
 /** SPEC §2: the wait before the member is sent to the provider. */
 const REDIRECT_MS = 5000;

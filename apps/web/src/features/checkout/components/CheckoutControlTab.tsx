@@ -17,7 +17,7 @@ import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
-import { usePackages } from '../../../lib/packages.ts';
+import { usePackages } from '../api/get-packages.ts';
 import { type PackageAction, usePackageAction } from '../api/package-action.ts';
 import { CreatePackageModal } from './CreatePackageModal.tsx';
 

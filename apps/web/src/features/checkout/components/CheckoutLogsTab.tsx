@@ -15,10 +15,10 @@ import {
 import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
 import { EventHistoryButton } from '../../../components/EventHistoryButton.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
-import { usePackages } from '../../../lib/packages.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useAllCheckouts } from '../api/get-all-checkouts.ts';
+import { usePackages } from '../api/get-packages.ts';
 
 const ALL = { value: '', label: 'All' };
 const STATES = [ALL, ...Object.entries(CHECKOUT_STATE_LABELS).map(([value, label]) => ({ value, label }))];

@@ -5,9 +5,9 @@
  */
 import type { PackagesResponse } from '@starlight/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from './api.ts';
-import { queryKeys } from './query-keys.ts';
-import { useSession } from './session.ts';
+import { api } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { useSession } from '../../../lib/session.ts';
 
 /** Fetches the packages the caller may see. */
 export function fetchPackages(signal?: AbortSignal): Promise<PackagesResponse> {
