@@ -20,7 +20,7 @@ function lazyPanel<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
 }
 
 const TnxLogsTab = lazy(() =>
-  import('../../features/admin/components/TnxLogsTab.tsx').then((m) => ({ default: m.TnxLogsTab })),
+  import('../../features/bank/components/TnxLogsTab.tsx').then((m) => ({ default: m.TnxLogsTab })),
 );
 
 /** Tnx Logs with its filters and page in the URL (`tx*` beside `view` and `tab`, DESIGN §1). */
@@ -45,7 +45,7 @@ function TnxLogsRoute() {
 }
 
 const ADMIN_PANELS: AdminPanels = {
-  currency: lazyPanel(() => import('../../features/admin/components/CurrencyTab.tsx'), (m) => m.CurrencyTab),
+  currency: lazyPanel(() => import('../../features/bank/components/CurrencyTab.tsx'), (m) => m.CurrencyTab),
   tnx: TnxLogsRoute,
   'user-logs': lazyPanel(() => import('../../features/admin/components/UserLogsTab.tsx'), (m) => m.UserLogsTab),
   'access-logs': lazyPanel(() => import('../../features/admin/components/AccessLogsTab.tsx'), (m) => m.AccessLogsTab),
