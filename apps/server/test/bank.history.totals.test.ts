@@ -1,8 +1,9 @@
 /**
- * Members' history totals are kept until their next change (history.totals.ts, issue 19 §2). What a
- * member must never notice: their own new row counts at once on the server that wrote it, and within the
- * live feed's lag on another server; each filter and page start has its own total; another member's
- * change leaves theirs alone.
+ * History totals are kept per account until its next change (history.totals.ts, issue 19 §2): a
+ * member's own, and the admin's list filtered by an account's nickname. What nobody must notice: a new
+ * row counts at once on the server that wrote it, and within the live feed's lag on another server;
+ * each filter and page start has its own total; another member's change leaves theirs alone; a row that
+ * names the account only as its executor (an admin's mint) counts on the admin's list too.
  */
 import type { TransactionsResponse } from '@starlight/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,56 @@ describe('kept history totals', () => {
       (v) => v.total === 2,
     );
     expect(onA.total).toBe(2);
+    await expectLedgerBalanced(a, t.admin);
+  });
+
+  it('keep the admin’s list by nickname right, for every party of a row, the executor too', async () => {
+    const a = t.app;
+    const carol = await registerMember(a, 'htc');
+    const dave = await registerMember(a, 'htd');
+    const list = async (nickname: string, filters: Record<string, unknown> = {}) => {
+      const res = await call(a, t.admin.token, 'POST', '/api/bank/alltransactions', {
+        paging: { page: 1, limit: 5 },
+        nickname,
+        ...filters,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TransactionsResponse>().total;
+    };
+    await mint(a, t.admin, carol.nickname, SN, '5');
+    expect(await list(carol.nickname)).toBe(1);
+    expect((await history(a, carol)).total).toBe(1);
+    const byAdmin = await list(t.admin.nickname);
+    const byAdminInSd = await list(t.admin.nickname, { currencyId: SD });
+
+    // The admin executes the mint and is neither its sender nor its recipient: it counts on their list.
+    await mint(a, t.admin, carol.nickname, SN, '5');
+    expect(await list(carol.nickname)).toBe(2);
+    expect((await history(a, carol)).total).toBe(2);
+    expect(await list(t.admin.nickname)).toBe(byAdmin + 1);
+    expect(await list(t.admin.nickname, { currencyId: SD })).toBe(byAdminInSd);
+
+    // A transfer names both members: both lists count it, on the server that wrote it and on another.
+    const sent = await call(a, carol.token, 'POST', '/api/bank/p2pTransfer', {
+      recipientNickName: dave.nickname,
+      currencyId: SN,
+      amount: '1',
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await list(carol.nickname)).toBe(3);
+    expect(await list(dave.nickname)).toBe(1);
+    expect(await list(carol.nickname, { currencyId: SD })).toBe(0);
+    const onB = await eventually(
+      async () => {
+        const res = await call(b.app, t.admin.token, 'POST', '/api/bank/alltransactions', {
+          paging: { page: 1, limit: 5 },
+          nickname: carol.nickname,
+        });
+        return res.json<TransactionsResponse>().total;
+      },
+      (v) => v === 3,
+    );
+    expect(onB).toBe(3);
     await expectLedgerBalanced(a, t.admin);
   });
 });

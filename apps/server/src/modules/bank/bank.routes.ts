@@ -214,7 +214,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (
         response: { 200: transactionsResponse, ...errors },
       },
     },
-    (req) => reports.listTransactions(readDb, undefined, req.body),
+    (req) => reports.listTransactions(readDb, undefined, req.body, historyTotals),
   );
 
   app.post(

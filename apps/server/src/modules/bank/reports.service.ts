@@ -34,8 +34,9 @@ import { findTransactions } from './transactions-list.queries.ts';
 /**
  * A page of ledger rows, newest first: the member's own (`ownerId`) or everyone's (admin, no owner).
  * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: issue 19, more match than `total`).
- * `totals`, with an owner: the member's kept totals (history.totals.ts), so a page view does not count
- * their rows again until they change.
+ * `totals`: kept totals by account (history.totals.ts) for a list whose rows all name one account (a
+ * member's own history; the admin's list filtered by a nickname), so a page view does not count that
+ * account's rows again until it changes.
  */
 export async function listTransactions(
   db: Db,
@@ -45,13 +46,14 @@ export async function listTransactions(
 ): Promise<TransactionsResponse> {
   const { paging, ...filters } = q;
   // The total depends on the filters and on where the page starts (the count's bound moves with it).
-  const key = JSON.stringify({ ...filters, offset: (paging.page - 1) * paging.limit }, (_k, v) =>
-    typeof v === 'bigint' ? v.toString() : v,
+  // Whose list it is is part of the key: a member's own history and the admin's list by their nickname
+  // keep separate totals under the one account.
+  const key = JSON.stringify(
+    { ...filters, own: ownerId !== undefined, offset: (paging.page - 1) * paging.limit },
+    (_k, v) => (typeof v === 'bigint' ? v.toString() : v),
   );
-  const { txs, total, totalCapped } = await findTransactions(
-    db,
-    { ...q, ownerId, ...paging },
-    ownerId && totals ? (count) => totals.total(ownerId, key, count) : undefined,
+  const { txs, total, totalCapped } = await findTransactions(db, { ...q, ownerId, ...paging }, (count, party) =>
+    party && totals ? totals.total(party, key, count) : count(),
   );
   return { txs, total, totalCapped, message: `Got ${txs.length} transactions` };
 }

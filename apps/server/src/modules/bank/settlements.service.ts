@@ -304,6 +304,7 @@ export async function settle(
   }
   await postEntries(tx, entries);
   changes.touchUser(row.userId);
+  changes.touchUser(admin.id); // the executor (an admin's kept totals, history.totals.ts)
   const verb = input.approve ? 'Approved' : 'Refused';
   const what = `${row.kind} of ${formatAmount(amount, currency.precision)} ${currency.ticker}`;
   await insertAdminLog(tx, {

@@ -35,10 +35,11 @@ export interface TxFilters {
 }
 
 /**
- * The disjoint conditions whose union is the party filter of `f` (each served by one party index), or
- * null when the nickname names no account. `[sql\`true\`]` when there is no party filter.
+ * The disjoint conditions whose union is the party filter of `f` (each served by one party index), and
+ * the id of the account the nickname names (`other`); null when the nickname names no account.
+ * `[sql\`true\`]` when there is no party filter.
  */
-async function partyBranches(db: DbOrTx, f: TxFilters): Promise<SQL[] | null> {
+async function partyBranches(db: DbOrTx, f: TxFilters): Promise<{ branches: SQL[]; other: string | null } | null> {
   let other: string | null = null;
   if (f.nickname) {
     other = await idOfNickname(db, f.nickname);
@@ -52,22 +53,31 @@ async function partyBranches(db: DbOrTx, f: TxFilters): Promise<SQL[] | null> {
     // prepared statement) then reads the member's own range of each party index, never the other party's,
     // which may be a system account's millions of rows (the chip sale's: 4.4 ms instead of 0.4 ms a page).
     if (other === null || other === me) {
-      return [sql`t.sender_id = ${me}`, sql`t.recipient_id = ${me} AND t.sender_id IS DISTINCT FROM ${me}`];
+      return {
+        branches: [sql`t.sender_id = ${me}`, sql`t.recipient_id = ${me} AND t.sender_id IS DISTINCT FROM ${me}`],
+        other,
+      };
     }
-    return [
-      sql`t.sender_id = ${me} AND t.recipient_id::text = ${other}`,
-      sql`t.recipient_id = ${me} AND t.sender_id::text = ${other}`,
-    ];
+    return {
+      branches: [
+        sql`t.sender_id = ${me} AND t.recipient_id::text = ${other}`,
+        sql`t.recipient_id = ${me} AND t.sender_id::text = ${other}`,
+      ],
+      other,
+    };
   }
-  if (other === null) return [sql`true`];
+  if (other === null) return { branches: [sql`true`], other };
   // Any party: sender; or recipient and not sender; or executor and neither (the partial index
   // bank_tx_executor_other holds only those rows: its predicate is repeated verbatim so the planner uses it).
-  return [
-    sql`t.sender_id = ${other}`,
-    sql`t.recipient_id = ${other} AND t.sender_id IS DISTINCT FROM ${other}`,
-    sql`t.executor_id = ${other} AND t.executor_id IS NOT NULL AND t.executor_id IS DISTINCT FROM t.sender_id
-        AND t.executor_id IS DISTINCT FROM t.recipient_id`,
-  ];
+  return {
+    branches: [
+      sql`t.sender_id = ${other}`,
+      sql`t.recipient_id = ${other} AND t.sender_id IS DISTINCT FROM ${other}`,
+      sql`t.executor_id = ${other} AND t.executor_id IS NOT NULL AND t.executor_id IS DISTINCT FROM t.sender_id
+          AND t.executor_id IS DISTINCT FROM t.recipient_id`,
+    ],
+    other,
+  };
 }
 
 /**
@@ -176,17 +186,25 @@ async function ledgerKeptTotal(db: DbOrTx, known: string, offset: number): Promi
 }
 
 /**
+ * How a list's total is found: `count` runs the capped count; `party` is the account every counted row
+ * names (the owner of a member's history, else the account of the nickname filter; null for none), so
+ * the total may be a kept one that the party's next change drops (history.totals.ts).
+ */
+export type TotalOf = (count: () => Promise<CappedTotal>, party: string | null) => Promise<CappedTotal>;
+
+/**
  * A page of ledger rows matching `f`, newest first (ties by id), with the total of matches counted up to
  * a bound (`totalCapped`: more match than `total`). `totalOf`, when given, answers the total instead of
- * counting at once: it gets the count to run and may answer a kept one (history.totals.ts).
+ * counting at once (see `TotalOf`).
  */
 export async function findTransactions(
   db: Db,
   f: TxFilters,
-  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
+  totalOf: TotalOf = (count) => count(),
 ): Promise<{ txs: Transaction[] } & CappedTotal> {
-  const branches = await partyBranches(db, f);
-  if (branches === null) return { txs: [], total: 0, totalCapped: false };
+  const parties = await partyBranches(db, f);
+  if (parties === null) return { txs: [], total: 0, totalCapped: false };
+  const { branches } = parties;
   const where: SQL[] = [...withinDates(sql`t.created_at`, f.startDate, f.endDate)];
   if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
   if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);
@@ -254,14 +272,16 @@ export async function findTransactions(
           db,
           sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
         ),
-    totalOf(() =>
-      byRollup
-        ? ledgerKeptTotal(db, known, offset)
-        : cappedTotal(
-            db,
-            branches.length === 1 ? sql`bank_transactions t WHERE ${cond(branches[0] as SQL)}` : sql`(${counted}) b`,
-            offset,
-          ),
+    totalOf(
+      () =>
+        byRollup
+          ? ledgerKeptTotal(db, known, offset)
+          : cappedTotal(
+              db,
+              branches.length === 1 ? sql`bank_transactions t WHERE ${cond(branches[0] as SQL)}` : sql`(${counted}) b`,
+              offset,
+            ),
+      f.ownerId ?? parties.other,
     ),
   ]);
   const party = (n: string | null) => (n === null ? null : { nickname: n });

@@ -206,6 +206,7 @@ export async function mintOrBurnBatch(
       ctx.balances.apply(entry);
       entries.push(entry);
       changes.touchUser(member.id);
+      changes.touchUser(admin.id); // the executor (an admin's kept totals, history.totals.ts)
       const text = `${formatAmount(input.amount, currency.precision)} ${currency.ticker}`;
       const action =
         kind === 'mint' ? `Minted ${text} to ${member.nickname}` : `Burned ${text} from ${member.nickname}`;

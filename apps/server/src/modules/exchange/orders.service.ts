@@ -147,6 +147,7 @@ export async function cancelOrder(
   await updateOrders(tx, updates);
   changes.touchPair(pair.id);
   changes.touchUser(order.userId);
+  changes.touchUser(caller.id); // the executor (an admin's kept totals, history.totals.ts)
   return {
     order: toOrderDto({ ...order, state: ORDER_STATE.Cancelled, escrowRemaining: 0n as Amount }, pair),
     message: order.buySide ? 'Buy order cancelled' : 'Sell order cancelled',
@@ -203,6 +204,7 @@ export async function payoutOrder(
   });
   changes.touchPair(pair.id);
   changes.touchUser(order.userId);
+  changes.touchUser(admin.id); // the executor (an admin's kept totals, history.totals.ts)
   return {
     order: toOrderDto(
       { ...order, filledAmount: order.initialAmount, escrowRemaining: 0n as Amount, state: ORDER_STATE.Filled },

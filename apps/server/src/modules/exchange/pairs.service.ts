@@ -176,6 +176,7 @@ export async function deletePair(
     });
     changes.touchPair(pair.id);
     for (const o of open) changes.touchUser(o.userId);
+    changes.touchUser(admin.id); // the executor (an admin's kept totals, history.totals.ts)
     return { cancelledOrders: open.length, message: `Pair deleted (${open.length} open orders cancelled)` };
   });
 }
