@@ -208,6 +208,17 @@ describe('member history past the counting bound', () => {
     const bc = await history(b, { paging: { limit: 10, page: 1 }, nickname: c.nickname.toUpperCase() });
     expect(bc).toMatchObject({ total: 1, totalCapped: false });
     expect(bc.txs[0]).toMatchObject({ sender: { nickname: c.nickname }, recipient: { nickname: b.nickname } });
+    // c naming b: b has more rows than the probe's bound, so c's own ranges are read; b naming c read c's
+    // (betweenBranches). a and b both have thousands: deep pages between them are OFFSET's pages.
+    const cb = await history(c, { paging: { limit: 10, page: 1 }, nickname: b.nickname });
+    expect(cb).toMatchObject({ total: 1, totalCapped: false });
+    expect(cb.txs[0]).toMatchObject({ sender: { nickname: c.nickname }, recipient: { nickname: b.nickname } });
+    const between = sql`((sender_id = ${a.id} AND recipient_id = ${b.id}) OR (sender_id = ${b.id} AND recipient_id = ${a.id}))`;
+    const ab1 = await history(a, { paging: { limit: 50, page: 1 }, nickname: b.nickname });
+    expect(ab1).toMatchObject({ total: COUNT_CAP, totalCapped: true });
+    expect(ab1.txs.map((x) => x._id)).toEqual(await idsInOrder('bank_transactions', between, 50, 0));
+    const ba3 = await history(b, { paging: { limit: 50, page: 3 }, nickname: a.nickname });
+    expect(ba3.txs.map((x) => x._id)).toEqual(await idsInOrder('bank_transactions', between, 50, 100));
     // Filters on a's own rows: category, amount range and a date range.
     const big = await history(a, { paging: { limit: 10, page: 1 }, amountAbove: '1', amountBelow: '10' });
     expect(big.txs.map((x) => x.balance.amount).sort()).toEqual(['1.00', '10.00']);
