@@ -173,7 +173,7 @@ async function claimRedis(url: string, pg: PgTarget, database: string): Promise<
 }
 
 /**
- * The kept leaderboard's mark in Redis, written once it is built (apps/server/src/modules/users/leaderboard.store.ts:
+ * The kept leaderboard's mark in Redis, written once it is built (apps/server/src/modules/leaderboard/leaderboard.store.ts:
  * `starlight:lb:<database>:mark`, or `starlight:lb:mark` before the keys named their database).
  */
 const LEADERBOARD_MARK = 'starlight:lb:*mark';

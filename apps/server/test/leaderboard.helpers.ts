@@ -8,9 +8,9 @@ import { sql } from 'drizzle-orm';
 import type { BuiltApp } from '../src/app.ts';
 import type { Db } from '../src/db/client.ts';
 import { findCurrency } from '../src/modules/bank/currencies.queries.ts';
-import { findRanked } from '../src/modules/users/leaderboard.queries.ts';
-import type { LeaderboardStore } from '../src/modules/users/leaderboard.store.ts';
-import { syncLeaderboard } from '../src/modules/users/leaderboard.sync.ts';
+import { findRanked } from '../src/modules/leaderboard/leaderboard.queries.ts';
+import type { LeaderboardStore } from '../src/modules/leaderboard/leaderboard.store.ts';
+import { syncLeaderboard } from '../src/modules/leaderboard/leaderboard.sync.ts';
 
 /**
  * Runs the job's tick (waiting for another replica's) until the store's mark has passed the database's

@@ -12,8 +12,8 @@ import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { type LeaderboardStore, redisStore, tableStore } from '../src/modules/users/leaderboard.store.ts';
-import { rebuildLeaderboard, syncLeaderboard } from '../src/modules/users/leaderboard.sync.ts';
+import { type LeaderboardStore, redisStore, tableStore } from '../src/modules/leaderboard/leaderboard.store.ts';
+import { rebuildLeaderboard, syncLeaderboard } from '../src/modules/leaderboard/leaderboard.sync.ts';
 import { bankCalls } from './bank.helpers.ts';
 import {
   balanceOf,
@@ -25,7 +25,7 @@ import {
   testConfig,
   useTestApp,
 } from './helpers.ts';
-import { bruteForceLeaderboard, caughtUp } from './users.leaderboard.helpers.ts';
+import { bruteForceLeaderboard, caughtUp } from './leaderboard.helpers.ts';
 
 const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2 });
 const prefix = `test-lb-${randomBytes(6).toString('hex')}:`;

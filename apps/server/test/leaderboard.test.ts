@@ -18,7 +18,7 @@ import {
   registerMember,
   useTestApp,
 } from './helpers.ts';
-import { caughtUp } from './users.leaderboard.helpers.ts';
+import { caughtUp } from './leaderboard.helpers.ts';
 
 const t = useTestApp();
 const bank = bankCalls(t);

@@ -1,6 +1,6 @@
 /**
  * The kept leaderboard (issue 19 §2): the ranking of every currency's holders, kept by a background job
- * that follows the ledger (modules/users/leaderboard.sync.ts). Derived data: `rebuildLeaderboard` makes
+ * that follows the ledger (modules/leaderboard/leaderboard.sync.ts). Derived data: `rebuildLeaderboard` makes
  * it again from `balances` at any time.
  */
 import { sql } from 'drizzle-orm';
