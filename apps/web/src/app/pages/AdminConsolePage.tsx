@@ -45,16 +45,31 @@ function TnxLogsRoute() {
 }
 
 const ADMIN_PANELS: AdminPanels = {
-  currency: lazyPanel(() => import('../../features/bank/components/CurrencyTab.tsx'), (m) => m.CurrencyTab),
+  currency: lazyPanel(
+    () => import('../../features/bank/components/CurrencyTab.tsx'),
+    (m) => m.CurrencyTab,
+  ),
   tnx: TnxLogsRoute,
-  'user-logs': lazyPanel(() => import('../../features/users/components/UserLogsTab.tsx'), (m) => m.UserLogsTab),
-  'access-logs': lazyPanel(() => import('../../features/audit/components/AccessLogsTab.tsx'), (m) => m.AccessLogsTab),
-  'admin-logs': lazyPanel(() => import('../../features/audit/components/AdminLogsTab.tsx'), (m) => m.AdminLogsTab),
+  'user-logs': lazyPanel(
+    () => import('../../features/users/components/UserLogsTab.tsx'),
+    (m) => m.UserLogsTab,
+  ),
+  'access-logs': lazyPanel(
+    () => import('../../features/audit/components/AccessLogsTab.tsx'),
+    (m) => m.AccessLogsTab,
+  ),
+  'admin-logs': lazyPanel(
+    () => import('../../features/audit/components/AdminLogsTab.tsx'),
+    (m) => m.AdminLogsTab,
+  ),
   'user-control': lazyPanel(
     () => import('../../features/users/components/UserControlTab.tsx'),
     (m) => m.UserControlTab,
   ),
-  defcon: lazyPanel(() => import('../../features/audit/components/DefconTab.tsx'), (m) => m.DefconTab),
+  defcon: lazyPanel(
+    () => import('../../features/audit/components/DefconTab.tsx'),
+    (m) => m.DefconTab,
+  ),
   'checkout-control': lazyPanel(
     () => import('../../features/checkout/components/CheckoutControlTab.tsx'),
     (m) => m.CheckoutControlTab,
