@@ -68,4 +68,69 @@ describe('the server’s import graph', () => {
     const withSql = services.filter((file) => /\bsql`/.test(readFileSync(path.join(SRC, file), 'utf8')));
     expect(withSql).toEqual([]);
   });
+
+  it('has every file that reads another module’s table say which and why (issue 22 §2)', () => {
+    // Which module owns each table: the one that writes it (ARCHITECTURE.md, server).
+    const owners: Record<string, readonly string[]> = {
+      users: [
+        'users',
+        'mail_tokens',
+        'wallet_nonces',
+        'user_stats_daily',
+        'user_stats_hourly',
+        'user_holdings',
+        'access_logs',
+      ],
+      audit: ['admin_logs', 'alert_level'],
+      ledger: ['balances', 'bank_transactions'],
+      bank: [
+        'currencies',
+        'settlements',
+        'ledger_rollup',
+        'ledger_rollup_state',
+        'ledger_audit_baseline',
+        'audit_check',
+      ],
+      exchange: ['exchange_pairs', 'exchange_orders', 'exchange_trades', 'trade_candles', 'trade_candles_state'],
+      items: ['item_collections', 'items'],
+      checkout: ['checkout_packages', 'checkout_transactions', 'checkout_events'],
+      capp: ['capp_auth_requests', 'capp_codes', 'capp_grants'],
+      leaderboard: ['leaderboard_state', 'leaderboard_entries', 'leaderboard_blocks'],
+      forge: ['forge_recipes', 'forge_processes'],
+    };
+    const ownerOf = new Map(Object.entries(owners).flatMap(([m, tables]) => tables.map((t) => [t, m] as const)));
+    // Every table of the schema has an owner here, so a new table cannot slip past the rule.
+    const schemaTables = sources('db/schema').flatMap((f) =>
+      [...readFileSync(path.join(SRC, f), 'utf8').matchAll(/export const (\w+) = pgTable\(\s*'([a-z_]+)'/g)].map(
+        (m) => [m[1] as string, m[2] as string] as const,
+      ),
+    );
+    expect(schemaTables.length).toBeGreaterThanOrEqual(30);
+    expect(schemaTables.filter(([, t]) => t !== 'idempotency_keys' && !ownerOf.has(t))).toEqual([]);
+    const tableOfExport = new Map(schemaTables);
+    const unexplained: string[] = [];
+    let reading = 0;
+    for (const file of sources('modules')) {
+      const module = moduleOf(file);
+      const text = readFileSync(path.join(SRC, file), 'utf8');
+      const named = new Set<string>();
+      for (const [table, owner] of ownerOf) {
+        if (owner !== module && new RegExp(`\\b(FROM|JOIN|UPDATE|INTO)\\s+${table}\\b`).test(text)) named.add(table);
+      }
+      const fromSchema = /import \{([^}]*)\} from '[./]*db\/schema\/index\.ts'/.exec(text)?.[1] ?? '';
+      for (const name of fromSchema.split(',').map((n) => n.replace('type ', '').trim())) {
+        const table = tableOfExport.get(name);
+        if (table && ownerOf.get(table) !== module && ownerOf.has(table)) named.add(table);
+      }
+      if (named.size === 0) continue;
+      reading++;
+      const head = text.slice(0, text.indexOf('*/'));
+      const why = head.slice(head.indexOf("Reads other modules' tables:"));
+      for (const table of named)
+        if (!head.includes("Reads other modules' tables:") || !why.includes(`\`${table}\``))
+          unexplained.push(`${file}: ${table}`);
+    }
+    expect(reading).toBeGreaterThanOrEqual(20);
+    expect(unexplained).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@
  * Indexes (migration 0019_list_indexes): access_logs (created_at, id), (user_id, created_at, id),
  * (login_type, created_at, id), (address COLLATE "C", created_at, id); admin_logs the same by
  * created_at, admin, affected user, category and address.
+ * Reads other modules' tables: `access_logs` (users': sign-ins are written where they happen, the log is read here) and `users` (the nicknames a row shows and a filter names), joined in the page's one statement.
  */
 import type { AccessLog, AdminLog, GetAccessLogsRequest, GetAdminLogsRequest } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';

@@ -1,4 +1,7 @@
-/** SQL of the bank's currencies (SPEC §3, DESIGN §3). */
+/**
+ * SQL of the bank's currencies (SPEC §3, DESIGN §3).
+ * Reads other modules' tables: `balances` (the ledger's), `exchange_pairs`, `exchange_orders`, `forge_recipes` and `forge_processes`: a lowered precision must find every amount held anywhere that it cannot write (`findFinerHolding`), in one statement.
+ */
 import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { currencies } from '../../db/schema/index.ts';

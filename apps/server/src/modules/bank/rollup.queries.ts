@@ -5,6 +5,7 @@
  * between the watermark and the committed horizon and moves the watermark in one transaction, so each
  * ledger row is counted exactly once; nothing runs on the posting path. Readers add the ledger's rows
  * from the watermark on (index `bank_tx_created`), so their answers equal a full scan at any moment.
+ * Reads other modules' tables: `bank_transactions` (the ledger's: the rollup sums its rows; nothing runs on the posting path).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';

@@ -1,4 +1,7 @@
-/** SQL of deposits and withdrawals (DESIGN §8): open, list, and settle once. */
+/**
+ * SQL of deposits and withdrawals (DESIGN §8): open, list, and settle once.
+ * Reads other modules' tables: `users` (the nicknames a settlement shows and a filter names, joined in the list's one statement).
+ */
 import { formatAtPrecision, fromNumeric, type GetSettlementsRequest, type Settlement } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';

@@ -7,6 +7,7 @@
  * rows. Without a party filter one ordered range of `bank_tx_created` or, for a category,
  * `bank_tx_category` is read. The page's ids are found first and only those rows are read whole; the
  * total is counted up to a bound (`cappedTotal`).
+ * Reads other modules' tables: `bank_transactions` (the ledger's: these are its lists) and `users` (the nicknames each row shows, joined in the page's one statement).
  */
 import { type Amount, formatAmount, formatAtPrecision, fromNumeric, type Transaction } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';

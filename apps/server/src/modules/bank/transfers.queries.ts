@@ -1,4 +1,7 @@
-/** SQL of transfers (DESIGN §4, §9): a batch's context with its locked balances, the posting, holders. */
+/**
+ * SQL of transfers (DESIGN §4, §9): a batch's context with its locked balances, the posting, holders.
+ * Reads other modules' tables: `users` (recipients and tax collectors by nickname) and `balances` (through the ledger's `lockBalances`, and the holders read back), all in the batch's one statement (DESIGN §9).
+ */
 import { type Amount, fromNumeric } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';

@@ -1,4 +1,7 @@
-/** SQL of creator-app consent (DESIGN §7): requests, codes (by their SHA-256) and grants. */
+/**
+ * SQL of creator-app consent (DESIGN §7): requests, codes (by their SHA-256) and grants.
+ * Reads other modules' tables: `item_collections` (the app's collection named in a grant) and `users` (the member and the creator by nickname), in the same statement as the grant.
+ */
 import { CAPP_TTL_SECONDS } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';

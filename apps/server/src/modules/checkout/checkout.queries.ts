@@ -1,4 +1,7 @@
-/** SQL of checkout transactions and their provider events (DESIGN §7). */
+/**
+ * SQL of checkout transactions and their provider events (DESIGN §7).
+ * Reads other modules' tables: `currencies` (Credits' precision for the amounts shown) and `users` (the nickname a checkout shows and a filter names), joined in the list's one statement.
+ */
 import { CHECKOUT_STATE, type Checkout, CREDITS_CURRENCY_ID, formatAtPrecision, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned, type Tx } from '../../db/client.ts';

@@ -1,4 +1,7 @@
-/** SQL of Credits packages (DESIGN §7): list, read, insert, flags, soft-delete. */
+/**
+ * SQL of Credits packages (DESIGN §7): list, read, insert, flags, soft-delete.
+ * Reads other modules' tables: `currencies` (Credits' precision for the amounts shown), joined in the list's one statement.
+ */
 import { type CheckoutPackage, CREDITS_CURRENCY_ID, formatAtPrecision, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';

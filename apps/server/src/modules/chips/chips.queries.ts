@@ -1,4 +1,7 @@
-/** SQL of the synth chip sale (DESIGN §7): the seeded sale account, chip currency and ship collection. */
+/**
+ * SQL of the synth chip sale (DESIGN §7): the seeded sale account, chip currency and ship collection.
+ * Reads other modules' tables: `users`, `currencies` and `item_collections` (the sale's seeded account, chip currency and ship collection, found by name) and `balances` (the chips the sale holds), each in the one statement that needs it.
+ */
 import { ALPHA_SHIPS, CHIP_TICKER } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';

@@ -3,6 +3,7 @@
  * (precision 0) with `supply` chips minted to the sale (category 10, through the ledger), and the
  * `Alpha Ships` collection the sale creates ships in. Safe to run on every start and from several
  * processes at once: it runs under the currency-creation lock and does nothing once the sale exists.
+ * Reads other modules' tables: `currencies` (whether the chip currency exists yet, under the currency-creation lock).
  */
 import {
   ALPHA_SHIPS,

@@ -1,4 +1,7 @@
-/** SQL of the exchange's orders (SPEC §3, DESIGN §5): a placement batch's context and writes, cancels, reads. */
+/**
+ * SQL of the exchange's orders (SPEC §3, DESIGN §5): a placement batch's context and writes, cancels, reads.
+ * Reads other modules' tables: `currencies` (the precision of a pair's two currencies, joined in the placement's context statement).
+ */
 import { type Amount, formatAmount, fromNumeric } from '@starlight/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';

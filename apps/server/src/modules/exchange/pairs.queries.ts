@@ -1,4 +1,7 @@
-/** SQL of the exchange's pairs (SPEC §3, DESIGN §5): the pair lock, reads with their currencies, writes. */
+/**
+ * SQL of the exchange's pairs (SPEC §3, DESIGN §5): the pair lock, reads with their currencies, writes.
+ * Reads other modules' tables: `currencies` (a pair's tickers and precisions) and `users` (its fee collector), joined in the pair's one read.
+ */
 import { type Amount, formatAmount, fromNumeric } from '@starlight/shared';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';

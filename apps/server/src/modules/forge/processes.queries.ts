@@ -1,6 +1,7 @@
 /**
  * SQL of forge processes (DESIGN §6): start (with the ledger's posting, in one statement), end once,
  * list. A start or an end costs two statements besides BEGIN and COMMIT (DESIGN §9: round trips).
+ * Reads other modules' tables: `currencies` (tickers and precisions shown) and `users` (the nickname a process shows and a filter names), joined in the list's one statement.
  */
 import {
   type ForgeProcess,

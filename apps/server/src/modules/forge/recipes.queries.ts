@@ -1,4 +1,7 @@
-/** SQL of forge recipes (DESIGN §6): list, read, insert, change, soft-delete. */
+/**
+ * SQL of forge recipes (DESIGN §6): list, read, insert, change, soft-delete.
+ * Reads other modules' tables: `currencies` (a recipe's two currencies' tickers, precisions and rules), joined in the recipe's one read.
+ */
 import { formatAtPrecision, fromNumeric, type Recipe } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';

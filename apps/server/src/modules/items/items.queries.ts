@@ -1,4 +1,7 @@
-/** SQL of item collections and items (DESIGN §7). */
+/**
+ * SQL of item collections and items (DESIGN §7).
+ * Reads other modules' tables: `users` (an item's owner's nickname, and the owner a creator names), joined in the list's one statement.
+ */
 import type { GroupedItem, Item, ItemCollection, ItemData, OwnCollection } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';

@@ -1,4 +1,7 @@
-/** SQL of the leaderboard (DESIGN §6): one currency's holders ranked, in one statement. */
+/**
+ * SQL of the leaderboard (DESIGN §6): one currency's holders ranked, in one statement.
+ * Reads other modules' tables: `balances` and `bank_transactions` (the ledger's: the job follows its rows and reads the holdings they changed) and `users` (names, privacy and activity of the members shown).
+ */
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';

@@ -3,6 +3,7 @@
  * sorted set per currency; otherwise (PGlite, or PostgreSQL alone) the `leaderboard_entries` table. Both
  * rank by amount, highest first, ties by member id ascending (DESIGN §6), exactly: no amount passes
  * through a double. The background job (leaderboard.sync.ts) is their only writer.
+ * Reads other modules' tables: `balances` (the ledger's: a rebuild ranks every holder), `currencies` (which currencies are ranked) and `users` (private, inactive and system accounts stay off the ranking).
  */
 import { fromNumeric } from '@starlight/shared';
 import { sql } from 'drizzle-orm';

@@ -2,6 +2,7 @@
  * The ledger (DESIGN §4, STYLE layout): the only code that changes a balance or writes
  * `bank_transactions`. Every other module posts its movements here, inside its own transaction. The
  * balance protocol's second half: `ledger.balances.ts` locks and reads first, this posts.
+ * Reads other modules' tables: `currencies` (the bank's: a posting that reads a balance back shows it at its currency's precision, in the same statement that writes the rows).
  */
 import { AppError, formatAmount } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';

@@ -1,6 +1,7 @@
 /**
  * SQL of the admin side of accounts (DESIGN §8): the user list, the user stats (kept per day by the
  * triggers of migration 0017, rebuilt by `rebuildUserStats`) and the admin count.
+ * Reads other modules' tables: `balances` (the ledger's: the user list shows a member's holdings, joined in the page's one statement).
  */
 import { COUNT_CAP, type GetUsersQuery, type UserStats } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';

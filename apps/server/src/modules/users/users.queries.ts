@@ -1,4 +1,7 @@
-/** SQL of the users module: accounts, their balances and the access log. */
+/**
+ * SQL of the users module: accounts, their balances and the access log.
+ * Reads other modules' tables: `balances` (the ledger's) and `currencies` (the bank's): a member's balances as the wire shows them, in the account's one read.
+ */
 import { formatAtPrecision, fromNumeric, type User as UserDto } from '@starlight/shared';
 import { eq, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
