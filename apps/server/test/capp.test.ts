@@ -1,278 +1,35 @@
 /**
  * Creator apps (issue 11 §3, §4; DESIGN §7), tested as RFC 9700 advises for the authorization code flow:
- * a creator's app asks with its API key, URLs equal to the registered ones byte for byte (scheme, host,
- * subdomain, port, path, query and a trailing slash all count); the member signs in with the request
- * and gets the app's URL with a single-use code, never a token; the app redeems the code once (a reuse
- * revokes the grant) and reads only the granting member's items in its own collection. Requests and
- * codes expire after 10 minutes. Access log types 3 (password) and 4 (wallet).
+ * the member signs in with the app's request and gets the app's URL with a single-use code, never a token;
+ * the app redeems the code once (a reuse revokes the grant) and reads only the granting member's items in
+ * its own collection. Requests and codes expire after 10 minutes; a request whose stored URL is unsafe is
+ * neither shown nor granted. Access log types 3 (password) and 4 (wallet). Asking for consent:
+ * capp.consent.test.ts.
  */
 import { createHash } from 'node:crypto';
-import type {
-  CreateAuthRequestResponse,
-  GetAuthRequestResponse,
-  NoncedMessageResponse,
-  OwnCollection,
-  RedeemCodeResponse,
-} from '@starlight/shared';
+import type { NoncedMessageResponse, OwnCollection, RedeemCodeResponse } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, type Member, PASSWORD, registerMember, useTestApp, withRole } from './helpers.ts';
+import { cappCalls, REDIRECT } from './capp.helpers.ts';
+import { call, type Member, registerMember, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
-const REDIRECT = 'https://app.example.test/callback';
-const CANCEL = 'https://app.example.test/cancelled';
-
-/**
- * URLs a member's browser must never be sent to (RFC 9700 §4.1): other schemes, http: off loopback,
- * credentials, and spellings that parsers read differently (whitespace, control characters, backslashes).
- */
-const UNSAFE_REQUEST = "This app's redirect or cancel URL is not allowed";
-const UNSAFE_URLS: Array<[string, string]> = [
-  ['javascript:', 'javascript:alert(document.cookie)'],
-  ['JavaScript: in mixed case', 'JavaScript://app.example.test/%0Aalert(1)'],
-  ['data:', 'data:text/html,<script>alert(1)</script>'],
-  ['vbscript:', 'vbscript:msgbox(1)'],
-  ['file:', 'file:///etc/passwd'],
-  ['ftp:', 'ftp://app.example.test/callback'],
-  ['http: off loopback', 'http://example.com/callback'],
-  ['http: on a host named like loopback', 'http://localhost.example.com/callback'],
-  ['http: on a 127. subdomain', 'http://127.0.0.1.example.com/callback'],
-  ['credentials', 'https://user:pass@app.example.test/callback'],
-  ['an empty user', 'https://@app.example.test/callback'],
-  ['a backslash', 'https://app.example.test\\@evil.example/callback'],
-  ['a tab', 'https://app.example.test/call\tback'],
-  ['a newline', 'https://app.example.test/call\nback'],
-  ['leading space', ' https://app.example.test/callback'],
-  ['a NUL', 'https://app.example.test/\u0000callback'],
-  ['a bidi override', 'https://app.example.test/\u202ecallback'],
-  ['no slashes after the scheme', 'https:app.example.test/callback'],
-  ['a percent-encoded host', 'https://%65vil.example/callback'],
-];
-
 let creator: Member;
 let creatorKey: string;
 let collection: OwnCollection;
-
-function withKey(app: FastifyInstance, key: string | undefined, url: string, payload: object) {
-  return app.inject({ method: 'POST', url, headers: key ? { 'x-api-key': key } : {}, payload });
-}
-
-async function newKey(m: Member): Promise<string> {
-  const res = await call(t.app, m.token, 'GET', '/api/user/newApiKey');
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ apiKey: string }>().apiKey;
-}
-
-async function makeCreator(
-  prefix: string,
-  urls: { redirectUrls: string[]; cancelUrl: string } = {
-    redirectUrls: [REDIRECT, 'https://app.example.test/callback?from=game'],
-    cancelUrl: CANCEL,
-  },
-): Promise<{ member: Member; key: string; collection: OwnCollection }> {
-  const member = await withRole(t.built, await registerMember(t.app, prefix), 'creator');
-  const made = await call(t.app, member.token, 'POST', '/api/inventory/createCollection', {
-    name: `Fleet of ${member.nickname}`,
-    description: 'Ships for the consent tests',
-    ...urls,
-  });
-  expect(made.statusCode, made.body).toBe(200);
-  return { member, key: await newKey(member), collection: made.json<{ collection: OwnCollection }>().collection };
-}
-
-function ask(key: string | undefined, overrides: Record<string, unknown> = {}) {
-  return withKey(t.app, key, '/api/capp/createAuthRequest', {
-    itemCollectionId: collection._id,
-    redirectUrl: REDIRECT,
-    cancelUrl: CANCEL,
-    customMessage: 'Bring your fleet to Orion',
-    ...overrides,
-  });
-}
-
-async function requestId(overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await ask(creatorKey, overrides);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<CreateAuthRequestResponse>().requestId;
-}
-
-function signIn(member: Member, cAppAuthRequest: string) {
-  return call(t.app, undefined, 'POST', '/api/user/login', {
-    nickOrEmail: member.nickname,
-    password: PASSWORD,
-    cAppAuthRequest,
-  });
-}
-
-/** Signs `member` in on request `id` and returns the code from the URL answered. */
-async function codeFor(member: Member, id: string): Promise<string> {
-  const res = await signIn(member, id);
-  expect(res.statusCode, res.body).toBe(200);
-  const code = new URL(res.json<{ url: string }>().url).searchParams.get('code');
-  if (!code) throw new Error('no code in the URL');
-  return code;
-}
-
-function redeem(key: string | undefined, code: string) {
-  return withKey(t.app, key, '/api/capp/redeemCode', { code });
-}
-
-function itemsOf(key: string | undefined, userId: string, itemCollectionId = collection._id) {
-  return withKey(t.app, key, '/api/capp/getUserItems', { userId, itemCollectionId });
-}
-
-async function giveItem(owner: Member, name: string) {
-  const res = await call(t.app, creator.token, 'POST', '/api/inventory/createItem', {
-    itemCollection: collection._id,
-    owner: owner.nickname,
-    name,
-    hiddendata: { serial: 'X-1' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-}
-
-async function requestCount(): Promise<number> {
-  const res = await t.built.database.db.execute<{ n: string }>(
-    sql`SELECT count(*) AS n FROM capp_auth_requests WHERE collection_id = ${collection._id}`,
-  );
-  return Number(res.rows[0]?.n);
-}
-
-async function accessLogTypes(userId: string): Promise<number[]> {
-  const res = await t.built.database.db.execute<{ login_type: number }>(
-    sql`SELECT login_type FROM access_logs WHERE user_id = ${userId} ORDER BY created_at`,
-  );
-  return res.rows.map((r) => Number(r.login_type));
-}
+const { makeCreator, requestId, signIn, codeFor, redeem, itemsOf, giveItem, accessLogTypes } = cappCalls(t, () => ({
+  member: creator,
+  key: creatorKey,
+  collection,
+}));
 
 beforeAll(async () => {
   ({ member: creator, key: creatorKey, collection } = await makeCreator('capp'));
 });
 
-describe('asking for consent', () => {
-  it('the creator app opens a request with its key; the page reads it without signing in', async () => {
-    const res = await ask(creatorKey);
-    expect(res.statusCode, res.body).toBe(200);
-    const asked = res.json<CreateAuthRequestResponse>();
-    expect(asked.url).toBe(`http://localhost:3000/loginCApp/${asked.requestId}`);
-    const page = await call(t.app, undefined, 'POST', '/api/capp/getAuthRequest', { requestId: asked.requestId });
-    expect(page.statusCode, page.body).toBe(200);
-    const { data } = page.json<GetAuthRequestResponse>();
-    expect(data).toMatchObject({
-      itemCollectionId: collection._id,
-      collectionName: collection.name,
-      redirectUrl: REDIRECT,
-      cancelUrl: CANCEL,
-      customMessage: 'Bring your fleet to Orion',
-      cappUrl: 'https://app.example.test',
-    });
-    expect(data.requestMessage).toContain(collection.name);
-  });
-
-  it.each([
-    ['host', 'https://app.example.org/callback'],
-    ['subdomain', 'https://evil.app.example.test/callback'],
-    ['port', 'https://app.example.test:8443/callback'],
-    ['path', 'https://app.example.test/callback/extra'],
-    ['trailing slash', 'https://app.example.test/callback/'],
-    ['query', 'https://app.example.test/callback?from=elsewhere'],
-    ['letter case', 'https://APP.example.test/callback'],
-  ])('refuses a redirect URL that differs by its %s', async (_what, redirectUrl) => {
-    const res = await ask(creatorKey, { redirectUrl });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('"redirectUrl" is not registered for this collection');
-  });
-
-  it.each(UNSAFE_URLS)(
-    'refuses an unsafe URL (%s) for both redirectUrl and cancelUrl, writing nothing',
-    async (_what, bad) => {
-      const before = await requestCount();
-      for (const field of ['redirectUrl', 'cancelUrl'] as const) {
-        const res = await ask(creatorKey, { [field]: bad });
-        expect(res.statusCode, res.body).toBe(400);
-        expect(res.json().message).toBe(`"${field}" contains an invalid value`);
-      }
-      expect(await requestCount()).toBe(before);
-    },
-  );
-
-  it('accepts http: on loopback hosts (local development) and https:', async () => {
-    const local = await makeCreator('capplocal', {
-      redirectUrls: ['http://localhost:4000/callback', 'http://127.0.0.1:4000/callback', 'http://[::1]:4000/cb'],
-      cancelUrl: 'http://localhost:4000/cancelled',
-    });
-    for (const redirectUrl of local.collection.redirectUrls) {
-      const res = await withKey(t.app, local.key, '/api/capp/createAuthRequest', {
-        itemCollectionId: local.collection._id,
-        redirectUrl,
-        cancelUrl: 'http://localhost:4000/cancelled',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    // The scheme counts in the exact match: https: where http: was registered is another URL.
-    const other = await withKey(t.app, local.key, '/api/capp/createAuthRequest', {
-      itemCollectionId: local.collection._id,
-      redirectUrl: 'https://localhost:4000/callback',
-      cancelUrl: 'http://localhost:4000/cancelled',
-    });
-    expect(other.statusCode).toBe(400);
-    expect(other.json().message).toBe('"redirectUrl" is not registered for this collection');
-    expect((await ask(creatorKey)).statusCode).toBe(200);
-  });
-
-  it('refuses unsafe URLs a collection registered before the rule existed', async () => {
-    const old = await makeCreator('cappold');
-    await t.built.database.db.execute(sql`
-      UPDATE item_collections SET redirect_urls = ARRAY['javascript:alert(1)', 'http://example.com/cb'],
-             cancel_url = 'data:text/html,x'
-       WHERE id = ${old.collection._id}`);
-    const asking = (redirectUrl: string, cancelUrl: string) =>
-      withKey(t.app, old.key, '/api/capp/createAuthRequest', {
-        itemCollectionId: old.collection._id,
-        redirectUrl,
-        cancelUrl,
-      });
-    for (const [redirectUrl, cancelUrl, field] of [
-      ['javascript:alert(1)', 'data:text/html,x', 'redirectUrl'],
-      ['http://example.com/cb', 'data:text/html,x', 'redirectUrl'],
-      [REDIRECT, 'data:text/html,x', 'cancelUrl'],
-    ]) {
-      const res = await asking(redirectUrl as string, cancelUrl as string);
-      expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().message).toBe(`"${field}" contains an invalid value`);
-    }
-  });
-
-  it('accepts a second registered redirect URL exactly, and refuses another cancel URL', async () => {
-    expect((await ask(creatorKey, { redirectUrl: 'https://app.example.test/callback?from=game' })).statusCode).toBe(
-      200,
-    );
-    const res = await ask(creatorKey, { cancelUrl: 'https://app.example.test/cancel' });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('"cancelUrl" is not registered for this collection');
-  });
-
-  it("refuses no key, a member's key, and another creator's key for this collection", async () => {
-    expect((await ask(undefined)).statusCode).toBe(401);
-    const member = await registerMember(t.app, 'nokeyer');
-    expect((await ask(await newKey(member))).statusCode).toBe(403);
-    const other = await makeCreator('cappother');
-    const res = await ask(other.key);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('Collection not found');
-  });
-
-  it('refuses a custom message over 128 characters and an unknown request id', async () => {
-    expect((await ask(creatorKey, { customMessage: 'x'.repeat(129) })).statusCode).toBe(400);
-    const res = await call(t.app, undefined, 'POST', '/api/capp/getAuthRequest', {
-      requestId: '0123456789abcdef01234567',
-    });
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('Authorization request not found');
-  });
-});
+/** What a request whose stored redirect or cancel URL is unsafe answers (RFC 9700 §4.1). */
+const UNSAFE_REQUEST = "This app's redirect or cancel URL is not allowed";
 
 describe('signing in and redeeming the code', () => {
   it('a member grants the app: a code on the redirect URL, no token; the app redeems it once and reads the items', async () => {
