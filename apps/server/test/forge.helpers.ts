@@ -46,6 +46,18 @@ export function forgeCalls(t: TestApp, currencies: () => ForgeCurrencies) {
     return res.json<RecipesResponse>().recipes;
   }
 
+  /**
+   * The recipes (active or not, as the admin reads them) that use this file's ore or ingot: what a test
+   * counts to see that a refused request created nothing, whatever other files create meanwhile.
+   */
+  async function ownRecipes(): Promise<Recipe[]> {
+    const { ore, ingot } = currencies();
+    const ours = new Set([ore.currencyId, ingot.currencyId]);
+    return (await fetchRecipes(t.admin.token)).filter(
+      (r) => ours.has(r.input.currencyId) || ours.has(r.output.currencyId),
+    );
+  }
+
   function start(m: Member, recipeId: string, quantity: number) {
     return call(t.app, m.token, 'POST', '/api/forge/startProcess', { recipeId, quantity });
   }
@@ -83,5 +95,5 @@ export function forgeCalls(t: TestApp, currencies: () => ForgeCurrencies) {
     return m;
   }
 
-  return { recipeBody, createRecipe, fetchRecipes, start, end, started, age, ledgerRows, member };
+  return { recipeBody, createRecipe, fetchRecipes, ownRecipes, start, end, started, age, ledgerRows, member };
 }

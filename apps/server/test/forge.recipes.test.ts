@@ -15,10 +15,13 @@ const t = useTestApp();
 const bank = bankCalls(t);
 let ore: Currency;
 let ingot: Currency;
-const { recipeBody, createRecipe, fetchRecipes, start, end, started, age, ledgerRows, member } = forgeCalls(t, () => ({
-  ore,
-  ingot,
-}));
+const { recipeBody, createRecipe, fetchRecipes, ownRecipes, start, end, started, age, ledgerRows, member } = forgeCalls(
+  t,
+  () => ({
+    ore,
+    ingot,
+  }),
+);
 
 beforeAll(async () => {
   ({ ore, ingot } = await forgeCurrencies(t));
@@ -50,11 +53,11 @@ describe('recipes', () => {
     [{ input: { currencyId: 1, amount: 0 } }, '"input.amount" contains an invalid value'],
     [{ owner: 'x' }, '"owner" is not allowed'],
   ])('refuses %j with %s and creates nothing', async (overrides, message) => {
-    const before = (await fetchRecipes(t.admin.token)).length;
+    const before = (await ownRecipes()).length;
     const res = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/create', recipeBody(overrides));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(message);
-    expect(await fetchRecipes(t.admin.token)).toHaveLength(before);
+    expect(await ownRecipes()).toHaveLength(before);
   });
 
   it('refuses an amount finer than the currency precision (400) and an unknown currency (404)', async () => {
@@ -145,7 +148,7 @@ describe('what a recipe may mint and burn (canMint, canBurn)', () => {
   it('refuses (409) a recipe whose output cannot be minted or input cannot be burned, on create and modify', async () => {
     const asc = await chipCurrencyId();
     const ascTicker = (await bank.listCurrencies()).find((c) => c.currencyId === asc)?.ticker;
-    const before = (await fetchRecipes(t.admin.token)).length;
+    const before = (await ownRecipes()).length;
     const mintChips = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/create', {
       ...recipeBody(),
       output: { currencyId: asc, amount: 1 },
@@ -158,7 +161,7 @@ describe('what a recipe may mint and burn (canMint, canBurn)', () => {
     });
     expect(burnChips.statusCode).toBe(409);
     expect(burnChips.json().message).toBe(`${ascTicker} cannot be burned`);
-    expect(await fetchRecipes(t.admin.token)).toHaveLength(before);
+    expect(await ownRecipes()).toHaveLength(before);
 
     const recipe = await createRecipe();
     const modified = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/modify', {
