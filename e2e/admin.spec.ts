@@ -1,7 +1,8 @@
 /**
  * The Admin Console's user and audit tabs in a browser (issue 8 §1, §4): User Logs, Access Logs, Admin
  * Logs, User Control and Defcon Level render their data and empty states; deactivating a member signs
- * their open page out; a new defcon level pops up live on another member's page.
+ * their open page out; a new defcon level pops up live on another member's page; Guild Control shows its
+ * placeholder.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN, expectNoSeriousA11yViolations, newPage, PASSWORD, signIn, uniqueNick } from './fixtures.ts';
@@ -124,4 +125,20 @@ test('a new defcon level pops up live on another open page', async ({ browser, i
     await panel.getByRole('button', { name: 'Submit' }).click();
     await expect(admin.getByRole('alert').filter({ hasText: 'Defcon level set to 0' })).toBeVisible();
   }
+});
+
+test('Guild Control, which SPEC leaves empty, says it is a placeholder; its neighbours load their own panels', async ({
+  browser,
+  isMobile,
+}) => {
+  const admin = await newPage(browser, isMobile);
+  await signIn(admin, ADMIN.nickname, ADMIN.password);
+  await openTab(admin, 'guild-control');
+  await expect(admin.getByRole('heading', { name: 'Guild Control' })).toBeVisible();
+  await expect(admin.getByText('Guilds are not part of this beta yet')).toBeVisible();
+  await expect(admin.getByText(/coming soon/i)).toHaveCount(0);
+  // The next tab's panel is loaded with the tab (each domain's own chunk) and shows its controls.
+  await admin.getByRole('tab', { name: 'Defcon Level' }).click();
+  await expect(admin.getByRole('region', { name: 'Defcon Level' }).getByLabel('Level')).toBeVisible();
+  await expect(admin.getByText('Guilds are not part of this beta yet')).toHaveCount(0);
 });

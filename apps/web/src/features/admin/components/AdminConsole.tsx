@@ -12,7 +12,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { type ComponentType, Suspense, useEffect, useRef } from 'react';
 import classes from '../../../components/admin.module.css';
 import { parseDashboardSearch } from '../../../lib/route-search.ts';
-import { ComingSoonPanel } from './ComingSoonPanel.tsx';
+import { PlaceholderPanel } from './PlaceholderPanel.tsx';
 
 /** The tabs: URL value and SPEC label. */
 export const ADMIN_TABS = [
@@ -40,7 +40,7 @@ export type AdminTab = (typeof ADMIN_TABS)[number]['value'];
 export type AdminPanels = Record<Exclude<AdminTab, 'guild-control'>, ComponentType>;
 
 function TabPanelContent({ value, label, panels }: { value: AdminTab; label: string; panels: AdminPanels }) {
-  if (value === 'guild-control') return <ComingSoonPanel title={label} placeholder />;
+  if (value === 'guild-control') return <PlaceholderPanel title={label} />;
   const Panel = panels[value];
   return (
     <Suspense fallback={<Loader size="sm" />}>
