@@ -74,8 +74,15 @@ export function SettlementModal({
 
   const submit = form.onSubmit(async (values) => {
     try {
-      const body = toRequest(values) as never;
-      const res = isWithdrawal ? await withdraw.mutateAsync(body) : await deposit.mutateAsync(body);
+      // The form's validation (the request's schema, above) has passed: every field is filled in.
+      const body = {
+        currencyId: Number(values.currencyId),
+        amount: values.amount.trim(),
+        walletAddress: values.walletAddress.trim(),
+      };
+      const res = isWithdrawal
+        ? await withdraw.mutateAsync(body)
+        : await deposit.mutateAsync({ ...body, reference: values.reference.trim() });
       toastSuccess(res.message);
       close();
     } catch (err) {
