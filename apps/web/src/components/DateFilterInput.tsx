@@ -55,3 +55,22 @@ export function DateFilterInput({
     />
   );
 }
+
+/**
+ * The Start date and End date filters of a paged admin list, bound to its draft filters (`usePagedFilters`
+ * in lib/use-paged-filters.ts: `draft` and `set`); an empty date is ''.
+ */
+export function DraftDateRange({
+  draft,
+  set,
+}: {
+  draft: { startDate: string; endDate: string };
+  set: (key: 'startDate' | 'endDate', value: string) => void;
+}) {
+  return (
+    <>
+      <DateFilterInput label="Start date" value={draft.startDate || null} onChange={(v) => set('startDate', v ?? '')} />
+      <DateFilterInput label="End date" value={draft.endDate || null} onChange={(v) => set('endDate', v ?? '')} />
+    </>
+  );
+}

@@ -5,7 +5,7 @@
  */
 import { NativeSelect, TextInput } from '@mantine/core';
 import { formatDate, LOGIN_TYPE_LABELS } from '@starlight/shared';
-import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { DraftDateRange } from '../../../components/DateFilterInput.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
@@ -36,16 +36,7 @@ export function AccessLogsTab() {
       filters={
         <>
           <TextInput label="User" value={f.draft.user} onChange={(e) => f.set('user', e.currentTarget.value)} />
-          <DateFilterInput
-            label="Start date"
-            value={f.draft.startDate || null}
-            onChange={(v) => f.set('startDate', v ?? '')}
-          />
-          <DateFilterInput
-            label="End date"
-            value={f.draft.endDate || null}
-            onChange={(v) => f.set('endDate', v ?? '')}
-          />
+          <DraftDateRange draft={f.draft} set={f.set} />
           <NativeSelect
             label="Login type"
             data={TYPES}

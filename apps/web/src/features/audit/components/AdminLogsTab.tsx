@@ -5,7 +5,7 @@
  */
 import { NativeSelect, TextInput } from '@mantine/core';
 import { ADMIN_CATEGORY_LABELS, type AdminCategory, formatDate } from '@starlight/shared';
-import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { DraftDateRange } from '../../../components/DateFilterInput.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
@@ -52,16 +52,7 @@ export function AdminLogsTab() {
             value={f.draft.affectedUser}
             onChange={(e) => f.set('affectedUser', e.currentTarget.value)}
           />
-          <DateFilterInput
-            label="Start date"
-            value={f.draft.startDate || null}
-            onChange={(v) => f.set('startDate', v ?? '')}
-          />
-          <DateFilterInput
-            label="End date"
-            value={f.draft.endDate || null}
-            onChange={(v) => f.set('endDate', v ?? '')}
-          />
+          <DraftDateRange draft={f.draft} set={f.set} />
           <NativeSelect
             label="Category"
             data={CATEGORIES}

@@ -12,7 +12,7 @@ import {
   PROVIDER_LABELS,
   type ProviderId,
 } from '@starlight/shared';
-import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { DraftDateRange } from '../../../components/DateFilterInput.tsx';
 import { EventHistoryButton } from '../../../components/EventHistoryButton.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
@@ -58,16 +58,7 @@ export function CheckoutLogsTab() {
             value={f.draft.nickname}
             onChange={(e) => f.set('nickname', e.currentTarget.value)}
           />
-          <DateFilterInput
-            label="Start date"
-            value={f.draft.startDate || null}
-            onChange={(v) => f.set('startDate', v ?? '')}
-          />
-          <DateFilterInput
-            label="End date"
-            value={f.draft.endDate || null}
-            onChange={(v) => f.set('endDate', v ?? '')}
-          />
+          <DraftDateRange draft={f.draft} set={f.set} />
           <NativeSelect
             label="State"
             data={STATES}
