@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { api, mapLimit } from '../bench/lib/api.ts';
+import { api, mapLimit, testCurrencyRequest } from '../bench/lib/api.ts';
 import { runLoad } from '../bench/lib/load.ts';
 import { record, round } from '../bench/lib/results.ts';
 import { type ClusterEnv, clusterSettings, readClusterEnv, replicaPids } from './cluster-env.ts';
@@ -101,16 +101,7 @@ async function measure(replicas: number): Promise<void> {
     const coin = (
       await client.post<{ currency: { currencyId: number } }>(
         '/api/bank/createCurrency',
-        {
-          ticker,
-          name: `Bench ${ticker}`,
-          precision: 2,
-          canDeposit: false,
-          canWithdraw: false,
-          canTransfer: true,
-          canMint: true,
-          canBurn: true,
-        },
+        testCurrencyRequest(ticker, 2, 'Bench'),
         admin,
       )
     ).currency.currencyId;

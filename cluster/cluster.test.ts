@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testCurrencyRequest } from '../bench/lib/api.ts';
 import { alive, type ClusterEnv, clusterSettings, pgBinDir, readClusterEnv, replicaPids } from './cluster-env.ts';
 import { haproxyServers } from './haproxy.ts';
 import { type LoadWorker, startLoad } from './load.ts';
@@ -92,16 +93,12 @@ async function register(prefix: string): Promise<Member> {
 
 async function newCurrency(admin: string): Promise<number> {
   const ticker = `C${randomBytes(3).toString('hex').toUpperCase()}`;
-  const body = await ok<{ currency: { currencyId: number } }>('POST', '/api/bank/createCurrency', admin, {
-    ticker,
-    name: `Cluster ${ticker}`,
-    precision: 0,
-    canDeposit: false,
-    canWithdraw: false,
-    canTransfer: true,
-    canMint: true,
-    canBurn: true,
-  });
+  const body = await ok<{ currency: { currencyId: number } }>(
+    'POST',
+    '/api/bank/createCurrency',
+    admin,
+    testCurrencyRequest(ticker, 0, 'Cluster'),
+  );
   return body.currency.currencyId;
 }
 

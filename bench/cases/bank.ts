@@ -6,6 +6,7 @@
  *   pending settlement each (POST /api/bank/withdraw).
  */
 import type { RawRequest } from 'autocannon';
+import { testCurrencyRequest } from '../lib/api.ts';
 import { type BenchContext, measure, type Suite, throughputFigures } from '../lib/context.ts';
 import { type BenchMember, registerFundedMembers } from '../lib/members.ts';
 import { psql } from '../lib/postgres.ts';
@@ -82,18 +83,12 @@ export const bankSuite: Suite = {
     if (selected('withdraw')) {
       const { currency } = await ctx.api.post<{ currency: { currencyId: number } }>(
         '/api/bank/createCurrency',
-        {
-          ticker: `BW${ctx.tag}`,
-          name: `Bench withdrawals ${ctx.tag}`.trim(),
-          precision: 2,
+        testCurrencyRequest(`BW${ctx.tag}`, 2, 'Bench withdrawals', {
           canDeposit: true,
           canWithdraw: true,
-          canTransfer: true,
-          canMint: true,
-          canBurn: true,
           withdrawTax: '0.01',
           taxCollector: ctx.adminNickname,
-        },
+        }),
         ctx.adminToken,
       );
       const cid = currency.currencyId;

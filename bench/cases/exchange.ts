@@ -5,6 +5,7 @@
  * its own lock), once on one hot pair (every order queues on the same book).
  */
 import type { RawRequest } from 'autocannon';
+import { testCurrencyRequest } from '../lib/api.ts';
 import { type BenchContext, measure, type Suite, throughputFigures } from '../lib/context.ts';
 import { type BenchMember, registerFundedMembers } from '../lib/members.ts';
 import { psql } from '../lib/postgres.ts';
@@ -30,16 +31,7 @@ async function setUpMarket(ctx: BenchContext, count: number): Promise<Market> {
     const ticker = `${base}${ctx.tag}`;
     const res = await ctx.api.post<{ currency: { currencyId: number } }>(
       '/api/bank/createCurrency',
-      {
-        ticker,
-        name: `Bench ${ticker}`,
-        precision: 2,
-        canDeposit: false,
-        canWithdraw: false,
-        canTransfer: true,
-        canMint: true,
-        canBurn: true,
-      },
+      testCurrencyRequest(ticker, 2, 'Bench'),
       ctx.adminToken,
     );
     currencyIds.push(res.currency.currencyId);

@@ -1,3 +1,4 @@
+import type { CreateCurrencyRequest } from '@starlight/shared';
 /** A small JSON client for setting a benchmark up through the public API (not used under load). */
 
 export class ApiError extends Error {
@@ -53,4 +54,28 @@ export async function mapLimit<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   return out;
+}
+
+/**
+ * The `createCurrency` request (DESIGN §3) of a plain test currency: transferable, mintable and
+ * burnable, no deposits or withdrawals, named `${label} ${ticker}`. `extra` adds or overrides fields.
+ * Used by the bench cases and by the cluster's test and bench.
+ */
+export function testCurrencyRequest(
+  ticker: string,
+  precision: number,
+  label: string,
+  extra: Partial<CreateCurrencyRequest> = {},
+): CreateCurrencyRequest {
+  return {
+    ticker,
+    name: `${label} ${ticker}`,
+    precision,
+    canDeposit: false,
+    canWithdraw: false,
+    canTransfer: true,
+    canMint: true,
+    canBurn: true,
+    ...extra,
+  };
 }
