@@ -10,6 +10,11 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 /** What a member reads while the database is out of reach (issue 21 §2). */
 export const UNAVAILABLE_MESSAGE = 'Starlight is briefly unavailable, please try again in a moment';
 
+/**
+ * The zod issues behind fastify-type-provider-zod's validation errors: its `createValidationError` moves
+ * each issue's `code`, `path` and `message` to `keyword`, `instancePath` and `message` and keeps the rest
+ * as `params`; this puts them back. Its types say only `object` for `params`, hence the one cast.
+ */
 function toIssues(
   validation: ReadonlyArray<{ keyword: string; instancePath: string; message?: string; params: object }>,
 ): Issue[] {
