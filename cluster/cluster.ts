@@ -104,9 +104,20 @@ function ownedByPostgres(dir: string): void {
   }
 }
 
-/** The process id in the first line of a pid file (PostgreSQL's postmaster.pid, PgBouncer's, HAProxy's). */
+/**
+ * The process id in the first line of a pid file (PostgreSQL's postmaster.pid, PgBouncer's, HAProxy's,
+ * Redis's), waiting up to 10 s for a daemon to write it. Throws Error when none comes.
+ */
 function pidOf(file: string): number {
-  return Number(readFileSync(file, 'utf8').split('\n')[0]?.trim());
+  // A daemon (pgbouncer -d, haproxy -D, redis --daemonize) writes its pid file after its parent has
+  // exited, so the file may not be there yet: wait for it, up to 10 s (a clean clone's CI met the race).
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; ; waited += 50) {
+    const pid = existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]?.trim()) : 0;
+    if (Number.isInteger(pid) && pid > 0) return pid;
+    if (waited >= 10_000) throw new Error(`no pid in ${file} after 10 s`);
+    Atomics.wait(pause, 0, 0, 50);
+  }
 }
 
 function pgUrl(port: number, db = DB_NAME): string {
