@@ -117,17 +117,21 @@ describe('the ledger rollup', () => {
     let started = '';
     const open = db().transaction(async (tx) => {
       started = (await tx.execute<{ s: string }>(sql`SELECT now()::text AS s`)).rows[0]!.s;
-      await postEntries(tx, [
-        {
-          category: 10,
-          currencyId: coin.currencyId,
-          amount: amount(7_000_000_000n),
-          executorId: t.admin.id,
-          senderId: null,
-          recipientId: members[0]!.id,
-          note: 'held open',
-        },
-      ]);
+      await postEntries(
+        tx,
+        [
+          {
+            category: 10,
+            currencyId: coin.currencyId,
+            amount: amount(7_000_000_000n),
+            executorId: t.admin.id,
+            senderId: null,
+            recipientId: members[0]!.id,
+            note: 'held open',
+          },
+        ],
+        null,
+      );
       posted();
       await held;
     });

@@ -21,6 +21,19 @@ export class LiveChanges {
   touchUser(userId: string | null): void {
     if (userId) this.users.add(userId);
   }
+  /**
+   * Every account that sends, receives or executes one of `rows` (ledger rows being posted): their balances,
+   * history and kept totals changed (the ledger's posting calls it, so no path can forget the executor).
+   */
+  touchParties(
+    rows: Iterable<{ senderId: string | null; recipientId: string | null; executorId: string | null }>,
+  ): void {
+    for (const r of rows) {
+      this.touchUser(r.senderId);
+      this.touchUser(r.recipientId);
+      this.touchUser(r.executorId);
+    }
+  }
   /** A currency created or changed (its rules, taxes, name, precision): every open page shows it. */
   touchCurrency(currencyId: number): void {
     this.currencies.add(currencyId);

@@ -131,11 +131,7 @@ export async function withdrawBatch(
           note: 'Withdrawal tax',
         });
       }
-      for (const e of mine) {
-        ctx.balances.apply(e);
-        changes.touchUser(e.senderId);
-        changes.touchUser(e.recipientId);
-      }
+      for (const e of mine) ctx.balances.apply(e);
       entries.push(...mine);
       const fmt = (a: Amount) => `${formatAmount(a, currency.precision)} ${currency.ticker}`;
       const taxText = tax > 0n ? ` (tax ${fmt(tax)})` : '';
@@ -161,7 +157,7 @@ export async function withdrawBatch(
       tx,
       opened.map((o) => o.row),
     );
-    const views = await postTransfers(tx, entries, [...new Set(opened.map((o) => o.row.userId))]);
+    const views = await postTransfers(tx, entries, [...new Set(opened.map((o) => o.row.userId))], changes);
     for (const { index, row, precision, message } of opened) {
       const v = views.get(row.userId);
       const s = stored.get(row.id);
@@ -288,7 +284,6 @@ export async function settle(
         recipientId: collectorId,
         note: 'Deposit tax',
       });
-      changes.touchUser(collectorId);
     }
   }
   if (row.kind === 'withdrawal' && !input.approve) {
@@ -302,9 +297,8 @@ export async function settle(
       note: 'Withdrawal refused: paid back with its tax',
     });
   }
-  await postEntries(tx, entries);
-  changes.touchUser(row.userId);
-  changes.touchUser(admin.id); // the executor (an admin's kept totals, history.totals.ts)
+  await postEntries(tx, entries, changes);
+  changes.touchUser(row.userId); // a refused deposit posts nothing; its settlement still changed
   const verb = input.approve ? 'Approved' : 'Refused';
   const what = `${row.kind} of ${formatAmount(amount, currency.precision)} ${currency.ticker}`;
   await insertAdminLog(tx, {

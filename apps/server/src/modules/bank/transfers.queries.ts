@@ -6,6 +6,7 @@ import { type Amount, fromNumeric } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import {
   type BatchBalances,
   balancesAfterPosting,
@@ -150,6 +151,7 @@ export async function postTransfers(
   tx: Tx,
   entries: readonly Entry[],
   accountIds: readonly string[],
+  changes: LiveChanges,
 ): Promise<Map<string, PostedAccountView>> {
   const row = await postEntries<{
     accounts: Array<{
@@ -157,7 +159,7 @@ export async function postTransfers(
       referrer_nickname: string | null;
       bals: BalanceText[] | null;
     }> | null;
-  }>(tx, entries, {
+  }>(tx, entries, changes, {
     name: 'bank_post_transfers',
     columns: sql`
         (SELECT json_agg(json_build_object(

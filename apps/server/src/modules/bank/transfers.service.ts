@@ -106,11 +106,7 @@ export async function p2pTransfers(
           note: `Transfer tax to ${currency.taxCollector || 'burn'}`,
         });
       }
-      for (const e of mine) {
-        ctx.balances.apply(e);
-        changes.touchUser(e.senderId);
-        changes.touchUser(e.recipientId);
-      }
+      for (const e of mine) ctx.balances.apply(e);
       entries.push(...mine);
       const fmt = (a: Amount) => `${formatAmount(a, currency.precision)} ${currency.ticker}`;
       const taxText = tax > 0n ? ` (tax ${fmt(tax)})` : '';
@@ -125,7 +121,7 @@ export async function p2pTransfers(
   }
 
   if (accepted.length > 0) {
-    const views = await postTransfers(tx, entries, [...new Set(accepted.map((a) => a.senderId))]);
+    const views = await postTransfers(tx, entries, [...new Set(accepted.map((a) => a.senderId))], changes);
     for (const { index, senderId, message } of accepted) {
       const v = views.get(senderId);
       if (!v) throw new Error(`sender ${senderId} was not read back`);
@@ -205,8 +201,6 @@ export async function mintOrBurnBatch(
       };
       ctx.balances.apply(entry);
       entries.push(entry);
-      changes.touchUser(member.id);
-      changes.touchUser(admin.id); // the executor (an admin's kept totals, history.totals.ts)
       const text = `${formatAmount(input.amount, currency.precision)} ${currency.ticker}`;
       const action =
         kind === 'mint' ? `Minted ${text} to ${member.nickname}` : `Burned ${text} from ${member.nickname}`;
@@ -224,7 +218,7 @@ export async function mintOrBurnBatch(
   });
   if (entries.length > 0) {
     await insertAdminLogs(tx, logs);
-    await postEntries(tx, entries);
+    await postEntries(tx, entries, changes);
   }
   return outcomes;
 }
@@ -285,11 +279,7 @@ export async function distributeCurrency(
   if (entries.length === 0) {
     throw new AppError('CONFLICT', `No ${target.ticker} holder would receive a whole ${currency.ticker}`);
   }
-  await postEntries(tx, entries);
-  for (const e of entries) {
-    changes.touchUser(e.senderId);
-    changes.touchUser(e.recipientId);
-  }
+  await postEntries(tx, entries, changes);
   const senderUser = await loadUserDto(tx, sender.id);
   if (!senderUser) throw new AppError('NOT_FOUND', 'User not found');
   const text = `${formatAmount(distributed, currency.precision)} ${currency.ticker}`;

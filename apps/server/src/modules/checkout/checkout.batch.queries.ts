@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 import { CHECKOUT_COLUMNS, type CheckoutRow, type CheckoutSqlRow, toCheckoutRow } from './checkout.queries.ts';
 
@@ -70,11 +71,13 @@ export async function lockCheckoutsAndRecord(
 export async function completeWithCredits(
   tx: Tx,
   done: ReadonlyArray<{ checkout: CheckoutRow; credits: Entry; eventRow: string; paymentRef: string }>,
+  changes: LiveChanges,
 ): Promise<void> {
   if (done.length === 0) return;
   const written = await postEntries<{ completed: number; recorded: number }>(
     tx,
     done.map((d) => d.credits),
+    changes,
     {
       name: 'checkout_complete_batch',
       ctes: sql`

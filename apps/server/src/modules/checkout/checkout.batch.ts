@@ -64,7 +64,7 @@ export async function applyProviderEvents(
     }
     outcomes.push(await applyToLocked(tx, c?.checkout ?? null, e, e.rowId, c?.items ?? [], changes, log));
   }
-  await completeWithCredits(tx, credited);
+  await completeWithCredits(tx, credited, changes);
   for (const { checkout } of credited) changes.touchUser(checkout.userId);
   return outcomes.map((value) => ({ ok: true, value }));
 }

@@ -104,7 +104,7 @@ async function complete(
     items.length > 0
       ? await lockForItems(tx, c.userId, true).then(({ balances, sale }) => planGrant(c, items, balances, sale))
       : NO_GRANT;
-  await postCompletion(tx, [creditsEntry(c), ...grant.entries], {
+  await postCompletion(tx, [creditsEntry(c), ...grant.entries], changes, {
     checkoutId: c.id,
     eventRow,
     paymentRef: e.paymentRef ?? '',
@@ -151,7 +151,7 @@ async function takeBack(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveC
       : []),
     ...(withItems ? chipsBackEntry(c, balances, sale, note) : []),
   ];
-  await postEntries(tx, entries);
+  await postEntries(tx, entries, changes);
   const ships = withItems ? await takeBackShips(tx, c, changes) : 0;
   if (entries.length > 0 || ships > 0) changes.touchUser(c.userId);
   await updateCheckout(tx, c.id, {

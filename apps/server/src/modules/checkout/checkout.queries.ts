@@ -10,6 +10,7 @@ import { idOfNickname } from '../../db/lists.ts';
 import { cappedTotal } from '../../db/paging.ts';
 import { checkoutEvents, checkoutTransactions, type PackageItem } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 
 /** A checkout row as the service works with it (money as numeric text). */
@@ -196,9 +197,10 @@ export async function recordRefusedEvent(
 export async function postCompletion(
   tx: Tx,
   entries: Entry[],
+  changes: LiveChanges,
   done: { checkoutId: string; eventRow: string; paymentRef: string; chipsGranted: number; chipsOwed: number },
 ): Promise<void> {
-  await postEntries(tx, entries, {
+  await postEntries(tx, entries, changes, {
     name: 'checkout_complete',
     ctes: sql`
         done AS (

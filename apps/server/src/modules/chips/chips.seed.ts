@@ -59,17 +59,21 @@ export async function seedChipSale(db: Db, supply: number): Promise<void> {
         canBurn: false,
       });
       if (supply > 0) {
-        await postEntries(tx, [
-          {
-            category: TX_CATEGORY.Mint,
-            currencyId: currency.currencyId,
-            amount: wholeUnits(supply),
-            executorId: null,
-            senderId: null,
-            recipientId: sale.id,
-            note: `Synth chip supply: ${formatAmount(wholeUnits(supply), 0)}`,
-          },
-        ]);
+        await postEntries(
+          tx,
+          [
+            {
+              category: TX_CATEGORY.Mint,
+              currencyId: currency.currencyId,
+              amount: wholeUnits(supply),
+              executorId: null,
+              senderId: null,
+              recipientId: sale.id,
+              note: `Synth chip supply: ${formatAmount(wholeUnits(supply), 0)}`,
+            },
+          ],
+          null, // the seed runs before any page is open
+        );
       }
     }
     // The sale receives every buyer's Credits: its row exists before the first buyers race (see

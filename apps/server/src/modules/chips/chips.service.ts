@@ -105,7 +105,7 @@ export async function buySynthChipsBatch(
     changes.touchUser(member.id);
     return { ok: true, value: { remaining: left - input.amount, message: `Bought ${input.amount} synth chip(s)` } };
   });
-  if (entries.length > 0) await postEntries(tx, entries);
+  if (entries.length > 0) await postEntries(tx, entries, changes);
   return outcomes;
 }
 
@@ -168,7 +168,7 @@ export async function openSynthChipsBatch(
     return null;
   });
   if (opened.length > 0) {
-    await postEntries(tx, entries);
+    await postEntries(tx, entries, changes);
     const rows = drawShips(
       sale,
       opened.flatMap((o) => Array<string>(o.ships).fill(o.member.id)),

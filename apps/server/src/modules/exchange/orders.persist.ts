@@ -1,6 +1,7 @@
 /** Writing a placement batch (DESIGN §5, §9): its money, orders, fills and trades in one statement. */
 import type { PlaceOrderResponse } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import { postEntries } from '../ledger/ledger.public.ts';
 import { toOrderDto, toTradeDto } from './exchange.dto.ts';
 import type { OrderBatch } from './orders.escrow.ts';
@@ -16,9 +17,10 @@ import { type PlacedOrderResult, parsePlacedOrders, placedOrderWrites } from './
 export async function persistOrderBatch(
   tx: Tx,
   batch: OrderBatch,
+  changes: LiveChanges,
 ): Promise<Array<{ index: number; response: PlaceOrderResponse }>> {
   const writes = batch.writes();
-  const row = await postEntries<PlacedOrderResult>(tx, batch.entries, placedOrderWrites(writes));
+  const row = await postEntries<PlacedOrderResult>(tx, batch.entries, changes, placedOrderWrites(writes));
   const stored = parsePlacedOrders(writes, row);
   const tradeById = new Map(writes.trades.map((t) => [t.id, t]));
   return batch.answers.map(({ index, order, tradeIds, note }) => {

@@ -89,7 +89,7 @@ export async function placeOrders(
     }
   }
   if (batch.answers.length > 0) {
-    for (const { index, response } of await persistOrderBatch(tx, batch))
+    for (const { index, response } of await persistOrderBatch(tx, batch, changes))
       outcomes[index] = { ok: true, value: response };
     changes.touchPair(pairId);
   }
@@ -143,11 +143,10 @@ export async function cancelOrder(
   const order = await lockOwnOrder(tx, caller, orderId, false);
   const pair = await requireOrderPair(tx, order);
   const { entries, updates } = refundOpenOrders(pair, [order], caller.id, 'Order cancelled: escrow returned');
-  await postEntries(tx, entries);
+  await postEntries(tx, entries, changes);
   await updateOrders(tx, updates);
   changes.touchPair(pair.id);
   changes.touchUser(order.userId);
-  changes.touchUser(caller.id); // the executor (an admin's kept totals, history.totals.ts)
   return {
     order: toOrderDto({ ...order, state: ORDER_STATE.Cancelled, escrowRemaining: 0n as Amount }, pair),
     message: order.buySide ? 'Buy order cancelled' : 'Sell order cancelled',
@@ -174,23 +173,27 @@ export async function payoutOrder(
   const text = pairAmountText(pair).buy(rest);
   if (rest > 0n) {
     const common = { currencyId: pair.buyCurrency, amount: rest, executorId: admin.id, reference: order.id };
-    await postEntries(tx, [
-      {
-        ...common,
-        category: TX_CATEGORY.CexTradeExecuted,
-        senderId: null,
-        recipientId: order.userId,
-        escrow: true,
-        note: 'Sell order paid out: settled outside the platform',
-      },
-      {
-        ...common,
-        category: TX_CATEGORY.Burn,
-        senderId: order.userId,
-        recipientId: null,
-        note: 'Sell order paid out: escrow burned',
-      },
-    ]);
+    await postEntries(
+      tx,
+      [
+        {
+          ...common,
+          category: TX_CATEGORY.CexTradeExecuted,
+          senderId: null,
+          recipientId: order.userId,
+          escrow: true,
+          note: 'Sell order paid out: settled outside the platform',
+        },
+        {
+          ...common,
+          category: TX_CATEGORY.Burn,
+          senderId: order.userId,
+          recipientId: null,
+          note: 'Sell order paid out: escrow burned',
+        },
+      ],
+      changes,
+    );
   }
   await updateOrders(tx, [
     { id: order.id, filledAmount: order.initialAmount, escrowRemaining: 0n as Amount, state: ORDER_STATE.Filled },
@@ -204,7 +207,6 @@ export async function payoutOrder(
   });
   changes.touchPair(pair.id);
   changes.touchUser(order.userId);
-  changes.touchUser(admin.id); // the executor (an admin's kept totals, history.totals.ts)
   return {
     order: toOrderDto(
       { ...order, filledAmount: order.initialAmount, escrowRemaining: 0n as Amount, state: ORDER_STATE.Filled },

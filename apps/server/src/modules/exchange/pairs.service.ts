@@ -164,7 +164,7 @@ export async function deletePair(
     if (!pair) throw new AppError('NOT_FOUND', 'Pair not found');
     const open = await findOpenOrdersOfPair(tx, pair.id);
     const { entries, updates } = refundOpenOrders(pair, open, admin.id, 'Order cancelled: pair deleted');
-    await postEntries(tx, entries);
+    await postEntries(tx, entries, changes);
     await updateOrders(tx, updates);
     await markPairDeleted(tx, pair.id);
     const name = pairName(pair.buyName, pair.sellName);
@@ -176,7 +176,6 @@ export async function deletePair(
     });
     changes.touchPair(pair.id);
     for (const o of open) changes.touchUser(o.userId);
-    changes.touchUser(admin.id); // the executor (an admin's kept totals, history.totals.ts)
     return { cancelledOrders: open.length, message: `Pair deleted (${open.length} open orders cancelled)` };
   });
 }

@@ -142,7 +142,7 @@ export async function startProcesses(
   if (started.length > 0) {
     const { started: dates } = await postEntries<{
       started: Array<{ id: string; created_at: string; finish_date: string }> | null;
-    }>(tx, entries, insertProcessesAlong(started));
+    }>(tx, entries, changes, insertProcessesAlong(started));
     const byId = new Map((dates ?? []).map((d) => [d.id, d]));
     for (const s of started) {
       const d = byId.get(s.id);
@@ -278,7 +278,7 @@ export async function endProcesses(
       },
     });
   }
-  if (entries.length > 0) await postEntries(tx, entries);
+  if (entries.length > 0) await postEntries(tx, entries, changes);
   return outcomes;
 }
 

@@ -10,6 +10,7 @@ import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import type { LiveChanges } from '../../lib/live-changes.ts';
 import { ledgerPostings, ledgerRows } from '../../lib/metrics.ts';
 import { balanceKey, byLockOrder } from './ledger.balances.ts';
 import type { Entry } from './ledger.entry.ts';
@@ -125,6 +126,9 @@ export function balancesAfterPosting(userId: SQL): SQL {
  * transfer's sender read back), so a whole business operation costs one round trip (DESIGN §9). Run it
  * in the caller's transaction, or alone on the pool as one atomic statement. Returns the statement's row:
  * the caller's columns (none without `along`; nothing runs then for no entries).
+ * Every sender, recipient and executor of `entries` is named in `changes` once the statement succeeds
+ * (`LiveChanges.touchParties`: live balances, history pages and their kept totals); null only where no
+ * page can be open yet (the seed).
  * Balance changes are netted per (user, currency) before they apply, so a caller whose entries debit and
  * credit one balance must check that the debit alone was covered (`lockBalances` first, as batches do).
  * Throws AppError CONFLICT `Insufficient funds` when a balance would fall below zero or a debit hits a
@@ -134,6 +138,7 @@ export function balancesAfterPosting(userId: SQL): SQL {
 export async function postEntries<R extends Record<string, unknown> = Record<string, never>>(
   db: DbOrTx,
   entries: readonly Entry[],
+  changes: LiveChanges | null,
   along?: PostAlong,
 ): Promise<R> {
   if (!along && entries.length === 0) return {} as R;
@@ -149,6 +154,7 @@ export async function postEntries<R extends Record<string, unknown> = Record<str
   }
   if (!row) throw new Error('The posting statement returned no row');
   if (!row.ok) throw new AppError('CONFLICT', 'Insufficient funds');
+  changes?.touchParties(entries);
   ledgerPostings.inc();
   ledgerRows.inc(entries.length);
   const { ok: _ok, ...rest } = row;
