@@ -126,6 +126,8 @@ export async function openDatabase(opts: {
   await client.waitReady;
   const lite = drizzlePglite(client, { schema });
   await migratePglite(lite, { migrationsFolder });
+  // The one cast of the handle: PGlite's Drizzle database has every method the app calls with the same
+  // shapes as node-postgres's (`execute` answers `{rows}`), but a different result type parameter.
   return {
     db: lite as unknown as Db,
     readDb: lite as unknown as Db,
@@ -174,6 +176,7 @@ async function runPrepared<R extends Record<string, unknown>>(
   query: SQL,
   nameOf: (text: string) => string,
 ): Promise<R[]> {
+  // Drizzle keeps the connection (`session.client`) and `dialect` private: named statements need both.
   const handle = db as unknown as { $client?: unknown; session?: { client?: unknown }; dialect: PgDialect };
   // A transaction runs on one checked-out client (Drizzle keeps it on the transaction's session).
   const client = db instanceof PgTransaction ? handle.session?.client : handle.$client;

@@ -25,14 +25,14 @@ export async function withTransaction<T>(
   work: (tx: Tx) => Promise<T>,
   config?: PgTransactionConfig,
 ): Promise<T> {
-  const pool = (db as { $client?: unknown }).$client;
+  const pool = '$client' in db ? db.$client : undefined;
   if (!(pool instanceof pg.Pool)) return db.transaction(work, config);
   const client = await pool.connect();
   let failure: unknown = null;
   try {
     let handle = onClient.get(client);
     if (!handle) {
-      handle = drizzlePg(client, { schema }) as unknown as Db;
+      handle = drizzlePg(client, { schema });
       onClient.set(client, handle);
     }
     return await handle.transaction(work, config);
@@ -40,7 +40,7 @@ export async function withTransaction<T>(
     failure = err;
     throw err;
   } finally {
-    client.release(isDatabaseUnavailable(failure) ? (failure as Error) : undefined);
+    client.release(failure instanceof Error && isDatabaseUnavailable(failure) ? failure : undefined);
   }
 }
 
