@@ -14,8 +14,10 @@ import fp from 'fastify-plugin';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { type Db, queryNamed } from '../db/client.ts';
+import { pgArray } from '../db/pg-array.ts';
 import type { Access, AuthUser } from '../http/access.ts';
 import { hashApiKey } from '../lib/api-key-crypto.ts';
+import { GroupCommit } from '../lib/group-commit.ts';
 import { upTo } from '../lib/lru.ts';
 
 declare module 'fastify' {
@@ -37,6 +39,18 @@ interface VerifiedToken {
   tv: unknown;
   expiresAt: number;
 }
+
+/** What every signed-in request reads of its account (`users`): the session holds while these allow it. */
+interface SessionAccount {
+  id: string;
+  nickname: string;
+  role: string;
+  is_active: boolean;
+  token_version: number;
+}
+
+/** Most accounts read in one session check (one statement). */
+const SESSION_CHECKS_PER_READ = 256;
 
 interface AuthOptions {
   db: Db;
@@ -78,6 +92,21 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
   // A token is immutable: once its signature checks out, only its expiry and the account (read below on
   // every request) can end it. So the signature check is cached, the expiry is checked every time.
   const verified = new LRUCache<string, VerifiedToken>(upTo(VERIFIED_TOKENS));
+  // The account is read on every signed-in request, never kept: a bumped version or a deactivation
+  // ends a session at once, on every server process. Requests that arrive while a read is under way go
+  // together in the next one (group commit's batching, DESIGN §9, for a read): each is checked against
+  // the account as it is after it arrived, and a busy server pays one round trip for many requests
+  // rather than one each (issue 20: the per-request cost every route pays).
+  const sessionAccounts = new GroupCommit<string, SessionAccount | null>(async (_lane, ids) => {
+    const rows = await queryNamed<SessionAccount & Record<string, unknown>>(
+      opts.db,
+      'auth_sessions',
+      sql`SELECT id, nickname, role, is_active, token_version FROM users
+          WHERE id = ANY(${pgArray([...new Set(ids)])}::bpchar[])`,
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => ({ ok: true, value: byId.get(id) ?? null }));
+  }, SESSION_CHECKS_PER_READ);
 
   /** Verifies a token's signature and expiry (cached). Throws 401 `Token expired` / `Not authorized`. */
   async function verifyToken(token: string): Promise<VerifiedToken> {
@@ -116,14 +145,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     if (!token && typeof apiKey === 'string' && apiKey !== '') return authenticateApiKey(request, apiKey);
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     const { sub, tv } = await verifyToken(token);
-    // A named prepared statement: this runs on every signed-in request (DESIGN §9).
-    const [row] = await queryNamed<{
-      id: string;
-      nickname: string;
-      role: string;
-      is_active: boolean;
-      token_version: number;
-    }>(opts.db, 'auth_session', sql`SELECT id, nickname, role, is_active, token_version FROM users WHERE id = ${sub}`);
+    const row = await sessionAccounts.submit('session', sub);
     // A deactivated account's sessions end like a logged-out one's (issue 7 §5): 401, so the web signs out.
     if (!row || row.token_version !== tv || !row.is_active) {
       throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
