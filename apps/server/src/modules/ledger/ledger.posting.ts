@@ -125,7 +125,7 @@ export function balancesAfterPosting(userId: SQL): SQL {
  * `postingCtes`), and the caller's own writes and reads `along` (the exchange's orders and trades, a
  * transfer's sender read back), so a whole business operation costs one round trip (DESIGN §9). Run it
  * in the caller's transaction, or alone on the pool as one atomic statement. Returns the statement's row:
- * the caller's columns (none without `along`; nothing runs then for no entries).
+ * the caller's columns, beside `ok` (none without `along`; nothing runs then for no entries).
  * Every sender, recipient and executor of `entries` is named in `changes` once the statement succeeds
  * (`LiveChanges.touchParties`: live balances, history pages and their kept totals); null only where no
  * page can be open yet (the seed).
@@ -157,6 +157,5 @@ export async function postEntries<R extends Record<string, unknown> = Record<str
   changes?.touchParties(entries);
   ledgerPostings.inc();
   ledgerRows.inc(entries.length);
-  const { ok: _ok, ...rest } = row;
-  return rest as unknown as R;
+  return row;
 }
