@@ -56,7 +56,9 @@ for (const { path, heading, panel, loaded } of [
     path: '/quantumhub',
     heading: 'Quantum Hub',
     panel: 'Loading trading pairs',
-    loaded: (page: Page) => page.getByText('No trading pairs yet').or(page.getByLabel('Trading pair')),
+    // The combobox, not its label: Mantine's listbox, when mounted, is labelled by the same label.
+    loaded: (page: Page) =>
+      page.getByText('No trading pairs yet').or(page.getByRole('combobox', { name: 'Trading pair' })),
   },
   {
     path: '/userbank?tab=bank',
