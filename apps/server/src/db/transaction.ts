@@ -1,6 +1,6 @@
 /** Runs work in one database transaction, retrying serialization failures and deadlocks (DESIGN §4). */
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import { PgDialect, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Db, Tx } from './client.ts';
 import { isDatabaseUnavailable, sqlErrorOf } from './errors.ts';
@@ -9,46 +9,87 @@ import * as schema from './schema/index.ts';
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 4;
 
-/** A Drizzle handle on one pooled connection, made once per connection. */
-const onClient = new WeakMap<pg.PoolClient, Db>();
+/**
+ * How a transaction runs: Drizzle's isolation level and access mode, and `genericPlans`: its named
+ * statements run with their generic plans (`plan_cache_mode`, set in the BEGIN's own round trip). For a
+ * batch of group commit (DESIGN §9), whose statements take arrays of a size that changes every batch:
+ * PostgreSQL's custom plans of them looked cheaper than the generic one, so it planned them again on every
+ * batch (the transfers' context: bind 1.32 ms, run 1.11 ms; issue 20).
+ */
+export interface TransactionOptions extends PgTransactionConfig {
+  genericPlans?: boolean;
+}
+
+/** The transaction handle on one pooled connection, made once per connection. */
+const onClient = new WeakMap<pg.PoolClient, Tx>();
+const dialect = new PgDialect();
+
+/** The BEGIN statement of `opts` (one simple query: it may carry a SET LOCAL after it). */
+function beginText(opts: TransactionOptions): string {
+  let begin = 'BEGIN';
+  if (opts.isolationLevel) begin += ` ISOLATION LEVEL ${opts.isolationLevel.toUpperCase()}`;
+  if (opts.accessMode) begin += ` ${opts.accessMode.toUpperCase()}`;
+  if (opts.deferrable !== undefined) begin += opts.deferrable ? ' DEFERRABLE' : ' NOT DEFERRABLE';
+  return opts.genericPlans ? `${begin}; SET LOCAL plan_cache_mode = force_generic_plan` : begin;
+}
 
 /**
- * Runs `work(tx)` in one transaction (`config`: isolation level, access mode) and returns its result;
- * rethrows what it throws. On PostgreSQL the connection is taken here and always given back, destroyed
- * when the database went away (issue 21 §2): Drizzle's own pooled `transaction()` (0.45.4) sends BEGIN
- * before its try/finally, so a BEGIN that fails (PgBouncer's server connection lost, a restart of the
- * primary) would keep the connection checked out for good, and a few of them empty the pool
- * (drizzle-orm issues 6023, 6114, 6241). Drizzle's transaction on one client releases nothing itself.
+ * Runs `work(tx)` in one transaction (`opts`: isolation level, access mode, generic plans) and returns
+ * its result; rethrows what it throws. On PostgreSQL the connection is taken here and always given back,
+ * destroyed when the database went away or a ROLLBACK failed (issue 21 §2). The BEGIN, COMMIT and
+ * ROLLBACK are sent here, not by Drizzle's pooled `transaction()` (0.45.4), which sends BEGIN before its
+ * try/finally, so a BEGIN that fails (PgBouncer's server connection lost, a restart of the primary)
+ * would keep the connection checked out for good (drizzle-orm issues 6023, 6114, 6241), and whose BEGIN
+ * can carry nothing after it. On PGlite it is Drizzle's transaction (`genericPlans` does not apply).
  */
 export async function withTransaction<T>(
   db: Db,
   work: (tx: Tx) => Promise<T>,
-  config?: PgTransactionConfig,
+  opts: TransactionOptions = {},
 ): Promise<T> {
   const pool = '$client' in db ? db.$client : undefined;
-  if (!(pool instanceof pg.Pool)) return db.transaction(work, config);
+  if (!(pool instanceof pg.Pool)) {
+    // Drizzle's PGlite sends `SET TRANSACTION` for any config object, an empty one too.
+    const { genericPlans: _, ...config } = opts;
+    return db.transaction(work, Object.keys(config).length > 0 ? config : undefined);
+  }
   const client = await pool.connect();
-  let failure: unknown = null;
+  let broken: Error | undefined;
   try {
-    let handle = onClient.get(client);
-    if (!handle) {
-      handle = drizzlePg(client, { schema });
-      onClient.set(client, handle);
+    let tx = onClient.get(client);
+    if (!tx) {
+      const { session, schema: tables, fullSchema, tableNamesMap } = drizzlePg(client, { schema })._;
+      tx = new NodePgTransaction(dialect, session, tables ? { schema: tables, fullSchema, tableNamesMap } : undefined);
+      onClient.set(client, tx);
     }
-    return await handle.transaction(work, config);
+    await client.query(beginText(opts));
+    let result: T;
+    try {
+      result = await work(tx);
+    } catch (err) {
+      await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
+        broken = rollbackErr instanceof Error ? rollbackErr : new Error('ROLLBACK failed');
+      });
+      throw err;
+    }
+    await client.query('COMMIT');
+    return result;
   } catch (err) {
-    failure = err;
+    if (!broken && err instanceof Error && isDatabaseUnavailable(err)) broken = err;
     throw err;
   } finally {
-    client.release(failure instanceof Error && isDatabaseUnavailable(failure) ? failure : undefined);
+    client.release(broken);
   }
 }
 
-/** Runs `work(tx)` in a transaction; retries up to 4 attempts on 40001/40P01. Rethrows anything else. */
-export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs `work(tx)` in a transaction (`opts` as for `withTransaction`); retries up to 4 attempts on
+ * 40001/40P01. Rethrows anything else.
+ */
+export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, opts?: TransactionOptions): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withTransaction(db, work);
+      return await withTransaction(db, work, opts);
     } catch (err) {
       const state = sqlErrorOf(err).code;
       if (attempt >= MAX_ATTEMPTS || !state || !RETRYABLE.has(state)) throw err;

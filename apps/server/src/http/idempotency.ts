@@ -9,7 +9,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema/index.ts';
-import { inTransaction } from '../db/transaction.ts';
+import { inTransaction, type TransactionOptions } from '../db/transaction.ts';
 
 /** The request's `Idempotency-Key` header (the first, if sent twice), or undefined when none. */
 export function idempotencyKey(req: FastifyRequest): string | undefined {
@@ -23,7 +23,8 @@ function requestHash(route: string, body: unknown): string {
 }
 
 /**
- * Runs `work` in one transaction under `key` (the Idempotency-Key header, or undefined for none).
+ * Runs `work` in one transaction under `key` (the Idempotency-Key header, or undefined for none);
+ * `txOpts`: how the transaction runs (`TransactionOptions`).
  * Returns the first response for a repeat of the same request. Throws CONFLICT for a reused key
  * with another body, VALIDATION for a malformed key.
  */
@@ -31,32 +32,37 @@ export async function withIdempotency<T>(
   db: Db,
   opts: { userId: string; key: string | undefined; route: string; body: unknown },
   work: (tx: Tx) => Promise<T>,
+  txOpts?: TransactionOptions,
 ): Promise<T> {
   const { key, userId } = opts;
-  if (key === undefined) return inTransaction(db, work);
+  if (key === undefined) return inTransaction(db, work, txOpts);
   if (key.length < 1 || key.length > 255) {
     throw new AppError('VALIDATION', '"Idempotency-Key" contains an invalid value');
   }
   const hash = requestHash(opts.route, opts.body);
-  return inTransaction(db, async (tx) => {
-    const inserted = await tx.execute(sql`
+  return inTransaction(
+    db,
+    async (tx) => {
+      const inserted = await tx.execute(sql`
       INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES (${userId}, ${key}, ${hash})
       ON CONFLICT DO NOTHING RETURNING 1`);
-    if (inserted.rows.length === 0) {
-      const [row] = await tx
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-      if (!row || row.requestHash !== hash || row.response === null) {
-        throw new AppError('CONFLICT', 'This Idempotency-Key was used for another request');
+      if (inserted.rows.length === 0) {
+        const [row] = await tx
+          .select()
+          .from(idempotencyKeys)
+          .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+        if (!row || row.requestHash !== hash || row.response === null) {
+          throw new AppError('CONFLICT', 'This Idempotency-Key was used for another request');
+        }
+        return JSON.parse(row.response) as T;
       }
-      return JSON.parse(row.response) as T;
-    }
-    const result = await work(tx);
-    await tx
-      .update(idempotencyKeys)
-      .set({ response: JSON.stringify(result) })
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-    return result;
-  });
+      const result = await work(tx);
+      await tx
+        .update(idempotencyKeys)
+        .set({ response: JSON.stringify(result) })
+        .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+      return result;
+    },
+    txOpts,
+  );
 }

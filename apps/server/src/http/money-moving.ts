@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
-import { inTransaction } from '../db/transaction.ts';
+import { inTransaction, type TransactionOptions } from '../db/transaction.ts';
 import { requireAuth } from '../http/access.ts';
 import type { GroupCommit } from '../lib/group-commit.ts';
 import { type ChangePublisher, LiveChanges } from '../lib/live-changes.ts';
@@ -22,24 +22,35 @@ export async function withLiveChanges<T>(
   return result;
 }
 
-/** Runs `work` in one transaction of `db`, then publishes what it changed (a group-commit batch uses it). */
+/**
+ * How a batch of group commit runs: its named statements with their generic plans (see
+ * `TransactionOptions`), so that a batch of another size is not planned again.
+ */
+const BATCH: TransactionOptions = { genericPlans: true };
+
+/**
+ * Runs a group-commit batch's `work` in one transaction of `db`, with generic plans, then publishes what
+ * it changed.
+ */
 export function inLiveTransaction<T>(
   db: Db,
   publisher: ChangePublisher,
   work: (tx: Tx, changes: LiveChanges) => Promise<T>,
 ): Promise<T> {
-  return withLiveChanges(publisher, (changes) => inTransaction(db, (tx) => work(tx, changes)));
+  return withLiveChanges(publisher, (changes) => inTransaction(db, (tx) => work(tx, changes), BATCH));
 }
 
 /**
  * A money-moving request of a signed-in caller: `work` runs in one transaction under the request's
  * Idempotency-Key (a repeat replays the first answer, see `withIdempotency`), then what it changed goes
- * to the live feed of `req.server`. Throws what `work` or `withIdempotency` throws.
+ * to the live feed of `req.server`. `opts`: how the transaction runs. Throws what `work` or
+ * `withIdempotency` throws.
  */
 export function moneyMoving<T>(
   db: Db,
   req: FastifyRequest,
   work: (tx: Tx, changes: LiveChanges) => Promise<T>,
+  opts?: TransactionOptions,
 ): Promise<T> {
   const scope = {
     userId: requireAuth(req).id,
@@ -47,13 +58,15 @@ export function moneyMoving<T>(
     route: req.routeOptions.url ?? req.url,
     body: req.body,
   };
-  return withLiveChanges(req.server.live.changes, (changes) => withIdempotency(db, scope, (tx) => work(tx, changes)));
+  return withLiveChanges(req.server.live.changes, (changes) =>
+    withIdempotency(db, scope, (tx) => work(tx, changes), opts),
+  );
 }
 
 /**
  * A money-moving request that goes by group commit (DESIGN §9): without an Idempotency-Key, `job` joins
  * the next batch of `lane` in `batches`; with one, `alone` runs as `moneyMoving` runs it, in the key's own
- * transaction (a repeat replays the first answer). Resolves to the job's result; rejects with its error.
+ * transaction (a repeat replays the first answer), a batch of one with the batches' generic plans. Resolves to the job's result; rejects with its error.
  */
 export function moneyMovingBatched<J, R>(
   db: Db,
@@ -63,5 +76,5 @@ export function moneyMovingBatched<J, R>(
   job: J,
   alone: (tx: Tx, changes: LiveChanges) => Promise<R>,
 ): Promise<R> {
-  return idempotencyKey(req) === undefined ? batches.submit(lane, job) : moneyMoving(db, req, alone);
+  return idempotencyKey(req) === undefined ? batches.submit(lane, job) : moneyMoving(db, req, alone, BATCH);
 }

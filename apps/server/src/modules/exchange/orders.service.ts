@@ -70,7 +70,7 @@ export async function placeOrders(
   jobs: readonly OrderJob[],
   changes: LiveChanges,
 ): Promise<Outcome<PlaceOrderResponse>[]> {
-  await lockPair(tx, pairId, { genericPlans: true });
+  await lockPair(tx, pairId);
   const context = await findOrderContext(tx, {
     pairId,
     userIds: [...new Set(jobs.map((j) => j.member.id))],

@@ -14,18 +14,9 @@ const PAIR_LOCK_NAMESPACE = 0x5eac;
 /**
  * Takes the pair's transaction-scoped advisory lock (DESIGN §5): every change to a pair's orders runs
  * under it, so matching, cancels and payouts on one pair happen one at a time on every replica.
- * `genericPlans`: the rest of the transaction runs its named statements with their generic plans
- * (`plan_cache_mode`, set in the same statement, so it costs no round trip). For a batch of orders:
- * PostgreSQL planned its context statement again on every batch, as its custom plans looked cheaper than
- * the generic one (2.2 ms of the statement's 3.4 ms at `make bench`'s orders across 6 pairs).
  */
-export async function lockPair(tx: DbOrTx, pairId: string, opts: { genericPlans?: boolean } = {}): Promise<void> {
-  const lock = sql`pg_advisory_xact_lock(${PAIR_LOCK_NAMESPACE}, hashtext(${pairId}))`;
-  await tx.execute(
-    opts.genericPlans
-      ? sql`SELECT ${lock}, set_config('plan_cache_mode', 'force_generic_plan', true)`
-      : sql`SELECT ${lock}`,
-  );
+export async function lockPair(tx: DbOrTx, pairId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${PAIR_LOCK_NAMESPACE}, hashtext(${pairId}))`);
 }
 
 /** A pair with what the exchange needs of its currencies and the fee collector's nickname. */
