@@ -141,6 +141,53 @@ describe('Access Logs past the counting bound', () => {
     expect(net.totalCapped).toBe(false);
     expect(net.logs.every((l) => l.address === '10.0.2.1')).toBe(true);
   });
+
+  it('a whole list past twice the bound answers from the table estimate; one under it, and deep pages, are counted', async () => {
+    // Access Logs grows past twice the bound; the statistics then say so (ANALYZE, as autovacuum would).
+    await t.built.database.db.execute(sql`
+      INSERT INTO access_logs (id, created_at, user_id, address, login_type)
+      SELECT 'd' || lpad(to_hex(i), 23, '0'), now() - make_interval(days => 10, secs => i), ${light.id}, '192.0.2.9', 3
+      FROM generate_series(1, ${COUNT_CAP}) i`);
+    await t.built.database.db.execute(sql`ANALYZE access_logs, admin_logs, settlements`);
+    const count = async (table: string) =>
+      Number((await rowsOf<{ n: string }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))[0]?.n);
+    const logs = await count('access_logs');
+    expect(logs).toBeGreaterThan(2 * COUNT_CAP);
+    const post = async <T>(url: string, body: Record<string, unknown>) => {
+      const res = await call(t.app, t.admin.token, 'POST', url, body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<T>();
+    };
+    const access = (page: number) =>
+      post<GetAccessLogsResponse>('/api/audit/getAccessLogs', { paging: { limit: 50, page } });
+    expect(await access(1)).toMatchObject({ total: COUNT_CAP, totalCapped: true });
+    // From page 201 the bound (offset + COUNT_CAP) is past half the estimate: counted, capped, then exact.
+    expect(await access(201)).toMatchObject({ total: 200 * 50 + COUNT_CAP, totalCapped: true });
+    const last = await access(Math.ceil(logs / 50));
+    expect(last).toMatchObject({ total: logs, totalCapped: false });
+    expect(last.logs.map((l) => l._id)).toEqual(
+      await idsInOrder('access_logs', sql`true`, 50, (Math.ceil(logs / 50) - 1) * 50),
+    );
+    // Admin Logs (just past the bound) and Settlements (a few rows): counted, exact where under the bound.
+    expect(
+      await post<GetAdminLogsResponse>('/api/audit/getAdminLogs', { paging: { limit: 50, page: 1 } }),
+    ).toMatchObject({
+      total: COUNT_CAP,
+      totalCapped: true,
+    });
+    const admins = await count('admin_logs');
+    expect(
+      await post<GetAdminLogsResponse>('/api/audit/getAdminLogs', {
+        paging: { limit: 50, page: Math.ceil(admins / 50) },
+      }),
+    ).toMatchObject({ total: admins, totalCapped: false });
+    expect(
+      await post<GetSettlementsResponse>('/api/bank/getSettlements', { paging: { limit: 50, page: 1 } }),
+    ).toMatchObject({
+      total: await count('settlements'),
+      totalCapped: false,
+    });
+  });
 });
 
 describe('member history past the counting bound', () => {

@@ -3,7 +3,8 @@
  * size (issue 19 §2): each filter has an index ending in `(created_at, id)`, the list's order (newest
  * first, ties by id), so a page reads its rows in order from one index range; the page's ids are found
  * first (an index-only scan where the filter's index covers it) and only those rows are read whole, so a
- * deep page skips index entries, not rows; the total is counted up to a bound (`cappedTotal`).
+ * deep page skips index entries, not rows; the total is counted up to a bound (`cappedTotal`); the
+ * whole table's, when its estimate passes the bound, is not counted (`wholeTableTotal`).
  * Indexes (migration 0019_list_indexes): access_logs (created_at, id), (user_id, created_at, id),
  * (login_type, created_at, id), (address COLLATE "C", created_at, id); admin_logs the same by
  * created_at, admin, affected user, category and address.
@@ -14,7 +15,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname, startsWith } from '../../db/lists.ts';
-import { cappedTotal } from '../../db/paging.ts';
+import { cappedTotal, wholeTableTotal } from '../../db/paging.ts';
 
 const NONE = { total: 0, totalCapped: false } as const;
 
@@ -48,7 +49,9 @@ export async function findAccessLogs(
       JOIN access_logs l ON l.id = p.id JOIN users u ON u.id = l.user_id
       ORDER BY p.created_at DESC, p.id DESC`,
     ),
-    cappedTotal(db, sql`access_logs l WHERE ${cond}`, offset),
+    where.length === 1
+      ? wholeTableTotal(db, 'access_logs', offset)
+      : cappedTotal(db, sql`access_logs l WHERE ${cond}`, offset),
   ]);
   return {
     ...count,
@@ -105,7 +108,9 @@ export async function findAdminLogs(
       JOIN admin_logs l ON l.id = p.id JOIN users a ON a.id = l.admin_id LEFT JOIN users t ON t.id = l.affected_user_id
       ORDER BY p.created_at DESC, p.id DESC`,
     ),
-    cappedTotal(db, sql`admin_logs l WHERE ${cond}`, offset),
+    where.length === 1
+      ? wholeTableTotal(db, 'admin_logs', offset)
+      : cappedTotal(db, sql`admin_logs l WHERE ${cond}`, offset),
   ]);
   return {
     ...count,

@@ -6,7 +6,7 @@ import { formatAtPrecision, fromNumeric, type GetSettlementsRequest, type Settle
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
-import { cappedTotal } from '../../db/paging.ts';
+import { cappedTotal, wholeTableTotal } from '../../db/paging.ts';
 import { settlements } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -97,7 +97,8 @@ export async function settlementExists(db: DbOrTx, id: string): Promise<boolean>
 
 /**
  * Settlements as the wire shows them (DESIGN §8), pending first, then newest (ties by id), one page; and
- * how many match, counted up to a bound (`totalCapped`: more match than `total`). Read in that order from
+ * how many match, counted up to a bound (`totalCapped`: more match than `total`; with no filter, not
+ * counted when the table's estimate passes the bound: `wholeTableTotal`). Read in that order from
  * an index (issue 19 §2; migration 0019_list_indexes): `settlements_listing` ((state <> 'pending'),
  * created_at DESC, id DESC) without a state filter, `settlements_state_created` with one (the first key
  * is then the same for every row, so the order is the date's). The kind (two values) is checked on the
@@ -142,7 +143,9 @@ export async function findSettlements(
       JOIN users u ON u.id = s.user_id JOIN currencies c ON c.currency_id = s.currency_id
       ORDER BY ${order}`,
     ),
-    cappedTotal(db, sql`settlements s WHERE ${cond}`, offset),
+    where.length === 1
+      ? wholeTableTotal(db, 'settlements', offset)
+      : cappedTotal(db, sql`settlements s WHERE ${cond}`, offset),
   ]);
   const at = (v: string, p: number) => formatAtPrecision(fromNumeric(v), p);
   return {
