@@ -20,14 +20,6 @@ export async function onlyOutcome<R>(outcomes: Promise<Outcome<R>[]>): Promise<R
   return outcome.value;
 }
 
-/**
- * One of two lanes for a member id (its last hex digit's parity): for batches whose jobs touch only their
- * member's rows, so that two batches can be written at once (their rows are locked in one global order).
- */
-export function memberLane(memberId: string): string {
-  return String(Number.parseInt(memberId.slice(-1), 16) % 2);
-}
-
 interface Waiting<J, R> {
   job: J;
   resolve(value: R): void;

@@ -25,7 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMoving, moneyMovingBatched, withLiveChanges } from '../../http/money-moving.ts';
-import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
 import { sendJson } from '../../lib/response-cache.ts';
 import { startAuditCheck } from './audit.check.ts';
 import { startCurrenciesLive } from './currencies.live.ts';
@@ -55,8 +55,8 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (
   const auditCheck = startAuditCheck(db, app.log);
   app.addHook('onClose', async () => auditCheck.stop());
   // Transfers without an Idempotency-Key are written in batches (group commit, DESIGN §9): those that
-  // arrive while their lane's previous batch is written go together in one transaction. Two lanes, by
-  // sender, so two batches can be written at once (their rows are locked in one global order).
+  // arrive while the previous batch is written go together in one transaction. One lane: two lanes (by
+  // sender) wrote smaller batches, at a third more CPU per transfer, and 0.12 lower a ratio (issue 20).
   const transferBatches = new GroupCommit<transfers.TransferJob, transfers.TransferResult>(
     (_lane, jobs) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => transfers.p2pTransfers(tx, jobs, changes)),
@@ -130,16 +130,11 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (
         response: { 200: p2pTransferResponse, ...errors },
       },
     },
-    // With an Idempotency-Key the transfer goes alone, in the key's transaction; without, with its lane's batch.
+    // With an Idempotency-Key the transfer goes alone, in the key's transaction; without, with the next batch.
     (req) => {
       const sender = requireAuth(req);
-      return moneyMovingBatched(
-        db,
-        req,
-        transferBatches,
-        memberLane(sender.id),
-        { sender, input: req.body },
-        (tx, changes) => transfers.p2pTransfer(tx, sender, req.body, changes),
+      return moneyMovingBatched(db, req, transferBatches, 'transfer', { sender, input: req.body }, (tx, changes) =>
+        transfers.p2pTransfer(tx, sender, req.body, changes),
       );
     },
   );

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
-import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
 import * as chips from './chips.service.ts';
 
 export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -26,8 +26,7 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       inLiveTransaction(db, app.live.changes, (tx, changes) => chips.buySynthChipsBatch(tx, jobs, changes)),
     32,
   );
-  // Openings without an Idempotency-Key, the same way: each touches only its opener's rows, so two lanes
-  // (by member) let two batches be written at once.
+  // Openings without an Idempotency-Key, the same way, in one lane (as transfers: bigger batches).
   const openBatches = new GroupCommit<chips.OpenJob, OpenSynthChipsResponse>(
     (_lane, jobs) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => chips.openSynthChipsBatch(tx, jobs, changes)),
@@ -92,13 +91,8 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     (req) => {
       const member = requireAuth(req);
-      return moneyMovingBatched(
-        db,
-        req,
-        openBatches,
-        memberLane(member.id),
-        { member, input: req.body },
-        (tx, changes) => chips.openSynthChips(tx, member, req.body, changes),
+      return moneyMovingBatched(db, req, openBatches, 'open', { member, input: req.body }, (tx, changes) =>
+        chips.openSynthChips(tx, member, req.body, changes),
       );
     },
   );

@@ -19,21 +19,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
-import { GroupCommit, memberLane } from '../../lib/group-commit.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
 import * as processes from './processes.service.ts';
 import * as recipes from './recipes.service.ts';
 
 /** `readDb` serves the admin's list of every forge process (lag-tolerant, issue 21 §2). */
 export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   const tags = ['forge'];
-  // Starts without an Idempotency-Key are written in batches (group commit, DESIGN §9); each touches only
-  // its member's rows, so two lanes (by member) let two batches be written at once.
+  // Starts without an Idempotency-Key are written in batches (group commit, DESIGN §9), in one lane (as
+  // transfers: bigger batches).
   const startBatches = new GroupCommit<processes.StartJob, ProcessResponse>(
     (_lane, jobs) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes)),
     32,
   );
-  // Claims and cancels the same way, in the same two lanes.
+  // Claims and cancels the same way, in a lane of their own.
   const endBatches = new GroupCommit<processes.EndJob, ProcessResponse>(
     (_lane, jobs) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => processes.endProcesses(tx, jobs, changes)),
@@ -128,13 +128,8 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
     },
     (req) => {
       const member = requireAuth(req);
-      return moneyMovingBatched(
-        db,
-        req,
-        startBatches,
-        memberLane(member.id),
-        { member, input: req.body },
-        (tx, changes) => processes.startProcess(tx, member, req.body, changes),
+      return moneyMovingBatched(db, req, startBatches, 'start', { member, input: req.body }, (tx, changes) =>
+        processes.startProcess(tx, member, req.body, changes),
       );
     },
   );
@@ -152,13 +147,8 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
     },
     (req) => {
       const member = requireAuth(req);
-      return moneyMovingBatched(
-        db,
-        req,
-        endBatches,
-        memberLane(member.id),
-        { member, input: req.body },
-        (tx, changes) => processes.endProcess(tx, member, req.body, changes),
+      return moneyMovingBatched(db, req, endBatches, 'end', { member, input: req.body }, (tx, changes) =>
+        processes.endProcess(tx, member, req.body, changes),
       );
     },
   );
