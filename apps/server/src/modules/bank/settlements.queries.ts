@@ -7,8 +7,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
 import { cappedTotal, wholeTableTotal } from '../../db/paging.ts';
+import { pgArray } from '../../db/pg-array.ts';
 import { settlements } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import type { PostAlong } from '../ledger/ledger.public.ts';
 
 /** A settlement row as the service works with it. */
 export type SettlementRow = typeof settlements.$inferSelect;
@@ -31,26 +33,44 @@ export async function insertSettlement(
   return id;
 }
 
+/** A withdrawal to open: its id, member, currency, amount and tax (decimal strings in currency units), address. */
+export interface WithdrawalRow {
+  id: string;
+  userId: string;
+  currencyId: number;
+  amount: string;
+  tax: string;
+  walletAddress: string;
+}
+
 /**
- * Opens pending withdrawal settlements, one statement for all of them (a group-commit batch). Returns each
- * one's creation time and note as stored (by id), for the answer.
+ * What a batch's posting also writes (`PostAlong`, the ledger's statement: DESIGN §9): the pending
+ * withdrawal settlements of `rows`, only when the posting is written, so a batch costs one statement and
+ * a refused posting leaves no settlement. Its column `withdrawals` is read by `openedWithdrawals`.
  */
-export async function insertWithdrawals(
-  tx: DbOrTx,
-  rows: ReadonlyArray<{
-    id: string;
-    userId: string;
-    currencyId: number;
-    amount: string;
-    tax: string;
-    walletAddress: string;
-  }>,
-): Promise<Map<string, { createdAt: Date; note: string }>> {
-  const inserted = await tx
-    .insert(settlements)
-    .values(rows.map((r) => ({ ...r, kind: 'withdrawal' as const, reference: '' })))
-    .returning({ id: settlements.id, createdAt: settlements.createdAt, note: settlements.note });
-  return new Map(inserted.map((r) => [r.id, { createdAt: new Date(r.createdAt), note: r.note }]));
+export function withdrawalsAlong(rows: readonly WithdrawalRow[]): PostAlong {
+  return {
+    name: 'settlements_post_withdrawals',
+    ctes: sql`
+      opened AS (
+        INSERT INTO settlements (id, kind, user_id, currency_id, amount, tax, wallet_address, reference)
+        SELECT v.id, 'withdrawal', v.user_id, v.currency_id, v.amount, v.tax, v.wallet_address, ''
+          FROM unnest(${pgArray(rows.map((r) => r.id))}::bpchar[], ${pgArray(rows.map((r) => r.userId))}::bpchar[],
+                      ${pgArray(rows.map((r) => r.currencyId))}::int[], ${pgArray(rows.map((r) => r.amount))}::numeric[],
+                      ${pgArray(rows.map((r) => r.tax))}::numeric[], ${pgArray(rows.map((r) => r.walletAddress))}::text[])
+               AS v(id, user_id, currency_id, amount, tax, wallet_address)
+         WHERE (SELECT ok FROM ok)
+        RETURNING id, created_at, note)`,
+    columns: sql`(SELECT json_agg(json_build_object('id', o.id, 'createdAt', o.created_at, 'note', o.note))
+                    FROM opened o) AS withdrawals`,
+  };
+}
+
+/** The withdrawals `withdrawalsAlong` opened, from the posting's row: each one's creation time and note, by id. */
+export function openedWithdrawals(row: {
+  withdrawals: Array<{ id: string; createdAt: string; note: string }> | null;
+}): Map<string, { createdAt: Date; note: string }> {
+  return new Map((row.withdrawals ?? []).map((w) => [w.id, { createdAt: new Date(w.createdAt), note: w.note }]));
 }
 
 /**

@@ -45,8 +45,9 @@ import {
   closeSettlement,
   findSettlements,
   insertDepositClaim,
-  insertWithdrawals,
+  openedWithdrawals,
   settlementExists,
+  withdrawalsAlong,
 } from './settlements.queries.ts';
 import { findTransfersContext, postTransfers } from './transfers.queries.ts';
 
@@ -153,11 +154,10 @@ export async function withdrawBatch(
     }
   }
   if (opened.length > 0) {
-    const stored = await insertWithdrawals(
-      tx,
-      opened.map((o) => o.row),
-    );
-    const views = await postTransfers(tx, entries, [...new Set(opened.map((o) => o.row.userId))], changes);
+    const { views, row: posted } = await postTransfers<{
+      withdrawals: Array<{ id: string; createdAt: string; note: string }> | null;
+    }>(tx, entries, [...new Set(opened.map((o) => o.row.userId))], changes, withdrawalsAlong(opened.map((o) => o.row)));
+    const stored = openedWithdrawals(posted);
     for (const { index, row, precision, message } of opened) {
       const v = views.get(row.userId);
       const s = stored.get(row.id);

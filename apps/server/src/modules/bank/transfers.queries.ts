@@ -12,6 +12,7 @@ import {
   balancesAfterPosting,
   type Entry,
   lockBalances,
+  type PostAlong,
   postEntries,
 } from '../ledger/ledger.public.ts';
 import type { BalanceText } from '../users/users.public.ts';
@@ -144,23 +145,30 @@ export interface PostedAccountView {
 
 /**
  * Posts a batch's transfer `entries` through the ledger and reads back the accounts `accountIds` in the
- * same single statement (DESIGN §9), their balances as the post left them. Returns each account by id.
- * Throws AppError CONFLICT `Insufficient funds` (nothing is written); Error when an account does not exist.
+ * same single statement (DESIGN §9), their balances as the post left them. `along`: what else the same
+ * statement writes and reads (`PostAlong`: its CTEs should write only when `(SELECT ok FROM ok)`), under
+ * its own statement name. Returns each account by id (`views`) and the statement's row (`row`, with
+ * `along`'s columns). Throws AppError CONFLICT `Insufficient funds` (nothing is written); Error when an
+ * account does not exist.
  */
-export async function postTransfers(
+export async function postTransfers<X extends Record<string, unknown> = Record<string, never>>(
   tx: Tx,
   entries: readonly Entry[],
   accountIds: readonly string[],
   changes: LiveChanges,
-): Promise<Map<string, PostedAccountView>> {
-  const row = await postEntries<{
-    accounts: Array<{
-      account: PostedAccount;
-      referrer_nickname: string | null;
-      bals: BalanceText[] | null;
-    }> | null;
-  }>(tx, entries, changes, {
-    name: 'bank_post_transfers',
+  along?: PostAlong,
+): Promise<{ views: Map<string, PostedAccountView>; row: X }> {
+  const row = await postEntries<
+    X & {
+      accounts: Array<{
+        account: PostedAccount;
+        referrer_nickname: string | null;
+        bals: BalanceText[] | null;
+      }> | null;
+    }
+  >(tx, entries, changes, {
+    name: along?.name ?? 'bank_post_transfers',
+    ...(along?.ctes ? { ctes: along.ctes } : {}),
     columns: sql`
         (SELECT json_agg(json_build_object(
           'account', json_build_object('id', u.id, 'nickname', u.nickname, 'email', u.email, 'role', u.role,
@@ -170,7 +178,7 @@ export async function postTransfers(
           'referrer_nickname', r.nickname,
           'bals', ${balancesAfterPosting(sql`u.id`)}))
           FROM users u LEFT JOIN users r ON r.id = u.referrer_id
-         WHERE u.id = ANY(${pgArray(accountIds)}::bpchar[])) AS accounts`,
+         WHERE u.id = ANY(${pgArray(accountIds)}::bpchar[])) AS accounts${along ? sql`, ${along.columns}` : sql``}`,
   });
   const views = new Map<string, PostedAccountView>();
   for (const v of row.accounts ?? []) {
@@ -186,7 +194,7 @@ export async function postTransfers(
     });
   }
   for (const id of accountIds) if (!views.has(id)) throw new Error(`postTransfers: no account ${id}`);
-  return views;
+  return { views, row };
 }
 
 /** Holders of a currency with a positive balance, excluding one user: `{userId, amount}`. */

@@ -121,7 +121,7 @@ export async function p2pTransfers(
   }
 
   if (accepted.length > 0) {
-    const views = await postTransfers(tx, entries, [...new Set(accepted.map((a) => a.senderId))], changes);
+    const { views } = await postTransfers(tx, entries, [...new Set(accepted.map((a) => a.senderId))], changes);
     for (const { index, senderId, message } of accepted) {
       const v = views.get(senderId);
       if (!v) throw new Error(`sender ${senderId} was not read back`);
