@@ -27,7 +27,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import { insertItems, type NewItem } from '../items/items.public.ts';
+import { insertItems, insertItemsAlong, type NewItem } from '../items/items.public.ts';
 import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
 import { drawShip } from './chips.draw.ts';
 import { chipsRemaining, findSale, lockForOpening, type Sale } from './chips.queries.ts';
@@ -168,13 +168,17 @@ export async function openSynthChipsBatch(
     return null;
   });
   if (opened.length > 0) {
-    await postEntries(tx, entries, changes);
     const rows = drawShips(
       sale,
       opened.flatMap((o) => Array<string>(o.ships).fill(o.member.id)),
       null,
     );
-    const ids = await insertItems(tx, rows);
+    // The ships are inserted by the posting's own statement: one round trip for the batch.
+    const { ids, along } = insertItemsAlong('chips_open_post', rows);
+    const written = await postEntries<{ items_inserted: number }>(tx, entries, changes, along);
+    if (written.items_inserted !== rows.length) {
+      throw new Error(`a batch of ${rows.length} ships inserted ${written.items_inserted}`);
+    }
     changes.touchCollection(sale.shipsCollectionId);
     // The answer is what was inserted, stamped with the transaction's time (read in the lock statement):
     // reading the ships back cost more than the rest of the batch.

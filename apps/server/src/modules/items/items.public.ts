@@ -9,5 +9,6 @@ export {
   findItems,
   insertCollection,
   insertItems,
+  insertItemsAlong,
   type NewItem,
 } from './items.queries.ts';

@@ -9,6 +9,7 @@ import { type CappedTotal, cappedTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { itemCollections } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import type { PostAlong } from '../ledger/ledger.public.ts';
 
 /** A collection row as the service works with it. */
 export type CollectionRow = typeof itemCollections.$inferSelect;
@@ -97,19 +98,45 @@ export interface NewItem {
   checkoutId?: string | null;
 }
 
+/** The rows of `rows` with new ids, as one `SELECT` over arrays (the columns of `items`, in order). */
+function itemRows(rows: readonly NewItem[]): { ids: string[]; select: SQL } {
+  const ids = rows.map(() => newObjectId());
+  const col = <T>(f: (r: NewItem) => T) => pgArray(rows.map(f) as Array<string | number | boolean | null>);
+  const select = sql`SELECT * FROM unnest(${pgArray(ids)}::text[], ${col((r) => r.collectionId)}::text[],
+      ${col((r) => r.ownerId)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.description)}::text[],
+      ${col((r) => r.imgUrl)}::text[], ${col((r) => JSON.stringify(r.metadata))}::jsonb[],
+      ${col((r) => JSON.stringify(r.variabledata))}::jsonb[], ${col((r) => JSON.stringify(r.hiddendata))}::jsonb[],
+      ${col((r) => r.checkoutId ?? null)}::text[])`;
+  return { ids, select };
+}
+
+const ITEM_COLUMNS = sql`(id, collection_id, owner_id, name, description, img_url, metadata, variabledata, hiddendata, checkout_id)`;
+
 /** Inserts `rows` in one statement and returns their ids, in order. */
 export async function insertItems(db: DbOrTx, rows: readonly NewItem[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map(() => newObjectId());
-  const col = <T>(f: (r: NewItem) => T) => pgArray(rows.map(f) as Array<string | number | boolean | null>);
-  await db.execute(sql`
-    INSERT INTO items
-      (id, collection_id, owner_id, name, description, img_url, metadata, variabledata, hiddendata, checkout_id)
-    SELECT * FROM unnest(${pgArray(ids)}::text[], ${col((r) => r.collectionId)}::text[], ${col((r) => r.ownerId)}::text[],
-      ${col((r) => r.name)}::text[], ${col((r) => r.description)}::text[], ${col((r) => r.imgUrl)}::text[],
-      ${col((r) => JSON.stringify(r.metadata))}::jsonb[], ${col((r) => JSON.stringify(r.variabledata))}::jsonb[],
-      ${col((r) => JSON.stringify(r.hiddendata))}::jsonb[], ${col((r) => r.checkoutId ?? null)}::text[])`);
+  const { ids, select } = itemRows(rows);
+  await db.execute(sql`INSERT INTO items ${ITEM_COLUMNS} ${select}`);
   return ids;
+}
+
+/**
+ * `rows` inserted by a ledger posting's own statement (`PostAlong`, DESIGN §9: one round trip for the
+ * batch), only when the posting is written: `name` names that statement, `ctes` is its CTE
+ * `inserted_items` and `columns` its column `items_inserted` (how many were inserted). Returns the new
+ * ids in order beside them.
+ */
+export function insertItemsAlong(name: string, rows: readonly NewItem[]): { ids: string[]; along: PostAlong } {
+  const { ids, select } = itemRows(rows);
+  return {
+    ids,
+    along: {
+      name,
+      ctes: sql`inserted_items AS (
+        INSERT INTO items ${ITEM_COLUMNS} SELECT v.* FROM (${select}) v WHERE (SELECT ok FROM ok) RETURNING 1)`,
+      columns: sql`(SELECT count(*) FROM inserted_items)::int AS items_inserted`,
+    },
+  };
 }
 
 /**
