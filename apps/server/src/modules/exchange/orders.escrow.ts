@@ -259,9 +259,9 @@ export class OrderBatch {
       buyerFee: f.buyerFee,
       sellerFee: f.sellerFee,
     });
+    // The buyer's and seller's orders changed; the ledger's posting names the fee collector of its rows.
     this.changes.touchUser(f.buyerId);
     this.changes.touchUser(f.sellerId);
-    this.changes.touchUser(this.pair.feeCollectorId);
     return id;
   }
 
