@@ -62,9 +62,10 @@ export async function withTransaction<T>(
       tx = new NodePgTransaction(dialect, session, tables ? { schema: tables, fullSchema, tableNamesMap } : undefined);
       onClient.set(client, tx);
     }
-    await client.query(beginText(opts));
     let result: T;
     try {
+      // Inside the try: should a statement after BEGIN in its query fail, the transaction is rolled back.
+      await client.query(beginText(opts));
       result = await work(tx);
     } catch (err) {
       await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
