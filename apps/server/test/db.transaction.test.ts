@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, queryNamed } from '../src/db/client.ts';
+import { type Database, openDatabase, queryNamed, type Tx } from '../src/db/client.ts';
 import { sqlErrorOf } from '../src/db/errors.ts';
 import { pgArray } from '../src/db/pg-array.ts';
 import { withTransaction } from '../src/db/transaction.ts';
@@ -75,7 +75,7 @@ describe('withTransaction', () => {
   });
 
   it('runs a batch with generic plans: its named statement is planned once, and the next transaction plans as usual', async () => {
-    const probe = (tx: Parameters<Parameters<typeof withTransaction>[1]>[0], ids: number[]) =>
+    const probe = (tx: Tx, ids: number[]) =>
       queryNamed<{ n: number }>(
         tx,
         'tx_generic_probe',

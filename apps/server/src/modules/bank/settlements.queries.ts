@@ -66,10 +66,13 @@ export function withdrawalsAlong(rows: readonly WithdrawalRow[]): PostAlong {
   };
 }
 
-/** The withdrawals `withdrawalsAlong` opened, from the posting's row: each one's creation time and note, by id. */
-export function openedWithdrawals(row: {
+/** The column `withdrawalsAlong` adds to the posting's row. */
+export interface WithdrawalsColumn extends Record<string, unknown> {
   withdrawals: Array<{ id: string; createdAt: string; note: string }> | null;
-}): Map<string, { createdAt: Date; note: string }> {
+}
+
+/** The withdrawals `withdrawalsAlong` opened, from the posting's row: each one's creation time and note, by id. */
+export function openedWithdrawals(row: WithdrawalsColumn): Map<string, { createdAt: Date; note: string }> {
   return new Map((row.withdrawals ?? []).map((w) => [w.id, { createdAt: new Date(w.createdAt), note: w.note }]));
 }
 

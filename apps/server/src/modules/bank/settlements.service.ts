@@ -47,6 +47,7 @@ import {
   insertDepositClaim,
   openedWithdrawals,
   settlementExists,
+  type WithdrawalsColumn,
   withdrawalsAlong,
 } from './settlements.queries.ts';
 import { findTransfersContext, postTransfers } from './transfers.queries.ts';
@@ -154,9 +155,13 @@ export async function withdrawBatch(
     }
   }
   if (opened.length > 0) {
-    const { views, row: posted } = await postTransfers<{
-      withdrawals: Array<{ id: string; createdAt: string; note: string }> | null;
-    }>(tx, entries, [...new Set(opened.map((o) => o.row.userId))], changes, withdrawalsAlong(opened.map((o) => o.row)));
+    const { views, row: posted } = await postTransfers<WithdrawalsColumn>(
+      tx,
+      entries,
+      [...new Set(opened.map((o) => o.row.userId))],
+      changes,
+      withdrawalsAlong(opened.map((o) => o.row)),
+    );
     const stored = openedWithdrawals(posted);
     for (const { index, row, precision, message } of opened) {
       const v = views.get(row.userId);
