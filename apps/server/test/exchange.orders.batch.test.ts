@@ -1,8 +1,9 @@
 /**
- * Orders placed in batches (DESIGN §5, §9: the per-pair sequencer's group commit) end exactly as the same
- * orders placed one after the other: the same answers and refusals, the same trades, the same book, the
- * same balances to the last unit, and a balanced ledger. Random sequences (fast-check) on two identical
- * markets: one fed order by order through the API, one given the whole sequence as one batch.
+ * Orders placed in batches (DESIGN §5, §9: the exchange's group commit) end exactly as the same orders
+ * placed one after the other: the same answers and refusals, the same trades, the same books, the same
+ * balances to the last unit, and a balanced ledger. Random sequences (fast-check) over two pairs that
+ * share their quote currency (one batch spans both, with one working balance of it per trader), on two
+ * identical set-ups: one fed order by order through the API, one given the whole sequence as one batch.
  */
 import { type Amount, AppError, type GetOrdersResponse, type PlaceOrderResponse, parseAmount } from '@starlight/shared';
 import fc from 'fast-check';
@@ -10,59 +11,97 @@ import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../src/db/transaction.ts';
 import { LiveChanges } from '../src/lib/live-changes.ts';
 import { placeOrders } from '../src/modules/exchange/orders.service.ts';
-import { createMarket, fundedMember, type Market, ordersOf, place } from './exchange.helpers.ts';
+import {
+  createCurrency,
+  createMarket,
+  fundedMember,
+  type Market,
+  ordersOf,
+  place,
+  type TestCurrency,
+} from './exchange.helpers.ts';
 import { balanceOf, call, expectLedgerBalanced, type Member, registerMember, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
 
 interface OrderSpec {
   who: number;
+  /** 0: the market's pair; 1: the second pair. */
+  on: number;
   buySide: boolean;
   qty: string;
   price: string;
 }
 
-/** Three traders with little money (so some orders are refused) and a fee collector. */
-async function setUp(): Promise<{ market: Market; traders: Member[]; collector: Member }> {
+/** Two pairs, a second base against the first pair's quote: what one set-up holds. */
+interface SetUp {
+  market: Market;
+  /** The second pair and its base; its quote is `market.quote`. */
+  second: { pair: Market['pair']; base: TestCurrency };
+  traders: Member[];
+  collector: Member;
+}
+
+/** Three traders with little money (so some orders are refused), a fee collector, two pairs. */
+async function setUp(): Promise<SetUp> {
   const collector = await registerMember(t.app, 'fee');
   const market = await createMarket(t.app, t.admin, { fee: '0.01', feeCollector: collector.nickname });
-  const holdings = { [market.base.currencyId]: '6', [market.quote.currencyId]: '9' };
+  const base = await createCurrency(t.app, t.admin);
+  const res = await call(t.app, t.admin.token, 'POST', '/api/cex/createPair', {
+    buyCurrency: base.currencyId,
+    sellCurrency: market.quote.currencyId,
+    canBuy: true,
+    canSell: true,
+    fee: '0.01',
+    feeCollector: collector.nickname,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const second = { pair: res.json<{ pair: Market['pair'] }>().pair, base };
+  const holdings = { [market.base.currencyId]: '6', [market.quote.currencyId]: '9', [base.currencyId]: '6' };
   const traders = [
     await fundedMember(t.app, t.admin, holdings),
     await fundedMember(t.app, t.admin, holdings),
     await fundedMember(t.app, t.admin, holdings),
   ];
-  return { market, traders, collector };
+  return { market, second, traders, collector };
 }
 
-/** A message with the market's tickers as BASE and QUOTE, so two markets compare. */
-function generic(message: string, m: Market): string {
-  return message.replaceAll(m.base.ticker, 'BASE').replaceAll(m.quote.ticker, 'QUOTE');
+/** The pair an order goes to. */
+const pairOf = (s: SetUp, o: OrderSpec) => (o.on === 0 ? s.market.pair : s.second.pair);
+
+/** A message with the set-up's tickers as BASE, BASE2 and QUOTE, so two set-ups compare. */
+function generic(message: string, s: SetUp): string {
+  return message
+    .replaceAll(s.market.base.ticker, 'BASE')
+    .replaceAll(s.second.base.ticker, 'BASE2')
+    .replaceAll(s.market.quote.ticker, 'QUOTE');
 }
 
 /** What a member sees of an order's answer, without ids and times. */
-function seen(r: PlaceOrderResponse, m: Market) {
+function seen(r: PlaceOrderResponse, s: SetUp) {
   const { order, trades, message } = r;
   return {
-    message: generic(message, m),
+    message: generic(message, s),
     order: [order.buySide, order.initialAmount, order.price, order.filledAmount, order.state],
     trades: trades.map((t) => [t.price, t.amount, t.buySide]),
   };
 }
 
-/** The end state of a market: the book, each member's orders and balances, by member index. */
-async function endState(s: { market: Market; traders: Member[]; collector: Member }) {
-  const book = await call(t.app, undefined, 'POST', '/api/cex/getOrders', { pair: s.market.pair._id });
-  const { orders } = book.json<GetOrdersResponse>();
+/** The end state of a set-up: both books, each member's orders and balances, by member index. */
+async function endState(s: SetUp) {
   const level = (o: { price: string; initialAmount: string; filledAmount: string }) => [
     o.price,
     o.initialAmount,
     o.filledAmount,
   ];
+  const book = async (pairId: string) => {
+    const res = await call(t.app, undefined, 'POST', '/api/cex/getOrders', { pair: pairId });
+    const { orders } = res.json<GetOrdersResponse>();
+    return { buys: orders.buys.map(level), sells: orders.sells.map(level) };
+  };
   const people = [...s.traders, s.collector];
   return {
-    buys: orders.buys.map(level),
-    sells: orders.sells.map(level),
+    books: [await book(s.market.pair._id), await book(s.second.pair._id)],
     orders: await Promise.all(
       s.traders.map(async (trader) =>
         (await ordersOf(t.app, trader)).map((o) => [o.buySide, o.initialAmount, o.price, o.filledAmount, o.state]),
@@ -72,6 +111,7 @@ async function endState(s: { market: Market; traders: Member[]; collector: Membe
       people.map(async (p) => [
         await balanceOf(t.app, p, s.market.base.currencyId),
         await balanceOf(t.app, p, s.market.quote.currencyId),
+        await balanceOf(t.app, p, s.second.base.currencyId),
       ]),
     ),
   };
@@ -79,6 +119,7 @@ async function endState(s: { market: Market; traders: Member[]; collector: Membe
 
 const orderSpec = fc.record({
   who: fc.integer({ min: 0, max: 2 }),
+  on: fc.integer({ min: 0, max: 1 }),
   buySide: fc.boolean(),
   // '0.001' breaks the base currency's precision: a refused order inside the batch.
   qty: fc.constantFrom('0.5', '1', '1.25', '2', '3', '0.001'),
@@ -92,11 +133,11 @@ describe('orders placed in one batch', () => {
         const one = await setUp();
         const sequential: unknown[] = [];
         for (const o of specs) {
-          const res = await place(t.app, one.traders[o.who], one.market.pair._id, o.buySide, o.qty, o.price);
+          const res = await place(t.app, one.traders[o.who], pairOf(one, o)._id, o.buySide, o.qty, o.price);
           sequential.push(
             res.statusCode === 200
-              ? seen(res.json<PlaceOrderResponse>(), one.market)
-              : [res.statusCode, generic(res.json().message, one.market)],
+              ? seen(res.json<PlaceOrderResponse>(), one)
+              : [res.statusCode, generic(res.json().message, one)],
           );
         }
 
@@ -106,27 +147,25 @@ describe('orders placed in one batch', () => {
           return {
             member: { id: trader.id, nickname: trader.nickname, role: 'user' },
             input: {
-              pair: two.market.pair._id,
+              pair: pairOf(two, o)._id,
               buySide: o.buySide,
               initialAmount: parseAmount(o.qty) as Amount,
               price: parseAmount(o.price) as Amount,
             },
           };
         });
-        const outcomes = await inTransaction(t.built.database.db, (tx) =>
-          placeOrders(tx, two.market.pair._id, jobs, new LiveChanges()),
-        );
+        const outcomes = await inTransaction(t.built.database.db, (tx) => placeOrders(tx, jobs, new LiveChanges()));
         const batched = outcomes.map((o) => {
-          if (o.ok) return seen(o.value, two.market);
+          if (o.ok) return seen(o.value, two);
           expect(o.error).toBeInstanceOf(AppError);
           const e = o.error as AppError;
-          return [e.code === 'CONFLICT' ? 409 : 400, generic(e.message, two.market)];
+          return [e.code === 'CONFLICT' ? 409 : 400, generic(e.message, two)];
         });
 
         expect(batched).toEqual(sequential);
         expect(await endState(two)).toEqual(await endState(one));
       }),
-      { numRuns: 12 },
+      { numRuns: 16 },
     );
     await expectLedgerBalanced(t.app, t.admin);
   });
@@ -151,7 +190,6 @@ describe('orders placed in one batch', () => {
     const outcomes = await inTransaction(t.built.database.db, (tx) =>
       placeOrders(
         tx,
-        s.market.pair._id,
         [
           job(b, false, '4', '1'),
           job(a, true, '4', '2'),

@@ -159,7 +159,6 @@ describe('self-trade prevention (cancel oldest)', () => {
     const outcomes = await inTransaction(t.built.database.db, (tx) =>
       placeOrders(
         tx,
-        m.pair._id,
         [job(me, true, '2', '2'), job(bob, true, '1', '1.5'), job(me, false, '2', '1.5')],
         new LiveChanges(),
       ),

@@ -50,10 +50,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = asy
     answers.stop();
   });
   const publisher = app.live.changes;
-  // Orders without an Idempotency-Key are placed in per-pair batches (group commit, DESIGN §9): the
-  // pair's orders that arrive while its previous batch is written go together in one transaction.
+  // Orders without an Idempotency-Key are placed in batches (group commit, DESIGN §9): the orders that
+  // arrive while the previous batch is written go together in one transaction, whatever their pairs. One
+  // lane: per-pair lanes wrote small batches that waited on each other's balance rows (a trader's currency
+  // is on several pairs), at twice the CPU per order of one hot pair (issue 20).
   const orderBatches = new GroupCommit<orders.OrderJob, PlaceOrderResponse>(
-    (pairId, jobs) => inLiveTransaction(db, publisher, (tx, changes) => orders.placeOrders(tx, pairId, jobs, changes)),
+    (_lane, jobs) => inLiveTransaction(db, publisher, (tx, changes) => orders.placeOrders(tx, jobs, changes)),
     32,
   );
 
@@ -124,13 +126,13 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = asy
         response: { 200: placeOrderResponse, ...errors },
       },
     },
-    // With an Idempotency-Key the order goes alone, in the key's transaction; without, with its pair's batch.
+    // With an Idempotency-Key the order goes alone, in the key's transaction; without, with the next batch.
     (req) =>
       moneyMovingBatched(
         db,
         req,
         orderBatches,
-        req.body.pair,
+        'orders',
         { member: requireAuth(req), input: req.body },
         (tx, changes) => orders.placeOrder(tx, requireAuth(req), req.body, changes),
       ),

@@ -11,7 +11,7 @@ import { matchingSeconds } from '../../lib/metrics.ts';
 import type { BatchBalances, Entry } from '../ledger/ledger.public.ts';
 import { pairAmountText } from './exchange.dto.ts';
 import { type Book, type BookOrder, buyEscrowFor, type Fill, type MarketRules, matchOrder } from './matching.engine.ts';
-import type { NewOrder, OrderContext, OrderRow, PlacedOrderWrites } from './orders.queries.ts';
+import type { NewOrder, OrderRow, PairContext, PlacedOrderWrites } from './orders.queries.ts';
 import type { PairRow } from './pairs.queries.ts';
 
 /** What cancelling an order needs to know of it. */
@@ -75,9 +75,10 @@ export interface PlacedAnswer {
 }
 
 /**
- * One placement batch on one pair, in memory: the resting orders it can reach, its working balances
- * (locked by `findOrderContext`), and what it will write: ledger entries, new orders, resting orders'
- * fills and trades. Orders go in one by one; each sees the book and balances the earlier ones left.
+ * A placement batch's orders on one pair, in memory: the resting orders they can reach, the batch's
+ * working balances (locked by `findOrderContexts`, shared by the batch's pairs), and what they will
+ * write: ledger entries, new orders, resting orders' fills and trades. Orders go in one by one; each
+ * sees the book and balances the earlier ones left.
  */
 export class OrderBatch {
   /** The ledger entries of every accepted order, in order (none of amount 0). */
@@ -98,8 +99,8 @@ export class OrderBatch {
   private readonly placed = new Map<string, NewOrder>();
   private readonly trades: Array<PlacedOrderWrites['trades'][number]> = [];
 
-  constructor(context: OrderContext, changes: LiveChanges) {
-    const { pair, balances, crossing } = context;
+  constructor(context: PairContext, balances: BatchBalances, changes: LiveChanges) {
+    const { pair, crossing } = context;
     this.pair = pair;
     this.balances = balances;
     this.changes = changes;
@@ -186,9 +187,9 @@ export class OrderBatch {
 
   /** What the batch writes besides the money: its new orders, the resting orders it changed, its trades. */
   writes(): PlacedOrderWrites {
+    const pairId = this.pair.id;
     return {
-      pairId: this.pair.id,
-      orders: [...this.placed.values()],
+      orders: [...this.placed.values()].map((o) => ({ ...o, pairId })),
       makers: [
         ...[...this.restingChanged.values()]
           .filter((m) => !this.restingCancelled.has(m.id))
@@ -250,6 +251,7 @@ export class OrderBatch {
     const id = newObjectId();
     this.trades.push({
       id,
+      pairId: this.pair.id,
       buyOrderId: f.buyOrderId,
       sellOrderId: f.sellOrderId,
       takerBuySide,

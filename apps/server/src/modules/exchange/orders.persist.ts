@@ -5,49 +5,65 @@ import type { LiveChanges } from '../../lib/live-changes.ts';
 import { postEntries } from '../ledger/ledger.public.ts';
 import { toOrderDto, toTradeDto } from './exchange.dto.ts';
 import type { OrderBatch } from './orders.escrow.ts';
-import { type PlacedOrderResult, parsePlacedOrders, placedOrderWrites } from './orders.queries.ts';
+import {
+  type PlacedOrderResult,
+  type PlacedOrderWrites,
+  parsePlacedOrders,
+  placedOrderWrites,
+} from './orders.queries.ts';
 
 /**
- * Writes `batch` in the caller's transaction `tx` as ONE statement: the ledger posts its entries and the
- * same statement inserts the new orders (their `seq` assigned under the pair's lock), updates the resting
- * orders it filled and inserts its trades. Answers each accepted order's response, by its place in the
- * batch: `{order, trades, tx:{note}, message}` as stored. Throws AppError CONFLICT `Insufficient funds`
- * (cannot happen after the batch's own checks) or a database error; the caller's transaction rolls back.
+ * Writes a placement batch, its orders on each pair in `batches`, in the caller's transaction `tx` as ONE
+ * statement: the ledger posts their entries and the same statement inserts the new orders (their `seq`
+ * assigned under the pairs' locks), updates the resting orders they filled and inserts their trades.
+ * Answers each accepted order's response, by its place in the batch: `{order, trades, tx:{note},
+ * message}` as stored. Throws AppError CONFLICT `Insufficient funds` (cannot happen after the batch's own
+ * checks) or a database error; the caller's transaction rolls back.
  */
-export async function persistOrderBatch(
+export async function persistOrderBatches(
   tx: Tx,
-  batch: OrderBatch,
+  batches: readonly OrderBatch[],
   changes: LiveChanges,
 ): Promise<Array<{ index: number; response: PlaceOrderResponse }>> {
-  const writes = batch.writes();
-  const row = await postEntries<PlacedOrderResult>(tx, batch.entries, changes, placedOrderWrites(writes));
+  const parts = batches.map((b) => b.writes());
+  // Orders and trades keep the batch's arrival order across its pairs (their `seq` follows it): by the
+  // place of the order, or of the trade's taker, in the batch (a stable sort keeps each one's own order).
+  const arrival = new Map(batches.flatMap((b) => b.answers.map((a) => [a.order.id, a.index] as const)));
+  const at = (orderId: string) => arrival.get(orderId) ?? -1;
+  const writes: PlacedOrderWrites = {
+    orders: parts.flatMap((w) => w.orders).sort((a, b) => at(a.id) - at(b.id)),
+    makers: parts.flatMap((w) => w.makers),
+    trades: parts
+      .flatMap((w) => w.trades)
+      .map((t) => ({ t, taker: at(t.takerBuySide ? t.buyOrderId : t.sellOrderId) }))
+      .sort((a, b) => a.taker - b.taker)
+      .map(({ t }) => t),
+  };
+  const entries = batches.flatMap((b) => b.entries);
+  const row = await postEntries<PlacedOrderResult>(tx, entries, changes, placedOrderWrites(writes));
   const stored = parsePlacedOrders(writes, row);
   const tradeById = new Map(writes.trades.map((t) => [t.id, t]));
-  return batch.answers.map(({ index, order, tradeIds, note }) => {
-    const at = stored.get(order.id);
-    if (!at) throw new Error(`order ${order.id} was not stored`);
-    const trades = tradeIds.map((id) => {
-      const t = tradeById.get(id);
-      const tAt = stored.get(id);
-      if (!t || !tAt) throw new Error(`trade ${id} was not stored`);
-      return toTradeDto(
-        {
-          id,
-          pairId: writes.pairId,
-          takerBuySide: t.takerBuySide,
-          price: t.price,
-          amount: t.amount,
-          ...tAt,
-        },
-        batch.pair,
-      );
-    });
-    const response = {
-      order: toOrderDto({ ...order, pairId: writes.pairId, ...at }, batch.pair),
-      trades,
-      tx: { note },
-      message: note,
-    };
-    return { index, response };
-  });
+  return batches.flatMap((batch) =>
+    batch.answers.map(({ index, order, tradeIds, note }) => {
+      const pairId = batch.pair.id;
+      const at = stored.get(order.id);
+      if (!at) throw new Error(`order ${order.id} was not stored`);
+      const trades = tradeIds.map((id) => {
+        const t = tradeById.get(id);
+        const tAt = stored.get(id);
+        if (!t || !tAt) throw new Error(`trade ${id} was not stored`);
+        return toTradeDto(
+          { id, pairId, takerBuySide: t.takerBuySide, price: t.price, amount: t.amount, ...tAt },
+          batch.pair,
+        );
+      });
+      const response = {
+        order: toOrderDto({ ...order, pairId, ...at }, batch.pair),
+        trades,
+        tx: { note },
+        message: note,
+      };
+      return { index, response };
+    }),
+  );
 }

@@ -3,13 +3,13 @@
  * Reads other modules' tables: `currencies` (the precision of a pair's two currencies, joined in the placement's context statement).
  */
 import { type Amount, formatAmount, fromNumeric } from '@starlight/shared';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { currencies, exchangeOrders, exchangePairs } from '../../db/schema/index.ts';
 import type { PostAlong } from '../ledger/ledger.public.ts';
-import { type BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
+import { BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
 import { type PairRow, type PairSqlRow, pairRows, toPairRow } from './pairs.queries.ts';
 
 /** An order as the service sees it; amounts are Amounts. */
@@ -50,13 +50,19 @@ export async function findOrder(db: DbOrTx, orderId: string): Promise<OrderRow |
   return row ? toOrderRow(row) : null;
 }
 
-/** What placing a batch of orders reads under the pair's lock (see `findOrderContext`). */
-export interface OrderContext {
+/** What placing a batch of orders reads of one pair under the pairs' locks (see `findOrderContexts`). */
+export interface PairContext {
   pair: PairRow;
-  /** Every balance row the batch can touch, locked. */
-  balances: BatchBalances;
   /** The resting orders the batch can reach, both sides, each side in priority order. */
   crossing: OrderRow[];
+}
+
+/** What placing a batch of orders reads under its pairs' locks (see `findOrderContexts`). */
+export interface OrderContexts {
+  /** Every balance row the batch can touch, locked. */
+  balances: BatchBalances;
+  /** The batch's live pairs, by id (a pair that does not exist or is deleted is missing). */
+  pairs: Map<string, PairContext>;
 }
 
 /** How far a batch's orders of one side can reach into the other side of the book. */
@@ -67,72 +73,97 @@ export interface SideReach {
   quantity: Amount;
 }
 
+/** What a batch places on one pair: its members and how far its orders of each side reach. */
+export interface PairReach {
+  pairId: string;
+  userIds: readonly string[];
+  /** Null: no order of that side on this pair. */
+  buys: SideReach | null;
+  sells: SideReach | null;
+}
+
 /** A reach that selects nothing (no order of that side in the batch). */
 const NO_REACH = { limit: '0', quantity: '0' };
 
+/** The resting orders of one side of the pair `r.pair_id` that the batch's orders can reach (see below). */
+function crossingSide(buySide: boolean, tradable: SQL): SQL {
+  const [limitOk, order, quantity] = buySide
+    ? [sql`o.price >= r.sell_limit`, sql`o.price DESC, o.seq ASC`, sql`r.sell_qty`]
+    : [sql`o.price <= r.buy_limit`, sql`o.price ASC, o.seq ASC`, sql`r.buy_qty`];
+  return sql`
+      SELECT x.* FROM reach r CROSS JOIN LATERAL (
+        SELECT o.*, sum(${tradable}) OVER (ORDER BY ${order}) AS running, ${tradable} AS tradable
+        FROM exchange_orders o
+        WHERE o.pair_id = r.pair_id AND o.state = 1 AND ${buySide ? sql`o.buy_side` : sql`NOT o.buy_side`}
+          AND ${limitOk}) x
+      WHERE x.running - x.tradable < ${quantity}`;
+}
+
 /**
- * One statement, run right after the pair's lock so it sees every order committed before (DESIGN §5):
- * the live pair; the resting orders the batch can trade with (for its buys, the sells at or under
- * `buys.limit` in price-time priority, only as many as cover `buys.quantity`; for its sells, the buys at
- * or over `sells.limit` likewise); and every existing balance row the batch can touch, locked in the
- * global order by the ledger's `lockBalances`: those of `userIds`, of the reached orders' owners and
- * of the fee collector, in both currencies of the pair. Null when the pair does not exist or is deleted.
+ * One statement, run right after the pairs' locks so it sees every order committed before (DESIGN §5):
+ * the live pairs of `pairs`; on each, the resting orders the batch can trade with (for its buys, the
+ * sells at or under `buys.limit` in price-time priority, only as many as cover `buys.quantity`; for its
+ * sells, the buys at or over `sells.limit` likewise); and every existing balance row the batch can touch,
+ * locked in the global order by the ledger's `lockBalances`: on each pair, those of the pair's members,
+ * of its reached orders' owners and of its fee collector, in the pair's two currencies.
  * Whatever sequence of these orders is matched, it only consumes a prefix of each side of the book in
  * priority order, trading never more than the other side's total quantity; the orders of the batch's own
- * members in that prefix may instead be cancelled by self-trade prevention, so they are read but do not
- * count against the quantity: so this is all it can reach.
+ * members (`userIds`, of any pair) in that prefix may instead be cancelled by self-trade prevention, so
+ * they are read but do not count against the quantity: so this is all it can reach.
  */
-export async function findOrderContext(
+export async function findOrderContexts(
   tx: Tx,
-  q: { pairId: string; userIds: readonly string[]; buys: SideReach | null; sells: SideReach | null },
-): Promise<OrderContext | null> {
+  q: { userIds: readonly string[]; pairs: readonly PairReach[] },
+): Promise<OrderContexts> {
   const reach = (r: SideReach | null) =>
     r ? { limit: formatAmount(r.limit), quantity: formatAmount(r.quantity) } : NO_REACH;
-  const buys = reach(q.buys);
-  const sells = reach(q.sells);
+  const col = (f: (r: PairReach) => string) => pgArray(q.pairs.map(f));
+  const members = q.pairs.flatMap((r) => r.userIds.map((u) => ({ pairId: r.pairId, userId: u })));
   // What a resting order can give the batch: nothing when a member of the batch owns it (self-trade
   // prevention cancels it instead of trading, so it does not use up the batch's quantity).
-  const tradable = sql`CASE WHEN user_id = ANY(${pgArray(q.userIds)}::bpchar[]) THEN 0
-                            ELSE initial_amount - filled_amount END`;
+  const tradable = sql`CASE WHEN o.user_id = ANY(${pgArray(q.userIds)}::bpchar[]) THEN 0
+                            ELSE o.initial_amount - o.filled_amount END`;
   const locked = await lockBalances<PairSqlRow & { crossing: Array<Record<string, string | number | boolean>> | null }>(
     tx,
-    'exchange_order_context',
+    'exchange_order_contexts',
     {
       ctes: sql`
-    p AS MATERIALIZED (${pairRows(sql`p.id = ${q.pairId}`)}),
-    crossing AS MATERIALIZED (
-      SELECT * FROM (
-        SELECT *, sum(${tradable}) OVER (ORDER BY price ASC, seq ASC) AS running, ${tradable} AS tradable
-        FROM exchange_orders
-        WHERE pair_id = ${q.pairId} AND state = 1 AND NOT buy_side AND price <= ${buys.limit}::numeric) s
-      WHERE s.running - s.tradable < ${buys.quantity}::numeric
-      UNION ALL
-      SELECT * FROM (
-        SELECT *, sum(${tradable}) OVER (ORDER BY price DESC, seq ASC) AS running, ${tradable} AS tradable
-        FROM exchange_orders
-        WHERE pair_id = ${q.pairId} AND state = 1 AND buy_side AND price >= ${sells.limit}::numeric) b
-      WHERE b.running - b.tradable < ${sells.quantity}::numeric)`,
-      userIds: q.userIds,
-      moreUserIds: [sql`SELECT user_id FROM crossing`, sql`SELECT fee_collector_id FROM p`],
-      moreCurrencyIds: [sql`SELECT buy_currency FROM p`, sql`SELECT sell_currency FROM p`],
+    reach AS MATERIALIZED (
+      SELECT * FROM unnest(${col((r) => r.pairId)}::bpchar[],
+                           ${col((r) => reach(r.buys).limit)}::numeric[], ${col((r) => reach(r.buys).quantity)}::numeric[],
+                           ${col((r) => reach(r.sells).limit)}::numeric[], ${col((r) => reach(r.sells).quantity)}::numeric[])
+        AS r(pair_id, buy_limit, buy_qty, sell_limit, sell_qty)),
+    p AS MATERIALIZED (${pairRows(sql`p.id IN (SELECT pair_id FROM reach)`)}),
+    crossing AS MATERIALIZED (${crossingSide(false, tradable)} UNION ALL ${crossingSide(true, tradable)})`,
+      userIds: [],
+      moreBalances: [
+        sql`SELECT x.u, c.c FROM (
+              SELECT * FROM unnest(${pgArray(members.map((m) => m.pairId))}::bpchar[],
+                                   ${pgArray(members.map((m) => m.userId))}::bpchar[]) AS j(pair_id, u)
+              UNION ALL SELECT pair_id, user_id FROM crossing
+              UNION ALL SELECT id, fee_collector_id FROM p) x
+            JOIN p ON p.id = x.pair_id
+            CROSS JOIN LATERAL (VALUES (p.buy_currency), (p.sell_currency)) c(c)`,
+      ],
       columns: sql`p.*,
       (SELECT json_agg(json_build_object(
                 'id', o.id, 'seq', o.seq::text, 'userId', o.user_id, 'buySide', o.buy_side,
                 'initialAmount', o.initial_amount::text, 'filledAmount', o.filled_amount::text,
                 'price', o.price::text, 'state', o.state, 'escrowRemaining', o.escrow_remaining::text,
-                'createdAt', o.created_at)) FROM crossing o) AS crossing`,
+                'createdAt', o.created_at)
+              ORDER BY o.buy_side, CASE WHEN o.buy_side THEN -o.price ELSE o.price END, o.seq)
+       FROM crossing o WHERE o.pair_id = p.id) AS crossing`,
       from: sql`FROM p`,
     },
   );
-  if (!locked) return null;
-  const { row, balances } = locked;
-  return {
-    pair: toPairRow(row),
-    balances,
-    crossing: (row.crossing ?? []).map((o) => ({
+  if (!locked) return { balances: new BatchBalances(), pairs: new Map() };
+  const pairs = new Map<string, PairContext>();
+  for (const row of locked.rows) {
+    const pair = toPairRow(row);
+    const crossing = (row.crossing ?? []).map((o) => ({
       id: String(o.id),
       seq: Number(o.seq),
-      pairId: q.pairId,
+      pairId: pair.id,
       userId: String(o.userId),
       buySide: o.buySide === true,
       initialAmount: fromNumeric(String(o.initialAmount)),
@@ -141,8 +172,10 @@ export async function findOrderContext(
       state: Number(o.state),
       escrowRemaining: fromNumeric(String(o.escrowRemaining)),
       createdAt: new Date(String(o.createdAt)),
-    })),
-  };
+    }));
+    pairs.set(pair.id, { pair, crossing });
+  }
+  return { balances: locked.balances, pairs };
 }
 
 /**
@@ -171,13 +204,12 @@ export type NewOrder = Omit<OrderRow, 'pairId' | 'seq' | 'createdAt'>;
 
 /** What placing a batch of orders writes besides the money (see `placedOrderWrites`). */
 export interface PlacedOrderWrites {
-  pairId: string;
-  /** The new orders in arrival order (their `seq`, time priority, follows it). */
-  orders: readonly NewOrder[];
+  /** The new orders in arrival order (their `seq`, time priority, follows it), each with its pair. */
+  orders: ReadonlyArray<NewOrder & { pairId: string }>;
   /** Resting orders whose fill, escrow or state changed. */
   makers: ReadonlyArray<{ id: string; filledAmount: Amount; escrowRemaining: Amount; state: number }>;
-  /** The trades in execution order (their `seq` follows it). */
-  trades: ReadonlyArray<NewTrade & { id: string; takerBuySide: boolean }>;
+  /** The trades in execution order (their `seq` follows it), each with its pair. */
+  trades: ReadonlyArray<NewTrade & { id: string; pairId: string; takerBuySide: boolean }>;
 }
 
 /**
@@ -188,7 +220,7 @@ export interface PlacedOrderWrites {
  * scanned all of exchange_orders (0.5 s a batch on 2.2 million orders).
  */
 export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
-  const od = (f: (o: NewOrder) => string | number | boolean) => pgArray(w.orders.map(f));
+  const od = (f: (o: PlacedOrderWrites['orders'][number]) => string | number | boolean) => pgArray(w.orders.map(f));
   const mk = (f: (m: PlacedOrderWrites['makers'][number]) => string | number) => pgArray(w.makers.map(f));
   const tr = (f: (t: PlacedOrderWrites['trades'][number]) => string | boolean) => pgArray(w.trades.map(f));
   return {
@@ -197,9 +229,10 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
     placed AS (
       INSERT INTO exchange_orders
         (id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining)
-      SELECT id, ${w.pairId}, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining
+      SELECT id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining
       FROM unnest(
         ${od((o) => o.id)}::text[],
+        ${od((o) => o.pairId)}::text[],
         ${od((o) => o.userId)}::text[],
         ${od((o) => o.buySide)}::bool[],
         ${od((o) => formatAmount(o.initialAmount))}::numeric[],
@@ -207,7 +240,8 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
         ${od((o) => formatAmount(o.price))}::numeric[],
         ${od((o) => o.state)}::int[],
         ${od((o) => formatAmount(o.escrowRemaining))}::numeric[]
-      ) WITH ORDINALITY AS v(id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining, n)
+      ) WITH ORDINALITY
+        AS v(id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining, n)
       ORDER BY n
       RETURNING id, seq, created_at),
     makers AS (
@@ -221,9 +255,10 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
     trades AS (
       INSERT INTO exchange_trades
         (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee)
-      SELECT id, ${w.pairId}, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee
+      SELECT id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee
       FROM unnest(
         ${tr((t) => t.id)}::text[],
+        ${tr((t) => t.pairId)}::text[],
         ${tr((t) => t.buyOrderId)}::text[],
         ${tr((t) => t.sellOrderId)}::text[],
         ${tr((t) => t.takerBuySide)}::bool[],
@@ -232,8 +267,8 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
         ${tr((t) => formatAmount(t.cost))}::numeric[],
         ${tr((t) => formatAmount(t.buyerFee))}::numeric[],
         ${tr((t) => formatAmount(t.sellerFee))}::numeric[]
-      ) WITH ORDINALITY AS v(id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee,
-                             seller_fee, n)
+      ) WITH ORDINALITY AS v(id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost,
+                             buyer_fee, seller_fee, n)
       ORDER BY n
       RETURNING id, seq, created_at)`,
     columns: sql`

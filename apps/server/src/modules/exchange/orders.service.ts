@@ -23,10 +23,17 @@ import { insertAdminLog } from '../audit/audit.public.ts';
 import { postEntries } from '../ledger/ledger.public.ts';
 import { pairAmountText, pairName, toOrderDto } from './exchange.dto.ts';
 import { OrderBatch, refundOpenOrders } from './orders.escrow.ts';
-import { persistOrderBatch } from './orders.persist.ts';
-import { findOrder, findOrderContext, type OrderRow, type SideReach, updateOrders } from './orders.queries.ts';
+import { persistOrderBatches } from './orders.persist.ts';
+import {
+  findOrder,
+  findOrderContexts,
+  type OrderRow,
+  type PairReach,
+  type SideReach,
+  updateOrders,
+} from './orders.queries.ts';
 import { validateOrder } from './orders.validate.ts';
-import { findPair, lockPair, type PairRow } from './pairs.queries.ts';
+import { findPair, lockPair, lockPairs, type PairRow } from './pairs.queries.ts';
 
 /** One order to place: who places it and what (SPEC §7 placeOrder). */
 export interface OrderJob {
@@ -44,10 +51,22 @@ function reachOf(jobs: readonly OrderJob[], buySide: boolean): SideReach | null 
   return { limit: best, quantity: sumAmounts(side.map((o) => o.initialAmount)) };
 }
 
+/** What the batch places on each of its pairs: the pair's members and reach (`findOrderContexts`). */
+function reachesOf(jobs: readonly OrderJob[]): PairReach[] {
+  const byPair = new Map<string, OrderJob[]>();
+  for (const j of jobs) byPair.set(j.input.pair, [...(byPair.get(j.input.pair) ?? []), j]);
+  return [...byPair].map(([pairId, onPair]) => ({
+    pairId,
+    userIds: [...new Set(onPair.map((j) => j.member.id))],
+    buys: reachOf(onPair, true),
+    sells: reachOf(onPair, false),
+  }));
+}
+
 /**
- * Places a batch of orders on ONE pair (`pairId`) in the caller's transaction `tx`, as if they came one
- * after the other in the given order (SPEC §7 placeOrder, DESIGN §5): takes the pair's lock, reads the
- * pair, the resting orders the batch can reach and the balance rows it can touch (locked), then for each
+ * Places a batch of orders, on one pair or several, in the caller's transaction `tx`, as if they came one
+ * after the other in the given order (SPEC §7 placeOrder, DESIGN §5): takes the pairs' locks, reads the
+ * pairs, the resting orders the batch can reach and the balance rows it can touch (locked), then for each
  * order in turn checks it, escrows its funds (category 20; a buy escrows initialAmount x price rounded up
  * to sellCurrency's precision, a sell its initialAmount) and matches it by price-time priority at the
  * resting orders' prices; each fill posts the quantity and the cost out of the two escrows (22), the
@@ -66,32 +85,34 @@ function reachOf(jobs: readonly OrderJob[], buySide: boolean): SideReach | null 
  */
 export async function placeOrders(
   tx: Tx,
-  pairId: string,
   jobs: readonly OrderJob[],
   changes: LiveChanges,
 ): Promise<Outcome<PlaceOrderResponse>[]> {
-  await lockPair(tx, pairId);
-  const context = await findOrderContext(tx, {
-    pairId,
-    userIds: [...new Set(jobs.map((j) => j.member.id))],
-    buys: reachOf(jobs, true),
-    sells: reachOf(jobs, false),
-  });
-  if (!context) return jobs.map(() => ({ ok: false, error: new AppError('NOT_FOUND', 'Pair not found') }));
+  const reaches = reachesOf(jobs);
+  await lockPairs(
+    tx,
+    reaches.map((r) => r.pairId),
+  );
+  const context = await findOrderContexts(tx, { userIds: [...new Set(jobs.map((j) => j.member.id))], pairs: reaches });
+  const batches = new Map<string, OrderBatch>();
+  for (const [pairId, pairContext] of context.pairs)
+    batches.set(pairId, new OrderBatch(pairContext, context.balances, changes));
   const outcomes: Array<Outcome<PlaceOrderResponse> | null> = jobs.map(() => null);
-  const batch = new OrderBatch(context, changes);
   for (const [index, { member, input }] of jobs.entries()) {
+    const batch = batches.get(input.pair);
     try {
-      validateOrder(context.pair, member, input);
+      if (!batch) throw new AppError('NOT_FOUND', 'Pair not found');
+      validateOrder(batch.pair, member, input);
       batch.escrowAndMatch(index, member.id, input);
     } catch (error) {
       outcomes[index] = { ok: false, error };
     }
   }
-  if (batch.answers.length > 0) {
-    for (const { index, response } of await persistOrderBatch(tx, batch, changes))
+  const placing = [...batches.values()].filter((b) => b.answers.length > 0);
+  if (placing.length > 0) {
+    for (const { index, response } of await persistOrderBatches(tx, placing, changes))
       outcomes[index] = { ok: true, value: response };
-    changes.touchPair(pairId);
+    for (const b of placing) changes.touchPair(b.pair.id);
   }
   return outcomes.map((o) => o ?? { ok: false, error: new Error('order left without an outcome') });
 }
@@ -106,7 +127,7 @@ export async function placeOrder(
   input: PlaceOrderInput,
   changes: LiveChanges,
 ): Promise<PlaceOrderResponse> {
-  return onlyOutcome(placeOrders(tx, input.pair, [{ member, input }], changes));
+  return onlyOutcome(placeOrders(tx, [{ member, input }], changes));
 }
 
 /** Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again. */

@@ -5,6 +5,7 @@
 import { type Amount, formatAmount, fromNumeric } from '@starlight/shared';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { pgArray } from '../../db/pg-array.ts';
 import { exchangePairs } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -17,6 +18,19 @@ const PAIR_LOCK_NAMESPACE = 0x5eac;
  */
 export async function lockPair(tx: DbOrTx, pairId: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${PAIR_LOCK_NAMESPACE}, hashtext(${pairId}))`);
+}
+
+/**
+ * Takes the advisory locks of several pairs (`lockPair`'s) in one statement, in ascending order of their
+ * keys: two transactions that each take several, or one, wait on each other in no cycle.
+ */
+export async function lockPairs(tx: DbOrTx, pairIds: readonly string[]): Promise<void> {
+  await queryNamed(
+    tx,
+    'exchange_lock_pairs',
+    sql`SELECT pg_advisory_xact_lock(${PAIR_LOCK_NAMESPACE}, k)
+        FROM (SELECT DISTINCT hashtext(id) AS k FROM unnest(${pgArray(pairIds)}::text[]) AS id ORDER BY k) s`,
+  );
 }
 
 /** A pair with what the exchange needs of its currencies and the fee collector's nickname. */

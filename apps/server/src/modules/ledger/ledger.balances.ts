@@ -76,6 +76,12 @@ export interface LockScope {
   currencyIds?: readonly number[];
   /** Queries of one column each, over the caller's CTEs, yielding more currency ids. */
   moreCurrencyIds?: readonly SQL[];
+  /**
+   * Queries of two columns each (user id, currency id), over the caller's CTEs: balance rows the batch
+   * can touch besides every user above in every currency above (a batch over several exchange pairs
+   * touches each pair's traders in that pair's currencies only); nulls are ignored.
+   */
+  moreBalances?: readonly SQL[];
   /** The caller's columns of the statement's row, after `locked_balances`. */
   columns?: SQL;
   /** The caller's FROM clause: when it yields no row, nothing is locked and `lockBalances` answers null. */
@@ -114,16 +120,16 @@ function idsQuery(known: readonly (string | number)[], more: readonly SQL[], typ
  * them and skipped, so it went unlocked (and was then taken out of order by the posting).
  *
  * `name` names the prepared statement: same name, same SQL. Returns the batch's working balances and the
- * statement's row (the caller's columns), or null when `from` yields no row (nothing is then opened or
- * locked).
+ * statement's rows (the caller's columns, one per row of `from`; `row` is the first), or null when `from`
+ * yields no row (nothing is then opened or locked).
  */
 export async function lockBalances<R extends Record<string, unknown>>(
   tx: Tx,
   name: string,
   scope: LockScope,
-): Promise<{ balances: BatchBalances; row: R } | null> {
+): Promise<{ balances: BatchBalances; row: R; rows: R[] } | null> {
   type Pair = { u: string; c: number };
-  const [row] = await queryNamed<
+  const rows = await queryNamed<
     R & { locked_balances: Array<Pair & { a: string }> | null; raced_balances: Pair[] | null }
   >(
     tx,
@@ -132,10 +138,15 @@ export async function lockBalances<R extends Record<string, unknown>>(
     WITH ${scope.ctes ? sql`${scope.ctes},` : sql``}
     go AS MATERIALIZED (SELECT EXISTS (SELECT 1 ${scope.from ?? sql``}) AS go),
     wanted AS MATERIALIZED (
-      SELECT DISTINCT wu.u, wc.c
-      FROM (${idsQuery(scope.userIds, scope.moreUserIds ?? [], 'bpchar')}) wu(u)
-      CROSS JOIN (${idsQuery(scope.currencyIds ?? [], scope.moreCurrencyIds ?? [], 'int')}) wc(c)
-      WHERE wu.u IS NOT NULL AND (SELECT go FROM go)),
+      SELECT DISTINCT w.u, w.c FROM (
+        SELECT wu.u, wc.c
+        FROM (${idsQuery(scope.userIds, scope.moreUserIds ?? [], 'bpchar')}) wu(u)
+        CROSS JOIN (${idsQuery(scope.currencyIds ?? [], scope.moreCurrencyIds ?? [], 'int')}) wc(c)
+        ${sql.join(
+          (scope.moreBalances ?? []).map((q) => sql` UNION ALL SELECT m.u::bpchar, m.c::int FROM (${q}) m(u, c)`),
+          sql``,
+        )}) w
+      WHERE w.u IS NOT NULL AND w.c IS NOT NULL AND (SELECT go FROM go)),
     opened AS (
       INSERT INTO balances (user_id, currency_id, amount)
       SELECT w.u, w.c, 0 FROM wanted w
@@ -159,8 +170,9 @@ export async function lockBalances<R extends Record<string, unknown>>(
         AS raced_balances${scope.columns ? sql`, ${scope.columns}` : sql``}
     ${scope.from ?? sql``}`,
   );
+  const [row] = rows;
   if (!row) return null;
-  const rows = (row.locked_balances ?? []).map((b) => ({
+  const amounts = (row.locked_balances ?? []).map((b) => ({
     userId: b.u,
     currencyId: Number(b.c),
     amount: fromNumeric(String(b.a)),
@@ -169,7 +181,7 @@ export async function lockBalances<R extends Record<string, unknown>>(
   // locked nor opened here, and locking it now would take it out of order. The transaction starts again
   // (inTransaction retries 40001); its next snapshot sees the row and locks it in order.
   if ((row.raced_balances ?? []).length > 0) throw new RacedBalanceRows();
-  return { balances: new BatchBalances(rows), row };
+  return { balances: new BatchBalances(amounts), row, rows };
 }
 
 /**

@@ -3,6 +3,6 @@
  * batch's entries; `lockBalances` opens the rows a batch will credit and locks every row it touches, in
  * the global order; `openBalanceRows` opens rows ahead of a posting.
  */
-export { type BatchBalances, lockBalances, openBalanceRows } from './ledger.balances.ts';
+export { BatchBalances, lockBalances, openBalanceRows } from './ledger.balances.ts';
 export type { Entry } from './ledger.entry.ts';
 export { balancesAfterPosting, type PostAlong, postEntries } from './ledger.posting.ts';
