@@ -3,8 +3,8 @@
  * and each keeps the outcome it has alone. A burst of completions, a duplicate delivery, two events of
  * one checkout, a wrong amount, an unpaid completion, an unknown checkout and a refund that names the
  * checkout (its payment's metadata) arrive together: every checkout is credited once or not at all, the
- * refund takes back what its checkout gave, each event is recorded once with its outcome, and the
- * ledger balances.
+ * refund takes back what its checkout gave, each event is recorded once with its outcome, redeliveries of
+ * recorded events in a later burst are duplicates, and the ledger balances.
  */
 import type { BuyPackageResponse, CheckoutPackage } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
@@ -128,6 +128,19 @@ describe('provider events sent at once', () => {
     const got = pairs.map((a) => a.json<{ outcome: string }>().outcome);
     expect(got.slice(0, 2).sort()).toEqual(['completed', 'duplicate']);
     expect(got.slice(2).sort()).toEqual(['completed', 'ignored']);
+
+    // A burst of redeliveries of recorded events with a new completion: the batch finds them recorded.
+    const late = await fresh();
+    const again = await Promise.all(
+      [
+        sends[0]?.[0] as string,
+        sends[1]?.[0] as string,
+        eventJson('checkout.session.completed', session(...c(late))),
+      ].map(deliver),
+    );
+    expect(again.map((a) => a.json<{ outcome: string }>().outcome)).toEqual(['duplicate', 'duplicate', 'completed']);
+    expect(await balanceOf(t.app, late.m, CREDITS)).toBe('1000');
+    expect(await outcomesOf(late.bought.checkout._id)).toEqual(['completed']);
 
     for (const p of [...payers, twice]) expect(await balanceOf(t.app, p.m, CREDITS)).toBe('1000');
     for (const p of [wrong, unpaid, refunded]) expect(await balanceOf(t.app, p.m, CREDITS)).toBe('0');

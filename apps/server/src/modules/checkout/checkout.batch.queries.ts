@@ -22,64 +22,94 @@ export interface BatchEvent {
   rowId: string;
 }
 
+/** An event's row as a batch records it: `BatchEvent` with the checkout it names (null: none of its provider's). */
+type EventRow = BatchEvent & { checkoutRow: string | null };
+
+/** The `checkout_events` insert of `rows` with `outcome`, for a CTE: a redelivery (same provider event id) inserts nothing. */
+function insertEvents(rows: readonly EventRow[], outcome: string) {
+  return sql`
+      INSERT INTO checkout_events (id, checkout_id, provider_id, event_id, event_type, outcome, payload)
+      SELECT row_id, cid, provider, event_id, event_type, ${outcome}, payload
+      FROM unnest(${pgArray(rows.map((e) => e.rowId))}::bpchar[],
+                  ${pgArray(rows.map((e) => e.checkoutRow))}::bpchar[],
+                  ${pgArray(rows.map((e) => e.providerId))}::int[],
+                  ${pgArray(rows.map((e) => e.eventId))}::text[],
+                  ${pgArray(rows.map((e) => e.eventType))}::text[],
+                  ${pgArray(rows.map((e) => JSON.stringify(e.payload)))}::jsonb[])
+        WITH ORDINALITY AS j(row_id, cid, provider, event_id, event_type, payload, n)
+      ORDER BY n
+      ON CONFLICT (provider_id, event_id) DO NOTHING
+      RETURNING id`;
+}
+
+/** The key of a provider event: its provider and its event id. */
+export const eventKey = (e: { providerId: number; eventId: string }) => `${e.providerId} ${e.eventId}`;
+
 /**
  * In one statement: locks every checkout the batch names (FOR UPDATE, in id order, so two batches never
- * wait on each other in a circle), each with its package's items, and records each event once per
- * provider event id (`rowId` as its row; a redelivery records nothing), naming its checkout when that
- * belongs to the event's provider. Returns the locked checkouts by id and the row ids recorded. A named
- * statement, planned once per connection: unnamed, it was parsed and planned again on every batch (0.5 of
- * its 1 ms, issue 20).
+ * wait on each other in a circle), each with its package's items, and finds which of the events are
+ * recorded already (by provider and provider event id). Records nothing: each event is recorded once,
+ * with its outcome, by `recordEvents` or in its completion's posting (`completeWithCredits`), whose
+ * insert on the events' unique key is the last word on a redelivery racing its first delivery. A named
+ * statement, planned once per connection: unnamed, it was parsed and planned again on every batch (0.5
+ * of its 1 ms, issue 20).
  */
-export async function lockCheckoutsAndRecord(
+export async function lockCheckouts(
   tx: Tx,
   events: readonly BatchEvent[],
-): Promise<{ checkouts: Map<string, { checkout: CheckoutRow; items: PackageItem[] }>; recorded: Set<string> }> {
+): Promise<{ checkouts: Map<string, { checkout: CheckoutRow; items: PackageItem[] }>; known: Set<string> }> {
   const rows = await queryNamed<{
     checkouts: Array<CheckoutSqlRow & { items: PackageItem[] | null }> | null;
-    recorded: string[] | null;
+    known: string[] | null;
   }>(
     tx,
-    'checkout_lock_record',
+    'checkout_lock',
     sql`
-    WITH j AS (
-      SELECT * FROM unnest(${pgArray(events.map((e) => e.checkoutId))}::bpchar[],
-                           ${pgArray(events.map((e) => e.providerId))}::int[],
-                           ${pgArray(events.map((e) => e.eventId))}::text[],
-                           ${pgArray(events.map((e) => e.eventType))}::text[],
-                           ${pgArray(events.map((e) => JSON.stringify(e.payload)))}::jsonb[],
-                           ${pgArray(events.map((e) => e.rowId))}::bpchar[])
-        WITH ORDINALITY AS j(cid, provider, event_id, event_type, payload, row_id, n)),
-    c AS MATERIALIZED (
+    WITH c AS MATERIALIZED (
       SELECT ${CHECKOUT_COLUMNS}, p.items
       FROM checkout_transactions t JOIN checkout_packages p ON p.id = t.package_id
-      WHERE t.id IN (SELECT cid FROM j) ORDER BY t.id
-      FOR UPDATE OF t),
-    e AS (
-      INSERT INTO checkout_events (id, checkout_id, provider_id, event_id, event_type, outcome, payload)
-      SELECT j.row_id, c.id, j.provider, j.event_id, j.event_type, 'received', j.payload
-      FROM j LEFT JOIN c ON c.id = j.cid AND c.provider_id = j.provider ORDER BY j.n
-      ON CONFLICT (provider_id, event_id) DO NOTHING
-      RETURNING id)
-    SELECT (SELECT json_agg(row_to_json(c)) FROM c) AS checkouts, (SELECT array_agg(id::text) FROM e) AS recorded`,
+      WHERE t.id = ANY(${pgArray(events.map((e) => e.checkoutId))}::bpchar[]) ORDER BY t.id
+      FOR UPDATE OF t)
+    SELECT (SELECT json_agg(row_to_json(c)) FROM c) AS checkouts,
+           (SELECT array_agg(x.provider_id || ' ' || x.event_id)
+              FROM unnest(${pgArray(events.map((e) => e.providerId))}::int[],
+                          ${pgArray(events.map((e) => e.eventId))}::text[]) AS j(provider, event_id)
+              JOIN checkout_events x ON x.provider_id = j.provider AND x.event_id = j.event_id) AS known`,
   );
   const row = rows[0];
   const checkouts = new Map<string, { checkout: CheckoutRow; items: PackageItem[] }>();
   for (const c of row?.checkouts ?? []) checkouts.set(c.id, { checkout: toCheckoutRow(c), items: c.items ?? [] });
-  return { checkouts, recorded: new Set(row?.recorded ?? []) };
+  return { checkouts, known: new Set(row?.known ?? []) };
 }
 
 /**
- * Completes the checkouts of `done` (each with its Credits' entry, `creditsEntry`, its event's row and the
- * provider's payment id, '' for none) in one posting: mints each one's Credits to its member,
- * moves it to Completed with nothing owed and records 'completed' with its event. The caller checked
- * each may complete (`completesWithCreditsOnly`) under its lock. Throws Error when a row was not written.
+ * Records `rows` as received (their transitions then record each one's outcome) in one statement.
+ * Returns the row ids recorded: a redelivery recorded since `lockCheckouts` looked is left out.
+ */
+export async function recordEvents(tx: Tx, rows: readonly EventRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const recorded = await queryNamed<{ id: string }>(
+    tx,
+    'checkout_record_events',
+    sql`WITH e AS (${insertEvents(rows, 'received')}) SELECT id::text FROM e`,
+  );
+  return new Set(recorded.map((r) => r.id));
+}
+
+/**
+ * Completes the checkouts of `done` (each with its Credits' entry, `creditsEntry`, its event and the
+ * provider's payment id, '' for none) in one posting: mints each one's Credits to its member, moves it to
+ * Completed with nothing owed, and records its event with outcome 'completed'. The caller checked each
+ * may complete (`completesWithCreditsOnly`) under its lock. Throws Error when a row was not written
+ * (an event recorded meanwhile by a redelivery: the batch then runs one by one).
  */
 export async function completeWithCredits(
   tx: Tx,
-  done: ReadonlyArray<{ checkout: CheckoutRow; credits: Entry; eventRow: string; paymentRef: string }>,
+  done: ReadonlyArray<{ checkout: CheckoutRow; credits: Entry; event: BatchEvent; paymentRef: string }>,
   changes: LiveChanges,
 ): Promise<void> {
   if (done.length === 0) return;
+  const events = done.map((d) => ({ ...d.event, checkoutRow: d.checkout.id }));
   const written = await postEntries<{ completed: number; recorded: number }>(
     tx,
     done.map((d) => d.credits),
@@ -96,11 +126,8 @@ export async function completeWithCredits(
                         ${pgArray(done.map((d) => d.paymentRef))}::text[]) AS v(id, pay)
            WHERE t.id = v.id AND (SELECT ok FROM ok)
           RETURNING 1),
-        outcome AS (
-          UPDATE checkout_events SET outcome = 'completed'
-           WHERE id = ANY(${pgArray(done.map((d) => d.eventRow))}::bpchar[]) AND (SELECT ok FROM ok)
-          RETURNING 1)`,
-      columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM outcome)::int AS recorded`,
+        recorded AS (${insertEvents(events, 'completed')})`,
+      columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM recorded)::int AS recorded`,
     },
   );
   if (written.completed !== done.length || written.recorded !== done.length) {

@@ -1,20 +1,31 @@
 /**
  * Provider events by group commit (DESIGN §9, issue 20): the webhooks that name their checkout by our id
  * and arrive while a batch is written go together in the next one. One statement locks their checkouts
- * and records the events (checkout.batch.queries.ts); each event then meets its checkout as the one-by-one
- * path would (checkout.events.ts); the completions that credit nothing but Credits, the common case, are
- * posted together in one statement, every other transition runs as it does alone, in the batch's
+ * and finds the events recorded already (checkout.batch.queries.ts); each event then meets its checkout as
+ * the one-by-one path would (checkout.events.ts); the completions that credit nothing but Credits, the
+ * common case, are posted together in one statement that records their events with their outcome; every
+ * other event is recorded as received and its transition runs as it does alone, in the batch's
  * transaction. Each event keeps its own outcome.
  */
 import type { Tx } from '../../db/client.ts';
+import type { PackageItem } from '../../db/schema/index.ts';
 import type { Outcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { Entry } from '../ledger/ledger.public.ts';
-import { completeWithCredits, lockCheckoutsAndRecord } from './checkout.batch.queries.ts';
+import {
+  type BatchEvent,
+  completeWithCredits,
+  eventKey,
+  lockCheckouts,
+  recordEvents,
+} from './checkout.batch.queries.ts';
 import { applyToLocked, completesWithCreditsOnly, creditsEntry, type EventOutcome } from './checkout.events.ts';
 import type { CheckoutRow } from './checkout.queries.ts';
 import type { ProviderEvent } from './providers/provider.ts';
+
+/** A checkout a batch locked, with its package's items. */
+type LockedCheckout = { checkout: CheckoutRow; items: PackageItem[] };
 
 /** A provider event that names its checkout by our id: what a batch takes. */
 export type NamedEvent = ProviderEvent & { checkoutId: string };
@@ -28,7 +39,8 @@ export function namesCheckout(e: ProviderEvent): e is NamedEvent {
  * Applies the verified events of a batch in `tx`, in order, and answers one outcome per event (those of
  * `applyProviderEvent`). Two events of one checkout, or one event twice, must meet each other's writes:
  * such a batch throws, and group commit runs its events one by one. Throws what a transition throws (the
- * batch then runs one by one too). `log` hears about mismatches and unknown checkouts.
+ * batch then runs one by one too), and Error when a redelivery recorded one of the completions' events
+ * meanwhile (`completeWithCredits`). `log` hears about mismatches and unknown checkouts.
  */
 export async function applyProviderEvents(
   tx: Tx,
@@ -37,16 +49,17 @@ export async function applyProviderEvents(
   log: (message: string) => void,
 ): Promise<Outcome<EventOutcome>[]> {
   const distinct = (key: (e: NamedEvent) => string) => new Set(events.map(key)).size === events.length;
-  if (!distinct((e) => e.checkoutId) || !distinct((e) => `${e.providerId} ${e.eventId}`)) {
+  if (!distinct((e) => e.checkoutId) || !distinct(eventKey)) {
     throw new Error('a batch of provider events names one checkout or one event twice');
   }
   const batch = events.map((e) => ({ ...e, rowId: newObjectId() }));
-  const { checkouts, recorded } = await lockCheckoutsAndRecord(tx, batch);
-  const outcomes: EventOutcome[] = [];
-  const credited: Array<{ checkout: CheckoutRow; credits: Entry; eventRow: string; paymentRef: string }> = [];
-  for (const e of batch) {
-    if (!recorded.has(e.rowId)) {
-      outcomes.push('duplicate');
+  const { checkouts, known } = await lockCheckouts(tx, batch);
+  const outcomes: Array<EventOutcome | null> = batch.map(() => null);
+  const credited: Array<{ checkout: CheckoutRow; credits: Entry; event: BatchEvent; paymentRef: string }> = [];
+  const others: Array<{ index: number; e: (typeof batch)[number]; found: LockedCheckout | null }> = [];
+  for (const [index, e] of batch.entries()) {
+    if (known.has(eventKey(e))) {
+      outcomes[index] = 'duplicate';
       continue;
     }
     const found = checkouts.get(e.checkoutId);
@@ -56,15 +69,25 @@ export async function applyProviderEvents(
       credited.push({
         checkout: c.checkout,
         credits: creditsEntry(c.checkout),
-        eventRow: e.rowId,
+        event: e,
         paymentRef: e.paymentRef ?? '',
       });
-      outcomes.push('completed');
-      continue;
-    }
-    outcomes.push(await applyToLocked(tx, c?.checkout ?? null, e, e.rowId, c?.items ?? [], changes, log));
+      outcomes[index] = 'completed';
+    } else others.push({ index, e, found: c });
+  }
+  // Every other event is recorded as received, then its transition records its outcome, as alone.
+  const recorded = await recordEvents(
+    tx,
+    others.map(({ e, found }) => ({ ...e, checkoutRow: found?.checkout.id ?? null })),
+  );
+  for (const { index, e, found } of others) {
+    outcomes[index] = recorded.has(e.rowId)
+      ? await applyToLocked(tx, found?.checkout ?? null, e, e.rowId, found?.items ?? [], changes, log)
+      : 'duplicate';
   }
   await completeWithCredits(tx, credited, changes);
   for (const { checkout } of credited) changes.touchUser(checkout.userId);
-  return outcomes.map((value) => ({ ok: true, value }));
+  return outcomes.map((value) =>
+    value === null ? { ok: false, error: new Error('event left without an outcome') } : { ok: true, value },
+  );
 }
