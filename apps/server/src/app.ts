@@ -111,6 +111,13 @@ export async function buildApp(
   app.setErrorHandler(handleError);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+  // Fastify runs onClose hooks last-added first: added before any plugin, this one runs after every
+  // plugin's own, once their background jobs have stopped and their ticks in flight have ended (added
+  // last, it closed the pool under the audit check's first tick on every quick stop).
+  app.addHook('onClose', async () => {
+    await database.close();
+    redis?.disconnect();
+  });
 
   // Plugins: external ones, then the app's own; then the modules (STYLE: fastify/demo's order).
   await app.register(requestLog);
@@ -169,10 +176,6 @@ export async function buildApp(
   // At once rather than after the first interval: builds the ranking when it is missing.
   void leaderboardJob.runNow();
 
-  app.addHook('onClose', async () => {
-    await leaderboardJob.stop();
-    await database.close();
-    redis?.disconnect();
-  });
+  app.addHook('onClose', async () => leaderboardJob.stop());
   return { app, database, seeded, leaderboard: { store: leaderboardStore, job: leaderboardJob } };
 }

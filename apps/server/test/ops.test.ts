@@ -8,11 +8,13 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMarket, fundedMember, placeOk } from './exchange.helpers.ts';
 import { call, makeApp, mint, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
 import { LiveSocket } from './live-socket.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
+import { ADMIN_URL, testDatabaseUrl } from './test-db.ts';
 
 const t = useTestApp();
 
@@ -138,6 +140,40 @@ describe('a server process', () => {
     expect(lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toEqual([]);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
+  });
+
+  it('stops with no background job failing: the jobs end their ticks before the database closes', async () => {
+    // A database of its own, so the lock below blocks nobody else: migrated by a first start.
+    const name = `starlight_stop_${process.pid}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    const env = { DATABASE_URL: testDatabaseUrl(name), DRAIN_DELAY_MS: '0' };
+    const first = await start(env);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    // The background jobs' first ticks (the audit check, the ledger rollup) read ledger_rollup_state:
+    // with it locked they are in flight when the stop comes, and go on once it is released.
+    const holder = new pg.Client({ connectionString: testDatabaseUrl(name) });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE ledger_rollup_state IN ACCESS EXCLUSIVE MODE');
+    const p = await start(env);
+    p.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    await holder.query('COMMIT');
+    await holder.end();
+    expect(await p.exited).toBe(0);
+    const failed = p
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.level === 50);
+    expect(failed).toEqual([]);
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
   });
 
   it('drains on SIGTERM: refuses new connections, finishes the request in flight, closes sockets, exits 0', async () => {
