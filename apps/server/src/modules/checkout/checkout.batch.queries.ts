@@ -45,6 +45,9 @@ function insertEvents(rows: readonly EventRow[], outcome: string) {
 /** The key of a provider event: its provider and its event id. */
 export const eventKey = (e: { providerId: number; eventId: string }) => `${e.providerId} ${e.eventId}`;
 
+/** A checkout a batch locked, with its package's items. */
+export type LockedCheckout = { checkout: CheckoutRow; items: PackageItem[] };
+
 /**
  * In one statement: locks every checkout the batch names (FOR UPDATE, in id order, so two batches never
  * wait on each other in a circle), each with its package's items, and finds which of the events are
@@ -57,10 +60,10 @@ export const eventKey = (e: { providerId: number; eventId: string }) => `${e.pro
 export async function lockCheckouts(
   tx: Tx,
   events: readonly BatchEvent[],
-): Promise<{ checkouts: Map<string, { checkout: CheckoutRow; items: PackageItem[] }>; known: Set<string> }> {
+): Promise<{ checkouts: Map<string, LockedCheckout>; known: Set<string> }> {
   const rows = await queryNamed<{
     checkouts: Array<CheckoutSqlRow & { items: PackageItem[] | null }> | null;
-    known: string[] | null;
+    known: Array<{ providerId: number; eventId: string }> | null;
   }>(
     tx,
     'checkout_lock',
@@ -71,15 +74,15 @@ export async function lockCheckouts(
       WHERE t.id = ANY(${pgArray(events.map((e) => e.checkoutId))}::bpchar[]) ORDER BY t.id
       FOR UPDATE OF t)
     SELECT (SELECT json_agg(row_to_json(c)) FROM c) AS checkouts,
-           (SELECT array_agg(x.provider_id || ' ' || x.event_id)
+           (SELECT json_agg(json_build_object('providerId', x.provider_id, 'eventId', x.event_id))
               FROM unnest(${pgArray(events.map((e) => e.providerId))}::int[],
                           ${pgArray(events.map((e) => e.eventId))}::text[]) AS j(provider, event_id)
               JOIN checkout_events x ON x.provider_id = j.provider AND x.event_id = j.event_id) AS known`,
   );
   const row = rows[0];
-  const checkouts = new Map<string, { checkout: CheckoutRow; items: PackageItem[] }>();
+  const checkouts = new Map<string, LockedCheckout>();
   for (const c of row?.checkouts ?? []) checkouts.set(c.id, { checkout: toCheckoutRow(c), items: c.items ?? [] });
-  return { checkouts, known: new Set(row?.known ?? []) };
+  return { checkouts, known: new Set((row?.known ?? []).map(eventKey)) };
 }
 
 /**

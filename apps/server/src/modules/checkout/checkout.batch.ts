@@ -8,7 +8,6 @@
  * transaction. Each event keeps its own outcome.
  */
 import type { Tx } from '../../db/client.ts';
-import type { PackageItem } from '../../db/schema/index.ts';
 import type { Outcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
@@ -17,15 +16,13 @@ import {
   type BatchEvent,
   completeWithCredits,
   eventKey,
+  type LockedCheckout,
   lockCheckouts,
   recordEvents,
 } from './checkout.batch.queries.ts';
 import { applyToLocked, completesWithCreditsOnly, creditsEntry, type EventOutcome } from './checkout.events.ts';
 import type { CheckoutRow } from './checkout.queries.ts';
 import type { ProviderEvent } from './providers/provider.ts';
-
-/** A checkout a batch locked, with its package's items. */
-type LockedCheckout = { checkout: CheckoutRow; items: PackageItem[] };
 
 /** A provider event that names its checkout by our id: what a batch takes. */
 export type NamedEvent = ProviderEvent & { checkoutId: string };

@@ -29,13 +29,13 @@ export async function persistOrderBatches(
   // Orders and trades keep the batch's arrival order across its pairs (their `seq` follows it): by the
   // place of the order, or of the trade's taker, in the batch (a stable sort keeps each one's own order).
   const arrival = new Map(batches.flatMap((b) => b.answers.map((a) => [a.order.id, a.index] as const)));
-  const at = (orderId: string) => arrival.get(orderId) ?? -1;
+  const arrivalOf = (orderId: string) => arrival.get(orderId) ?? -1;
   const writes: PlacedOrderWrites = {
-    orders: parts.flatMap((w) => w.orders).sort((a, b) => at(a.id) - at(b.id)),
+    orders: parts.flatMap((w) => w.orders).sort((a, b) => arrivalOf(a.id) - arrivalOf(b.id)),
     makers: parts.flatMap((w) => w.makers),
     trades: parts
       .flatMap((w) => w.trades)
-      .map((t) => ({ t, taker: at(t.takerBuySide ? t.buyOrderId : t.sellOrderId) }))
+      .map((t) => ({ t, taker: arrivalOf(t.takerBuySide ? t.buyOrderId : t.sellOrderId) }))
       .sort((a, b) => a.taker - b.taker)
       .map(({ t }) => t),
   };

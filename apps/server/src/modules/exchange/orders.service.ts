@@ -54,7 +54,11 @@ function reachOf(jobs: readonly OrderJob[], buySide: boolean): SideReach | null 
 /** What the batch places on each of its pairs: the pair's members and reach (`findOrderContexts`). */
 function reachesOf(jobs: readonly OrderJob[]): PairReach[] {
   const byPair = new Map<string, OrderJob[]>();
-  for (const j of jobs) byPair.set(j.input.pair, [...(byPair.get(j.input.pair) ?? []), j]);
+  for (const j of jobs) {
+    const onPair = byPair.get(j.input.pair);
+    if (onPair) onPair.push(j);
+    else byPair.set(j.input.pair, [j]);
+  }
   return [...byPair].map(([pairId, onPair]) => ({
     pairId,
     userIds: [...new Set(onPair.map((j) => j.member.id))],

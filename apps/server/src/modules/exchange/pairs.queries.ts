@@ -17,12 +17,12 @@ const PAIR_LOCK_NAMESPACE = 0x5eac;
  * under it, so matching, cancels and payouts on one pair happen one at a time on every replica.
  */
 export async function lockPair(tx: DbOrTx, pairId: string): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${PAIR_LOCK_NAMESPACE}, hashtext(${pairId}))`);
+  await lockPairs(tx, [pairId]);
 }
 
 /**
  * Takes the advisory locks of several pairs (`lockPair`'s) in one statement, in ascending order of their
- * keys: two transactions that each take several, or one, wait on each other in no cycle.
+ * keys: two transactions that each take several wait on each other in no cycle.
  */
 export async function lockPairs(tx: DbOrTx, pairIds: readonly string[]): Promise<void> {
   await queryNamed(
