@@ -2,7 +2,7 @@
  * The admin user list at size (issue 19 §2): getUsers' filters on their indexes and equal to SPEC's
  * definition, the capped total past COUNT_CAP moving with the page, every deep page as OFFSET over the
  * whole list would answer it, and searches of a common part found exactly. A database of its own: 12,000
- * bulk members on top of what the app seeds. The user stats at size: users.admin.stats.test.ts.
+ * bulk members on top of what the app seeds; new members written into the trigram indexes at once. The user stats at size: users.admin.stats.test.ts.
  */
 import { COUNT_CAP, type GetUsersRequest, type GetUsersResponse } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
@@ -208,6 +208,23 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
         expect(body.total).toBe(n);
         expect(body.totalCapped).toBe(false);
       }
+    }
+  });
+
+  it('writes a new member into the trigram indexes at once, so no search reads a pending list', async () => {
+    const fresh = [await registerMember(t.app, 'gin'), await registerMember(t.app, 'gin')];
+    await db().execute(sql`CREATE EXTENSION IF NOT EXISTS pgstattuple`);
+    const pending = await db().execute<{ index: string; pages: number; tuples: string }>(sql`
+      SELECT i AS index, (pgstatginindex(i::regclass)).pending_pages AS pages,
+             (pgstatginindex(i::regclass)).pending_tuples::text AS tuples
+      FROM unnest(ARRAY['users_nickname_trgm', 'users_email_trgm']) AS i`);
+    expect(pending.rows).toEqual([
+      { index: 'users_nickname_trgm', pages: 0, tuples: '0' },
+      { index: 'users_email_trgm', pages: 0, tuples: '0' },
+    ]);
+    for (const m of fresh) {
+      expect((await list({ nickname: m.nickname.toUpperCase() })).users.map((u) => u._id)).toEqual([m.id]);
+      expect((await list({ email: m.email })).users.map((u) => u._id)).toEqual([m.id]);
     }
   });
 
