@@ -92,8 +92,22 @@ describe('recipes', () => {
     expect((await fetchRecipes()).find((r) => r._id === recipe._id)).toEqual(recipe);
   });
 
+  it('shows a recipe at its currency’s new precision as soon as the precision grows', async () => {
+    const coin = await bank.newCurrency({ name: 'Forge Coin', precision: 2 });
+    const recipe = await createRecipe({ input: { currencyId: coin.currencyId, amount: '10.5' } });
+    expect((await fetchRecipes()).find((r) => r._id === recipe._id)?.input.amount).toBe('10.50');
+    const res = await call(t.app, t.admin.token, 'POST', '/api/bank/modifyCurrency', {
+      currencyId: coin.currencyId,
+      precision: 4,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await fetchRecipes()).find((r) => r._id === recipe._id)?.input.amount).toBe('10.5000');
+  });
+
   it('modify changes only the fields sent; setactive hides a recipe from members; delete hides it from all', async () => {
     const recipe = await createRecipe();
+    // A visitor reads the list first, so each change below must reach a list already read (kept answers).
+    expect((await fetchRecipes()).find((r) => r._id === recipe._id)).toEqual(recipe);
     const modified = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/modify', {
       recipeId: recipe._id,
       name: 'Smelt faster',
@@ -104,6 +118,7 @@ describe('recipes', () => {
       recipe: { ...recipe, name: 'Smelt faster', timeRequired: 60 },
       message: 'Recipe modified',
     });
+    expect((await fetchRecipes()).find((r) => r._id === recipe._id)?.name).toBe('Smelt faster');
 
     const off = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/setactive', {
       objectId: recipe._id,
@@ -113,16 +128,23 @@ describe('recipes', () => {
     expect((await fetchRecipes()).some((r) => r._id === recipe._id)).toBe(false);
     expect((await fetchRecipes(t.admin.token)).some((r) => r._id === recipe._id)).toBe(true);
 
+    const on = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/setactive', {
+      objectId: recipe._id,
+      flag: true,
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    expect((await fetchRecipes()).some((r) => r._id === recipe._id)).toBe(true);
     const del = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/delete', { objectId: recipe._id });
     expect(del.json()).toMatchObject({ message: 'Recipe deleted' });
     expect((await fetchRecipes(t.admin.token)).some((r) => r._id === recipe._id)).toBe(false);
+    expect((await fetchRecipes()).some((r) => r._id === recipe._id)).toBe(false);
     const again = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/delete', { objectId: recipe._id });
     expect(again.statusCode).toBe(404);
 
     const logs = await t.built.database.db.execute<{ category: number }>(
       sql`SELECT category FROM admin_logs WHERE action LIKE ${`%${recipe._id}%`} ORDER BY created_at`,
     );
-    expect(logs.rows.map((r) => Number(r.category))).toEqual([11, 15, 14, 12]);
+    expect(logs.rows.map((r) => Number(r.category))).toEqual([11, 15, 14, 14, 12]);
   });
 });
 

@@ -20,7 +20,9 @@ import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { sendJson } from '../../lib/response-cache.ts';
 import * as processes from './processes.service.ts';
+import { startRecipeAnswers } from './recipes.cache.ts';
 import * as recipes from './recipes.service.ts';
 
 /** `readDb` serves the admin's list of every forge process (lag-tolerant, issue 21 §2). */
@@ -40,6 +42,10 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
     32,
   );
   const errors = { '4xx': errorResponse };
+  // The recipe list visitors and members read, kept per process (issue 19 §2); a recipe write drops it.
+  const recipeAnswers = startRecipeAnswers(app, db);
+  app.addHook('onClose', async () => recipeAnswers.stop());
+  const recipeWrite = <T>(write: Promise<T>) => write.finally(() => recipeAnswers.clear());
 
   app.get(
     '/recipes/fetch',
@@ -52,7 +58,7 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
         response: { 200: recipesResponse, ...errors },
       },
     },
-    (req) => recipes.fetchRecipes(db, req.auth),
+    (req, reply) => sendJson(reply, recipeAnswers.get(req.auth)),
   );
 
   app.post(
@@ -67,7 +73,7 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
         response: { 200: recipeResponse, ...errors },
       },
     },
-    (req) => recipes.createRecipe(db, requireAuth(req), req.body, req.ip),
+    (req) => recipeWrite(recipes.createRecipe(db, requireAuth(req), req.body, req.ip)),
   );
 
   app.post(
@@ -82,7 +88,7 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
         response: { 200: recipeResponse, ...errors },
       },
     },
-    (req) => recipes.modifyRecipe(db, requireAuth(req), req.body, req.ip),
+    (req) => recipeWrite(recipes.modifyRecipe(db, requireAuth(req), req.body, req.ip)),
   );
 
   app.post(
@@ -97,7 +103,7 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
         response: { 200: recipeResponse, ...errors },
       },
     },
-    (req) => recipes.deleteRecipe(db, requireAuth(req), req.body.objectId, req.ip),
+    (req) => recipeWrite(recipes.deleteRecipe(db, requireAuth(req), req.body.objectId, req.ip)),
   );
 
   app.post(
@@ -112,7 +118,7 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
         response: { 200: recipeResponse, ...errors },
       },
     },
-    (req) => recipes.setRecipeActive(db, requireAuth(req), req.body, req.ip),
+    (req) => recipeWrite(recipes.setRecipeActive(db, requireAuth(req), req.body, req.ip)),
   );
 
   app.post(
