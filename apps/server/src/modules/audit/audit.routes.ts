@@ -12,11 +12,16 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
+import { sendJson } from '../../lib/response-cache.ts';
 import * as audit from './audit.service.ts';
+import { startDefconAnswers } from './defcon.cache.ts';
 
 /** `readDb` serves the log lists (lag-tolerant, issue 21 §2). */
 export const auditRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   const tags = ['audit'];
+  // The alert level every page reads, kept per process (issue 19 §2); a change drops it everywhere.
+  const defcon = startDefconAnswers(app, db);
+  app.addHook('onClose', async () => defcon.stop());
   app.get(
     '/getDefconLevel',
     {
@@ -27,7 +32,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
         response: { 200: defconResponse },
       },
     },
-    () => audit.getDefconLevel(db),
+    (_req, reply) => sendJson(reply, defcon.get()),
   );
   app.post(
     '/setDefconLevel',
@@ -40,7 +45,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
         response: { 200: messageResponse, '4xx': errorResponse },
       },
     },
-    (req) => audit.setDefconLevel(db, app.live.bus, requireAuth(req), req.body, req.ip),
+    (req) => audit.setDefconLevel(db, app.live.bus, requireAuth(req), req.body, req.ip).finally(() => defcon.clear()),
   );
 
   app.post(
