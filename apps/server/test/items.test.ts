@@ -61,6 +61,22 @@ describe('collections', () => {
     expect(others.json<CollectionsResponse>().mine.map((c) => c._id)).not.toContain(collection._id);
   });
 
+  it('a visitor who has read the list sees a collection created after at once', async () => {
+    const listed = async () =>
+      (await call(t.app, undefined, 'POST', '/api/inventory/getCollections', {})).json<CollectionsResponse>().data;
+    const before = await listed();
+    const res = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', {
+      name: 'Second Fleet',
+      redirectUrls: ['https://second.example.com/callback'],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const created = res.json<{ collection: { _id: string } }>().collection;
+    const after = await listed();
+    expect(before.map((c) => c._id)).not.toContain(created._id);
+    expect(after.map((c) => c._id)).toContain(created._id);
+    expect(JSON.stringify(after)).not.toContain('second.example.com');
+  });
+
   it('a member may not create a collection (403), a visitor 401; an admin may', async () => {
     const body = { name: 'Nope collection' };
     expect((await call(t.app, member.token, 'POST', '/api/inventory/createCollection', body)).statusCode).toBe(403);

@@ -16,6 +16,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { withLiveChanges } from '../../http/money-moving.ts';
+import { sendJson } from '../../lib/response-cache.ts';
+import { startCollectionAnswers } from './collections.cache.ts';
 import * as items from './items.service.ts';
 import { startCollectionTotals } from './items.totals.ts';
 
@@ -25,6 +27,8 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
   app.addHook('onClose', async () => totals.stop());
   const tags = ['inventory'];
   const errors = { '4xx': errorResponse };
+  // The collection list visitors read, kept per process (issue 19 §2); a new collection drops it.
+  const collections = startCollectionAnswers(db);
 
   app.post(
     '/createCollection',
@@ -37,7 +41,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: collectionResponse, ...errors },
       },
     },
-    (req) => items.createCollection(db, requireAuth(req), req.body),
+    (req) => items.createCollection(db, requireAuth(req), req.body).finally(() => collections.clear()),
   );
 
   app.post(
@@ -50,7 +54,10 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: collectionsResponse, ...errors },
       },
     },
-    (req) => items.getCollections(db, req.auth),
+    async (req, reply) => {
+      if (!req.auth) return sendJson(reply, collections.forVisitor());
+      return items.getCollections(db, req.auth);
+    },
   );
 
   app.post(
