@@ -2,7 +2,8 @@
  * withTransaction (issue 21 §2): a transaction whose BEGIN fails gives its connection back (Drizzle's own
  * pooled transaction kept it checked out for good: drizzle-orm issues 6023, 6114, 6241), so a pool of one
  * connection still serves the next statement; so does one whose connection died under it. A batch's
- * transaction (issue 20) runs its named statements with their generic plans, and only that transaction.
+ * transaction (issue 20) runs its named statements with their generic plans, and only that transaction; those
+ * plans read by key even when made while a table was small.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,5 +107,55 @@ describe('withTransaction', () => {
     });
     // Five batches of three sizes: one generic plan reused, no custom plan; outside a batch, the default.
     expect(plans).toEqual({ mode: 'auto', generic: '5', custom: '0' });
+  });
+  it("reads by key under a batch's generic plan made while the table was small, once it has grown", async () => {
+    await database.db.execute(sql`DROP TABLE IF EXISTS tx_plan_probe`);
+    await database.db.execute(sql`CREATE TABLE tx_plan_probe (id bpchar(12) PRIMARY KEY, v int NOT NULL, state int NOT NULL)`);
+    await database.db.execute(
+      sql`INSERT INTO tx_plan_probe SELECT lpad(i::text, 12, '0'), 0, 1 FROM generate_series(1, 10) AS i`,
+    );
+    const id = (i: number) => String(i).padStart(12, '0');
+    const update = (tx: Tx, ids: string[], v: number) =>
+      queryNamed<{ id: string }>(
+        tx,
+        'tx_plan_probe_update',
+        sql`UPDATE tx_plan_probe p SET v = x.v
+            FROM unnest(${pgArray(ids)}::bpchar[], ${pgArray(ids.map(() => v))}::int[]) AS x(id, v)
+            WHERE p.id = x.id AND p.state = 1 RETURNING p.id`,
+      );
+    // Planned (generically, once for this connection) on 10 rows.
+    await withTransaction(database.db, (tx) => update(tx, [id(1), id(2)], 1), { genericPlans: true });
+    // The table grows a thousandfold with no ANALYZE, as within minutes of a busy start.
+    await database.db.execute(
+      sql`INSERT INTO tx_plan_probe SELECT lpad(i::text, 12, '0'), 0, 1 FROM generate_series(11, 10000) AS i`,
+    );
+    const plan = await withTransaction(
+      database.db,
+      async (tx) => {
+        const rows = await update(tx, [id(5000), id(9999)], 2);
+        expect(rows.map((r) => r.id).sort()).toEqual([id(5000), id(9999)]);
+        const explained = await tx.execute<{ 'QUERY PLAN': string }>(
+          sql.raw(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE tx_plan_probe_update('{${id(7)}}', '{3}')`),
+        );
+        return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+      },
+      { genericPlans: true },
+    );
+    // The kept plan finds the rows through the primary key: no pass over the 10,000 rows (about 50 pages).
+    expect(plan).toContain('Index Scan using tx_plan_probe_pkey');
+    expect(plan).not.toContain('Seq Scan');
+    const hits = Number(/Buffers: shared hit=(\d+)/.exec(plan)?.[1]);
+    expect(hits).toBeLessThan(20);
+    const changed = await database.db.execute<{ id: string; v: number }>(
+      sql`SELECT id, v FROM tx_plan_probe WHERE v <> 0 ORDER BY id`,
+    );
+    expect(changed.rows).toEqual([
+      { id: id(1), v: 1 },
+      { id: id(2), v: 1 },
+      { id: id(7), v: 3 },
+      { id: id(5000), v: 2 },
+      { id: id(9999), v: 2 },
+    ]);
+    await database.db.execute(sql`DROP TABLE tx_plan_probe`);
   });
 });
