@@ -30,14 +30,17 @@ const BATCH: TransactionOptions = { genericPlans: true };
 
 /**
  * Runs a group-commit batch's `work` in one transaction of `db`, with generic plans, then publishes what
- * it changed.
+ * it changed. `first`: SQL text run in the BEGIN's round trip (see `TransactionOptions.first`).
  */
 export function inLiveTransaction<T>(
   db: Db,
   publisher: ChangePublisher,
   work: (tx: Tx, changes: LiveChanges) => Promise<T>,
+  first?: string,
 ): Promise<T> {
-  return withLiveChanges(publisher, (changes) => inTransaction(db, (tx) => work(tx, changes), BATCH));
+  return withLiveChanges(publisher, (changes) =>
+    inTransaction(db, (tx) => work(tx, changes), first ? { ...BATCH, first } : BATCH),
+  );
 }
 
 /**

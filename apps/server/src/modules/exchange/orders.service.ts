@@ -33,7 +33,7 @@ import {
   updateOrders,
 } from './orders.queries.ts';
 import { validateOrder } from './orders.validate.ts';
-import { findPair, lockPair, lockPairs, type PairRow } from './pairs.queries.ts';
+import { findPair, lockPair, lockPairs, lockPairsText, type PairRow } from './pairs.queries.ts';
 
 /** One order to place: who places it and what (SPEC §7 placeOrder). */
 export interface OrderJob {
@@ -68,6 +68,14 @@ function reachesOf(jobs: readonly OrderJob[]): PairReach[] {
 }
 
 /**
+ * The statement that takes the locks of every pair `jobs` name (`lockPairsText`), for the first round trip
+ * of their batch's transaction; `placeOrders` with `pairsLocked` then does not take them again.
+ */
+export function pairLocksOf(jobs: readonly OrderJob[]): string {
+  return lockPairsText([...new Set(jobs.map((j) => j.input.pair))]);
+}
+
+/**
  * Places a batch of orders, on one pair or several, in the caller's transaction `tx`, as if they came one
  * after the other in the given order (SPEC §7 placeOrder, DESIGN §5): takes the pairs' locks, reads the
  * pairs, the resting orders the batch can reach and the balance rows it can touch (locked), then for each
@@ -78,6 +86,7 @@ function reachesOf(jobs: readonly OrderJob[]): PairReach[] {
  * burned (23). A resting order of the same member that an order reaches is cancelled instead of traded
  * (self-trade prevention, cancel oldest: its escrow back, 21; `matchOrder`), and the answer's note says so.
  * Everything is written in one statement (DESIGN §9: a batch costs the round trips of one order).
+ * `pairsLocked`: the transaction took the pairs' locks already, in its first round trip (`pairLocksOf`).
  * An order that is refused leaves no trace and does not stop the others; its outcome carries the
  * error: NOT_FOUND (pair, or hidden to a member), CONFLICT (frozen pair: its `frozenNote`; disabled side;
  * frozen currency; `Insufficient funds`), VALIDATION (amount or price beyond the currencies' precision,
@@ -91,12 +100,15 @@ export async function placeOrders(
   tx: Tx,
   jobs: readonly OrderJob[],
   changes: LiveChanges,
+  opts: { pairsLocked?: boolean } = {},
 ): Promise<Outcome<PlaceOrderResponse>[]> {
   const reaches = reachesOf(jobs);
-  await lockPairs(
-    tx,
-    reaches.map((r) => r.pairId),
-  );
+  if (!opts.pairsLocked) {
+    await lockPairs(
+      tx,
+      reaches.map((r) => r.pairId),
+    );
+  }
   const context = await findOrderContexts(tx, { userIds: [...new Set(jobs.map((j) => j.member.id))], pairs: reaches });
   const batches = new Map<string, OrderBatch>();
   for (const [pairId, pairContext] of context.pairs)

@@ -5,7 +5,7 @@
 import { type Amount, formatAmount, fromNumeric } from '@starlight/shared';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
-import { pgArray } from '../../db/pg-array.ts';
+import { pgArray, sqlLiteral } from '../../db/pg-array.ts';
 import { exchangePairs } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
@@ -31,6 +31,15 @@ export async function lockPairs(tx: DbOrTx, pairIds: readonly string[]): Promise
     sql`SELECT pg_advisory_xact_lock(${PAIR_LOCK_NAMESPACE}, k)
         FROM (SELECT DISTINCT hashtext(id) AS k FROM unnest(${pgArray(pairIds)}::text[]) AS id ORDER BY k) s`,
   );
+}
+
+/**
+ * `lockPairs` as SQL text, the ids written as a literal (`sqlLiteral`), for the first round trip of
+ * a batch's transaction (`TransactionOptions.first`): the same locks, in the same order.
+ */
+export function lockPairsText(pairIds: readonly string[]): string {
+  return `SELECT pg_advisory_xact_lock(${PAIR_LOCK_NAMESPACE}, k)
+    FROM (SELECT DISTINCT hashtext(id) AS k FROM unnest(${sqlLiteral(pgArray(pairIds))}::text[]) AS id ORDER BY k) s`;
 }
 
 /** A pair with what the exchange needs of its currencies and the fee collector's nickname. */
