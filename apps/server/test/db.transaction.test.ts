@@ -110,7 +110,9 @@ describe('withTransaction', () => {
   });
   it("reads by key under a batch's generic plan made while the table was small, once it has grown", async () => {
     await database.db.execute(sql`DROP TABLE IF EXISTS tx_plan_probe`);
-    await database.db.execute(sql`CREATE TABLE tx_plan_probe (id bpchar(12) PRIMARY KEY, v int NOT NULL, state int NOT NULL)`);
+    await database.db.execute(
+      sql`CREATE TABLE tx_plan_probe (id bpchar(12) PRIMARY KEY, v int NOT NULL, state int NOT NULL)`,
+    );
     await database.db.execute(
       sql`INSERT INTO tx_plan_probe SELECT lpad(i::text, 12, '0'), 0, 1 FROM generate_series(1, 10) AS i`,
     );
