@@ -168,6 +168,15 @@ export async function queryPlanned<R extends Record<string, unknown>>(db: DbOrTx
   });
 }
 
+/**
+ * Runs `query` as an unnamed statement, planned for its values on every run, and returns its rows: the
+ * counterpart of `queryPlanned` for a statement whose best plan depends on its values (a search's page).
+ */
+export async function queryOnce<R extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<R[]> {
+  const res = await db.execute<R>(query);
+  return res.rows as R[];
+}
+
 /** The statement names of `queryPlanned`, by SQL text (the hash is taken once per text and process). */
 const plannedNames = new LRUCache<string, string>({ max: 2_000 });
 
