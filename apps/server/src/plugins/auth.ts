@@ -51,21 +51,6 @@ interface SessionAccount {
 
 /** Most accounts read in one session check (one statement). */
 const SESSION_CHECKS_PER_READ = 256;
-/**
- * The session check's id array is padded with NULLs (which match nothing) to at least this length. On a
- * few ids PostgreSQL's plan for those values looks cheaper than its generic plan of the statement, so it
- * planned the statement again on every check (0.055-0.08 ms of planning to 0.012-0.03 ms of run, about a
- * tenth of PostgreSQL's time in the transfers bench, issue 20); from about 11 ids on the generic plan is
- * the cheaper, and it is kept after the first five runs of each connection.
- */
-const SESSION_CHECK_MIN_IDS = 16;
-
-/** `ids` without repeats, padded with NULLs to `SESSION_CHECK_MIN_IDS`. */
-function paddedIds(ids: readonly string[]): Array<string | null> {
-  const unique: Array<string | null> = [...new Set(ids)];
-  while (unique.length < SESSION_CHECK_MIN_IDS) unique.push(null);
-  return unique;
-}
 
 interface AuthOptions {
   db: Db;
@@ -117,7 +102,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
       opts.db,
       'auth_sessions',
       sql`SELECT id, nickname, role, is_active, token_version FROM users
-          WHERE id = ANY(${pgArray(paddedIds(ids))}::bpchar[])`,
+          WHERE id = ANY(${pgArray([...new Set(ids)])}::bpchar[])`,
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => ({ ok: true, value: byId.get(id) ?? null }));
