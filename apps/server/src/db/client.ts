@@ -195,6 +195,5 @@ async function runPrepared<R extends Record<string, unknown>>(
     const res = await client.query<R>({ name, text, values: params });
     return res.rows;
   }
-  const res = await db.execute<R>(query);
-  return res.rows as R[];
+  return queryOnce<R>(db, query);
 }
