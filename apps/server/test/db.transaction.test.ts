@@ -3,7 +3,8 @@
  * pooled transaction kept it checked out for good: drizzle-orm issues 6023, 6114, 6241), so a pool of one
  * connection still serves the next statement; so does one whose connection died under it. A batch's
  * transaction (issue 20) runs its named statements with their generic plans, and only that transaction; those
- * plans read by key even when made while a table was small.
+ * plans read by key even when made while a table was small. The BEGIN leaves in the same write as the
+ * work's first statement (pipelined, issue 20), and a BEGIN that fails takes what was sent behind it along.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,14 +27,16 @@ afterAll(async () => {
 describe('withTransaction', () => {
   it('gives the connection back when BEGIN fails, and the one-connection pool goes on', async () => {
     for (let i = 0; i < 3; i++) {
-      const failed = await withTransaction(database.db, async () => 'never', {
-        isolationLevel: 'no such level' as never,
-      }).then(
+      const failed = await withTransaction(database.db, async () => 'never', { first: 'SELECT 1/0' }).then(
         () => null,
         (err: unknown) => err,
       );
-      expect(sqlErrorOf(failed).code).toBe('42601');
+      expect(sqlErrorOf(failed).code).toBe('22012');
     }
+    // A level PostgreSQL does not know never reaches it: no statement behind it may run outside a transaction.
+    await expect(
+      withTransaction(database.db, async () => 'never', { isolationLevel: 'no such level' as never }),
+    ).rejects.toThrow('unknown isolation level');
     expect(database.pool?.totalCount).toBeLessThanOrEqual(1);
     expect(database.pool?.waitingCount).toBe(0);
     const after = await withTransaction(
@@ -57,6 +60,47 @@ describe('withTransaction', () => {
     ).rejects.toThrow('refused');
     expect((await database.db.execute<{ v: number }>(sql`SELECT v FROM tx_probe ORDER BY v`)).rows).toEqual([{ v: 1 }]);
     await database.db.execute(sql`DROP TABLE tx_probe`);
+  });
+
+  it('sends the BEGIN in the same write as the first statement, and nothing behind a failed BEGIN is kept', async () => {
+    await database.db.execute(sql`CREATE TABLE IF NOT EXISTS tx_pipe_probe (v int)`);
+    await database.db.execute(sql`TRUNCATE tx_pipe_probe`);
+    // Count the socket's writes to PostgreSQL (the pool holds one connection).
+    const client = await database.pool?.connect();
+    const socket = (client as unknown as { connection: { stream: Record<string, unknown> } }).connection.stream;
+    client?.release();
+    let writes = 0;
+    const own = { _write: socket._write, _writev: socket._writev };
+    for (const key of ['_write', '_writev'] as const) {
+      const original = own[key] as ((...args: unknown[]) => unknown) | undefined;
+      if (original) {
+        socket[key] = function (this: unknown, ...args: unknown[]) {
+          writes++;
+          return original.apply(this, args);
+        };
+      }
+    }
+    try {
+      const rows = await withTransaction(database.db, async (tx) => {
+        await tx.execute(sql`INSERT INTO tx_pipe_probe VALUES (1)`);
+        return (await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM tx_pipe_probe`)).rows;
+      });
+      expect(rows).toEqual([{ n: 1 }]);
+      // BEGIN with the INSERT, the SELECT, the COMMIT: three writes where one round trip each made four.
+      expect(writes).toBe(3);
+    } finally {
+      Object.assign(socket, own);
+    }
+    // The BEGIN's query fails (its `first` statement): the INSERT sent behind it fails too, nothing is kept.
+    await expect(
+      withTransaction(database.db, (tx) => tx.execute(sql`INSERT INTO tx_pipe_probe VALUES (2)`), {
+        first: 'SELECT 1/0',
+      }),
+    ).rejects.toThrow();
+    expect((await database.db.execute<{ v: number }>(sql`SELECT v FROM tx_pipe_probe ORDER BY v`)).rows).toEqual([
+      { v: 1 },
+    ]);
+    await database.db.execute(sql`DROP TABLE tx_pipe_probe`);
   });
 
   it('gives back a connection that died inside the transaction, and the pool goes on', async () => {

@@ -68,6 +68,8 @@ function newPool(url: string, max: number, prepared: boolean): pg.Pool {
     max,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    // A transaction's BEGIN goes out with its first statement (`withTransaction`, issue 20).
+    pipeline: true,
   });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it.

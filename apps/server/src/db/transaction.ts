@@ -1,4 +1,5 @@
 /** Runs work in one database transaction, retrying serialization failures and deadlocks (DESIGN §4). */
+import type { Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { PgDialect, type PgTransactionConfig } from 'drizzle-orm/pg-core';
@@ -24,7 +25,7 @@ const MAX_ATTEMPTS = 4;
 export interface TransactionOptions extends PgTransactionConfig {
   genericPlans?: boolean;
   /**
-   * SQL text run first, in the BEGIN's own round trip (a simple query: no parameters, so its values are
+   * SQL text run first, in the BEGIN's own query (a simple query: no parameters, so its values are
    * literals escaped with pg's `escapeLiteral`), e.g. a batch's locks (`lockPairsText`): one round trip
    * fewer per transaction (issue 20).
    */
@@ -35,14 +36,55 @@ export interface TransactionOptions extends PgTransactionConfig {
 const onClient = new WeakMap<pg.PoolClient, Tx>();
 const dialect = new PgDialect();
 
-/** The BEGIN statement of `opts` (one simple query: it may carry SET LOCALs and `first` after it). */
+const ISOLATION_LEVELS = new Set(['read uncommitted', 'read committed', 'repeatable read', 'serializable']);
+const ACCESS_MODES = new Set(['read only', 'read write']);
+
+/**
+ * The BEGIN statement of `opts` (one simple query: it may carry SET LOCALs and `first` after it). Throws
+ * Error for a level or mode PostgreSQL does not know: the statements pipelined behind a BEGIN that fails
+ * on a live connection would run outside any transaction, so nothing but these goes into it.
+ */
 function beginText(opts: TransactionOptions): string {
+  if (opts.isolationLevel !== undefined && !ISOLATION_LEVELS.has(opts.isolationLevel)) {
+    throw new Error(`unknown isolation level ${JSON.stringify(opts.isolationLevel)}`);
+  }
+  if (opts.accessMode !== undefined && !ACCESS_MODES.has(opts.accessMode)) {
+    throw new Error(`unknown access mode ${JSON.stringify(opts.accessMode)}`);
+  }
   let begin = 'BEGIN';
   if (opts.isolationLevel) begin += ` ISOLATION LEVEL ${opts.isolationLevel.toUpperCase()}`;
   if (opts.accessMode) begin += ` ${opts.accessMode.toUpperCase()}`;
   if (opts.deferrable !== undefined) begin += opts.deferrable ? ' DEFERRABLE' : ' NOT DEFERRABLE';
   if (opts.genericPlans) begin += '; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_seqscan = off';
   return opts.first ? `${begin}; ${opts.first}` : begin;
+}
+
+/**
+ * Sends `begin` and, behind it in the same write, the statements `work` sends before it first waits for
+ * an answer; resolves to what `work` resolves to once both are done. The pool's clients pipeline
+ * (`pipeline: true`, `openDatabase`), so the BEGIN costs no round trip of its own (issue 20): the server
+ * runs them in order, and should the BEGIN's query fail, every statement behind it fails too (a BEGIN whose `first`
+ * fails leaves the transaction aborted; a connection lost fails them all).
+ */
+async function pipelinedAfterBegin<T>(client: pg.PoolClient, begin: string, work: () => Promise<T>): Promise<T> {
+  // `cork` holds the socket's writes until `uncork`: the BEGIN and the statements the work sends before it
+  // first waits for an answer leave in one write.
+  const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+  stream.cork();
+  const begun = client.query(begin);
+  let working: Promise<T>;
+  try {
+    working = work();
+  } catch (err) {
+    working = Promise.reject(err);
+  } finally {
+    // After the microtasks now queued: a Drizzle query is a thenable that sends only once awaited.
+    process.nextTick(() => stream.uncork());
+  }
+  const [b, w] = await Promise.allSettled([begun, working]);
+  if (b.status === 'rejected') throw b.reason;
+  if (w.status === 'rejected') throw w.reason;
+  return w.value;
 }
 
 /**
@@ -72,6 +114,7 @@ export async function withTransaction<T>(
       Object.keys(config).length > 0 ? config : undefined,
     );
   }
+  const begin = beginText(opts);
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
@@ -83,9 +126,7 @@ export async function withTransaction<T>(
     }
     let result: T;
     try {
-      // Inside the try: should a statement after BEGIN in its query fail, the transaction is rolled back.
-      await client.query(beginText(opts));
-      result = await work(tx);
+      result = await pipelinedAfterBegin(client, begin, () => work(tx));
     } catch (err) {
       await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
         broken = rollbackErr instanceof Error ? rollbackErr : new Error('ROLLBACK failed');
