@@ -1,7 +1,8 @@
 /**
  * Group commit (DESIGN §9, issue 20): jobs that arrive while a lane's batch is written go together in the
  * next batch, in arrival order, at most `maxBatch` of them; a lane's batches never overlap; a batch that
- * failed as a whole runs its jobs one by one before the next batch, so only the faulty job fails.
+ * failed as a whole runs its jobs one by one before the next batch, so only the faulty job fails. Between two
+ * batches a lane lets the event loop take one turn, so what arrived with the last answer joins the next.
  */
 import { describe, expect, it } from 'vitest';
 import { GroupCommit, type Outcome } from './group-commit.ts';
@@ -32,8 +33,10 @@ function controlledLane() {
   return { log, pending, run, maxRunning: () => maxRunning };
 }
 
-/** Lets every queued promise callback run. */
-const settle = () => new Promise((r) => setImmediate(r));
+/** Lets every queued callback run: promise callbacks, and the turn of the event loop a lane waits between batches. */
+const settle = async () => {
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+};
 
 describe('GroupCommit', () => {
   it('batches what arrives meanwhile in arrival order, up to maxBatch, never two batches of a lane at once', async () => {
@@ -96,6 +99,21 @@ describe('GroupCommit', () => {
     await expect(batch[2]).resolves.toBe(40);
     await expect(later).resolves.toBe(50);
     expect(lane.maxRunning()).toBe(1);
+  });
+
+  it('takes into the next batch a job that arrives in the same turn of the event loop as the last answer', async () => {
+    const lane = controlledLane();
+    const gc = new GroupCommit<number, number>(lane.run, 32);
+    const answers = [gc.submit('l', 1)];
+    await settle();
+    answers.push(gc.submit('l', 2));
+    lane.pending[0]?.finish();
+    // A request read from its socket after the database's answer, in the same turn of the event loop.
+    setImmediate(() => answers.push(gc.submit('l', 3)));
+    await settle();
+    expect(lane.log).toEqual(['start 1', 'start 2,3']);
+    lane.pending[1]?.finish();
+    await expect(Promise.all(answers)).resolves.toEqual([10, 20, 30]);
   });
 
   it('keeps lanes apart: a batch of one lane does not wait for another', async () => {

@@ -2,7 +2,8 @@
  * Group commit (DESIGN §9): a job submitted while an earlier batch of the same lane is being written
  * waits for it, then goes with every other job that arrived meanwhile, in arrival order, as one batch.
  * A batch pays the round trips and the commit of one job, so a busy lane writes many jobs per round
- * trip; an idle lane runs a job at once. Each job keeps its own outcome: `run` answers one per job, and
+ * trip; an idle lane runs a job at once, and a busy one lets the event loop take a turn between batches.
+ * Each job keeps its own outcome: `run` answers one per job, and
  * should it throw for a whole batch, the jobs run again one by one so only a faulty one fails.
  */
 
@@ -57,7 +58,12 @@ export class GroupCommit<J, R> {
 
   private async drain(lane: string): Promise<void> {
     const queue = this.waiting.get(lane) ?? [];
-    while (queue.length > 0) await this.runBatch(lane, queue.splice(0, this.maxBatch));
+    while (queue.length > 0) {
+      await this.runBatch(lane, queue.splice(0, this.maxBatch));
+      // Before the next batch, let the event loop read what is already waiting on its sockets: requests
+      // that arrived with the last batch's answer join this one instead of the one after (issue 20).
+      if (queue.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     this.waiting.delete(lane);
   }
 
