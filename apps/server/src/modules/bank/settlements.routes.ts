@@ -27,7 +27,9 @@ export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = 
   // batch is written go together in the next one.
   const withdrawBatches = new GroupCommit<settlements.WithdrawJob, WithdrawResponse>(
     (_lane, jobs) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => settlements.withdrawBatch(tx, jobs, changes)),
+      inLiveTransaction(db, app.live.changes, (tx, changes) => settlements.withdrawBatch(tx, jobs, changes), {
+        endsWithPosting: true,
+      }),
     32,
   );
 
