@@ -4,15 +4,14 @@
  * connection still serves the next statement; so does one whose connection died under it. A batch's
  * transaction (issue 20) runs its named statements with their generic plans, and only that transaction; those
  * plans read by key even when made while a table was small. The BEGIN leaves in the same write as the
- * work's first statement (pipelined, issue 20), and a BEGIN that fails takes what was sent behind it along;
- * a transaction that ends with its posting sends the COMMIT with it, and refuses what would come after.
+ * work's first statement (pipelined, issue 20), and a BEGIN that fails takes what was sent behind it along.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, queryNamed, queryPosting, type Tx } from '../src/db/client.ts';
-import { CommittedError, sqlErrorOf } from '../src/db/errors.ts';
+import { type Database, openDatabase, queryNamed, type Tx } from '../src/db/client.ts';
+import { sqlErrorOf } from '../src/db/errors.ts';
 import { pgArray } from '../src/db/pg-array.ts';
-import { inTransaction, withTransaction } from '../src/db/transaction.ts';
+import { withTransaction } from '../src/db/transaction.ts';
 import { testDatabaseUrl } from './test-db.ts';
 
 let database: Database;
@@ -24,30 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.close();
 });
-
-/** Runs `work` and counts the writes to PostgreSQL's socket meanwhile (the pool holds one connection). */
-async function countingWrites<T>(work: () => Promise<T>): Promise<{ result: T; writes: number }> {
-  const client = await database.pool?.connect();
-  const socket = (client as unknown as { connection: { stream: Record<string, unknown> } }).connection.stream;
-  client?.release();
-  let writes = 0;
-  const own = { _write: socket._write, _writev: socket._writev };
-  for (const key of ['_write', '_writev'] as const) {
-    const original = own[key] as ((...args: unknown[]) => unknown) | undefined;
-    if (original) {
-      socket[key] = function (this: unknown, ...args: unknown[]) {
-        writes++;
-        return original.apply(this, args);
-      };
-    }
-  }
-  try {
-    const result = await work();
-    return { result, writes };
-  } finally {
-    Object.assign(socket, own);
-  }
-}
 
 describe('withTransaction', () => {
   it('gives the connection back when BEGIN fails, and the one-connection pool goes on', async () => {
@@ -90,15 +65,32 @@ describe('withTransaction', () => {
   it('sends the BEGIN in the same write as the first statement, and nothing behind a failed BEGIN is kept', async () => {
     await database.db.execute(sql`CREATE TABLE IF NOT EXISTS tx_pipe_probe (v int)`);
     await database.db.execute(sql`TRUNCATE tx_pipe_probe`);
-    const { result: rows, writes } = await countingWrites(() =>
-      withTransaction(database.db, async (tx) => {
+    // Count the socket's writes to PostgreSQL (the pool holds one connection).
+    const client = await database.pool?.connect();
+    const socket = (client as unknown as { connection: { stream: Record<string, unknown> } }).connection.stream;
+    client?.release();
+    let writes = 0;
+    const own = { _write: socket._write, _writev: socket._writev };
+    for (const key of ['_write', '_writev'] as const) {
+      const original = own[key] as ((...args: unknown[]) => unknown) | undefined;
+      if (original) {
+        socket[key] = function (this: unknown, ...args: unknown[]) {
+          writes++;
+          return original.apply(this, args);
+        };
+      }
+    }
+    try {
+      const rows = await withTransaction(database.db, async (tx) => {
         await tx.execute(sql`INSERT INTO tx_pipe_probe VALUES (1)`);
         return (await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM tx_pipe_probe`)).rows;
-      }),
-    );
-    expect(rows).toEqual([{ n: 1 }]);
-    // BEGIN with the INSERT, the SELECT, the COMMIT: three writes where one round trip each made four.
-    expect(writes).toBe(3);
+      });
+      expect(rows).toEqual([{ n: 1 }]);
+      // BEGIN with the INSERT, the SELECT, the COMMIT: three writes where one round trip each made four.
+      expect(writes).toBe(3);
+    } finally {
+      Object.assign(socket, own);
+    }
     // The BEGIN's query fails (its `first` statement): the INSERT sent behind it fails too, nothing is kept.
     await expect(
       withTransaction(database.db, (tx) => tx.execute(sql`INSERT INTO tx_pipe_probe VALUES (2)`), {
@@ -109,65 +101,6 @@ describe('withTransaction', () => {
       { v: 1 },
     ]);
     await database.db.execute(sql`DROP TABLE tx_pipe_probe`);
-  });
-
-  it('sends the COMMIT of a transaction that ends with its posting in the same write as the posting', async () => {
-    await database.db.execute(sql`CREATE TABLE IF NOT EXISTS tx_posting_probe (v int)`);
-    await database.db.execute(sql`TRUNCATE tx_posting_probe`);
-    const insert = (tx: Tx, v: number) =>
-      queryPosting(tx, 'tx_posting_probe_insert', sql`INSERT INTO tx_posting_probe VALUES (${v}) RETURNING v`);
-    const { result, writes } = await countingWrites(() =>
-      withTransaction(
-        database.db,
-        async (tx) => {
-          await tx.execute(sql`INSERT INTO tx_posting_probe VALUES (1)`);
-          return insert(tx, 2);
-        },
-        { endsWithPosting: true },
-      ),
-    );
-    expect(result).toEqual([{ v: 2 }]);
-    // BEGIN with the first INSERT; the posting with the COMMIT.
-    expect(writes).toBe(2);
-    const kept = async () =>
-      (await database.db.execute<{ v: number }>(sql`SELECT v FROM tx_posting_probe ORDER BY v`)).rows.map((r) => r.v);
-    expect(await kept()).toEqual([1, 2]);
-
-    // A posting that fails takes the whole transaction with it: the COMMIT behind it rolls back.
-    await expect(
-      withTransaction(
-        database.db,
-        async (tx) => {
-          await tx.execute(sql`INSERT INTO tx_posting_probe VALUES (3)`);
-          return queryPosting(tx, 'tx_posting_probe_fail', sql`INSERT INTO tx_posting_probe VALUES (1 / ${0})`);
-        },
-        { endsWithPosting: true },
-      ),
-    ).rejects.toThrow('division by zero');
-    expect(await kept()).toEqual([1, 2]);
-
-    // Once the posting committed, a further statement is refused and the work's failure is CommittedError:
-    // what was written stays, and `inTransaction` does not run it again.
-    let runs = 0;
-    const failed = await inTransaction(
-      database.db,
-      async (tx) => {
-        runs++;
-        await insert(tx, 4);
-        await tx.execute(sql`INSERT INTO tx_posting_probe VALUES (5)`);
-      },
-      { endsWithPosting: true },
-    ).then(
-      () => null,
-      (err: unknown) => err,
-    );
-    expect(failed).toBeInstanceOf(CommittedError);
-    expect(runs).toBe(1);
-    expect(await kept()).toEqual([1, 2, 4]);
-    // The connection serves the next transaction as usual.
-    await withTransaction(database.db, (tx) => tx.execute(sql`INSERT INTO tx_posting_probe VALUES (6)`));
-    expect(await kept()).toEqual([1, 2, 4, 6]);
-    await database.db.execute(sql`DROP TABLE tx_posting_probe`);
   });
 
   it('gives back a connection that died inside the transaction, and the pool goes on', async () => {

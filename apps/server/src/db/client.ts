@@ -4,7 +4,6 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -180,69 +179,6 @@ export async function queryOnce<R extends Record<string, unknown>>(db: DbOrTx, q
   return res.rows as R[];
 }
 
-/**
- * Where a transaction opened with `endsWithPosting` stands, by its pooled client (set and cleared by
- * `withTransaction`): `open` until its posting (`queryPosting`) is sent; then `committed` when the posting
- * and the COMMIT behind it both went through, `ended` when either failed (the transaction is over: a COMMIT
- * after a failed statement rolls back).
- */
-export const postingCommits = new WeakMap<object, { state: 'open' | 'committed' | 'ended' }>();
-
-/**
- * Runs the ledger's posting statement (`postEntries`) as `queryNamed` does and returns its rows. In a
- * transaction opened with `endsWithPosting` (a batch of group commit, issue 20), the COMMIT goes out in the
- * same write, right behind it, and the transaction ends with it: the client then refuses any further
- * statement of the transaction (Error), since it would run outside it. Throws the statement's error, or
- * the COMMIT's (a serialization failure, a lost connection).
- */
-export async function queryPosting<R extends Record<string, unknown>>(
-  db: DbOrTx,
-  name: string,
-  query: SQL,
-): Promise<R[]> {
-  const client = db instanceof PgTransaction ? clientOf(db) : undefined;
-  const posting = client instanceof pg.Client ? postingCommits.get(client) : undefined;
-  if (!(client instanceof pg.Client) || !posting || posting.state !== 'open' || unpreparedClients.has(client)) {
-    return queryNamed<R>(db, name, query);
-  }
-  const { sql: text, params } = dialectOf(db).sqlToQuery(query);
-  // Both leave in one write (the pool's clients pipeline, `newPool`); PostgreSQL answers them in order.
-  const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
-  stream.cork();
-  const ran = client.query<R>({ name, text, values: params });
-  const committed = client.query('COMMIT');
-  process.nextTick(() => stream.uncork());
-  const [r, c] = await Promise.allSettled([ran, committed]);
-  if (r.status === 'rejected' || c.status === 'rejected') {
-    posting.state = 'ended';
-    throw r.status === 'rejected' ? r.reason : (c as PromiseRejectedResult).reason;
-  }
-  if (c.value.command !== 'COMMIT') {
-    // The transaction had failed before the posting: PostgreSQL ended it with a ROLLBACK.
-    posting.state = 'ended';
-    throw new Error(`The posting's COMMIT answered ${c.value.command}`);
-  }
-  posting.state = 'committed';
-  // Shadows the prototype's `query` until `withTransaction` gives the client back.
-  client.query = refuseAfterCommit as typeof client.query;
-  return r.value.rows;
-}
-
-function refuseAfterCommit(): Promise<never> {
-  return Promise.reject(new Error("A statement after the transaction's posting, which committed it"));
-}
-
-/** Drizzle keeps the connection (`session.client`) and `dialect` private: named statements need both. */
-function clientOf(db: DbOrTx): unknown {
-  const handle = db as unknown as { $client?: unknown; session?: { client?: unknown } };
-  // A transaction runs on one checked-out client (Drizzle keeps it on the transaction's session).
-  return db instanceof PgTransaction ? handle.session?.client : handle.$client;
-}
-
-function dialectOf(db: DbOrTx): PgDialect {
-  return (db as unknown as { dialect: PgDialect }).dialect;
-}
-
 /** The statement names of `queryPlanned`, by SQL text (the hash is taken once per text and process). */
 const plannedNames = new LRUCache<string, string>({ max: 2_000 });
 
@@ -251,9 +187,12 @@ async function runPrepared<R extends Record<string, unknown>>(
   query: SQL,
   nameOf: (text: string) => string,
 ): Promise<R[]> {
-  const client = clientOf(db);
+  // Drizzle keeps the connection (`session.client`) and `dialect` private: named statements need both.
+  const handle = db as unknown as { $client?: unknown; session?: { client?: unknown }; dialect: PgDialect };
+  // A transaction runs on one checked-out client (Drizzle keeps it on the transaction's session).
+  const client = db instanceof PgTransaction ? handle.session?.client : handle.$client;
   if (client instanceof pg.Pool || client instanceof pg.Client) {
-    const { sql: text, params } = dialectOf(db).sqlToQuery(query);
+    const { sql: text, params } = handle.dialect.sqlToQuery(query);
     const name = unpreparedClients.has(client) ? undefined : nameOf(text);
     const res = await client.query<R>({ name, text, values: params });
     return res.rows;

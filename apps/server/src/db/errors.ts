@@ -66,15 +66,3 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
-
-/**
- * The work of a transaction threw after its posting had committed it (`TransactionOptions.endsWithPosting`):
- * what it wrote stays, its answer is lost. Never run again: not by `inTransaction`'s retries, not by group
- * commit's one-by-one reruns. `cause`: what the work threw.
- */
-export class CommittedError extends Error {
-  constructor(cause: unknown) {
-    super('The transaction committed, then its work failed', { cause });
-    this.name = 'CommittedError';
-  }
-}

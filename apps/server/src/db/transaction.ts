@@ -4,8 +4,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { PgDialect, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { type Db, postingCommits, type Tx } from './client.ts';
-import { CommittedError, isDatabaseUnavailable, sqlErrorOf } from './errors.ts';
+import type { Db, Tx } from './client.ts';
+import { isDatabaseUnavailable, sqlErrorOf } from './errors.ts';
 import * as schema from './schema/index.ts';
 
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -30,14 +30,6 @@ export interface TransactionOptions extends PgTransactionConfig {
    * fewer per transaction (issue 20).
    */
   first?: string;
-  /**
-   * The work's last statement is its ledger posting (`postEntries`, through `queryPosting`): the COMMIT
-   * goes out in the same write, right behind it (one round trip fewer, issue 20). The work must send
-   * nothing after the posting (the client refuses it) and decide nothing that would undo it: should the
-   * work throw once the posting committed, `withTransaction` throws `CommittedError`, whose jobs group
-   * commit does not run again.
-   */
-  endsWithPosting?: boolean;
 }
 
 /** The transaction handle on one pooled connection, made once per connection. */
@@ -113,7 +105,7 @@ export async function withTransaction<T>(
   const pool = '$client' in db ? db.$client : undefined;
   if (!(pool instanceof pg.Pool)) {
     // Drizzle's PGlite sends `SET TRANSACTION` for any config object, an empty one too.
-    const { genericPlans: _, endsWithPosting: __, first, ...config } = opts;
+    const { genericPlans: _, first, ...config } = opts;
     return db.transaction(
       async (tx) => {
         if (first) await tx.execute(sql.raw(first));
@@ -132,31 +124,21 @@ export async function withTransaction<T>(
       tx = new NodePgTransaction(dialect, session, tables ? { schema: tables, fullSchema, tableNamesMap } : undefined);
       onClient.set(client, tx);
     }
-    const posting: { state: 'open' | 'committed' | 'ended' } | undefined = opts.endsWithPosting
-      ? { state: 'open' }
-      : undefined;
-    if (posting) postingCommits.set(client, posting);
     let result: T;
     try {
       result = await pipelinedAfterBegin(client, begin, () => work(tx));
     } catch (err) {
-      if (posting?.state === 'committed') throw new CommittedError(err);
       await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
         broken = rollbackErr instanceof Error ? rollbackErr : new Error('ROLLBACK failed');
       });
       throw err;
     }
-    if (posting?.state === 'ended')
-      throw new Error('The work went on after its posting failed, which ended the transaction');
-    if (posting?.state !== 'committed') await client.query('COMMIT');
+    await client.query('COMMIT');
     return result;
   } catch (err) {
     if (!broken && err instanceof Error && isDatabaseUnavailable(err)) broken = err;
     throw err;
   } finally {
-    postingCommits.delete(client);
-    // `queryPosting` shadowed the client's `query` once its COMMIT went out.
-    if (Object.hasOwn(client, 'query')) delete (client as { query?: unknown }).query;
     client.release(broken);
   }
 }
@@ -170,7 +152,6 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, opt
     try {
       return await withTransaction(db, work, opts);
     } catch (err) {
-      if (err instanceof CommittedError) throw err;
       const state = sqlErrorOf(err).code;
       if (attempt >= MAX_ATTEMPTS || !state || !RETRYABLE.has(state)) throw err;
     }

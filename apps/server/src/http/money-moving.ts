@@ -30,17 +30,17 @@ const BATCH: TransactionOptions = { genericPlans: true };
 
 /**
  * Runs a group-commit batch's `work` in one transaction of `db`, with generic plans, then publishes what
- * it changed. `opts.first`: SQL text run in the BEGIN's query (see `TransactionOptions.first`);
- * `opts.endsWithPosting`: the batch's last statement is its ledger posting, which carries the COMMIT (see
- * `TransactionOptions.endsWithPosting`).
+ * it changed. `first`: SQL text run in the BEGIN's round trip (see `TransactionOptions.first`).
  */
 export function inLiveTransaction<T>(
   db: Db,
   publisher: ChangePublisher,
   work: (tx: Tx, changes: LiveChanges) => Promise<T>,
-  opts: Pick<TransactionOptions, 'first' | 'endsWithPosting'> = {},
+  first?: string,
 ): Promise<T> {
-  return withLiveChanges(publisher, (changes) => inTransaction(db, (tx) => work(tx, changes), { ...BATCH, ...opts }));
+  return withLiveChanges(publisher, (changes) =>
+    inTransaction(db, (tx) => work(tx, changes), first ? { ...BATCH, first } : BATCH),
+  );
 }
 
 /**

@@ -5,7 +5,6 @@
  * batches a lane lets the event loop take one turn, so what arrived with the last answer joins the next.
  */
 import { describe, expect, it } from 'vitest';
-import { CommittedError } from '../db/errors.ts';
 import { GroupCommit, type Outcome } from './group-commit.ts';
 
 /** A run function whose batches end when the test says so, with a log of what happened in which order. */
@@ -115,19 +114,6 @@ describe('GroupCommit', () => {
     expect(lane.log).toEqual(['start 1', 'start 2,3']);
     lane.pending[1]?.finish();
     await expect(Promise.all(answers)).resolves.toEqual([10, 20, 30]);
-  });
-
-  it('does not run again the jobs of a batch that committed before it failed', async () => {
-    let runs = 0;
-    const gc = new GroupCommit<number, number>(async () => {
-      runs++;
-      throw new CommittedError(new Error('an answer could not be read back'));
-    }, 32);
-    const first = gc.submit('l', 1);
-    const batch = [2, 3].map((j) => gc.submit('l', j));
-    for (const p of [first, ...batch]) await expect(p).rejects.toBeInstanceOf(CommittedError);
-    // One batch of 1, one of 2,3: nothing ran twice.
-    expect(runs).toBe(2);
   });
 
   it('keeps lanes apart: a batch of one lane does not wait for another', async () => {

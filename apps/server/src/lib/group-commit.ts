@@ -6,7 +6,6 @@
  * Each job keeps its own outcome: `run` answers one per job, and
  * should it throw for a whole batch, the jobs run again one by one so only a faulty one fails.
  */
-import { CommittedError } from '../db/errors.ts';
 
 /** The outcome of one job of a batch: its result, or the error it is refused with. */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
@@ -76,9 +75,8 @@ export class GroupCommit<J, R> {
         batch.map((w) => w.job),
       );
     } catch (err) {
-      if (batch.length === 1 || err instanceof CommittedError) {
-        // A batch that committed before it failed must not run again: its writes stand.
-        for (const w of batch) w.reject(err);
+      if (batch.length === 1) {
+        batch[0]?.reject(err);
         return;
       }
       // No single job's fault is known: run each on its own, so only a faulty one fails.

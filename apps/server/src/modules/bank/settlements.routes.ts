@@ -27,9 +27,7 @@ export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = 
   // batch is written go together in the next one.
   const withdrawBatches = new GroupCommit<settlements.WithdrawJob, WithdrawResponse>(
     (_lane, jobs) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => settlements.withdrawBatch(tx, jobs, changes), {
-        endsWithPosting: true,
-      }),
+      inLiveTransaction(db, app.live.changes, (tx, changes) => settlements.withdrawBatch(tx, jobs, changes)),
     32,
   );
 

@@ -23,17 +23,13 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
   // moves the sale's two balance rows, so those that arrive while a batch is written go in the next one.
   const buyBatches = new GroupCommit<chips.BuyJob, BuySynthChipsResponse>(
     (_lane, jobs) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => chips.buySynthChipsBatch(tx, jobs, changes), {
-        endsWithPosting: true,
-      }),
+      inLiveTransaction(db, app.live.changes, (tx, changes) => chips.buySynthChipsBatch(tx, jobs, changes)),
     32,
   );
   // Openings without an Idempotency-Key, the same way, in one lane (as transfers: bigger batches).
   const openBatches = new GroupCommit<chips.OpenJob, OpenSynthChipsResponse>(
     (_lane, jobs) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => chips.openSynthChipsBatch(tx, jobs, changes), {
-        endsWithPosting: true,
-      }),
+      inLiveTransaction(db, app.live.changes, (tx, changes) => chips.openSynthChipsBatch(tx, jobs, changes)),
     32,
   );
 

@@ -56,10 +56,12 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = asy
   // is on several pairs), at twice the CPU per order of one hot pair (issue 20).
   const orderBatches = new GroupCommit<orders.OrderJob, PlaceOrderResponse>(
     (_lane, jobs) =>
-      inLiveTransaction(db, publisher, (tx, changes) => orders.placeOrders(tx, jobs, changes, { pairsLocked: true }), {
-        first: orders.pairLocksOf(jobs),
-        endsWithPosting: true,
-      }),
+      inLiveTransaction(
+        db,
+        publisher,
+        (tx, changes) => orders.placeOrders(tx, jobs, changes, { pairsLocked: true }),
+        orders.pairLocksOf(jobs),
+      ),
     32,
   );
 

@@ -32,17 +32,13 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
   // transfers: bigger batches).
   const startBatches = new GroupCommit<processes.StartJob, ProcessResponse>(
     (_lane, jobs) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes), {
-        endsWithPosting: true,
-      }),
+      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes)),
     32,
   );
   // Claims and cancels the same way, in a lane of their own.
   const endBatches = new GroupCommit<processes.EndJob, ProcessResponse>(
     (_lane, jobs) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.endProcesses(tx, jobs, changes), {
-        endsWithPosting: true,
-      }),
+      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.endProcesses(tx, jobs, changes)),
     32,
   );
   const errors = { '4xx': errorResponse };

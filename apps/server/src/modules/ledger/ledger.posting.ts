@@ -6,7 +6,7 @@
  */
 import { AppError, formatAmount } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryPosting } from '../../db/client.ts';
+import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { newObjectId } from '../../lib/ids.ts';
@@ -44,9 +44,7 @@ function sortedDeltas(entries: readonly Entry[]): Array<{ userId: string; curren
  * any entries (they travel as array parameters), so it can be a named prepared statement.
  * - `ok`: false when a debit hits a (user, currency) with no balance row: that member holds nothing
  *   of it. Balance rows are never deleted, so what the statement's snapshot sees stays true, and
- *   nothing is written then: the statement fails (`ledger_refuse_posting`, migration 0034) as an
- *   overdraft does, so the transaction cannot commit what it wrote before (a batch's COMMIT goes out
- *   right behind its posting, `queryPosting`).
+ *   nothing is written then.
  * - `up`: one upsert applies every balance change, rows locked in user id, then currency id order
  *   (so concurrent posts cannot deadlock). CHECK constraints are evaluated on the proposed row before
  *   ON CONFLICT, so the proposed row carries greatest(delta, 0) and the real delta is applied in DO
@@ -146,10 +144,10 @@ export async function postEntries<R extends Record<string, unknown> = Record<str
   if (!along && entries.length === 0) return {} as R;
   const name = along?.name ?? 'ledger_post';
   const query = sql`${postingCtes(entries)}${along?.ctes ? sql`, ${along.ctes}` : sql``}
-      SELECT CASE WHEN (SELECT ok FROM ok) THEN true ELSE ledger_refuse_posting() END AS ok${along ? sql`, ${along.columns}` : sql``}`;
+      SELECT (SELECT ok FROM ok) AS ok${along ? sql`, ${along.columns}` : sql``}`;
   let row: (R & { ok: boolean }) | undefined;
   try {
-    [row] = await queryPosting<R & { ok: boolean }>(db, name, query);
+    [row] = await queryNamed<R & { ok: boolean }>(db, name, query);
   } catch (err) {
     if (isInsufficientFunds(err)) throw new AppError('CONFLICT', 'Insufficient funds');
     throw err;
