@@ -63,8 +63,8 @@ function beginText(opts: TransactionOptions): string {
  * Sends `begin` and, behind it in the same write, the statements `work` sends before it first waits for
  * an answer; resolves to what `work` resolves to once both are done. The pool's clients pipeline
  * (`pipeline: true`, `openDatabase`), so the BEGIN costs no round trip of its own (issue 20): the server
- * runs them in order, and should the BEGIN's query fail, every statement behind it fails too (a BEGIN whose `first`
- * fails leaves the transaction aborted; a connection lost fails them all).
+ * runs them in order, and should the BEGIN's query fail, every statement behind it fails too (a BEGIN
+ * whose `first` fails leaves the transaction aborted; a connection lost fails them all).
  */
 async function pipelinedAfterBegin<T>(client: pg.PoolClient, begin: string, work: () => Promise<T>): Promise<T> {
   // `cork` holds the socket's writes until `uncork`: the BEGIN and the statements the work sends before it

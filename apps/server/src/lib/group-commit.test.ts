@@ -4,6 +4,7 @@
  * failed as a whole runs its jobs one by one before the next batch, so only the faulty job fails. Between two
  * batches a lane lets the event loop take one turn, so what arrived with the last answer joins the next.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { GroupCommit, type Outcome } from './group-commit.ts';
 
@@ -35,7 +36,7 @@ function controlledLane() {
 
 /** Lets every queued callback run: promise callbacks, and the turn of the event loop a lane waits between batches. */
 const settle = async () => {
-  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 3; i++) await nextTurn();
 };
 
 describe('GroupCommit', () => {

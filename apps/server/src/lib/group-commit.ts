@@ -3,9 +3,10 @@
  * waits for it, then goes with every other job that arrived meanwhile, in arrival order, as one batch.
  * A batch pays the round trips and the commit of one job, so a busy lane writes many jobs per round
  * trip; an idle lane runs a job at once, and a busy one lets the event loop take a turn between batches.
- * Each job keeps its own outcome: `run` answers one per job, and
- * should it throw for a whole batch, the jobs run again one by one so only a faulty one fails.
+ * Each job keeps its own outcome: `run` answers one per job, and should it throw for a whole batch, the
+ * jobs run again one by one so only a faulty one fails.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** The outcome of one job of a batch: its result, or the error it is refused with. */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
@@ -61,8 +62,8 @@ export class GroupCommit<J, R> {
     while (queue.length > 0) {
       await this.runBatch(lane, queue.splice(0, this.maxBatch));
       // Before the next batch, let the event loop read what is already waiting on its sockets: requests
-      // that arrived with the last batch's answer join this one instead of the one after (issue 20).
-      if (queue.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      // that arrived with the last batch's answer join the next batch (issue 20).
+      if (queue.length > 0) await nextTurn();
     }
     this.waiting.delete(lane);
   }
