@@ -4,7 +4,7 @@
  * itself costs a fraction of a millisecond, and it only changes when a request names the group in its live
  * changes. A group's kept totals are dropped the moment this process commits such a change and when
  * another replica's change is heard on the bus (`watchChanges`); `TOTALS_TTL_MS` bounds what a missed bus
- * event could leave stale. Used by bank/history.totals.ts and items/items.totals.ts.
+ * event could leave stale. Used for members' own lists (`startMemberTotals`) and by items/items.totals.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import type { CappedTotal } from '../db/paging.ts';
@@ -38,4 +38,17 @@ export function startKeptTotals(
     for (const group of changedGroups(changed)) cache.invalidate(group);
   });
   return { total: (group, key, count) => cache.get(group, key, count), stop };
+}
+
+/**
+ * Kept totals of members' own lists, by member id (the group), dropped on every change that names the
+ * member (`LiveChanges.touchUser`; a ledger posting names every party of its rows, `touchParties`). A
+ * member's total is a capped count of their rows: at the scale seed's member1, 8.6 ms of database time for
+ * their 18,000 ledger rows on every history page view, while the page itself costs a fraction of a
+ * millisecond; their items, forge processes and checkouts likewise (issue 19 §2). Each list that keeps its
+ * totals here names every write to its rows with `touchUser` of the member, and keys its totals by the
+ * list, its filters and its page start. Holds at most `max` totals.
+ */
+export function startMemberTotals(app: FastifyInstance, max = 20_000): KeptTotals {
+  return startKeptTotals(app, (changed) => changed.users, max);
 }

@@ -26,11 +26,11 @@ import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMoving, moneyMovingBatched, withLiveChanges } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { startMemberTotals } from '../../lib/kept-totals.ts';
 import { sendJson } from '../../lib/response-cache.ts';
 import { startAuditCheck } from './audit.check.ts';
 import { startCurrenciesLive } from './currencies.live.ts';
 import * as currencies from './currencies.service.ts';
-import { startMemberTotals } from './history.totals.ts';
 import * as reports from './reports.service.ts';
 import { startLedgerRollup } from './rollup.queries.ts';
 import { startSupplyAnswers } from './supply.cache.ts';
@@ -45,7 +45,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (
   // Supply history answers, built once and shared by every viewer for up to a second (supply.cache.ts).
   const supplyAnswers = startSupplyAnswers(app, readDb);
   app.addHook('onClose', async () => supplyAnswers.stop());
-  // Members' own history totals, kept until their next change (history.totals.ts).
+  // Members' own history totals, kept until their next change (lib/kept-totals.ts).
   const historyTotals = startMemberTotals(app);
   app.addHook('onClose', async () => historyTotals.stop());
   // The ledger rollup behind currency stats, supply history and the audit (issue 19 §2): kept every 2 s.

@@ -15,6 +15,7 @@ import {
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { withTransaction } from '../../db/transaction.ts';
+import type { KeptTotals } from '../../lib/kept-totals.ts';
 import { takeAndStoreCheck, takeCheck } from './audit.check.ts';
 import {
   type ConservationCheck,
@@ -26,7 +27,6 @@ import {
   type Tripwires,
 } from './audit.queries.ts';
 import { requireCurrency } from './currencies.service.ts';
-import type { MemberTotals } from './history.totals.ts';
 import { type ConservationRow, findCategoryTotals, findSupplyHistory } from './reports.queries.ts';
 import { clearBackdated, ledgerCounters, recordAuditBaseline } from './rollup.queries.ts';
 import { findTransactions } from './transactions-list.queries.ts';
@@ -34,7 +34,7 @@ import { findTransactions } from './transactions-list.queries.ts';
 /**
  * A page of ledger rows, newest first: the member's own (`ownerId`) or everyone's (admin, no owner).
  * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: issue 19, more match than `total`).
- * `totals`: kept totals by account (history.totals.ts) for a list whose rows all name one account (a
+ * `totals`: kept totals by account (`startMemberTotals`) for a list whose rows all name one account (a
  * member's own history; the admin's list filtered by a nickname), so a page view does not count that
  * account's rows again until it changes.
  */
@@ -42,7 +42,7 @@ export async function listTransactions(
   db: Db,
   ownerId: string | undefined,
   q: TransactionsQuery,
-  totals?: MemberTotals,
+  totals?: KeptTotals,
 ): Promise<TransactionsResponse> {
   const { paging, ...filters } = q;
   // The total depends on the filters and on where the page starts (the count's bound moves with it).

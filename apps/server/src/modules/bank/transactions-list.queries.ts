@@ -232,7 +232,7 @@ async function ledgerKeptTotal(db: DbOrTx, known: string, offset: number): Promi
 /**
  * How a list's total is found: `count` runs the capped count; `party` is the account every counted row
  * names (the owner of a member's history, else the account of the nickname filter; null for none), so
- * the total may be a kept one that the party's next change drops (history.totals.ts).
+ * the total may be a kept one that the party's next change drops (`startMemberTotals`).
  */
 export type TotalOf = (count: () => Promise<CappedTotal>, party: string | null) => Promise<CappedTotal>;
 

@@ -243,6 +243,8 @@ export async function applyToLocked(
     return 'unknown_checkout';
   }
   const outcome = await transition(tx, c, e, eventRow, items, changes, log);
+  // The member's kept checkout totals (by state, lib/kept-totals.ts) are dropped by any event of theirs.
+  changes.touchUser(c.userId);
   if (outcome === 'mismatch') {
     log(
       `checkout ${c.id}: ${e.eventType} pays ${e.paid?.cents ?? '?'} ${e.paid?.currency ?? '?'} cents, asked ${costCents(c.cost)} usd: not credited`,

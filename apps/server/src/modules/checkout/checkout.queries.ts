@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned, type Tx } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { cappedTotal } from '../../db/paging.ts';
+import { type CappedTotal, cappedTotal } from '../../db/paging.ts';
 import { checkoutEvents, checkoutTransactions, type PackageItem } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
@@ -264,11 +264,13 @@ async function checkoutWhere(db: DbOrTx, q: CheckoutQuery): Promise<SQL | null> 
 /**
  * Checkouts as the wire shows them (DESIGN §7) with their event history, newest first (ties by id), one
  * page; and how many match, counted up to a bound (`totalCapped`: more match than `total`). The page's
- * ids are found first, so a deep page reads only its own rows whole.
+ * ids are found first, so a deep page reads only its own rows whole. `totalOf`, when given, answers the
+ * total instead of counting at once: it gets the count to run and may answer a kept one (lib/kept-totals.ts).
  */
 export async function findCheckouts(
   db: DbOrTx,
   q: CheckoutQuery,
+  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
 ): Promise<{ transactions: Checkout[]; total: number; totalCapped: boolean }> {
   const cond = await checkoutWhere(db, q);
   if (cond === null) return { transactions: [], total: 0, totalCapped: false };
@@ -304,7 +306,7 @@ export async function findCheckouts(
       JOIN currencies c ON c.currency_id = ${CREDITS_CURRENCY_ID}
       ORDER BY page.created_at DESC, page.id DESC`,
     ),
-    q.id ? null : cappedTotal(db, sql`checkout_transactions t WHERE ${cond}`, offset),
+    q.id ? null : totalOf(() => cappedTotal(db, sql`checkout_transactions t WHERE ${cond}`, offset)),
   ]);
   const transactions = rows.map(
     (r): Checkout => ({

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { startMemberTotals } from '../../lib/kept-totals.ts';
 import { applyProviderEvents, type NamedEvent } from './checkout.batch.ts';
 import type { EventOutcome } from './checkout.events.ts';
 import * as checkout from './checkout.service.ts';
@@ -28,6 +29,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps
   const { db } = deps;
   const tags = ['checkout'];
   const errors = { '4xx': errorResponse };
+  // Members' own checkout totals, kept until their next change (lib/kept-totals.ts).
+  const ownTotals = startMemberTotals(app);
+  app.addHook('onClose', async () => ownTotals.stop());
 
   app.get(
     '/packages/fetch',
@@ -114,7 +118,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps
         response: { 200: buyPackageResponse, ...errors },
       },
     },
-    (req) => checkout.buyPackage(deps, requireAuth(req), req.body, req.ip),
+    (req) => checkout.buyPackage(deps, app.live.changes, requireAuth(req), req.body, req.ip),
   );
 
   app.post(
@@ -128,7 +132,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps
         response: { 200: checkoutsResponse, ...errors },
       },
     },
-    (req) => checkout.getTransactions(db, requireAuth(req), req.body),
+    (req) => checkout.getTransactions(db, requireAuth(req), req.body, ownTotals),
   );
 
   app.post(

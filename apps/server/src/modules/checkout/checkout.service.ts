@@ -21,7 +21,8 @@ import type { Db } from '../../db/client.ts';
 import type { AuthUser } from '../../http/access.ts';
 import { inLiveTransaction } from '../../http/money-moving.ts';
 import type { GroupCommit } from '../../lib/group-commit.ts';
-import type { ChangePublisher } from '../../lib/live-changes.ts';
+import type { KeptTotals } from '../../lib/kept-totals.ts';
+import { type ChangePublisher, LiveChanges } from '../../lib/live-changes.ts';
 import { requireCurrency, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
 import { type NamedEvent, namesCheckout } from './checkout.batch.ts';
 import { applyProviderEvent, costCents, type EventOutcome } from './checkout.events.ts';
@@ -65,10 +66,12 @@ export function availableProviders(deps: CheckoutDeps): ProviderId[] {
  * NOT_FOUND (`Package not found`: none, deleted, unpublished or inactive), CONFLICT `No payment
  * provider is configured` when nothing serves `providerId` (no settings and the sandbox off: nothing is
  * opened), CONFLICT `CR cannot be minted` or the frozen note while Credits cannot be issued (nothing is
- * opened), and CONFLICT when the provider refuses (the checkout is then cancelled).
+ * opened), and CONFLICT when the provider refuses (the checkout is then cancelled). Once the checkout is
+ * written, `publisher` hears that the member changed (their kept checkout totals), whatever follows.
  */
 export async function buyPackage(
   deps: CheckoutDeps,
+  publisher: ChangePublisher,
   member: AuthUser,
   input: BuyPackageRequest,
   ip: string,
@@ -90,6 +93,23 @@ export async function buyPackage(
     cost: pkg.cost,
     amount: pkg.amount,
   });
+  try {
+    return await openPayment(deps, via, pkg, id, input.providerId);
+  } finally {
+    const changes = new LiveChanges();
+    changes.touchUser(member.id);
+    publisher.add(changes);
+  }
+}
+
+/** Opens the provider's payment page for the new checkout `id` of `pkg` (see `buyPackage`). */
+async function openPayment(
+  deps: CheckoutDeps,
+  via: PaymentProvider,
+  pkg: NonNullable<Awaited<ReturnType<typeof findPackage>>>,
+  id: string,
+  providerId: ProviderId,
+): Promise<BuyPackageResponse> {
   let payment: { link: string; refId: string };
   try {
     payment = await via.createPayment({
@@ -103,7 +123,7 @@ export async function buyPackage(
     });
   } catch (err) {
     await updateCheckout(deps.db, id, { state: CHECKOUT_STATE.Cancelled });
-    deps.log.warn(`checkout ${id}: provider ${input.providerId} refused: ${(err as Error).message}`);
+    deps.log.warn(`checkout ${id}: provider ${providerId} refused: ${(err as Error).message}`);
     throw err instanceof AppError
       ? err
       : new AppError('CONFLICT', 'The payment provider is not available, try again later');
@@ -206,9 +226,21 @@ export async function sandboxAction(
   return { outcome, message: messages[outcome] ?? `Event ${outcome}` };
 }
 
-/** `getTransactions {paging, filters}`: the member's own checkouts, newest first. */
-export async function getTransactions(db: Db, member: AuthUser, req: GetCheckoutsRequest): Promise<CheckoutsResponse> {
-  const found = await findCheckouts(db, { ...req.filters, userId: member.id, ...req.paging });
+/**
+ * `getTransactions {paging, filters}`: the member's own checkouts, newest first. The total is the member's
+ * kept one (`totals`, lib/kept-totals.ts): a checkout is written by its purchase (`buyPackage`) and its
+ * provider's events (`applyToLocked`, a batch's completions), each of which names the member.
+ */
+export async function getTransactions(
+  db: Db,
+  member: AuthUser,
+  req: GetCheckoutsRequest,
+  totals: KeptTotals,
+): Promise<CheckoutsResponse> {
+  const key = JSON.stringify(['checkouts', req.filters ?? null, (req.paging.page - 1) * req.paging.limit]);
+  const found = await findCheckouts(db, { ...req.filters, userId: member.id, ...req.paging }, (count) =>
+    totals.total(member.id, key, count),
+  );
   return { ...found, message: found.total === 0 ? 'No logs found' : `Got ${found.total} checkout(s)` };
 }
 

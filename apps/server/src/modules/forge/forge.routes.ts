@@ -20,6 +20,7 @@ import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { startMemberTotals } from '../../lib/kept-totals.ts';
 import { sendJson } from '../../lib/response-cache.ts';
 import * as processes from './processes.service.ts';
 import { startRecipeAnswers } from './recipes.cache.ts';
@@ -45,6 +46,9 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
   // The recipe list visitors and members read, kept per process (issue 19 §2); a recipe write drops it.
   const recipeAnswers = startRecipeAnswers(app, db);
   app.addHook('onClose', async () => recipeAnswers.stop());
+  // Members' own process totals, kept until their next change (lib/kept-totals.ts).
+  const ownTotals = startMemberTotals(app);
+  app.addHook('onClose', async () => ownTotals.stop());
   const recipeWrite = <T>(write: Promise<T>) => write.finally(() => recipeAnswers.clear());
 
   app.get(
@@ -170,7 +174,7 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
         response: { 200: forgeProcessesResponse, ...errors },
       },
     },
-    (req) => processes.getForgeProcesses(db, requireAuth(req), req.body),
+    (req) => processes.getForgeProcesses(db, requireAuth(req), req.body, ownTotals),
   );
 
   app.post(

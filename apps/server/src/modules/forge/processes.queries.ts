@@ -14,7 +14,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { cappedTotal } from '../../db/paging.ts';
+import { type CappedTotal, cappedTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PostAlong } from '../ledger/ledger.public.ts';
 
@@ -260,11 +260,13 @@ async function processWhere(db: DbOrTx, q: ProcessQuery): Promise<SQL | null> {
 /**
  * Processes as the wire shows them (DESIGN §6), newest first (ties by id), one page of `q`; and how many
  * match, counted up to a bound (`totalCapped`: more match than `total`). The page's ids are found
- * first, so a deep page reads only its own rows whole.
+ * first, so a deep page reads only its own rows whole. `totalOf`, when given, answers the total instead of
+ * counting at once: it gets the count to run and may answer a kept one (lib/kept-totals.ts).
  */
 export async function findProcesses(
   db: DbOrTx,
   q: ProcessQuery,
+  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
 ): Promise<{ processes: ForgeProcess[]; total: number; totalCapped: boolean }> {
   const cond = await processWhere(db, q);
   if (cond === null) return { processes: [], total: 0, totalCapped: false };
@@ -282,7 +284,7 @@ export async function findProcesses(
       JOIN currencies co ON co.currency_id = p.output_currency_id
       ORDER BY page.created_at DESC, page.id DESC`,
     ),
-    cappedTotal(db, sql`forge_processes p WHERE ${cond}`, offset),
+    totalOf(() => cappedTotal(db, sql`forge_processes p WHERE ${cond}`, offset)),
   ]);
   return { processes: rows.map((r) => toProcessDto(r, r.nickname)), ...count };
 }

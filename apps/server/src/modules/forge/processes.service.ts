@@ -38,6 +38,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import type { KeptTotals } from '../../lib/kept-totals.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { requireBurnable, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
 import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
@@ -304,13 +305,21 @@ const listed = (result: {
   message: result.total === 0 ? 'No logs found' : `Got ${result.total} process(es)`,
 });
 
-/** `getForgeProcesses {paging}` (DESIGN §6): the member's own processes, newest first, and their count. */
+/**
+ * `getForgeProcesses {paging}` (DESIGN §6): the member's own processes, newest first, and their count: the
+ * member's kept one (`totals`, lib/kept-totals.ts), since a process is only ever added by a start, which
+ * names its member (`touchUser`).
+ */
 export async function getForgeProcesses(
   db: Db,
   member: AuthUser,
   query: GetForgeProcessesRequest,
+  totals: KeptTotals,
 ): Promise<ForgeProcessesResponse> {
-  return listed(await findProcesses(db, { userId: member.id, ...query.paging }));
+  const key = JSON.stringify(['forge', (query.paging.page - 1) * query.paging.limit]);
+  return listed(
+    await findProcesses(db, { userId: member.id, ...query.paging }, (count) => totals.total(member.id, key, count)),
+  );
 }
 
 /** Admin `getForgeProcessesAll {paging, filters}` (SPEC §2 Forge Process Logs): every member's, newest first. */

@@ -230,13 +230,14 @@ function toItem(r: ItemSqlRow, viewerId: string | null): Item {
  * The items of `ownerId` in `collectionId` grouped by name (SPEC §3 grouped item: the count, and the
  * image, description, metadata and variable data of the group's newest item), one page by name, and
  * the number of groups (counted up to a bound, `totalCapped`). Reads only that member's items of that
- * collection, in name order from `items_owner` (owner, collection, name).
+ * collection, in name order from `items_owner` (owner, collection, name). `totalOf` as for `findItems`.
  */
 export async function findGroupedItems(
   db: DbOrTx,
   ownerId: string,
   collectionId: string,
   page: { limit: number; page: number },
+  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
 ): Promise<{ data: GroupedItem[]; total: number; totalCapped: boolean }> {
   const where = sql`i.owner_id = ${ownerId} AND i.collection_id = ${collectionId}`;
   const offset = (page.page - 1) * page.limit;
@@ -257,7 +258,7 @@ export async function findGroupedItems(
       ORDER BY i.name, i.created_at DESC, i.id DESC
       LIMIT ${page.limit} OFFSET ${offset}`,
     ),
-    cappedTotal(db, sql`(SELECT DISTINCT i.name FROM items i WHERE ${where}) g`, offset),
+    totalOf(() => cappedTotal(db, sql`(SELECT DISTINCT i.name FROM items i WHERE ${where}) g`, offset)),
   ]);
   return {
     ...count,

@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { withLiveChanges } from '../../http/money-moving.ts';
+import { startMemberTotals } from '../../lib/kept-totals.ts';
 import { sendJson } from '../../lib/response-cache.ts';
 import { startCollectionAnswers } from './collections.cache.ts';
 import * as items from './items.service.ts';
@@ -25,6 +26,9 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
   // Collections' item totals, kept until their items change (items.totals.ts).
   const totals = startCollectionTotals(app);
   app.addHook('onClose', async () => totals.stop());
+  // Members' own item totals, kept until their next change (lib/kept-totals.ts).
+  const ownTotals = startMemberTotals(app);
+  app.addHook('onClose', async () => ownTotals.stop());
   const tags = ['inventory'];
   const errors = { '4xx': errorResponse };
   // The collection list visitors read, kept per process (issue 19 §2); a new collection drops it.
@@ -99,7 +103,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: itemsResponse, ...errors },
       },
     },
-    (req) => items.getUserItems(db, requireAuth(req), req.body),
+    (req) => items.getUserItems(db, requireAuth(req), req.body, ownTotals),
   );
 
   app.post(
@@ -113,6 +117,6 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: groupedItemsResponse, ...errors },
       },
     },
-    (req) => items.getUserItemsGrouped(db, requireAuth(req), req.body),
+    (req) => items.getUserItemsGrouped(db, requireAuth(req), req.body, ownTotals),
   );
 };

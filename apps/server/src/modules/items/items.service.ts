@@ -19,6 +19,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
+import type { KeptTotals } from '../../lib/kept-totals.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { findUserByNickname } from '../users/users.public.ts';
 import {
@@ -91,6 +92,8 @@ export async function createItem(
     const item = data[0];
     if (!item) throw new Error(`item ${id} vanished`);
     changes.touchCollection(collection.id);
+    // The owner's own item totals (lib/kept-totals.ts) count it too.
+    changes.touchUser(owner.id);
     return { item, message: 'Item created' };
   });
 }
@@ -123,18 +126,36 @@ export async function getItems(
   return listed(found);
 }
 
-/** `getUserItems {filters?, paging}` (member): the caller's own items, newest first. */
-export async function getUserItems(db: Db, member: AuthUser, input: GetUserItemsRequest): Promise<ItemsResponse> {
+/**
+ * `getUserItems {filters?, paging}` (member): the caller's own items, newest first. The total is the
+ * member's kept one (`totals`, lib/kept-totals.ts): every write of a member's items names them
+ * (`touchUser`: a creator's new item, opened chips, a package's ships, a refund's take-back).
+ */
+export async function getUserItems(
+  db: Db,
+  member: AuthUser,
+  input: GetUserItemsRequest,
+  totals: KeptTotals,
+): Promise<ItemsResponse> {
   const collectionId = input.filters?.itemCollection;
   const filter = collectionId ? { ownerId: member.id, collectionId } : { ownerId: member.id };
-  return listed(await findItems(db, filter, member.id, input.paging));
+  const key = JSON.stringify(['items', collectionId ?? null, (input.paging.page - 1) * input.paging.limit]);
+  return listed(await findItems(db, filter, member.id, input.paging, (count) => totals.total(member.id, key, count)));
 }
 
-/** `getUserItemsGrouped {filters:{itemCollection}, paging}` (member): the caller's items of a collection by name. */
+/**
+ * `getUserItemsGrouped {filters:{itemCollection}, paging}` (member): the caller's items of a collection by
+ * name; the total as for `getUserItems`.
+ */
 export async function getUserItemsGrouped(
   db: Db,
   member: AuthUser,
   input: GetUserItemsGroupedRequest,
+  totals: KeptTotals,
 ): Promise<GroupedItemsResponse> {
-  return listed(await findGroupedItems(db, member.id, input.filters.itemCollection, input.paging));
+  const collectionId = input.filters.itemCollection;
+  const key = JSON.stringify(['grouped', collectionId, (input.paging.page - 1) * input.paging.limit]);
+  return listed(
+    await findGroupedItems(db, member.id, collectionId, input.paging, (count) => totals.total(member.id, key, count)),
+  );
 }
