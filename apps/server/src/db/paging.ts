@@ -10,6 +10,17 @@ export interface CappedTotal {
 }
 
 /**
+ * How a list's total is found: `count` runs its capped count (`cappedTotal`); the answer may instead be a
+ * kept total the next change of its group drops (lib/kept-totals.ts). `party`: the account every counted
+ * row names, where the list passes one (the ledger's: the owner of a member's history, else the account of
+ * the nickname filter; null or absent for none).
+ */
+export type TotalOf = (count: () => Promise<CappedTotal>, party?: string | null) => Promise<CappedTotal>;
+
+/** The `TotalOf` that runs the count. */
+export const countNow: TotalOf = (count) => count();
+
+/**
  * `n` rows as a total bounded at `offset + COUNT_CAP`, the bound `cappedTotal` counts to: for totals known
  * without counting (kept counts), so they answer what a count would.
  */

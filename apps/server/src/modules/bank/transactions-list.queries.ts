@@ -14,7 +14,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { type CappedTotal, cappedTotal, capTotal } from '../../db/paging.ts';
+import { type CappedTotal, cappedTotal, capTotal, countNow, type TotalOf } from '../../db/paging.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
 import { DAY, HOUR, MINUTE, minuteFloor } from './rollup.queries.ts';
@@ -230,13 +230,6 @@ async function ledgerKeptTotal(db: DbOrTx, known: string, offset: number): Promi
 }
 
 /**
- * How a list's total is found: `count` runs the capped count; `party` is the account every counted row
- * names (the owner of a member's history, else the account of the nickname filter; null for none), so
- * the total may be a kept one that the party's next change drops (`startMemberTotals`).
- */
-export type TotalOf = (count: () => Promise<CappedTotal>, party: string | null) => Promise<CappedTotal>;
-
-/**
  * A page of ledger rows matching `f`, newest first (ties by id), with the total of matches counted up to
  * a bound (`totalCapped`: more match than `total`). `totalOf`, when given, answers the total instead of
  * counting at once (see `TotalOf`).
@@ -244,7 +237,7 @@ export type TotalOf = (count: () => Promise<CappedTotal>, party: string | null) 
 export async function findTransactions(
   db: Db,
   f: TxFilters,
-  totalOf: TotalOf = (count) => count(),
+  totalOf: TotalOf = countNow,
 ): Promise<{ txs: Transaction[] } & CappedTotal> {
   const parties = await partyBranches(db, f);
   if (parties === null) return { txs: [], total: 0, totalCapped: false };

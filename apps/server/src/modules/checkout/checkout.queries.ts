@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned, type Tx } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { type CappedTotal, cappedTotal } from '../../db/paging.ts';
+import { cappedTotal, countNow, type TotalOf } from '../../db/paging.ts';
 import { checkoutEvents, checkoutTransactions, type PackageItem } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
@@ -270,7 +270,7 @@ async function checkoutWhere(db: DbOrTx, q: CheckoutQuery): Promise<SQL | null> 
 export async function findCheckouts(
   db: DbOrTx,
   q: CheckoutQuery,
-  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
+  totalOf: TotalOf = countNow,
 ): Promise<{ transactions: Checkout[]; total: number; totalCapped: boolean }> {
   const cond = await checkoutWhere(db, q);
   if (cond === null) return { transactions: [], total: 0, totalCapped: false };

@@ -14,7 +14,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { type CappedTotal, cappedTotal } from '../../db/paging.ts';
+import { cappedTotal, countNow, type TotalOf } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PostAlong } from '../ledger/ledger.public.ts';
 
@@ -266,7 +266,7 @@ async function processWhere(db: DbOrTx, q: ProcessQuery): Promise<SQL | null> {
 export async function findProcesses(
   db: DbOrTx,
   q: ProcessQuery,
-  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
+  totalOf: TotalOf = countNow,
 ): Promise<{ processes: ForgeProcess[]; total: number; totalCapped: boolean }> {
   const cond = await processWhere(db, q);
   if (cond === null) return { processes: [], total: 0, totalCapped: false };

@@ -5,7 +5,7 @@
 import type { GroupedItem, Item, ItemCollection, ItemData, OwnCollection } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
-import { type CappedTotal, cappedTotal } from '../../db/paging.ts';
+import { cappedTotal, countNow, type TotalOf } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { itemCollections } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
@@ -190,7 +190,7 @@ export async function findItems(
   filter: ItemsFilter,
   viewerId: string | null,
   page: { limit: number; page: number },
-  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
+  totalOf: TotalOf = countNow,
 ): Promise<{ data: Item[]; total: number; totalCapped: boolean }> {
   const offset = (page.page - 1) * page.limit;
   const where = itemsWhere(filter);
@@ -237,7 +237,7 @@ export async function findGroupedItems(
   ownerId: string,
   collectionId: string,
   page: { limit: number; page: number },
-  totalOf: (count: () => Promise<CappedTotal>) => Promise<CappedTotal> = (count) => count(),
+  totalOf: TotalOf = countNow,
 ): Promise<{ data: GroupedItem[]; total: number; totalCapped: boolean }> {
   const where = sql`i.owner_id = ${ownerId} AND i.collection_id = ${collectionId}`;
   const offset = (page.page - 1) * page.limit;
