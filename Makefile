@@ -92,7 +92,7 @@ cluster-stop: install
 cluster-restart: install
 	node cluster/cluster.ts restart
 
-# Issue 21 §3: a cluster of its own (ports 18080, 3201-3203, 56532-56632) under transfers and orders through
+# Issue 21 §3: a cluster of its own (ports 18080, 3201-3203, 25532-25679) under transfers and orders through
 # HAProxy: events across replicas, a rolling restart, kill -9 of a replica, a fast restart of the primary.
 test-cluster: build
 	npx vitest run --project cluster

@@ -23,9 +23,10 @@ const ENV = {
   ...process.env,
   CLUSTER_DIR: path.join(ROOT, '.cache', 'cluster-test'),
   CLUSTER_PORT: '18080',
-  CLUSTER_PG_PORT: '56532',
-  CLUSTER_PGBOUNCER_PORT: '56632',
-  CLUSTER_REDIS_PORT: '56679',
+  // Below Linux's ephemeral ports (32768-60999): a client's socket once held 56532 as the primary started.
+  CLUSTER_PG_PORT: '25532',
+  CLUSTER_PGBOUNCER_PORT: '25632',
+  CLUSTER_REDIS_PORT: '25679',
   CLUSTER_REPLICA_PORT: '3201',
   CLUSTER_REPLICAS: '3',
   ADMIN_PASSWORD: 'Cluster-Test-Passw0rd!',
