@@ -1,11 +1,17 @@
 /**
- * What the database itself enforces of the ledger's promises (DESIGN §4): every row names rows that
- * exist (foreign keys), and `bank_transactions` is append-only (a trigger refuses UPDATE, DELETE and
- * TRUNCATE), whatever code or hand-typed SQL asks.
+ * What the database itself enforces of the ledger's promises (DESIGN §4): balances and the other tables
+ * name rows that exist (foreign keys), and `bank_transactions` is append-only (a trigger refuses UPDATE,
+ * DELETE and TRUNCATE), whatever code or hand-typed SQL asks. The ledger's rows carry no foreign keys
+ * (migration 0034): a posting names real members and currencies through the balance rows it changes in
+ * the same statement, and the full audit finds a row typed in by hand that names nobody.
  */
-import { type SQL, sql } from 'drizzle-orm';
+
+import { type Amount, AppError, parseAmount } from '@starlight/shared';
+import { type SQL, sql, TransactionRollbackError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { newObjectId } from '../src/lib/ids.ts';
+import { compareBalances } from '../src/modules/bank/audit.queries.ts';
+import { type Entry, postEntries } from '../src/modules/ledger/ledger.public.ts';
 import { expectLedgerBalanced, mint, registerMember, sqlStateOf, useTestApp } from './helpers.ts';
 
 const nobody = newObjectId();
@@ -19,16 +25,6 @@ describe('the ledger tables in the database', () => {
     [
       'a balance in no currency',
       () => sql`INSERT INTO balances (user_id, currency_id, amount) VALUES (${t.admin.id}, 999999, 1)`,
-    ],
-    [
-      'a ledger row sent by nobody',
-      () => sql`INSERT INTO bank_transactions (id, category, currency_id, amount, sender_id, recipient_id)
-                VALUES (${newObjectId()}, 1, 1, 1, ${nobody}, ${t.admin.id})`,
-    ],
-    [
-      'a ledger row in no currency',
-      () => sql`INSERT INTO bank_transactions (id, category, currency_id, amount, recipient_id)
-                VALUES (${newObjectId()}, 10, 999999, 1, ${t.admin.id})`,
     ],
     [
       'an order on no pair',
@@ -84,5 +80,61 @@ describe('the ledger tables in the database', () => {
     expect(await sqlStateOf(() => exec(sql`DELETE FROM ${name} ${where}`))).toBe('23001');
     expect(await sqlStateOf(() => exec(sql`TRUNCATE ${name} CASCADE`))).toBe('23001');
     expect(await count()).toBe(1);
+  });
+  it('refuses a posting that names nobody or no currency, and writes no row of it', async () => {
+    const member = await registerMember(t.app, 'real');
+    await mint(t.app, t.admin, member.nickname, 1, '5');
+    const note = `nobody ${newObjectId()}`;
+    const entry = (e: Partial<Entry>): Entry => ({
+      category: 3,
+      currencyId: 1,
+      amount: parseAmount('1') as Amount,
+      executorId: member.id,
+      senderId: member.id,
+      recipientId: null,
+      note,
+      ...e,
+    });
+    const post = (e: Partial<Entry>) => postEntries(t.built.database.db, [entry(e)], null);
+    // A credit to nobody, or in no currency: the balance row it would open has no user or currency.
+    expect(await sqlStateOf(() => post({ recipientId: nobody }))).toBe('23503');
+    expect(await sqlStateOf(() => post({ senderId: null, recipientId: member.id, currencyId: 999999 }))).toBe('23503');
+    // A debit of nobody: nobody holds anything.
+    await expect(post({ senderId: nobody, recipientId: member.id })).rejects.toThrow(
+      new AppError('CONFLICT', 'Insufficient funds'),
+    );
+    // A row of nobody to nobody changes no balance: the ledger does not write one.
+    await expect(post({ senderId: null, recipientId: null })).rejects.toThrow(/name a sender or a recipient/);
+    const written = await exec(sql`SELECT count(*)::int AS n FROM bank_transactions WHERE note = ${note}`);
+    expect(written.rows[0]?.n).toBe(0);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it("finds a ledger row typed in by hand that names nobody: the full audit's balances check", async () => {
+    const member = await registerMember(t.app, 'tamper');
+    await mint(t.app, t.admin, member.nickname, 1, '5');
+    // Both counts at one snapshot, so other tests' writes meanwhile do not count.
+    const found: number[] = [];
+    const ended = await t.built.database.db
+      .transaction(
+        async (tx) => {
+          found.push((await compareBalances(tx)).mismatches);
+          await tx.execute(sql`
+            INSERT INTO bank_transactions (id, category, currency_id, amount, executor_id, sender_id, recipient_id)
+            VALUES (${newObjectId()}, 3, 1, 2, ${nobody}, ${nobody}, ${member.id})`);
+          found.push((await compareBalances(tx)).mismatches);
+          // Nothing of it stays: the row goes with the transaction.
+          tx.rollback();
+        },
+        { isolationLevel: 'repeatable read' },
+      )
+      .catch((err: unknown) => err);
+    expect(ended).toBeInstanceOf(TransactionRollbackError);
+    // Nobody's "balance" (no row, against -2 in the ledger) and the member's (5, against 7) differ.
+    expect(found[1]! - found[0]!).toBe(2);
+    await expect(exec(sql`SELECT 1 FROM bank_transactions WHERE sender_id = ${nobody}`)).resolves.toMatchObject({
+      rows: [],
+    });
+    await expectLedgerBalanced(t.app, t.admin);
   });
 });

@@ -33,6 +33,8 @@ function sortedDeltas(entries: readonly Entry[]): Array<{ userId: string; curren
   };
   for (const e of entries) {
     if (e.amount <= 0n) throw new Error('Ledger entries carry a positive amount');
+    // Every row changes a balance, whose row references its user and currency (migration 0034).
+    if (e.senderId === null && e.recipientId === null) throw new Error('Ledger entries name a sender or a recipient');
     touch(e.senderId, e.currencyId, -e.amount);
     touch(e.recipientId, e.currencyId, e.amount);
   }
