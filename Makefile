@@ -46,7 +46,7 @@ install: $(NODE_DEP) node_modules/.installed
 build: install apps/web/dist/index.html
 
 start: build
-	node $(SERVER_NODE_FLAGS) apps/server/src/server.ts
+	node $(SERVER_NODE_FLAGS) apps/server/src/server.js
 
 dev: install
 	node scripts/dev.mjs

@@ -25,4 +25,4 @@ process.env.CHECKOUT_SANDBOX ??= 'on';
 const url = new URL(adminUrl);
 url.pathname = `/${dbName}`;
 process.env.DATABASE_URL = url.toString();
-await import('../apps/server/src/server.ts');
+await import('../apps/server/src/server.js');

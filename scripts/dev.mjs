@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 
 const children = [
-  spawn('node', ['--watch', 'apps/server/src/server.ts'], {
+  spawn('node', ['--watch', 'apps/server/src/server.js'], {
     stdio: 'inherit',
     env: { ...process.env, PORT: process.env.PORT ?? '3000' },
   }),

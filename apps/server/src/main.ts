@@ -1,4 +1,4 @@
-/** The server proper (loaded by server.ts): listen, print the first admin's password once, drain and stop on SIGTERM or SIGINT. */
+/** The server proper (loaded by server.js): listen, print the first admin's password once, drain and stop on SIGTERM or SIGINT. */
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 

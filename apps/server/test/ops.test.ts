@@ -67,8 +67,12 @@ describe('GET /api/metrics', () => {
 });
 
 describe('static assets of the web app', () => {
-  const dist = mkdtempSync(path.join(tmpdir(), 'starlight-dist-'));
-  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+  // The build in `outer/dist`, beside a file it must never serve.
+  const outer = mkdtempSync(path.join(tmpdir(), 'starlight-dist-'));
+  const dist = path.join(outer, 'dist');
+  mkdirSync(dist);
+  writeFileSync(path.join(outer, 'secret.txt'), 'TOP SECRET');
+  afterAll(() => rmSync(outer, { recursive: true, force: true }));
 
   it('serves hashed assets compressed and immutable, index.html never cached', async () => {
     mkdirSync(path.join(dist, 'assets'));
@@ -92,11 +96,17 @@ describe('static assets of the web app', () => {
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body).toBe(js);
 
-      for (const url of ['/', '/dashboard', '/index.html']) {
+      // Every client route gets the SPA, a folder of the build too (no listing, no 403).
+      for (const url of ['/', '/dashboard', '/index.html', '/bank/history?page=2', '/assets', '/assets/']) {
         const page = await web.app.inject({ method: 'GET', url });
         expect(page.statusCode, url).toBe(200);
         expect(page.headers['cache-control'], url).toBe('no-cache');
         expect(page.body).toContain('<title>Starlight</title>');
+      }
+      // Nothing outside the build is served, however the path is spelled.
+      for (const url of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt']) {
+        const outside = await web.app.inject({ method: 'GET', url });
+        expect(outside.body, url).not.toContain('TOP SECRET');
       }
       const api = await web.app.inject({ method: 'GET', url: '/api/nothing-here' });
       expect(api.statusCode).toBe(404);

@@ -1,5 +1,5 @@
 /**
- * A real Starlight server process (`node apps/server/src/server.ts`) on the test database, for the tests
+ * A real Starlight server process (`node apps/server/src/server.js`) on the test database, for the tests
  * that need what only a process shows: its log lines, its signals and exit code, two processes side by side.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { TEST_ADMIN, TEST_JWT_SECRET, testDatabaseUrl } from './test-db.ts';
 
-const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {

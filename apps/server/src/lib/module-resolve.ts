@@ -9,7 +9,7 @@
  * The hook answers two cases itself:
  * - an `import` of a relative `.js` or `.mjs` path from a module inside `node_modules`, the way every
  *   package's own build imports its files. The URL is the specifier against the parent (then real-pathed,
- *   as Node does, and checked to exist), the format is `module` for `.mjs` and, for `.js`, the `type` of
+ *   with one realpath(3) call, as Node does, and checked to exist), the format is `module` for `.mjs` and, for `.js`, the `type` of
  *   the nearest package.json, each read once per folder;
  * - a bare name (`drizzle-orm`, `@starlight/shared`) imported by our own code: Node's answer is kept per
  *   name, conditions and package root (when no `node_modules` lies between the importing folder and it),
@@ -91,7 +91,7 @@ export function resolvePackageRelative(
   ) {
     let file: string;
     try {
-      file = realpathSync(fileURLToPath(new URL(specifier, parent)));
+      file = realpathSync.native(fileURLToPath(new URL(specifier, parent)));
     } catch {
       // Missing: Node's resolution gives its own error.
       return nextResolve(specifier, context);

@@ -1,0 +1,2 @@
+/** server.js, the entry point, exports nothing: importing it starts the server. */
+export {};
