@@ -17,7 +17,6 @@ import { parseJsonBody } from './http/json-body.ts';
 import { apiKeySealingKey } from './lib/api-key-crypto.ts';
 import { memoryFailureCounter, redisFailureCounter } from './lib/failure-counter.ts';
 import { createMailer } from './lib/mailer.ts';
-import { onFirstUse } from './lib/on-first-use.ts';
 import type { PeriodicJob } from './lib/periodic.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
@@ -65,11 +64,8 @@ const LOG_FLUSH_MS = 1000;
  * The process's one log destination, standard output (every app of a process shares it): synchronous
  * writes of LOG_BUFFER_BYTES, what is held written when an app closes and when the process exits.
  */
-const logDestination = onFirstUse(async () => {
-  const stream = destination({ dest: 1, sync: true, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
-  process.on('exit', () => stream.flushSync());
-  return stream;
-});
+const logStream = destination({ dest: 1, sync: true, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
+process.on('exit', () => logStream.flushSync());
 
 /** JWT_SECRET, or one generated once and kept in DATA_DIR (DESIGN §2). */
 function jwtSecret(config: Config): string {
@@ -115,7 +111,6 @@ export async function buildApp(
     ? new (await import('ioredis')).Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : null;
 
-  const logStream = await logDestination();
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
