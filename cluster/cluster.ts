@@ -290,7 +290,7 @@ async function startReplica(s: ClusterSettings, i: number, env: NodeJS.ProcessEn
   const port = s.CLUSTER_REPLICA_PORT + i;
   const log = openSync(path.join(s.dir, 'logs', `replica-${i + 1}.log`), 'a');
   const flags = readFileSync(path.join(ROOT, 'apps/server/node-flags'), 'utf8').trim().split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...flags, path.join(ROOT, 'apps/server/src/server.js')], {
+  const child = spawn(process.execPath, [...flags, path.join(ROOT, 'apps/server/dist/server.js')], {
     cwd: ROOT,
     env: { ...env, PORT: String(port) },
     detached: true,

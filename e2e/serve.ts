@@ -1,8 +1,11 @@
 /**
  * The server the browser tests run against: a fresh `starlight_e2e` database on the test PostgreSQL,
- * then Starlight itself (serving the built web app) on E2E_PORT.
+ * then Starlight itself from its bundle, as `make start` runs it (serving the built web app), on E2E_PORT.
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { buildServer, DIST_DIR } from '../apps/server/scripts/build.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const client = new pg.Client({ connectionString: adminUrl });
@@ -25,4 +28,6 @@ process.env.CHECKOUT_SANDBOX ??= 'on';
 const url = new URL(adminUrl);
 url.pathname = `/${dbName}`;
 process.env.DATABASE_URL = url.toString();
-await import('../apps/server/src/server.js');
+// Built here too, so that a run of Playwright alone tests the sources as they are.
+await buildServer();
+await import(pathToFileURL(path.join(DIST_DIR, 'server.js')).href);

@@ -40,6 +40,11 @@ if (
 )
   gateFailures.push('api document');
 
+// What `make build` builds, which the server-process and browser tests run: the web app, the server's bundle.
+if (!run('web build', 'npm', ['run', '--silent', 'build', '--workspace', '@starlight/web']))
+  gateFailures.push('web build');
+if (!run('server build', 'node', ['apps/server/scripts/build.ts'])) gateFailures.push('server build');
+
 // Unit and integration tests.
 rmSync('.cache/vitest.json', { force: true });
 const vitestOk = run('unit + integration', 'npx', [
@@ -78,8 +83,6 @@ for (const file of vitest?.testResults ?? []) {
 if (!vitest) results.failed += 1;
 
 // Browser tests against the built app.
-if (!run('web build', 'npm', ['run', '--silent', 'build', '--workspace', '@starlight/web']))
-  gateFailures.push('web build');
 // Absolute: Playwright resolves a relative output name against the config's directory.
 const playwrightJson = resolve('.cache/playwright.json');
 rmSync(playwrightJson, { force: true });

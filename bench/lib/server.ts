@@ -61,14 +61,14 @@ function serverNodeFlags(root: string): string[] {
   return readFileSync(path.join(root, 'apps/server/node-flags'), 'utf8').split(/\s+/).filter(Boolean);
 }
 
-/** Starts `node <apps/server/node-flags> apps/server/src/server.js` and waits (up to `readyTimeoutS`, 60 s) until it is healthy. */
+/** Starts `node <apps/server/node-flags> apps/server/dist/server.js` and waits (up to `readyTimeoutS`, 60 s) until it is healthy. */
 export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const spawnedAt = performance.now();
   const child = spawn(
     process.execPath,
-    [...serverNodeFlags(opts.root), ...(opts.nodeArgs ?? []), path.join(opts.root, 'apps/server/src/server.js')],
+    [...serverNodeFlags(opts.root), ...(opts.nodeArgs ?? []), path.join(opts.root, 'apps/server/dist/server.js')],
     {
       cwd: opts.root,
       env: {

@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { destination } from 'pino';
@@ -37,6 +36,7 @@ import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { walletRoutes } from './modules/users/wallet.routes.ts';
+import { WEB_DIST_DIR } from './paths.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { health } from './plugins/health.ts';
 import { metrics } from './plugins/metrics.ts';
@@ -47,9 +47,6 @@ import { securityHeaders } from './plugins/security-headers.ts';
 import { web } from './plugins/web.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
 import { type SeedResult, seed } from './seed.ts';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const defaultWebDist = path.resolve(here, '../../web/dist');
 
 /**
  * The log's lines leave in writes of at least this many bytes (about 25 request lines), or after
@@ -189,7 +186,7 @@ export async function buildApp(
   await app.register(checkoutWebhookRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
   await app.register(balancesLive, { db });
 
-  await app.register(web, { root: config.WEB_DIST ?? defaultWebDist });
+  await app.register(web, { root: config.WEB_DIST ?? WEB_DIST_DIR });
 
   const leaderboardJob = startLeaderboardJob({ db, store: leaderboardStore, log: app.log });
   // At once rather than after the first interval: builds the ranking when it is missing.

@@ -1,12 +1,24 @@
 /**
- * Creates an empty test database, migrates and seeds it once before any test file runs.
- * Fails loudly, naming what to install, when PostgreSQL cannot be reached (DESIGN §2: never skip).
+ * Creates an empty test database, migrates and seeds it once before any test file runs; builds the
+ * server's bundle the server-process tests start (server-process.ts), and the web app when it was never
+ * built. Fails loudly, naming what to install, when PostgreSQL cannot be reached (DESIGN §2: never skip).
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { buildServer } from '../scripts/build.ts';
 import { buildApp } from '../src/app.ts';
 import { ADMIN_URL, TEST_DB_NAME, testConfig } from './test-db.ts';
 
+const WEB_INDEX = fileURLToPath(new URL('../../web/dist/index.html', import.meta.url));
+
 export default async function setup(): Promise<void> {
+  await buildServer();
+  if (!existsSync(WEB_INDEX)) {
+    const web = spawnSync('npm', ['run', '--silent', 'build', '--workspace', '@starlight/web'], { stdio: 'inherit' });
+    if (web.status !== 0) throw new Error('the web app did not build (npm run build --workspace @starlight/web)');
+  }
   const client = new pg.Client({ connectionString: ADMIN_URL });
   try {
     await client.connect();

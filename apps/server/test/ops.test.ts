@@ -3,7 +3,7 @@
  * draining, and two server processes on one database sharing Redis and the live feed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { createMarket, fundedMember, placeOk } from './exchange.helpers.ts';
 import { call, makeApp, mint, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
 import { LiveSocket } from './live-socket.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
-import { ADMIN_URL, testDatabaseUrl } from './test-db.ts';
+import { ADMIN_URL, TEST_ADMIN, testDatabaseUrl } from './test-db.ts';
 
 const t = useTestApp();
 
@@ -119,8 +119,8 @@ describe('static assets of the web app', () => {
 
 describe('a server process', () => {
   const started: ServerProcess[] = [];
-  const start = async (env: Record<string, string> = {}) => {
-    const p = await startServerProcess(env);
+  const start = async (env: Record<string, string> = {}, cwd?: string) => {
+    const p = await startServerProcess(env, cwd);
     started.push(p);
     return p;
   };
@@ -158,6 +158,43 @@ describe('a server process', () => {
     expect(await p.exited).toBe(0);
     // The last lines, held in the buffer a moment before the exit, are written by it.
     expect(readLines().map((l) => l.msg)).toContain('shutting down');
+  });
+
+  it('runs from its bundle in any working folder: migrates a new database, serves the web app and the API', async () => {
+    const name = `starlight_bundle_${process.pid}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'starlight-cwd-'));
+    try {
+      const p = await start(
+        { DATABASE_URL: testDatabaseUrl(name), DRAIN_DELAY_MS: '0', DATA_DIR: elsewhere },
+        elsewhere,
+      );
+      // The process runs the bundle make build writes, not the sources.
+      expect(readFileSync(`/proc/${p.child.pid}/cmdline`, 'utf8').split('\0')).toContain(
+        path.resolve('apps/server/dist/server.js'),
+      );
+      const page = await fetch(`${p.url}/bank`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>Starlight</title>');
+      const pairs = await fetch(`${p.url}/api/cex/getPairs`);
+      expect(pairs.status).toBe(200);
+      // Every migration ran on the new database: the admin the first start seeds signs in.
+      const login = await fetch(`${p.url}/api/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ nickOrEmail: TEST_ADMIN.nickname, password: TEST_ADMIN.password }),
+      });
+      expect(login.status).toBe(200);
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 
   it('stops with no background job failing: the jobs end their ticks before the database closes', async () => {

@@ -1,13 +1,14 @@
 /**
- * A real Starlight server process (`node apps/server/src/server.js`) on the test database, for the tests
- * that need what only a process shows: its log lines, its signals and exit code, two processes side by side.
+ * A real Starlight server process on the test database, started as `make start` does: from the bundle
+ * (`node apps/server/dist/server.js`, built by global-setup.ts), for the tests that need what only a
+ * process shows: its log lines, its signals and exit code, two processes side by side, the bundle itself.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { TEST_ADMIN, TEST_JWT_SECRET, testDatabaseUrl } from './test-db.ts';
 
-const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
+const SERVER = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -29,10 +30,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts a server process with the test config plus `env`, and waits until /api/health answers. */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+/**
+ * Starts a server process with the test config plus `env`, in the working folder `cwd` (default this
+ * process's), and waits until /api/health answers.
+ */
+export async function startServerProcess(env: Record<string, string> = {}, cwd?: string): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER], {
+    cwd,
     env: {
       ...process.env,
       DATABASE_URL: testDatabaseUrl(),

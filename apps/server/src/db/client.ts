@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
@@ -16,6 +15,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
+import { MIGRATIONS_DIR } from '../paths.ts';
 import * as schema from './schema/index.ts';
 
 // NUMERIC and BIGINT come back as text: money never passes through a float.
@@ -27,8 +27,6 @@ export type Db = NodePgDatabase<typeof schema>;
 /** A handle inside a transaction; query functions accept either. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
-
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export interface Database {
   db: Db;
@@ -103,7 +101,7 @@ export async function openDatabase(opts: {
     const size = opts.poolSize ?? 20;
     const pool = newPool(opts.databaseUrl, size, opts.pooler !== 'transaction');
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
+    await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
     // A standby is reached directly (a hot standby answers reads only), so its statements stay prepared.
     const readPool = opts.readUrl ? newPool(opts.readUrl, size, true) : undefined;
     return {
@@ -127,7 +125,7 @@ export async function openDatabase(opts: {
   const client = new PGlite({ dataDir: dir, parsers, extensions: { pg_trgm } });
   await client.waitReady;
   const lite = drizzlePglite(client, { schema });
-  await migratePglite(lite, { migrationsFolder });
+  await migratePglite(lite, { migrationsFolder: MIGRATIONS_DIR });
   // The one cast of the handle: PGlite's Drizzle database has every method the app calls with the same
   // shapes as node-postgres's (`execute` answers `{rows}`), but a different result type parameter.
   return {
