@@ -5,6 +5,7 @@
  * transaction (issue 20) runs its named statements with their generic plans, and only that transaction; those
  * plans read by key even when made while a table was small. The BEGIN leaves in the same write as the
  * work's first statement (pipelined, issue 20), and a BEGIN that fails takes what was sent behind it along.
+ * It says when its COMMIT leaves, for group commit (a batch that fails after that is not run again).
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +61,32 @@ describe('withTransaction', () => {
     ).rejects.toThrow('refused');
     expect((await database.db.execute<{ v: number }>(sql`SELECT v FROM tx_probe ORDER BY v`)).rows).toEqual([{ v: 1 }]);
     await database.db.execute(sql`DROP TABLE tx_probe`);
+  });
+
+  it('says when the COMMIT leaves: once, after the work, before the commit is answered; never for a failed work', async () => {
+    const events: string[] = [];
+    const result = await withTransaction(
+      database.db,
+      async (tx) => {
+        await tx.execute(sql`SELECT 1`);
+        events.push('work done');
+        return 'ok';
+      },
+      { onCommitSent: () => events.push('commit sent') },
+    );
+    events.push(`answered ${result}`);
+    expect(events).toEqual(['work done', 'commit sent', 'answered ok']);
+    const failed: string[] = [];
+    await expect(
+      withTransaction(
+        database.db,
+        async () => {
+          throw new Error('refused');
+        },
+        { onCommitSent: () => failed.push('commit sent') },
+      ),
+    ).rejects.toThrow('refused');
+    expect(failed).toEqual([]);
   });
 
   it('sends the BEGIN in the same write as the first statement, and nothing behind a failed BEGIN is kept', async () => {

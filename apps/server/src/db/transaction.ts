@@ -30,6 +30,12 @@ export interface TransactionOptions extends PgTransactionConfig {
    * fewer per transaction (issue 20).
    */
   first?: string;
+  /**
+   * Called as the COMMIT leaves for the database, after the last of the work (PostgreSQL only; on PGlite,
+   * where a commit is never lost halfway, never). A failure after it may have been written: group commit
+   * does not run such a batch's jobs again (lib/group-commit.ts).
+   */
+  onCommitSent?: () => void;
 }
 
 /** The transaction handle on one pooled connection, made once per connection. */
@@ -105,7 +111,7 @@ export async function withTransaction<T>(
   const pool = '$client' in db ? db.$client : undefined;
   if (!(pool instanceof pg.Pool)) {
     // Drizzle's PGlite sends `SET TRANSACTION` for any config object, an empty one too.
-    const { genericPlans: _, first, ...config } = opts;
+    const { genericPlans: _, first, onCommitSent: __, ...config } = opts;
     return db.transaction(
       async (tx) => {
         if (first) await tx.execute(sql.raw(first));
@@ -133,7 +139,9 @@ export async function withTransaction<T>(
       });
       throw err;
     }
-    await client.query('COMMIT');
+    const committed = client.query('COMMIT');
+    opts.onCommitSent?.();
+    await committed;
     return result;
   } catch (err) {
     if (!broken && err instanceof Error && isDatabaseUnavailable(err)) broken = err;

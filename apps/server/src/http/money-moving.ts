@@ -30,17 +30,16 @@ const BATCH: TransactionOptions = { genericPlans: true };
 
 /**
  * Runs a group-commit batch's `work` in one transaction of `db`, with generic plans, then publishes what
- * it changed. `first`: SQL text run in the BEGIN's round trip (see `TransactionOptions.first`).
+ * it changed. `opts.first`: SQL text run in the BEGIN's round trip (see `TransactionOptions.first`);
+ * `opts.onCommitSent`: called as the COMMIT leaves (`BatchRun`'s `committing`).
  */
 export function inLiveTransaction<T>(
   db: Db,
   publisher: ChangePublisher,
   work: (tx: Tx, changes: LiveChanges) => Promise<T>,
-  first?: string,
+  opts: Pick<TransactionOptions, 'first' | 'onCommitSent'> = {},
 ): Promise<T> {
-  return withLiveChanges(publisher, (changes) =>
-    inTransaction(db, (tx) => work(tx, changes), first ? { ...BATCH, first } : BATCH),
-  );
+  return withLiveChanges(publisher, (changes) => inTransaction(db, (tx) => work(tx, changes), { ...BATCH, ...opts }));
 }
 
 /**

@@ -2,7 +2,8 @@
  * Group commit (DESIGN §9, issue 20): jobs that arrive while a lane's batch is written go together in the
  * next batch, in arrival order, at most `maxBatch` of them; a lane's batches never overlap; a batch that
  * failed as a whole runs its jobs one by one before the next batch, so only the faulty job fails. Between two
- * batches a lane lets the event loop take one turn, so what arrived with the last answer joins the next.
+ * batches a lane lets the event loop take one turn, so what arrived with the last answer joins the next. A
+ * batch that failed once its COMMIT had left fails each of its jobs, never runs them again.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -100,6 +101,28 @@ describe('GroupCommit', () => {
     await expect(batch[2]).resolves.toBe(40);
     await expect(later).resolves.toBe(50);
     expect(lane.maxRunning()).toBe(1);
+  });
+
+  it('fails every job of a batch that failed once its COMMIT had left, and never runs them again', async () => {
+    // A connection lost while the database committed: the batch may have been written, so a rerun of its
+    // jobs one by one could write each twice.
+    const runs: number[][] = [];
+    const gc = new GroupCommit<number, number>(async (_lane, jobs, committing) => {
+      runs.push([...jobs]);
+      if (jobs.length > 1) {
+        committing();
+        throw new Error('Connection terminated unexpectedly');
+      }
+      return jobs.map((j) => ({ ok: true, value: j * 10 }));
+    }, 32);
+    const first = gc.submit('l', 1);
+    const batch = [2, 3].map((j) => gc.submit('l', j));
+    for (const p of batch) p.catch(() => {});
+    await expect(first).resolves.toBe(10);
+    for (const p of batch) await expect(p).rejects.toThrow('Connection terminated unexpectedly');
+    expect(runs).toEqual([[1], [2, 3]]);
+    // The lane goes on.
+    await expect(gc.submit('l', 4)).resolves.toBe(40);
   });
 
   it('takes into the next batch a job that arrives in the same turn of the event loop as the last answer', async () => {

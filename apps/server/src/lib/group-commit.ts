@@ -5,6 +5,10 @@
  * trip; an idle lane runs a job at once, and a busy one lets the event loop take a turn between batches.
  * Each job keeps its own outcome: `run` answers one per job, and should it throw for a whole batch, the
  * jobs run again one by one so only a faulty one fails.
+ *
+ * A batch that fails once its COMMIT has left (`run` calls `committing` then: a connection lost while the
+ * database committed) may have been written: its jobs then fail with its error rather than run again,
+ * which could write them twice.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -28,17 +32,20 @@ interface Waiting<J, R> {
   reject(error: unknown): void;
 }
 
+/**
+ * Writes a batch in one transaction and answers one outcome per job, in order; throws only when the batch
+ * as a whole failed. Calls `committing` as its COMMIT leaves for the database, after the last of its work.
+ */
+export type BatchRun<J, R> = (lane: string, batch: readonly J[], committing: () => void) => Promise<Outcome<R>[]>;
+
 export class GroupCommit<J, R> {
-  private readonly run: (lane: string, batch: readonly J[]) => Promise<Outcome<R>[]>;
+  private readonly run: BatchRun<J, R>;
   private readonly maxBatch: number;
   /** Per lane with a batch under way, the jobs waiting for the next one. */
   private readonly waiting = new Map<string, Waiting<J, R>[]>();
 
-  /**
-   * `run(lane, batch)` writes a batch in one transaction and answers one outcome per job, in order;
-   * it throws only when the batch as a whole failed. At most `maxBatch` jobs go in one batch.
-   */
-  constructor(run: (lane: string, batch: readonly J[]) => Promise<Outcome<R>[]>, maxBatch: number) {
+  /** `run(lane, batch, committing)` writes a batch (`BatchRun`). At most `maxBatch` jobs go in one batch. */
+  constructor(run: BatchRun<J, R>, maxBatch: number) {
     this.run = run;
     this.maxBatch = maxBatch;
   }
@@ -70,14 +77,20 @@ export class GroupCommit<J, R> {
 
   private async runBatch(lane: string, batch: Waiting<J, R>[]): Promise<void> {
     let outcomes: Outcome<R>[];
+    let commitSent = false;
     try {
       outcomes = await this.run(
         lane,
         batch.map((w) => w.job),
+        () => {
+          commitSent = true;
+        },
       );
     } catch (err) {
-      if (batch.length === 1) {
-        batch[0]?.reject(err);
+      // A batch that failed once its COMMIT was sent (a connection lost) may have been written: running
+      // its jobs again could write them twice, so each fails with the batch's error.
+      if (batch.length === 1 || commitSent) {
+        for (const w of batch) w.reject(err);
         return;
       }
       // No single job's fault is known: run each on its own, so only a faulty one fails.

@@ -32,14 +32,18 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
   // Starts without an Idempotency-Key are written in batches (group commit, DESIGN §9), in one lane (as
   // transfers: bigger batches).
   const startBatches = new GroupCommit<processes.StartJob, ProcessResponse>(
-    (_lane, jobs) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes)),
+    (_lane, jobs, committing) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes), {
+        onCommitSent: committing,
+      }),
     32,
   );
   // Claims and cancels the same way, in a lane of their own.
   const endBatches = new GroupCommit<processes.EndJob, ProcessResponse>(
-    (_lane, jobs) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.endProcesses(tx, jobs, changes)),
+    (_lane, jobs, committing) =>
+      inLiveTransaction(db, app.live.changes, (tx, changes) => processes.endProcesses(tx, jobs, changes), {
+        onCommitSent: committing,
+      }),
     32,
   );
   const errors = { '4xx': errorResponse };
