@@ -305,7 +305,7 @@ async function runReads(
   const out: ReadFigures[] = [];
   for (const c of readCases(fixture)) {
     if (!selected(c.name)) continue;
-    const figures = await runReadCase(server.url, c, fixture, settings, log);
+    const figures = await runReadCase(server.url, c, fixture, settings, log, { serverPid: server.pid, database });
     console.log(JSON.stringify({ database, ...figures }));
     out.push(figures);
   }

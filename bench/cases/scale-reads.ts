@@ -6,6 +6,7 @@
  */
 import type { RawRequest } from 'autocannon';
 import type { Api } from '../lib/api.ts';
+import { measureCpu } from '../lib/cpu.ts';
 import { type LoadResult, runLoad } from '../lib/load.ts';
 import { type Figures, round } from '../lib/results.ts';
 import type { Audience, ReadFigures } from '../lib/scale.ts';
@@ -193,6 +194,7 @@ export async function runReadCase(
   f: ReadFixture,
   settings: { connections: number; durationS: number; warmupS: number },
   log: (message: string) => void,
+  measured?: { serverPid: number; database: string },
 ): Promise<ReadFigures & Figures> {
   const req = rawRequest(c, f);
   const probe = await fetch(`${url}${c.path}`, {
@@ -204,7 +206,11 @@ export async function runReadCase(
   if (!probe.ok) log(`${c.name}: ${c.method} ${c.path} -> ${probe.status}: ${text.slice(0, 300)}`);
   const { connections, durationS, warmupS } = settings;
   if (warmupS > 0) await runLoad({ url, connections, durationS: warmupS, request: () => req });
+  const stopCpu = measured ? measureCpu(measured.serverPid, measured.database) : () => null;
   const load: LoadResult = await runLoad({ url, connections, durationS, request: () => req });
+  const cpu = stopCpu();
+  // CPU time per answered request (microseconds): what a request costs, whatever the machine's noise.
+  const perRequest = (pct: number) => (load.okPerSecond > 0 ? Math.round((pct / 100 / load.okPerSecond) * 1e6) : null);
   const other = Object.entries(load.statusCodes).filter(([code]) => !code.startsWith('2'));
   return {
     case: c.name,
@@ -219,6 +225,13 @@ export async function runReadCase(
     response_bytes: text.length,
     connections,
     duration_s: load.durationS,
+    ...(cpu
+      ? {
+          cpu_pct: cpu,
+          server_us_per_request: perRequest(cpu.server),
+          postgres_us_per_request: perRequest(cpu.postgres),
+        }
+      : {}),
   };
 }
 
