@@ -78,7 +78,6 @@ export const bankTransactions = pgTable(
     index('bank_tx_sender').on(t.senderId, t.createdAt, t.id),
     index('bank_tx_recipient').on(t.recipientId, t.createdAt, t.id),
     index('bank_tx_created').on(t.createdAt, t.id),
-    index('bank_tx_currency_category').on(t.currencyId, t.category),
     // The Tnx Logs filters (issue 19 §2, transactions-list.queries.ts): a category in date order, and the
     // rows a nickname executed without being their sender or recipient (admin mints and burns, settlements,
     // exchange fills), partial so a transfer (its executor is its sender) writes no entry; migration 0028
