@@ -117,6 +117,21 @@ describe('static assets of the web app', () => {
   });
 });
 
+/** A new, empty database on the test PostgreSQL (migrated by the first server started on it); `drop` removes it. */
+async function emptyDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  return {
+    url: testDatabaseUrl(name),
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
 describe('a server process', () => {
   const started: ServerProcess[] = [];
   const start = async (env: Record<string, string> = {}, cwd?: string) => {
@@ -161,17 +176,10 @@ describe('a server process', () => {
   });
 
   it('runs from its bundle in any working folder: migrates a new database, serves the web app and the API', async () => {
-    const name = `starlight_bundle_${process.pid}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
+    const database = await emptyDatabase(`starlight_bundle_${process.pid}`);
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'starlight-cwd-'));
     try {
-      const p = await start(
-        { DATABASE_URL: testDatabaseUrl(name), DRAIN_DELAY_MS: '0', DATA_DIR: elsewhere },
-        elsewhere,
-      );
+      const p = await start({ DATABASE_URL: database.url, DRAIN_DELAY_MS: '0', DATA_DIR: elsewhere }, elsewhere);
       // The process runs the bundle make build writes, not the sources.
       expect(readFileSync(`/proc/${p.child.pid}/cmdline`, 'utf8').split('\0')).toContain(
         path.resolve('apps/server/dist/server.js'),
@@ -192,25 +200,20 @@ describe('a server process', () => {
       expect(await p.exited).toBe(0);
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
     }
   });
 
   it('stops with no background job failing: the jobs end their ticks before the database closes', async () => {
     // A database of its own, so the lock below blocks nobody else: migrated by a first start.
-    const name = `starlight_stop_${process.pid}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-    const env = { DATABASE_URL: testDatabaseUrl(name), DRAIN_DELAY_MS: '0' };
+    const database = await emptyDatabase(`starlight_stop_${process.pid}`);
+    const env = { DATABASE_URL: database.url, DRAIN_DELAY_MS: '0' };
     const first = await start(env);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     // The background jobs' first ticks (the audit check, the ledger rollup) read ledger_rollup_state:
     // with it locked they are in flight when the stop comes, and go on once it is released.
-    const holder = new pg.Client({ connectionString: testDatabaseUrl(name) });
+    const holder = new pg.Client({ connectionString: database.url });
     await holder.connect();
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE ledger_rollup_state IN ACCESS EXCLUSIVE MODE');
@@ -227,8 +230,7 @@ describe('a server process', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((l) => l.level === 50);
     expect(failed).toEqual([]);
-    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   });
 
   it('drains on SIGTERM: refuses new connections, finishes the request in flight, closes sockets, exits 0', async () => {
