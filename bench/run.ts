@@ -1,7 +1,8 @@
 /**
  * `make bench` (DESIGN §9): starts the server on a fresh PostgreSQL database (with its default log level,
- * as users run it), measures pgbench TPC-B on the same PostgreSQL, then runs each suite's cases and
- * prints one JSON line of figures per case (kept under bench/results/). Usage:
+ * as users run it), then runs each suite's cases, each write suite right after a pgbench TPC-B on the same
+ * PostgreSQL (its cases' `ratio` divide by that figure), and prints one JSON line of figures per case
+ * (kept under bench/results/). Usage:
  * `node bench/run.ts [suite or case ...]`, e.g. `node bench/run.ts ledger`,
  * `node bench/run.ts transfer_untaxed` or `node bench/run.ts web` (default: everything; a run of only
  * the web case skips pgbench). The web case needs the built web app (`make bench` builds it).
@@ -119,10 +120,11 @@ async function runPass(pass: Pass, report: (figures: Figures) => void): Promise<
       password: ADMIN_PASSWORD,
     });
 
-    let pgbench: { tps: number; cpu: BenchContext['pgbenchCpu'] } = { tps: 0, cpu: null };
-    if (pass.suites.some((suite) => suite.usesPgbench !== false)) {
+    // pgbench TPC-B right before each suite that divides by it: one figure taken before every case of a
+    // 7-minute run moved every ratio with it (2,268 and 3,467 tps in two runs of the same code, issue 20).
+    const pgbenchNow = async (suite: Suite): Promise<{ tps: number; cpu: BenchContext['pgbenchCpu'] }> => {
       const { connections, durationS } = pass.settings;
-      log(`pgbench: TPC-B, scale ${pass.scale}, ${connections} clients, ${durationS} s`);
+      log(`pgbench before ${suite.name}: TPC-B, scale ${pass.scale}, ${connections} clients, ${durationS} s`);
       const tpcb = await runPgbench(pg, {
         database: PGBENCH_DB,
         scale: pass.scale,
@@ -132,25 +134,28 @@ async function runPass(pass: Pass, report: (figures: Figures) => void): Promise<
         asyncCommit: pass.asyncCommit,
       });
       log(`pgbench: ${tpcb.tps.toFixed(1)} tps, ${tpcb.latencyMs} ms average, cpu ${JSON.stringify(tpcb.cpu)}`);
-      pgbench = tpcb;
       await psql(pg, 'postgres', `DROP DATABASE IF EXISTS ${PGBENCH_DB} WITH (FORCE)`);
-    }
-
-    const ctx: BenchContext = {
-      settings: pass.settings,
-      server,
-      api: client,
-      adminNickname: ADMIN,
-      adminToken,
-      pgbenchTps: pgbench.tps,
-      pgbenchCpu: pgbench.cpu,
-      pg,
-      database: SERVER_DB,
-      tag: '',
-      log,
-      startReplica: (pollMs) => startServer({ ...serverOptions, pollMs }),
+      return tpcb;
     };
-    for (const suite of pass.suites) await suite.run(ctx, pass.picks(suite), report);
+
+    for (const suite of pass.suites) {
+      const pgbench = suite.usesPgbench !== false ? await pgbenchNow(suite) : { tps: 0, cpu: null };
+      const ctx: BenchContext = {
+        settings: pass.settings,
+        server,
+        api: client,
+        adminNickname: ADMIN,
+        adminToken,
+        pgbenchTps: pgbench.tps,
+        pgbenchCpu: pgbench.cpu,
+        pg,
+        database: SERVER_DB,
+        tag: '',
+        log,
+        startReplica: (pollMs) => startServer({ ...serverOptions, pollMs }),
+      };
+      await suite.run(ctx, pass.picks(suite), report);
+    }
   } finally {
     await server?.stop();
   }
