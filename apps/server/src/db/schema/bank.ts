@@ -78,6 +78,9 @@ export const bankTransactions = pgTable(
     index('bank_tx_sender').on(t.senderId, t.createdAt, t.id),
     index('bank_tx_recipient').on(t.recipientId, t.createdAt, t.id),
     index('bank_tx_created').on(t.createdAt, t.id),
+    // The Tnx Logs' currency filter without a party counts its matches up to a bound through this index: a
+    // rare currency's 5,338 rows of 10 million in 29 ms, against a 21 s scan of the whole ledger without it.
+    index('bank_tx_currency_category').on(t.currencyId, t.category),
     // The Tnx Logs filters (issue 19 §2, transactions-list.queries.ts): a category in date order, and the
     // rows a nickname executed without being their sender or recipient (admin mints and burns, settlements,
     // exchange fills), partial so a transfer (its executor is its sender) writes no entry; migration 0028
