@@ -40,10 +40,10 @@ if (
 )
   gateFailures.push('api document');
 
-// What `make build` builds, which the server-process and browser tests run: the web app, the server's bundle.
+// The web app the server-process and browser tests serve. The server's bundle they run is built by each of
+// them (apps/server/test/global-setup.ts, e2e/serve.ts), so a run of either alone tests the sources as they are.
 if (!run('web build', 'npm', ['run', '--silent', 'build', '--workspace', '@starlight/web']))
   gateFailures.push('web build');
-if (!run('server build', 'node', ['apps/server/scripts/build.ts'])) gateFailures.push('server build');
 
 // Unit and integration tests.
 rmSync('.cache/vitest.json', { force: true });

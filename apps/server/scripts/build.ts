@@ -18,13 +18,11 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { analyzeMetafile, build, type Metafile } from 'esbuild';
-
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { SERVER_ROOT } from '../src/paths.ts';
 
 /** The bundle's folder; `node apps/server/dist/server.js` starts it. */
-export const DIST_DIR = path.join(serverRoot, 'dist');
+export const DIST_DIR = path.join(SERVER_ROOT, 'dist');
 
 /** Packages loaded from node_modules at run time, not copied into the bundle (see above). */
 const EXTERNAL = [
@@ -46,7 +44,7 @@ const EXTERNAL = [
  */
 export async function buildServer(): Promise<Metafile> {
   const result = await build({
-    entryPoints: [path.join(serverRoot, 'src/server.js')],
+    entryPoints: [path.join(SERVER_ROOT, 'src/server.js')],
     outdir: DIST_DIR,
     bundle: true,
     splitting: true,

@@ -5,17 +5,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import pg from 'pg';
 import { buildServer } from '../scripts/build.ts';
 import { buildApp } from '../src/app.ts';
+import { WEB_DIST_DIR } from '../src/paths.ts';
 import { ADMIN_URL, TEST_DB_NAME, testConfig } from './test-db.ts';
-
-const WEB_INDEX = fileURLToPath(new URL('../../web/dist/index.html', import.meta.url));
 
 export default async function setup(): Promise<void> {
   await buildServer();
-  if (!existsSync(WEB_INDEX)) {
+  if (!existsSync(path.join(WEB_DIST_DIR, 'index.html'))) {
     const web = spawnSync('npm', ['run', '--silent', 'build', '--workspace', '@starlight/web'], { stdio: 'inherit' });
     if (web.status !== 0) throw new Error('the web app did not build (npm run build --workspace @starlight/web)');
   }
