@@ -5,14 +5,16 @@
  * transaction (issue 20) runs its named statements with their generic plans, and only that transaction; those
  * plans read by key even when made while a table was small. The BEGIN leaves in the same write as the
  * work's first statement (pipelined, issue 20), and a BEGIN that fails takes what was sent behind it along.
- * It says when its COMMIT leaves, for group commit (a batch that fails after that is not run again).
+ * It says when its COMMIT leaves, for group commit (a batch that fails after that is not run again). With
+ * `commitBehindLast` the COMMIT leaves behind the work's last statement, before that is answered; a failed
+ * last statement makes it a ROLLBACK (said, so the batch may run again), and no statement goes after it.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, queryNamed, type Tx } from '../src/db/client.ts';
 import { sqlErrorOf } from '../src/db/errors.ts';
 import { pgArray } from '../src/db/pg-array.ts';
-import { withTransaction } from '../src/db/transaction.ts';
+import { commitBehind, withTransaction } from '../src/db/transaction.ts';
 import { testDatabaseUrl } from './test-db.ts';
 
 let database: Database;
@@ -87,6 +89,91 @@ describe('withTransaction', () => {
       ),
     ).rejects.toThrow('refused');
     expect(failed).toEqual([]);
+  });
+
+  it('with commitBehindLast, sends the COMMIT behind the last statement before it is answered', async () => {
+    await database.db.execute(sql`CREATE TABLE IF NOT EXISTS tx_behind_probe (v int CHECK (v > 0))`);
+    await database.db.execute(sql`TRUNCATE tx_behind_probe`);
+    const rows = async () =>
+      (await database.db.execute<{ v: number }>(sql`SELECT v FROM tx_behind_probe ORDER BY v`)).rows.map((r) => r.v);
+    const insert = (tx: Tx, v: number) =>
+      queryNamed(tx, 'tx_behind_insert', sql`INSERT INTO tx_behind_probe VALUES (${v}::int) RETURNING v`);
+    const events: string[] = [];
+    const hooks = {
+      commitBehindLast: true,
+      onCommitSent: () => events.push('commit sent'),
+      onCommitRefused: () => events.push('commit refused'),
+    };
+
+    // Accepted: the COMMIT leaves before the last statement's answer, and both statements are kept.
+    const result = await withTransaction(
+      database.db,
+      async (tx) => {
+        await insert(tx, 1);
+        const last = insert(tx, 2);
+        commitBehind(tx);
+        await last;
+        events.push('last answered');
+        return 'ok';
+      },
+      hooks,
+    );
+    expect(result).toBe('ok');
+    expect(events).toEqual(['commit sent', 'last answered']);
+    expect(await rows()).toEqual([1, 2]);
+
+    // The last statement fails: the COMMIT behind it answers ROLLBACK, said as refused; nothing is kept.
+    events.length = 0;
+    const failed = await withTransaction(
+      database.db,
+      async (tx) => {
+        await insert(tx, 3);
+        const last = insert(tx, -4);
+        commitBehind(tx);
+        await last;
+      },
+      hooks,
+    ).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(sqlErrorOf(failed).code).toBe('23514');
+    expect(events).toEqual(['commit sent', 'commit refused']);
+    expect(await rows()).toEqual([1, 2]);
+
+    // A statement after the COMMIT throws and never runs (it would run outside the transaction).
+    events.length = 0;
+    await expect(
+      withTransaction(
+        database.db,
+        async (tx) => {
+          const last = insert(tx, 5);
+          commitBehind(tx);
+          await last;
+          await insert(tx, 6);
+        },
+        hooks,
+      ),
+    ).rejects.toThrow("A statement was sent after its transaction's COMMIT");
+    expect(events).toEqual(['commit sent']);
+    expect(await rows()).toEqual([1, 2, 5]);
+
+    // A work that went on past a failed statement: the database rolled it back, and that is an error.
+    await expect(
+      withTransaction(database.db, async (tx) => {
+        await insert(tx, 7);
+        await insert(tx, -8).catch(() => {});
+      }),
+    ).rejects.toThrow('rolled back at its COMMIT');
+    // Without commitBehindLast, commitBehind does nothing: the work goes on in its transaction.
+    await withTransaction(database.db, async (tx) => {
+      const first = insert(tx, 9);
+      commitBehind(tx);
+      await first;
+      await insert(tx, 10);
+    });
+    expect(await rows()).toEqual([1, 2, 5, 9, 10]);
+    await database.db.execute(sql`DROP TABLE tx_behind_probe`);
   });
 
   it('sends the BEGIN in the same write as the first statement, and nothing behind a failed BEGIN is kept', async () => {

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { PgDialect, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { Db, Tx } from './client.ts';
+import type { Db, DbOrTx, Tx } from './client.ts';
 import { isDatabaseUnavailable, sqlErrorOf } from './errors.ts';
 import * as schema from './schema/index.ts';
 
@@ -31,15 +31,62 @@ export interface TransactionOptions extends PgTransactionConfig {
    */
   first?: string;
   /**
-   * Called as the COMMIT leaves for the database, after the last of the work (PostgreSQL only; on PGlite,
-   * where a commit is never lost halfway, never). A failure after it may have been written: group commit
-   * does not run such a batch's jobs again (lib/group-commit.ts).
+   * The work's last statement is one that calls `commitBehind` once it has sent it (the ledger's posting,
+   * `postEntries`): the COMMIT then leaves right behind that statement, in the same round trip, instead of
+   * after its answer (issue 20; PostgreSQL only). Whatever must refuse the work has to make a statement
+   * fail by then: a COMMIT behind a failed statement answers ROLLBACK and nothing is written, but one
+   * behind a statement that only reported a problem commits. A statement sent after the COMMIT throws.
+   */
+  commitBehindLast?: boolean;
+  /**
+   * Called as the COMMIT leaves for the database (PostgreSQL only; on PGlite, where a commit is never lost
+   * halfway, never). A failure after it may have been written: group commit does not run such a batch's
+   * jobs again (lib/group-commit.ts), unless `onCommitRefused` follows.
    */
   onCommitSent?: () => void;
+  /** Called when the database answered the COMMIT with ROLLBACK (a statement before it had failed): nothing was written. */
+  onCommitRefused?: () => void;
 }
 
 /** The transaction handle on one pooled connection, made once per connection. */
 const onClient = new WeakMap<pg.PoolClient, Tx>();
+/** Per transaction under way with `commitBehindLast`, by its handle: what sends its COMMIT (`commitBehind`). */
+const commitSenders = new WeakMap<DbOrTx, () => void>();
+/** Connections whose transaction's COMMIT has been sent: a statement sent on one now would run outside it. */
+const committing = new WeakSet<pg.PoolClient>();
+
+/**
+ * Makes every statement sent on `client` while its COMMIT is under way throw instead of leaving: it would
+ * run after the COMMIT, outside the transaction (`commitBehindLast`). Once per connection.
+ */
+function guardAfterCommit(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    if (committing.has(client)) throw new Error("A statement was sent after its transaction's COMMIT");
+    return query(...args);
+  }) as typeof client.query;
+}
+
+/** The transaction handle of `client`, made on its first transaction (with `guardAfterCommit`). */
+function txOn(client: pg.PoolClient): Tx {
+  let tx = onClient.get(client);
+  if (!tx) {
+    const { session, schema: tables, fullSchema, tableNamesMap } = drizzlePg(client, { schema })._;
+    tx = new NodePgTransaction(dialect, session, tables ? { schema: tables, fullSchema, tableNamesMap } : undefined);
+    onClient.set(client, tx);
+    guardAfterCommit(client);
+  }
+  return tx;
+}
+
+/**
+ * Sends the COMMIT of the transaction `tx` now, behind the statement just sent on it, when the transaction
+ * was opened with `commitBehindLast` (see `TransactionOptions`); does nothing otherwise (another caller's
+ * transaction, the pool, PGlite). Called by the ledger's posting once its statement is on its way.
+ */
+export function commitBehind(tx: DbOrTx): void {
+  commitSenders.get(tx)?.();
+}
 const dialect = new PgDialect();
 
 const ISOLATION_LEVELS = new Set(['read uncommitted', 'read committed', 'repeatable read', 'serializable']);
@@ -111,7 +158,7 @@ export async function withTransaction<T>(
   const pool = '$client' in db ? db.$client : undefined;
   if (!(pool instanceof pg.Pool)) {
     // Drizzle's PGlite sends `SET TRANSACTION` for any config object, an empty one too.
-    const { genericPlans: _, first, onCommitSent: __, ...config } = opts;
+    const { genericPlans: _, first, commitBehindLast: __, onCommitSent: ___, onCommitRefused: ____, ...config } = opts;
     return db.transaction(
       async (tx) => {
         if (first) await tx.execute(sql.raw(first));
@@ -123,30 +170,50 @@ export async function withTransaction<T>(
   const begin = beginText(opts);
   const client = await pool.connect();
   let broken: Error | undefined;
-  try {
-    let tx = onClient.get(client);
-    if (!tx) {
-      const { session, schema: tables, fullSchema, tableNamesMap } = drizzlePg(client, { schema })._;
-      tx = new NodePgTransaction(dialect, session, tables ? { schema: tables, fullSchema, tableNamesMap } : undefined);
-      onClient.set(client, tx);
+  const tx = txOn(client);
+  let commit: Promise<pg.QueryResult> | undefined;
+  const sendCommit = (): Promise<pg.QueryResult> => {
+    if (!commit) {
+      commit = client.query('COMMIT');
+      // Its failure is read below; until then it must not count as unhandled (the work may still be waiting).
+      commit.catch(() => {});
+      committing.add(client);
+      opts.onCommitSent?.();
     }
+    return commit;
+  };
+  try {
     let result: T;
+    if (opts.commitBehindLast) commitSenders.set(tx, () => void sendCommit());
     try {
       result = await pipelinedAfterBegin(client, begin, () => work(tx));
     } catch (err) {
+      if (commit) {
+        // The COMMIT left behind the last statement: it answers ROLLBACK when a statement had failed.
+        const answer = await commit.catch((commitErr: unknown) => {
+          broken = commitErr instanceof Error ? commitErr : new Error('COMMIT failed');
+        });
+        if (answer?.command === 'ROLLBACK') opts.onCommitRefused?.();
+        throw err;
+      }
       await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
         broken = rollbackErr instanceof Error ? rollbackErr : new Error('ROLLBACK failed');
       });
       throw err;
     }
-    const committed = client.query('COMMIT');
-    opts.onCommitSent?.();
-    await committed;
+    const answer = await sendCommit();
+    if (answer.command !== 'COMMIT') {
+      // A statement failed and the work went on regardless: the database rolled everything back.
+      opts.onCommitRefused?.();
+      throw new Error('The transaction was rolled back at its COMMIT: one of its statements had failed');
+    }
     return result;
   } catch (err) {
     if (!broken && err instanceof Error && isDatabaseUnavailable(err)) broken = err;
     throw err;
   } finally {
+    commitSenders.delete(tx);
+    committing.delete(client);
     client.release(broken);
   }
 }

@@ -31,13 +31,14 @@ const BATCH: TransactionOptions = { genericPlans: true };
 /**
  * Runs a group-commit batch's `work` in one transaction of `db`, with generic plans, then publishes what
  * it changed. `opts.first`: SQL text run in the BEGIN's round trip (see `TransactionOptions.first`);
- * `opts.onCommitSent`: called as the COMMIT leaves (`BatchRun`'s `committing`).
+ * `opts.commitBehindLast`: the work ends with the ledger's posting, and the COMMIT goes behind it;
+ * `opts.onCommitSent`, `opts.onCommitRefused`: `BatchRun`'s `commit` hooks.
  */
 export function inLiveTransaction<T>(
   db: Db,
   publisher: ChangePublisher,
   work: (tx: Tx, changes: LiveChanges) => Promise<T>,
-  opts: Pick<TransactionOptions, 'first' | 'onCommitSent'> = {},
+  opts: Pick<TransactionOptions, 'first' | 'commitBehindLast' | 'onCommitSent' | 'onCommitRefused'> = {},
 ): Promise<T> {
   return withLiveChanges(publisher, (changes) => inTransaction(db, (tx) => work(tx, changes), { ...BATCH, ...opts }));
 }

@@ -107,10 +107,10 @@ describe('GroupCommit', () => {
     // A connection lost while the database committed: the batch may have been written, so a rerun of its
     // jobs one by one could write each twice.
     const runs: number[][] = [];
-    const gc = new GroupCommit<number, number>(async (_lane, jobs, committing) => {
+    const gc = new GroupCommit<number, number>(async (_lane, jobs, commit) => {
       runs.push([...jobs]);
       if (jobs.length > 1) {
-        committing();
+        commit.onCommitSent();
         throw new Error('Connection terminated unexpectedly');
       }
       return jobs.map((j) => ({ ok: true, value: j * 10 }));
@@ -123,6 +123,28 @@ describe('GroupCommit', () => {
     expect(runs).toEqual([[1], [2, 3]]);
     // The lane goes on.
     await expect(gc.submit('l', 4)).resolves.toBe(40);
+  });
+
+  it('runs again one by one the jobs of a batch whose COMMIT the database answered with ROLLBACK', async () => {
+    // The COMMIT went behind the batch's last statement, which failed: nothing was written.
+    const runs: number[][] = [];
+    const gc = new GroupCommit<number, number>(async (_lane, jobs, commit) => {
+      runs.push([...jobs]);
+      commit.onCommitSent();
+      if (jobs.includes(-3)) {
+        commit.onCommitRefused();
+        throw new Error('Insufficient funds');
+      }
+      return jobs.map((j) => ({ ok: true, value: j * 10 }));
+    }, 32);
+    const first = gc.submit('l', 1);
+    const batch = [2, -3, 4].map((j) => gc.submit('l', j));
+    for (const p of batch) p.catch(() => {});
+    await expect(first).resolves.toBe(10);
+    await expect(batch[0]).resolves.toBe(20);
+    await expect(batch[1]).rejects.toThrow('Insufficient funds');
+    await expect(batch[2]).resolves.toBe(40);
+    expect(runs).toEqual([[1], [2, -3, 4], [2], [-3], [4]]);
   });
 
   it('takes into the next batch a job that arrives in the same turn of the event loop as the last answer', async () => {

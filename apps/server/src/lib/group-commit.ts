@@ -6,9 +6,10 @@
  * Each job keeps its own outcome: `run` answers one per job, and should it throw for a whole batch, the
  * jobs run again one by one so only a faulty one fails.
  *
- * A batch that fails once its COMMIT has left (`run` calls `committing` then: a connection lost while the
- * database committed) may have been written: its jobs then fail with its error rather than run again,
- * which could write them twice.
+ * A batch that fails once its COMMIT has left (`run` calls `commit.onCommitSent` then: a connection lost
+ * while the database committed) may have been written: its jobs then fail with its error rather than run
+ * again, which could write them twice; unless the database answered that COMMIT with ROLLBACK
+ * (`commit.onCommitRefused`: a statement before it had failed, nothing was written).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -32,11 +33,19 @@ interface Waiting<J, R> {
   reject(error: unknown): void;
 }
 
+/** What a batch's transaction reports of its COMMIT (`TransactionOptions` takes them as they are). */
+export interface CommitHooks {
+  /** The COMMIT left for the database. */
+  onCommitSent(): void;
+  /** The database answered it with ROLLBACK: nothing of the batch was written. */
+  onCommitRefused(): void;
+}
+
 /**
  * Writes a batch in one transaction and answers one outcome per job, in order; throws only when the batch
- * as a whole failed. Calls `committing` as its COMMIT leaves for the database, after the last of its work.
+ * as a whole failed. Calls `commit`'s hooks as its COMMIT leaves and, should it, when it is refused.
  */
-export type BatchRun<J, R> = (lane: string, batch: readonly J[], committing: () => void) => Promise<Outcome<R>[]>;
+export type BatchRun<J, R> = (lane: string, batch: readonly J[], commit: CommitHooks) => Promise<Outcome<R>[]>;
 
 export class GroupCommit<J, R> {
   private readonly run: BatchRun<J, R>;
@@ -44,7 +53,7 @@ export class GroupCommit<J, R> {
   /** Per lane with a batch under way, the jobs waiting for the next one. */
   private readonly waiting = new Map<string, Waiting<J, R>[]>();
 
-  /** `run(lane, batch, committing)` writes a batch (`BatchRun`). At most `maxBatch` jobs go in one batch. */
+  /** `run(lane, batch, commit)` writes a batch (`BatchRun`). At most `maxBatch` jobs go in one batch. */
   constructor(run: BatchRun<J, R>, maxBatch: number) {
     this.run = run;
     this.maxBatch = maxBatch;
@@ -82,8 +91,13 @@ export class GroupCommit<J, R> {
       outcomes = await this.run(
         lane,
         batch.map((w) => w.job),
-        () => {
-          commitSent = true;
+        {
+          onCommitSent: () => {
+            commitSent = true;
+          },
+          onCommitRefused: () => {
+            commitSent = false;
+          },
         },
       );
     } catch (err) {

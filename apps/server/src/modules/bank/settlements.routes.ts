@@ -26,9 +26,10 @@ export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = 
   // currency's every withdrawal credits its collector's one balance row, so those that arrive while a
   // batch is written go together in the next one.
   const withdrawBatches = new GroupCommit<settlements.WithdrawJob, WithdrawResponse>(
-    (_lane, jobs, committing) =>
+    (_lane, jobs, commit) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => settlements.withdrawBatch(tx, jobs, changes), {
-        onCommitSent: committing,
+        commitBehindLast: true,
+        ...commit,
       }),
     32,
   );

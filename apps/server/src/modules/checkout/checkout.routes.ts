@@ -177,12 +177,12 @@ export const checkoutWebhookRoutes: FastifyPluginAsyncZod<{ deps: checkout.Check
   // Events that name their checkout by our id go by group commit (DESIGN §9): those that arrive while a
   // batch is written go together in the next one, each with its own outcome (checkout.batch.ts).
   const eventBatches = new GroupCommit<NamedEvent, EventOutcome>(
-    (_lane, events, committing) =>
+    (_lane, events, commit) =>
       inLiveTransaction(
         deps.db,
         app.live.changes,
         (tx, changes) => applyProviderEvents(tx, events, changes, (m) => deps.log.warn(m)),
-        { onCommitSent: committing },
+        commit,
       ),
     32,
   );

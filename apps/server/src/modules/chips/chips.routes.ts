@@ -22,17 +22,19 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
   // Purchases without an Idempotency-Key are written in batches (group commit, DESIGN §9): every one
   // moves the sale's two balance rows, so those that arrive while a batch is written go in the next one.
   const buyBatches = new GroupCommit<chips.BuyJob, BuySynthChipsResponse>(
-    (_lane, jobs, committing) =>
+    (_lane, jobs, commit) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => chips.buySynthChipsBatch(tx, jobs, changes), {
-        onCommitSent: committing,
+        commitBehindLast: true,
+        ...commit,
       }),
     32,
   );
   // Openings without an Idempotency-Key, the same way, in one lane (as transfers: bigger batches).
   const openBatches = new GroupCommit<chips.OpenJob, OpenSynthChipsResponse>(
-    (_lane, jobs, committing) =>
+    (_lane, jobs, commit) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => chips.openSynthChipsBatch(tx, jobs, changes), {
-        onCommitSent: committing,
+        commitBehindLast: true,
+        ...commit,
       }),
     32,
   );

@@ -55,10 +55,11 @@ export const exchangeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = asy
   // lane: per-pair lanes wrote small batches that waited on each other's balance rows (a trader's currency
   // is on several pairs), at twice the CPU per order of one hot pair (issue 20).
   const orderBatches = new GroupCommit<orders.OrderJob, PlaceOrderResponse>(
-    (_lane, jobs, committing) =>
+    (_lane, jobs, commit) =>
       inLiveTransaction(db, publisher, (tx, changes) => orders.placeOrders(tx, jobs, changes, { pairsLocked: true }), {
         first: orders.pairLocksOf(jobs),
-        onCommitSent: committing,
+        commitBehindLast: true,
+        ...commit,
       }),
     32,
   );

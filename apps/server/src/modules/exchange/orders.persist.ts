@@ -41,7 +41,7 @@ export async function persistOrderBatches(
   };
   const entries = batches.flatMap((b) => b.entries);
   const row = await postEntries<PlacedOrderResult>(tx, entries, changes, placedOrderWrites(writes));
-  const stored = parsePlacedOrders(writes, row);
+  const stored = parsePlacedOrders(row);
   const tradeById = new Map(writes.trades.map((t) => [t.id, t]));
   return batches.flatMap((batch) =>
     batch.answers.map(({ index, order, tradeIds, note }) => {

@@ -319,7 +319,8 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
       RETURNING id, seq, created_at)`,
     columns: sql`
       (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'createdAt', created_at)) FROM placed) AS placed,
-      (SELECT count(*) FROM makers)::int AS makers_updated,
+      statement_refuse_unless((SELECT count(*) FROM makers) = ${w.makers.length}::int, 'internal_error', '',
+                              'a resting order changed under the pair lock') AS makers_updated,
       (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'createdAt', created_at)) FROM trades) AS trades`,
   };
 }
@@ -327,19 +328,15 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
 /** The row `postEntries` returns for `placedOrderWrites`. */
 export type PlacedOrderResult = {
   placed: Array<{ id: string; seq: string; createdAt: string }> | null;
-  makers_updated: number;
+  makers_updated: boolean;
   trades: Array<{ id: string; seq: string; createdAt: string }> | null;
 };
 
 /**
- * `seq` and creation time of each new order and each trade, by id. Throws an Error when a resting
- * order was not open any more (impossible under the pair's lock: the transaction then rolls back).
+ * `seq` and creation time of each new order and each trade, by id. (A resting order that was not open
+ * any more, impossible under the pair's lock, failed the statement: `makers_updated`.)
  */
-export function parsePlacedOrders(
-  w: PlacedOrderWrites,
-  r: PlacedOrderResult,
-): Map<string, { seq: number; createdAt: Date }> {
-  if (Number(r.makers_updated) !== w.makers.length) throw new Error('a resting order changed under the pair lock');
+export function parsePlacedOrders(r: PlacedOrderResult): Map<string, { seq: number; createdAt: Date }> {
   const rows = [...(r.placed ?? []), ...(r.trades ?? [])];
   return new Map(rows.map((x) => [String(x.id), { seq: Number(x.seq), createdAt: new Date(String(x.createdAt)) }]));
 }

@@ -32,17 +32,19 @@ export const forgeRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async 
   // Starts without an Idempotency-Key are written in batches (group commit, DESIGN §9), in one lane (as
   // transfers: bigger batches).
   const startBatches = new GroupCommit<processes.StartJob, ProcessResponse>(
-    (_lane, jobs, committing) =>
+    (_lane, jobs, commit) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => processes.startProcesses(tx, jobs, changes), {
-        onCommitSent: committing,
+        commitBehindLast: true,
+        ...commit,
       }),
     32,
   );
   // Claims and cancels the same way, in a lane of their own.
   const endBatches = new GroupCommit<processes.EndJob, ProcessResponse>(
-    (_lane, jobs, committing) =>
+    (_lane, jobs, commit) =>
       inLiveTransaction(db, app.live.changes, (tx, changes) => processes.endProcesses(tx, jobs, changes), {
-        onCommitSent: committing,
+        commitBehindLast: true,
+        ...commit,
       }),
     32,
   );

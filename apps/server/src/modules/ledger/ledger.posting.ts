@@ -9,6 +9,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
 import { pgArray } from '../../db/pg-array.ts';
+import { commitBehind } from '../../db/transaction.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { ledgerPostings, ledgerRows } from '../../lib/metrics.ts';
@@ -45,8 +46,8 @@ function sortedDeltas(entries: readonly Entry[]): Array<{ userId: string; curren
  * The CTEs that post `entries` in one statement (`ok`, `led`, `up`): the SQL text is the same for
  * any entries (they travel as array parameters), so it can be a named prepared statement.
  * - `ok`: false when a debit hits a (user, currency) with no balance row: that member holds nothing
- *   of it. Balance rows are never deleted, so what the statement's snapshot sees stays true, and
- *   nothing is written then.
+ *   of it. Balance rows are never deleted, so what the statement's snapshot sees stays true; nothing is
+ *   written then, and the statement fails (`statement_refuse_unless`, migration 0035).
  * - `up`: one upsert applies every balance change, rows locked in user id, then currency id order
  *   (so concurrent posts cannot deadlock). CHECK constraints are evaluated on the proposed row before
  *   ON CONFLICT, so the proposed row carries greatest(delta, 0) and the real delta is applied in DO
@@ -145,17 +146,21 @@ export async function postEntries<R extends Record<string, unknown> = Record<str
 ): Promise<R> {
   if (!along && entries.length === 0) return {} as R;
   const name = along?.name ?? 'ledger_post';
+  // A debit of a balance with no row fails the statement (migration 0035), as an overdraft does.
   const query = sql`${postingCtes(entries)}${along?.ctes ? sql`, ${along.ctes}` : sql``}
-      SELECT (SELECT ok FROM ok) AS ok${along ? sql`, ${along.columns}` : sql``}`;
-  let row: (R & { ok: boolean }) | undefined;
+      SELECT statement_refuse_unless((SELECT ok FROM ok), 'check_violation', 'balances_amount_nonnegative',
+                                     'a debit of a balance that has no row') AS ok${along ? sql`, ${along.columns}` : sql``}`;
+  let row: R | undefined;
   try {
-    [row] = await queryNamed<R & { ok: boolean }>(db, name, query);
+    const posted = queryNamed<R>(db, name, query);
+    // In a batch whose last statement this is, its COMMIT goes right behind it (`commitBehindLast`).
+    commitBehind(db);
+    [row] = await posted;
   } catch (err) {
     if (isInsufficientFunds(err)) throw new AppError('CONFLICT', 'Insufficient funds');
     throw err;
   }
   if (!row) throw new Error('The posting statement returned no row');
-  if (!row.ok) throw new AppError('CONFLICT', 'Insufficient funds');
   changes?.touchParties(entries);
   ledgerPostings.inc();
   ledgerRows.inc(entries.length);
