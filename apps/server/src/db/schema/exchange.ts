@@ -49,12 +49,9 @@ export const exchangeOrders = pgTable(
   {
     id: objectId('id').primaryKey(),
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    pairId: objectId('pair_id')
-      .notNull()
-      .references(() => exchangePairs.id),
-    userId: objectId('user_id')
-      .notNull()
-      .references(() => users.id),
+    // No foreign keys on orders and trades (migration 0036): see there for what keeps their names real.
+    pairId: objectId('pair_id').notNull(),
+    userId: objectId('user_id').notNull(),
     buySide: boolean('buy_side').notNull(),
     initialAmount: money('initial_amount').notNull(),
     filledAmount: money('filled_amount').notNull().default('0'),
@@ -86,15 +83,9 @@ export const exchangeTrades = pgTable(
   {
     id: objectId('id').primaryKey(),
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    pairId: objectId('pair_id')
-      .notNull()
-      .references(() => exchangePairs.id),
-    buyOrderId: objectId('buy_order_id')
-      .notNull()
-      .references(() => exchangeOrders.id),
-    sellOrderId: objectId('sell_order_id')
-      .notNull()
-      .references(() => exchangeOrders.id),
+    pairId: objectId('pair_id').notNull(),
+    buyOrderId: objectId('buy_order_id').notNull(),
+    sellOrderId: objectId('sell_order_id').notNull(),
     /** The taker's side: true when an incoming buy met a resting sell. */
     takerBuySide: boolean('taker_buy_side').notNull(),
     price: money('price').notNull(),
