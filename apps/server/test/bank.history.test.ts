@@ -9,7 +9,7 @@ import { bankCalls, describeTxs } from './bank.helpers.ts';
 import { call, expectLedgerBalanced, mint, registerMember, uniqueNick, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
-const { transfer, history, allHistory } = bankCalls(t);
+const { newCurrency, transfer, burn, history, allHistory } = bankCalls(t);
 
 describe('POST /api/bank/transactions', () => {
   /** A sends B 1 SN, 2 SN and 3 SD; C sends B 4 SN; the admin minted to A and C. */
@@ -164,6 +164,45 @@ describe('POST /api/bank/alltransactions', () => {
     const page = await allHistory({ paging: { limit: 5, page: 1 } });
     expect(page.txs).toHaveLength(5);
     expect(page.total).toBeGreaterThanOrEqual(3);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('filtered by a currency alone, lists its rows of every category in order, paged, with their total', async () => {
+    // One range of the ledger's (currency, category, time) index per category, merged: the pages must be
+    // the currency's rows in the list's order, whatever categories they mix.
+    const coin = await newCurrency({ transferTax: '0.1' });
+    const a = await registerMember(t.app, 'cur');
+    const b = await registerMember(t.app, 'cur');
+    const ok = async (res: Promise<{ statusCode: number; body: string }>) => {
+      const { statusCode, body } = await res;
+      expect(statusCode, body).toBe(200);
+    };
+    await mint(t.app, t.admin, a.nickname, coin.currencyId, '50');
+    await mint(t.app, t.admin, a.nickname, 2, '5');
+    await ok(transfer(a, b.nickname, coin.currencyId, '10'));
+    await ok(transfer(a, b.nickname, 2, '1'));
+    await ok(burn(b.nickname, coin.currencyId, '2'));
+    await ok(transfer(a, b.nickname, coin.currencyId, '3'));
+    await mint(t.app, t.admin, b.nickname, coin.currencyId, '1');
+    // mint, transfer + tax, burn, transfer + tax, mint: 7 rows of the coin, in 4 categories.
+    const pages: string[] = [];
+    for (let page = 1; page <= 2; page++) {
+      const got = await allHistory({ currencyId: coin.currencyId, paging: { limit: 5, page } });
+      expect(got).toMatchObject({ total: 7, totalCapped: false });
+      expect(got.txs.every((x) => x.balance.currencyId === coin.currencyId)).toBe(true);
+      pages.push(...describeTxs(got.txs));
+    }
+    expect(pages).toEqual([
+      `10 1.00 system->${b.nickname}`,
+      `4 0.30 ${a.nickname}->system`,
+      `3 2.70 ${a.nickname}->${b.nickname}`,
+      `11 2.00 ${b.nickname}->system`,
+      `4 1.00 ${a.nickname}->system`,
+      `3 9.00 ${a.nickname}->${b.nickname}`,
+      `10 50.00 system->${a.nickname}`,
+    ]);
+    const taxes = await allHistory({ currencyId: coin.currencyId, category: 4 });
+    expect(describeTxs(taxes.txs)).toEqual([`4 0.30 ${a.nickname}->system`, `4 1.00 ${a.nickname}->system`]);
     await expectLedgerBalanced(t.app, t.admin);
   });
 });

@@ -3,7 +3,7 @@
  * and executor of the posted rows, so no path (a mint, a settlement, an admin's payout) has to remember
  * the executor for their kept history totals (history.totals.ts). A refused posting names nobody.
  */
-import { AppError, amount } from '@starlight/shared';
+import { AppError, amount, TX_CATEGORY } from '@starlight/shared';
 import { describe, expect, it } from 'vitest';
 import { LiveChanges } from '../src/lib/live-changes.ts';
 import { postEntries } from '../src/modules/ledger/ledger.posting.ts';
@@ -20,7 +20,7 @@ describe('a posting', () => {
     const carol = await registerMember(t.app, 'lcc');
     const dave = await registerMember(t.app, 'lcd');
     const mint = {
-      category: 10,
+      category: TX_CATEGORY.Mint,
       currencyId: coin.currencyId,
       amount: amount(5_000_000_000n),
       executorId: t.admin.id,
@@ -34,7 +34,13 @@ describe('a posting', () => {
 
     // Dave holds nothing of `coin`: the debit is refused, nothing is written, and nobody is named.
     const refused = new LiveChanges();
-    const overdraw = { ...mint, category: 1, executorId: dave.id, senderId: dave.id, recipientId: carol.id };
+    const overdraw = {
+      ...mint,
+      category: TX_CATEGORY.Deposit,
+      executorId: dave.id,
+      senderId: dave.id,
+      recipientId: carol.id,
+    };
     await expect(db().transaction((tx) => postEntries(tx, [overdraw], refused))).rejects.toBeInstanceOf(AppError);
     expect(refused.isEmpty).toBe(true);
     expect(await balanceOf(t.app, carol, coin.currencyId)).toBe('5');

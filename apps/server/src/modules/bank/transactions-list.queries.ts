@@ -5,11 +5,19 @@
  * index (`bank_tx_sender`, `bank_tx_recipient`, `bank_tx_executor_other`): each branch reads at most a
  * page's worth of rows in order and the branches are merged, so a member's page never sorts all their
  * rows. Without a party filter one ordered range of `bank_tx_created` or, for a category,
- * `bank_tx_category` is read. The page's ids are found first and only those rows are read whole; the
+ * `bank_tx_category` is read; for a currency, one range of `bank_tx_currency_category` per category,
+ * merged as the party branches are (a rare currency's rows are found without walking the whole ledger). The page's ids are found first and only those rows are read whole; the
  * total is counted up to a bound (`cappedTotal`).
  * Reads other modules' tables: `bank_transactions` (the ledger's: these are its lists) and `users` (the nicknames each row shows, joined in the page's one statement).
  */
-import { type Amount, formatAmount, formatAtPrecision, fromNumeric, type Transaction } from '@starlight/shared';
+import {
+  type Amount,
+  formatAmount,
+  formatAtPrecision,
+  fromNumeric,
+  type Transaction,
+  TX_CATEGORY,
+} from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
@@ -123,6 +131,14 @@ async function partyBranches(db: DbOrTx, f: TxFilters): Promise<{ branches: SQL[
     other,
   };
 }
+
+/**
+ * The branches of a currency filter without a party or a category: one per category of the ledger
+ * (`Entry.category` is one of TX_CATEGORY's), each an ordered range of `bank_tx_currency_category`.
+ * A rare currency's page then reads its own rows, where one range of `bank_tx_created` filtered by currency
+ * walked the ledger back until it had a page (5.8 s for a currency of 5,338 rows in 10 million, issue 19).
+ */
+const CATEGORY_BRANCHES: SQL[] = Object.values(TX_CATEGORY).map((c) => sql`t.category = ${sql.raw(String(c))}`);
 
 /**
  * A page size as statement text (an integer, 5..50 by the paging schema): PostgreSQL takes a LIMIT
@@ -241,7 +257,9 @@ export async function findTransactions(
 ): Promise<{ txs: Transaction[] } & CappedTotal> {
   const parties = await partyBranches(db, f);
   if (parties === null) return { txs: [], total: 0, totalCapped: false };
-  const { branches } = parties;
+  const noParty = f.ownerId === undefined && parties.other === null;
+  const branches =
+    noParty && f.currencyId !== undefined && f.category === undefined ? CATEGORY_BRANCHES : parties.branches;
   const where: SQL[] = [...withinDates(sql`t.created_at`, f.startDate, f.endDate)];
   if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
   if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);

@@ -1,9 +1,10 @@
 /** The ledger's unit of posting (DESIGN §4): what `postEntries` writes and a batch's balances apply. */
-import type { Amount } from '@starlight/shared';
+import type { Amount, TxCategory } from '@starlight/shared';
 
 /** One movement of money: a ledger row. `senderId`/`recipientId` null = the system (or escrow). */
 export interface Entry {
-  category: number;
+  /** One of TX_CATEGORY's: the Tnx Logs' currency filter reads the ledger category by category. */
+  category: TxCategory;
   currencyId: number;
   /** Positive Amount in 10^-9 units. */
   amount: Amount;
