@@ -3,16 +3,19 @@
  * name rows that exist (foreign keys), and `bank_transactions` is append-only (a trigger refuses UPDATE,
  * DELETE and TRUNCATE), whatever code or hand-typed SQL asks. The ledger's rows carry no foreign keys
  * (migration 0034): a posting names real members and currencies through the balance rows it changes in
- * the same statement, and the full audit finds a row typed in by hand that names nobody.
+ * the same statement, and the full audit finds a row typed in by hand that names nobody. Nor do exchange
+ * orders and trades (migration 0036): the full audit's exchange check finds one that names no pair, member
+ * or order.
  */
 
-import { type Amount, AppError, parseAmount } from '@starlight/shared';
+import { type Amount, AppError, type AuditResponse, parseAmount } from '@starlight/shared';
 import { type SQL, sql, TransactionRollbackError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { newObjectId } from '../src/lib/ids.ts';
 import { compareBalances } from '../src/modules/bank/audit.queries.ts';
+import { countOrphanExchangeRows } from '../src/modules/exchange/exchange.public.ts';
 import { type Entry, postEntries } from '../src/modules/ledger/ledger.public.ts';
-import { expectLedgerBalanced, mint, registerMember, sqlStateOf, useTestApp } from './helpers.ts';
+import { call, expectLedgerBalanced, mint, registerMember, sqlStateOf, useTestApp } from './helpers.ts';
 
 const nobody = newObjectId();
 
@@ -25,17 +28,6 @@ describe('the ledger tables in the database', () => {
     [
       'a balance in no currency',
       () => sql`INSERT INTO balances (user_id, currency_id, amount) VALUES (${t.admin.id}, 999999, 1)`,
-    ],
-    [
-      'an order on no pair',
-      () => sql`INSERT INTO exchange_orders (id, pair_id, user_id, buy_side, initial_amount, price, escrow_remaining)
-                VALUES (${newObjectId()}, ${nobody}, ${t.admin.id}, true, 1, 1, 1)`,
-    ],
-    [
-      'a trade on no pair, of no orders',
-      () => sql`INSERT INTO exchange_trades (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price,
-                                             amount, cost, buyer_fee, seller_fee)
-                VALUES (${newObjectId()}, ${nobody}, ${nobody}, ${nobody}, true, 1, 1, 1, 0, 0)`,
     ],
     [
       'an admin log of nobody',
@@ -136,5 +128,38 @@ describe('the ledger tables in the database', () => {
       rows: [],
     });
     await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it("finds an order or a trade typed in by hand that names no pair, member or order: the full audit's exchange check", async () => {
+    const found: Array<{ orders: number; trades: number }> = [];
+    const ended = await t.built.database.db
+      .transaction(
+        async (tx) => {
+          found.push(await countOrphanExchangeRows(tx));
+          await tx.execute(sql`
+            INSERT INTO exchange_orders (id, pair_id, user_id, buy_side, initial_amount, price, escrow_remaining)
+            VALUES (${newObjectId()}, ${nobody}, ${t.admin.id}, true, 1, 1, 1)`);
+          await tx.execute(sql`
+            INSERT INTO exchange_trades (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount,
+                                         cost, buyer_fee, seller_fee)
+            VALUES (${newObjectId()}, ${nobody}, ${nobody}, ${nobody}, true, 1, 1, 1, 0, 0)`);
+          found.push(await countOrphanExchangeRows(tx));
+          tx.rollback();
+        },
+        { isolationLevel: 'repeatable read' },
+      )
+      .catch((err: unknown) => err);
+    expect(ended).toBeInstanceOf(TransactionRollbackError);
+    expect(found).toEqual([
+      { orders: 0, trades: 0 },
+      { orders: 1, trades: 3 },
+    ]);
+    const audit = await call(t.app, t.admin.token, 'GET', '/api/bank/audit?full=true');
+    expect(audit.statusCode, audit.body).toBe(200);
+    expect(audit.json<AuditResponse>().checks).toContainEqual({
+      name: 'exchange',
+      ok: true,
+      detail: 'Every order names its pair and member, every trade its pair and orders',
+    });
   });
 });

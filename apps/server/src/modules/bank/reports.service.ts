@@ -16,6 +16,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
+import { countOrphanExchangeRows } from '../exchange/exchange.public.ts';
 import { takeAndStoreCheck, takeCheck } from './audit.check.ts';
 import {
   type ConservationCheck,
@@ -206,7 +207,8 @@ function tripwireChecks(t: Tripwires): AuditCheck[] {
  *   without scanning the ledger. A balance changed without a ledger row shows from the next check on.
  * - `full`: recounts the whole ledger (the exact scan), compares every bucket of the rollup with it (a
  *   mismatch fails the check `rollup`) and every balance with its own rows (check `balances`: money
- *   moved between members without a row, which conservation cannot see), in one snapshot. When they match, the tripwires' baseline is
+ *   moved between members without a row, which conservation cannot see) and every exchange order and trade
+ *   with the rows it names (check `exchange`: its tables have no foreign keys), in one snapshot. When they match, the tripwires' baseline is
  *   taken afresh (the counters read at its start) and the backdated rows it saw are cleared, so a
  *   reported change clears once a recount vouches for the ledger. Its conservation figures are stored as
  *   the latest check.
@@ -220,6 +222,7 @@ export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<Audi
           const { rows, check } = await takeCheck(tx, 'full');
           const cmp = await compareRollup(tx);
           const bal = await compareBalances(tx);
+          const orphans = await countOrphanExchangeRows(tx);
           const t = await findTripwires(tx);
           const first = cmp.sample[0];
           const checks: AuditCheck[] = [
@@ -240,6 +243,14 @@ export async function audit(db: Db, opts: { full?: boolean } = {}): Promise<Audi
                 bal.mismatches === 0
                   ? 'Every balance equals its ledger rows'
                   : `${bal.mismatches} balances differ from their ledger rows (first: member ${bal.first?.userId} currency ${bal.first?.currencyId}: balance ${bal.first?.balance}, ledger ${bal.first?.ledger})`,
+            },
+            {
+              name: 'exchange',
+              ok: orphans.orders === 0 && orphans.trades === 0,
+              detail:
+                orphans.orders === 0 && orphans.trades === 0
+                  ? 'Every order names its pair and member, every trade its pair and orders'
+                  : `${orphans.orders} references of orders and ${orphans.trades} of trades name a pair, member or order that does not exist`,
             },
           ];
           const clean = cmp.built && cmp.mismatches === 0;
