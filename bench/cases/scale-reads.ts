@@ -140,6 +140,17 @@ export function readCases(f: ReadFixture): ReadCase[] {
     { name: 'admin_admin_logs', path: '/api/audit/getAdminLogs', body: paging(1, 50) },
     { name: 'admin_all_transactions', path: '/api/bank/alltransactions', body: paging(1, 50) },
     { name: 'admin_all_transactions_deep', path: '/api/bank/alltransactions', body: paging(1000, 50) },
+    // A currency alone: a page per category of the ledger's (currency, category, time) index, merged.
+    {
+      name: 'admin_all_transactions_currency',
+      path: '/api/bank/alltransactions',
+      body: { ...paging(1, 50), currencyId },
+    },
+    {
+      name: 'admin_all_transactions_currency_deep',
+      path: '/api/bank/alltransactions',
+      body: { ...paging(100, 50), currencyId },
+    },
     {
       name: 'admin_all_transactions_filtered',
       path: '/api/bank/alltransactions',
