@@ -4,6 +4,7 @@
  * row. Stats, supply history and the audit: bank.reports.test.ts.
  */
 import type { TransactionsResponse } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bankCalls, describeTxs } from './bank.helpers.ts';
 import { call, expectLedgerBalanced, mint, registerMember, uniqueNick, useTestApp } from './helpers.ts';
@@ -203,6 +204,22 @@ describe('POST /api/bank/alltransactions', () => {
     ]);
     const taxes = await allHistory({ currencyId: coin.currencyId, category: 4 });
     expect(describeTxs(taxes.txs)).toEqual([`4 0.30 ${a.nickname}->system`, `4 1.00 ${a.nickname}->system`]);
+
+    // A category alone: one range per currency, merged; the pages are the category's rows of every currency.
+    const other = await newCurrency({ transferTax: '0.5' });
+    await mint(t.app, t.admin, a.nickname, other.currencyId, '4');
+    await ok(transfer(a, b.nickname, other.currencyId, '2'));
+    const expected = await t.built.database.db.execute<{ id: string }>(
+      sql`SELECT id FROM bank_transactions WHERE category = 4 ORDER BY created_at DESC, id DESC LIMIT 10`,
+    );
+    const byCategory: string[] = [];
+    for (let page = 1; page <= 2; page++) {
+      const got = await allHistory({ category: 4, paging: { limit: 5, page } });
+      expect(got.txs.every((x) => x.category === 4)).toBe(true);
+      byCategory.push(...got.txs.map((x) => x._id));
+    }
+    expect(byCategory).toEqual(expected.rows.map((r) => r.id));
+    expect(byCategory[0]).toBe((await allHistory({ currencyId: other.currencyId, category: 4 })).txs[0]?._id);
     await expectLedgerBalanced(t.app, t.admin);
   });
 });

@@ -78,16 +78,17 @@ export const bankTransactions = pgTable(
     index('bank_tx_sender').on(t.senderId, t.createdAt, t.id),
     index('bank_tx_recipient').on(t.recipientId, t.createdAt, t.id),
     index('bank_tx_created').on(t.createdAt, t.id),
-    // The Tnx Logs' currency filter without a party (transactions-list.queries.ts) reads a page per
-    // category from this index and counts its matches up to a bound through it (migration 0037): a rare
-    // currency's 5,338 rows of 10 million counted in 29 ms with (currency_id, category), against a 21 s scan
-    // of the whole ledger without; its page walked `bank_tx_created` back for 5.8 s.
+    // The Tnx Logs' currency or category filter without a party (transactions-list.queries.ts) reads a
+    // page per category of the currency, or per currency of the category, from this index and counts its
+    // matches up to a bound through it (migrations 0037, 0038): a rare currency's 5,338 rows of 10 million
+    // counted in 29 ms with (currency_id, category), against a 21 s scan of the whole ledger without; its
+    // page walked `bank_tx_created` back for 5.8 s. It also stands for the (category, created_at, id) index
+    // that each ledger row paid for.
     index('bank_tx_currency_category_created').on(t.currencyId, t.category, t.createdAt, t.id),
-    // The Tnx Logs filters (issue 19 §2, transactions-list.queries.ts): a category in date order, and the
-    // rows a nickname executed without being their sender or recipient (admin mints and burns, settlements,
-    // exchange fills), partial so a transfer (its executor is its sender) writes no entry; migration 0028
-    // adds INCLUDE by hand, so the nickname filter with a currency, category or amount stays index-only.
-    index('bank_tx_category').on(t.category, t.createdAt, t.id),
+    // The Tnx Logs filters (issue 19 §2, transactions-list.queries.ts): the rows a nickname executed
+    // without being their sender or recipient (admin mints and burns, settlements, exchange fills), partial
+    // so a transfer (its executor is its sender) writes no entry; migration 0028 adds INCLUDE by hand, so
+    // the nickname filter with a currency, category or amount stays index-only.
     // A member's history (and a nickname's list) by category: each party's rows of one category in date
     // order, so a rare category (a member's 17 deposits among 19,000 rows) or one with a currency and an
     // amount reads its own rows, not all the party's (issue 19 §2; migration 0032 adds INCLUDE by hand).
