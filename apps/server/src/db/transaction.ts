@@ -50,6 +50,7 @@ export interface TransactionOptions extends PgTransactionConfig {
 
 /** The transaction handle on one pooled connection, made once per connection. */
 const onClient = new WeakMap<pg.PoolClient, Tx>();
+const dialect = new PgDialect();
 /** Per transaction under way with `commitBehindLast`, by its handle: what sends its COMMIT (`commitBehind`). */
 const commitSenders = new WeakMap<DbOrTx, () => void>();
 /** Connections whose transaction's COMMIT has been sent: a statement sent on one now would run outside it. */
@@ -87,7 +88,6 @@ function txOn(client: pg.PoolClient): Tx {
 export function commitBehind(tx: DbOrTx): void {
   commitSenders.get(tx)?.();
 }
-const dialect = new PgDialect();
 
 const ISOLATION_LEVELS = new Set(['read uncommitted', 'read committed', 'repeatable read', 'serializable']);
 const ACCESS_MODES = new Set(['read only', 'read write']);
