@@ -2,9 +2,11 @@
  * Transfers written in one batch (DESIGN §9: group commit) end exactly as the same transfers sent one
  * after the other: the same answers and refusals, the same balances to the last unit, and a balanced
  * ledger. A batch checks each transfer against what the earlier ones left, so money received later in
- * the batch never pays for an earlier transfer (two members with nothing cannot pay each other).
+ * the batch never pays for an earlier transfer (two members with nothing cannot pay each other). A batch
+ * whose posting the database refuses runs again one by one, so only the faulty transfer fails.
  */
 import { type Amount, AppError, parseAmount } from '@starlight/shared';
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../src/db/transaction.ts';
@@ -127,6 +129,45 @@ describe('transfers written in one batch', () => {
     expect(await balanceOf(t.app, a, SN)).toBe('1');
     expect(await balanceOf(t.app, b, SN)).toBe('3');
     expect(await balanceOf(t.app, rich, SN)).toBe('6');
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('a batch whose posting fails runs again one by one: only the faulty transfer fails, none is written twice', async () => {
+    // The COMMIT goes out behind the batch's posting; when the posting fails, the database answers it
+    // with ROLLBACK, and group commit runs the batch's transfers again one by one.
+    const senders = await Promise.all(Array.from({ length: 8 }, () => registerMember(t.app, 'bp')));
+    const to = await registerMember(t.app, 'bp');
+    for (const s of senders) await mint(t.app, t.admin, s.nickname, SN, '5');
+    const db = t.built.database.db;
+    // A ledger row the database refuses: the one transfer with this note (as a fault the batch's checks
+    // cannot see).
+    await db.execute(sql`CREATE OR REPLACE FUNCTION test_refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'poisoned row'; END $$`);
+    await db.execute(sql`CREATE TRIGGER test_refuse_poison BEFORE INSERT ON bank_transactions FOR EACH ROW
+      WHEN (NEW.note = 'poison') EXECUTE FUNCTION test_refuse_poison()`);
+    try {
+      const answers = await Promise.all(
+        senders.map((s, i) =>
+          call(t.app, s.token, 'POST', '/api/bank/p2pTransfer', {
+            recipientNickName: to.nickname,
+            currencyId: SN,
+            amount: '1',
+            note: i === 3 ? 'poison' : 'batched',
+          }),
+        ),
+      );
+      expect(answers.map((r) => r.statusCode)).toEqual(senders.map((_, i) => (i === 3 ? 500 : 200)));
+    } finally {
+      await db.execute(sql`DROP TRIGGER test_refuse_poison ON bank_transactions`);
+      await db.execute(sql`DROP FUNCTION test_refuse_poison()`);
+    }
+    const balancesNow = await Promise.all(senders.map((s) => balanceOf(t.app, s, SN)));
+    expect(balancesNow).toEqual(senders.map((_, i) => (i === 3 ? '5' : '4')));
+    expect(await balanceOf(t.app, to, SN)).toBe('7');
+    const rows = await db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM bank_transactions WHERE recipient_id = ${to.id} AND category = 3`,
+    );
+    expect(rows.rows[0]?.n).toBe(7);
     await expectLedgerBalanced(t.app, t.admin);
   });
 });
