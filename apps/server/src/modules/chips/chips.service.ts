@@ -175,7 +175,7 @@ export async function openSynthChipsBatch(
     );
     // The ships are inserted by the posting's own statement: one round trip for the batch.
     const { ids, along } = insertItemsAlong('chips_open_post', rows);
-    await postEntries<{ items_inserted: number }>(tx, entries, changes, along);
+    await postEntries(tx, entries, changes, along);
     changes.touchCollection(sale.shipsCollectionId);
     // The answer is what was inserted, stamped with the transaction's time (read in the lock statement):
     // reading the ships back cost more than the rest of the batch.
