@@ -72,7 +72,11 @@ export const bankTransactions = pgTable(
   (t) => [
     check('bank_transactions_amount_positive', sql`${t.amount} > 0`),
     // The lists' whole order (created_at, then id) is in each key (migration 0028), so a page needs no
-    // sort whatever plan PostgreSQL keeps for its statement.
+    // sort whatever plan PostgreSQL keeps for its statement; migration 0028 also adds INCLUDE by hand
+    // (drizzle has none) to the two parties': the ledger's lists read their pages, counts and member
+    // filters index-only.
+    index('bank_tx_sender').on(t.senderId, t.createdAt, t.id),
+    index('bank_tx_recipient').on(t.recipientId, t.createdAt, t.id),
     index('bank_tx_created').on(t.createdAt, t.id),
     // The Tnx Logs' currency or category filter without a party (transactions-list.queries.ts) reads a
     // page per category of the currency, or per currency of the category, from this index and counts its
@@ -85,13 +89,9 @@ export const bankTransactions = pgTable(
     // without being their sender or recipient (admin mints and burns, settlements, exchange fills), partial
     // so a transfer (its executor is its sender) writes no entry; migration 0028 adds INCLUDE by hand, so
     // the nickname filter with a currency, category or amount stays index-only.
-    // A member's history (and a nickname's list): each party's rows of one category in date order, so a
-    // rare category (a member's 17 deposits among 19,000 rows) or one with a currency and an amount reads
-    // its own rows, not all the party's (issue 19 §2; migration 0032 adds INCLUDE by hand: pages, counts
-    // and filters are read index-only). Without a category filter a list reads one range per category,
-    // merged: the (party, created_at, id) indexes are gone (migration 0039), each cost every ledger row an
-    // index entry (issue 20).
-
+    // A member's history (and a nickname's list) by category: each party's rows of one category in date
+    // order, so a rare category (a member's 17 deposits among 19,000 rows) or one with a currency and an
+    // amount reads its own rows, not all the party's (issue 19 §2; migration 0032 adds INCLUDE by hand).
     index('bank_tx_sender_category').on(t.senderId, t.category, t.createdAt, t.id),
     index('bank_tx_recipient_category').on(t.recipientId, t.category, t.createdAt, t.id),
     index('bank_tx_executor_other')

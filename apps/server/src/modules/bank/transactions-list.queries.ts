@@ -2,10 +2,9 @@
  * SQL of the ledger's lists (SPEC §2 Tnx Logs, §3 the member's transaction log; DESIGN §4), fast at
  * 10,000,000 rows (issue 19 §2). The list is newest first, ties by id. A party filter (the member's own
  * history, the nickname filters) is split into disjoint branches, each one ordered range of a party
- * index: a sender's or a recipient's rows of one category (`bank_tx_sender_category`,
- * `bank_tx_recipient_category`; without a category filter, one branch per category) or an executor's
- * (`bank_tx_executor_other`). Each branch reads at most a page's worth of rows in order and the branches
- * are merged, so a member's page never sorts all their rows. Without a party filter one ordered range of `bank_tx_created` is read, or, for a currency or a
+ * index (`bank_tx_sender`, `bank_tx_recipient`, `bank_tx_executor_other`): each branch reads at most a
+ * page's worth of rows in order and the branches are merged, so a member's page never sorts all their
+ * rows. Without a party filter one ordered range of `bank_tx_created` is read, or, for a currency or a
  * category, ranges of `bank_tx_currency_category_created`: one (both given), one per category of the
  * currency, or one per currency of the category, merged as the party branches are (a rare currency's
  * rows are found without walking the whole ledger). The page's ids are found first and only those rows are read whole; the
@@ -98,26 +97,20 @@ function betweenBranches(me: string, other: OtherParty): SQL[] {
 }
 
 /**
- * The disjoint conditions whose union is the party filter of `f`, and the id of the account the nickname
- * names (`other`); null when the nickname names no account. `branches` each name a sender or a recipient
- * (one range of that party's per-category index once a category is given, see `findTransactions`);
- * `executor`, the rows an account executed as neither party (the admin's nickname filter only).
+ * The disjoint conditions whose union is the party filter of `f` (each served by one party index), and
+ * the id of the account the nickname names (`other`); null when the nickname names no account.
  * `[sql\`true\`]` when there is no party filter.
  */
-async function partyBranches(
-  db: DbOrTx,
-  f: TxFilters,
-): Promise<{ branches: SQL[]; executor: SQL | null; other: string | null } | null> {
+async function partyBranches(db: DbOrTx, f: TxFilters): Promise<{ branches: SQL[]; other: string | null } | null> {
   const me = f.ownerId;
   if (me) {
     const other = f.nickname ? await otherParty(db, f.nickname) : null;
     if (f.nickname && other === null) return null;
-    if (other && other.id !== me) return { branches: betweenBranches(me, other), executor: null, other: other.id };
+    if (other && other.id !== me) return { branches: betweenBranches(me, other), other: other.id };
     // The member's own rows: sent, or received and not sent (a row of both is counted once); their own
     // nickname narrows nothing.
     return {
       branches: [sql`t.sender_id = ${me}`, sql`t.recipient_id = ${me} AND t.sender_id IS DISTINCT FROM ${me}`],
-      executor: null,
       other: other?.id ?? null,
     };
   }
@@ -126,25 +119,25 @@ async function partyBranches(
     other = await idOfNickname(db, f.nickname);
     if (other === null) return null;
   }
-  if (other === null) return { branches: [sql`true`], executor: null, other };
+  if (other === null) return { branches: [sql`true`], other };
   // Any party: sender; or recipient and not sender; or executor and neither (the partial index
   // bank_tx_executor_other holds only those rows: its predicate is repeated verbatim so the planner uses it).
   return {
-    branches: [sql`t.sender_id = ${other}`, sql`t.recipient_id = ${other} AND t.sender_id IS DISTINCT FROM ${other}`],
-    executor: sql`t.executor_id = ${other} AND t.executor_id IS NOT NULL AND t.executor_id IS DISTINCT FROM t.sender_id
+    branches: [
+      sql`t.sender_id = ${other}`,
+      sql`t.recipient_id = ${other} AND t.sender_id IS DISTINCT FROM ${other}`,
+      sql`t.executor_id = ${other} AND t.executor_id IS NOT NULL AND t.executor_id IS DISTINCT FROM t.sender_id
           AND t.executor_id IS DISTINCT FROM t.recipient_id`,
+    ],
     other,
   };
 }
 
 /**
- * One condition per category of the ledger (`Entry.category` is one of TX_CATEGORY's). A currency filter
- * without a party or a category reads one ordered range of `bank_tx_currency_category_created` per category:
- * a rare currency's page then reads its own rows, where one range of `bank_tx_created` filtered by currency
+ * The branches of a currency filter without a party or a category: one per category of the ledger
+ * (`Entry.category` is one of TX_CATEGORY's), each an ordered range of `bank_tx_currency_category_created`.
+ * A rare currency's page then reads its own rows, where one range of `bank_tx_created` filtered by currency
  * walked the ledger back until it had a page (5.8 s for a currency of 5,338 rows in 10 million, issue 19).
- * A sender's or a recipient's rows without a category filter are likewise one range per category of their
- * per-category index: the ledger has no party index without the category (migration 0039: two index
- * entries fewer for every row every money path writes, issue 20).
  */
 const CATEGORY_BRANCHES: SQL[] = Object.values(TX_CATEGORY).map((c) => sql`t.category = ${sql.raw(String(c))}`);
 
@@ -281,12 +274,8 @@ export async function findTransactions(
   const parties = await partyBranches(db, f);
   if (parties === null) return { txs: [], total: 0, totalCapped: false };
   const noParty = f.ownerId === undefined && parties.other === null;
-  const partyRanges =
-    f.category === undefined
-      ? parties.branches.flatMap((b) => CATEGORY_BRANCHES.map((c) => sql`${b} AND ${c}`))
-      : parties.branches;
   const branches = !noParty
-    ? [...partyRanges, ...(parties.executor ? [parties.executor] : [])]
+    ? parties.branches
     : f.currencyId !== undefined && f.category === undefined
       ? CATEGORY_BRANCHES
       : f.currencyId === undefined && f.category !== undefined
