@@ -26,6 +26,7 @@ import { idOfNickname } from '../../db/lists.ts';
 import { type CappedTotal, cappedTotal, capTotal, countNow, type TotalOf } from '../../db/paging.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
+import { findCurrencies } from './currencies.queries.ts';
 import { DAY, HOUR, MINUTE, minuteFloor } from './rollup.queries.ts';
 
 export interface TxFilters {
@@ -148,12 +149,8 @@ const CATEGORY_BRANCHES: SQL[] = Object.values(TX_CATEGORY).map((c) => sql`t.cat
  * (migration 0038: one index fewer for every row every money path writes).
  */
 async function currencyBranches(db: DbOrTx): Promise<SQL[]> {
-  const rows = await queryNamed<{ id: number }>(
-    db,
-    'ledger_list_currency_ids',
-    sql`SELECT currency_id AS id FROM currencies ORDER BY currency_id`,
-  );
-  return rows.map((r) => sql`t.currency_id = ${sql.raw(String(Number(r.id)))}`);
+  const rows = await findCurrencies(db);
+  return rows.map((r) => sql`t.currency_id = ${sql.raw(String(Number(r.currencyId)))}`);
 }
 
 /**
