@@ -362,10 +362,50 @@ describe('the whole ledger past the first pages (the rollup places the page)', (
         expect(body.totalCapped).toBe(all > offset + COUNT_CAP);
       }
     };
+    // A currency, a category or both (no party, dates or amounts): the total is the rollup's counts plus
+    // the tail's rows, equal to counting them.
+    const totals = async (label: string) => {
+      const filters = [{ currencyId: 2 }, { category: 3 }, { currencyId: 2, category: 3 }, { currencyId: 1 }, {}];
+      for (const filter of filters) {
+        const res = await call(t.app, t.admin.token, 'POST', '/api/bank/alltransactions', {
+          ...filter,
+          paging: { limit: 50, page: 3 },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json<TransactionsResponse>();
+        const where = sql.join(
+          [
+            sql`true`,
+            ...('currencyId' in filter ? [sql`currency_id = ${filter.currencyId}`] : []),
+            ...('category' in filter ? [sql`category = ${filter.category}`] : []),
+          ],
+          sql` AND `,
+        );
+        const n = Number(
+          (await rowsOf<{ n: string }>(sql`SELECT count(*) AS n FROM bank_transactions WHERE ${where}`))[0]?.n,
+        );
+        const bound = 100 + COUNT_CAP;
+        expect({ total: body.total, capped: body.totalCapped }, `${label} ${JSON.stringify(filter)}`).toEqual({
+          total: Math.min(n, bound),
+          capped: n > bound,
+        });
+        expect(body.txs.map((x) => x._id)).toEqual(await idsInOrder('bank_transactions', where, 50, 100));
+      }
+    };
     await check('with a tail');
-    // The rollup counts the tail; the pages stay the same.
+    await totals('with a tail');
+    // The rollup counts the tail; the pages and totals stay the same.
     await tickLedgerRollup(db, { wait: true });
     await check('after a tick');
+    await totals('after a tick');
+    // New rows in the tail again, of both currencies.
+    await mint(t.app, t.admin, b.nickname, 1, '5');
+    await call(t.app, b.token, 'POST', '/api/bank/p2pTransfer', {
+      recipientNickName: a.nickname,
+      currencyId: 2,
+      amount: '2',
+    });
+    await totals('a new tail');
     await expectLedgerBalanced(t.app, t.admin);
   });
 });
