@@ -23,8 +23,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { type CappedTotal, cappedTotal, capTotal, countNow, type TotalOf } from '../../db/paging.ts';
-import { inTransaction, type TransactionOptions } from '../../db/transaction.ts';
+import { type CappedTotal, cappedTotal, capTotal, countNow, pageSize, type TotalOf } from '../../db/paging.ts';
+import { inTransaction, readWithGenericPlans } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
 import { findCurrencies } from './currencies.queries.ts';
 import { DAY, HOUR, MINUTE, minuteFloor } from './rollup.queries.ts';
@@ -153,16 +153,6 @@ async function currencyBranches(db: DbOrTx): Promise<SQL[]> {
   return rows.map((r) => sql`t.currency_id = ${sql.raw(String(Number(r.currencyId)))}`);
 }
 
-/**
- * A page size as statement text (an integer, 5..50 by the paging schema): PostgreSQL takes a LIMIT
- * parameter for a tenth of the table when it plans a statement to keep, so it planned the deep page's read
- * again on every call (1.8 ms of 3 ms). Throws RangeError for anything but a small integer.
- */
-function pageSize(limit: number): SQL {
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`not a page size: ${limit}`);
-  return sql.raw(String(limit));
-}
-
 /** From this offset on, a page of the whole ledger (no filter) starts where the rollup's counts place it. */
 export const ROLLUP_STEP_MIN_OFFSET = 1_000;
 
@@ -241,14 +231,6 @@ async function ledgerPageStart(
 }
 
 /**
- * A read-only transaction whose named statements run with their generic plans, without JIT: for the reads
- * below whose generic plan is good for any values, which PostgreSQL would otherwise plan again on every call
- * (a plan kept for `created_at >= $n` or an OFFSET parameter looks expensive to it). No JIT: such a plan's
- * guesses pass jit_above_cost, and it was compiled on every call (4.8 ms).
- */
-const GENERIC_READ: TransactionOptions = { genericPlans: true, accessMode: 'read only', first: 'SET LOCAL jit = off' };
-
-/**
  * The number of ledger rows in the branches `branches` (conditions on `t`, each an index range, as the
  * page reads them) of the currency and category `keys` (either may be absent), from the rollup's all-time
  * counts (`ledger_rollup`, grain `all`, one row per currency and category) and the branches' rows from the
@@ -280,7 +262,7 @@ async function ledgerKeptTotal(
     SELECT (SELECT count(*) FROM (${tail}) x)
          + (SELECT coalesce(sum(r.n), 0) FROM ledger_rollup r WHERE ${sql.join(kept, sql` AND `)}) AS n
     FROM ledger_rollup_state s WHERE s.id = 1`;
-  const rows = await inTransaction(db, (tx) => queryPlanned<{ n: string | null }>(tx, total), GENERIC_READ);
+  const rows = await readWithGenericPlans(db, (tx) => queryPlanned<{ n: string | null }>(tx, total));
   return capTotal(Number(rows[0]?.n ?? 0), offset);
 }
 
@@ -381,15 +363,12 @@ export async function findTransactions(
         ? // A page of the whole ledger, a currency or a category: its generic plan (the page size as text, so
           // the joins are planned for that many rows) ran in 0.8 ms at the scale seed, where PostgreSQL
           // planned it again on every call (1.0-1.5 ms, then 0.4-1.2 ms to run), its OFFSET being a parameter.
-          inTransaction(
-            db,
-            (tx) =>
-              readRows(
-                tx,
-                sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC
+          readWithGenericPlans(db, (tx) =>
+            readRows(
+              tx,
+              sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC
                     LIMIT ${pageSize(f.limit)} OFFSET ${offset}`,
-              ),
-            GENERIC_READ,
+            ),
           )
         : readRows(
             db,
