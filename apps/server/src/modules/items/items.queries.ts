@@ -208,7 +208,7 @@ export async function findItems(
     );
   // A collection's list: one index serves it whatever the collection (items_collection), so its generic
   // plan is always right; it ran in 0.08 ms where planning it on every call took 0.3 (issue 19: 2,500 ->
-  // 3,700 requests/s at the scale seed). A member's own list gets its generic plan without help (a read-only
+  // 4,000 requests/s at the scale seed). A member's own list gets its generic plan without help (a read-only
   // transaction around it made it 15% slower), and a member's items of one collection could come from either
   // index, which PostgreSQL picks by their counts.
   const oneIndex = 'collectionId' in filter && filter.ownerId === undefined;
