@@ -4,7 +4,9 @@
  * first, ties by id), so a page reads its rows in order from one index range; the page's ids are found
  * first (an index-only scan where the filter's index covers it) and only those rows are read whole, so a
  * deep page skips index entries, not rows; the total is counted up to a bound (`cappedTotal`); the
- * whole table's, when its estimate passes the bound, is not counted (`wholeTableTotal`).
+ * whole table's, when its estimate passes the bound, is not counted (`wholeTableTotal`). A whole list's page
+ * (no filter: one range of the `created_at` index whatever the page) runs with its generic plan
+ * (`readWithGenericPlans`), which PostgreSQL otherwise made again on every call, its OFFSET a parameter.
  * Indexes (migration 0019_list_indexes): access_logs (created_at, id), (user_id, created_at, id),
  * (login_type, created_at, id), (address COLLATE "C", created_at, id); admin_logs the same by
  * created_at, admin, affected user, category and address.
@@ -15,7 +17,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname, startsWith } from '../../db/lists.ts';
-import { cappedTotal, wholeTableTotal } from '../../db/paging.ts';
+import { cappedTotal, pageSize, wholeTableTotal } from '../../db/paging.ts';
+import { readWithGenericPlans } from '../../db/transaction.ts';
 
 const NONE = { total: 0, totalCapped: false } as const;
 
@@ -39,16 +42,18 @@ export async function findAccessLogs(
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
-  const [rows, count] = await Promise.all([
+  const read = (q: DbOrTx, size: SQL | number) =>
     queryPlanned<{ id: string; created_at: string | Date; nickname: string; address: string; login_type: number }>(
-      db,
+      q,
       sql`
       SELECT l.id, l.created_at, u.nickname, l.address, l.login_type
       FROM (SELECT l.id, l.created_at FROM access_logs l WHERE ${cond}
-            ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}) p
+            ORDER BY l.created_at DESC, l.id DESC LIMIT ${size} OFFSET ${offset}) p
       JOIN access_logs l ON l.id = p.id JOIN users u ON u.id = l.user_id
       ORDER BY p.created_at DESC, p.id DESC`,
-    ),
+    );
+  const [rows, count] = await Promise.all([
+    where.length === 1 ? readWithGenericPlans(db, (q) => read(q, pageSize(limit))) : read(db, limit),
     where.length === 1
       ? wholeTableTotal(db, 'access_logs', offset)
       : cappedTotal(db, sql`access_logs l WHERE ${cond}`, offset),
@@ -90,7 +95,7 @@ export async function findAdminLogs(
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
-  const [rows, count] = await Promise.all([
+  const read = (q: DbOrTx, size: SQL | number) =>
     queryPlanned<{
       id: string;
       created_at: string | Date;
@@ -100,14 +105,16 @@ export async function findAdminLogs(
       category: number;
       action: string;
     }>(
-      db,
+      q,
       sql`
       SELECT l.id, l.created_at, a.nickname AS admin, t.nickname AS affected, l.address, l.category, l.action
       FROM (SELECT l.id, l.created_at FROM admin_logs l WHERE ${cond}
-            ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}) p
+            ORDER BY l.created_at DESC, l.id DESC LIMIT ${size} OFFSET ${offset}) p
       JOIN admin_logs l ON l.id = p.id JOIN users a ON a.id = l.admin_id LEFT JOIN users t ON t.id = l.affected_user_id
       ORDER BY p.created_at DESC, p.id DESC`,
-    ),
+    );
+  const [rows, count] = await Promise.all([
+    where.length === 1 ? readWithGenericPlans(db, (q) => read(q, pageSize(limit))) : read(db, limit),
     where.length === 1
       ? wholeTableTotal(db, 'admin_logs', offset)
       : cappedTotal(db, sql`admin_logs l WHERE ${cond}`, offset),
