@@ -307,7 +307,9 @@ export async function findTransactions(
     sql` UNION ALL `,
   );
   // The whole ledger past the first pages: the rollup's counts place the page. Its counts give the total
-  // of any list without a party, dates or amounts (currency and category are the rollup's own keys).
+  // of any list without a party, dates or amounts (currency and category are the rollup's own keys; every
+  // list that `everything` names is one of those). No watermark yet (the rollup's first tick is under way):
+  // the page and the total are counted.
   const everything = noParty && where.length === 0;
   const rollupTotal =
     noParty &&
@@ -315,11 +317,8 @@ export async function findTransactions(
     f.endDate === undefined &&
     f.amountAbove === undefined &&
     f.amountBelow === undefined;
-  // (Every list that `everything` names is one of those.)
-  const known = rollupTotal ? await watermarkBefore(db, sql`ledger_rollup_state`) : '-infinity';
-  // No watermark yet (the rollup's first tick is under way): the page and the total are counted.
-  const byRollup = everything && offset >= ROLLUP_STEP_MIN_OFFSET && known !== '-infinity';
-  const keptTotal = rollupTotal && known !== '-infinity';
+  const known =
+    everything && offset >= ROLLUP_STEP_MIN_OFFSET ? await watermarkBefore(db, sql`ledger_rollup_state`) : null;
   const readRows = (q: DbOrTx, pageIds: SQL) =>
     queryPlanned<{
       id: string;
@@ -347,7 +346,7 @@ export async function findTransactions(
       ORDER BY p.created_at DESC, p.id DESC`,
     );
   const [rows, count] = await Promise.all([
-    byRollup
+    known !== null && known !== '-infinity'
       ? inTransaction(db, async (tx) => {
           await tx.execute(sql`SET LOCAL jit = off`);
           const first = await ledgerPageStart(tx, offset, known, new Date(minuteFloor()).toISOString());
@@ -374,17 +373,17 @@ export async function findTransactions(
             db,
             sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
           ),
-    totalOf(
-      () =>
-        keptTotal
-          ? ledgerKeptTotal(db, known, offset, branches.map(cond), f)
-          : cappedTotal(
-              db,
-              branches.length === 1 ? sql`bank_transactions t WHERE ${cond(branches[0] as SQL)}` : sql`(${counted}) b`,
-              offset,
-            ),
-      f.ownerId ?? parties.other,
-    ),
+    totalOf(async () => {
+      // A first page's watermark is read here, beside its page rather than before it.
+      const w = rollupTotal ? (known ?? (await watermarkBefore(db, sql`ledger_rollup_state`))) : '-infinity';
+      return w !== '-infinity'
+        ? ledgerKeptTotal(db, w, offset, branches.map(cond), f)
+        : cappedTotal(
+            db,
+            branches.length === 1 ? sql`bank_transactions t WHERE ${cond(branches[0] as SQL)}` : sql`(${counted}) b`,
+            offset,
+          );
+    }, f.ownerId ?? parties.other),
   ]);
   const party = (n: string | null) => (n === null ? null : { nickname: n });
   return {
