@@ -13,6 +13,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
+import { rebuildAccessLogCounts } from '../src/modules/audit/logs.queries.ts';
 import { rebuildLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { findSale } from '../src/modules/chips/chips.queries.ts';
 import { appLeaderboardStore, tableStore } from '../src/modules/leaderboard/leaderboard.store.ts';
@@ -300,6 +301,7 @@ export async function runScaleSeed(
       // from their sources, and the first request after the seed is as fast as any.
       await progress.part('ledger rollup and candles', () => rebuildLedgerRollup(db));
       await progress.part('user stats', () => rebuildUserStats(db));
+      await progress.part('access log counts', () => rebuildAccessLogCounts(db));
       await progress.part('leaderboard', () => rebuildLeaderboard(db, tableStore()));
       if (config.REDIS_URL) {
         // The store the app reads when REDIS_URL is set (keys named after this database).

@@ -21,6 +21,7 @@ import {
   type Member,
   makeAppOnOwnDatabase,
   mint,
+  PASSWORD,
   registerMember,
   useTestApp,
 } from './helpers.ts';
@@ -112,6 +113,34 @@ describe('Access Logs past the counting bound', () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     expect(await page({ paging, user: light.nickname, endDate: yesterday })).toMatchObject({ total: 3 });
     expect(await page({ paging, user: 'nobodyatall' })).toMatchObject({ total: 0, totalCapped: false, logs: [] });
+  });
+
+  it("totals one member's whole log from the count kept on write, exact past the bound", async () => {
+    const page = async (body: Record<string, unknown>) =>
+      (await call(t.app, t.admin.token, 'POST', '/api/audit/getAccessLogs', body)).json<GetAccessLogsResponse>();
+    const counted = async (id: string) =>
+      Number((await rowsOf<{ n: string }>(sql`SELECT count(*) AS n FROM access_logs WHERE user_id = ${id}`))[0]?.n);
+    const paging = { limit: 50, page: 1 };
+    // Their sign-in at registration and the bulk-inserted ones: past the bound, not capped.
+    const heavyLog = await page({ paging, user: heavy.nickname });
+    expect(heavyLog).toMatchObject({ total: COUNT_CAP + extra + 1, totalCapped: false });
+    expect(heavyLog.total).toBe(await counted(heavy.id));
+    expect(heavyLog.logs.map((l) => l._id)).toEqual(await idsInOrder('access_logs', sql`user_id = ${heavy.id}`, 50, 0));
+
+    // One statement signing both members in twice, and a sign-in through the API: the counts follow.
+    await t.built.database.db.execute(sql`
+      INSERT INTO access_logs (id, user_id, address, login_type)
+      SELECT 'e' || lpad(to_hex(i), 23, '0'), CASE WHEN i % 2 = 0 THEN ${heavy.id} ELSE ${light.id} END, '192.0.2.9', 1
+      FROM generate_series(1, 4) i`);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { nickOrEmail: light.nickname, password: PASSWORD },
+    });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    expect(await page({ paging, user: light.nickname })).toMatchObject({ total: 4 + 2 + 1, totalCapped: false });
+    expect((await page({ paging, user: heavy.nickname })).total).toBe(COUNT_CAP + extra + 3);
+    for (const m of [heavy, light]) expect((await page({ paging, user: m.nickname })).total).toBe(await counted(m.id));
   });
 
   it('Admin Logs: filters by admin, affected member, category and address with capped totals', async () => {

@@ -50,6 +50,8 @@ let derived: {
   holders: number;
   rollupRows: number;
   ledgerRows: number;
+  signIns: number;
+  signInMismatches: number;
 };
 const one = async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
   (await db.query<R>(text, params)).rows[0] as R;
@@ -69,7 +71,10 @@ beforeAll(async () => {
             (SELECT count(*)::int FROM balances b JOIN users u ON u.id = b.user_id
               WHERE b.amount > 0 AND u.is_active AND NOT u.is_system) AS holders,
             (SELECT coalesce(sum(n), 0)::int FROM ledger_rollup WHERE grain = 'day') AS "rollupRows",
-            (SELECT count(*)::int FROM bank_transactions) AS "ledgerRows"`,
+            (SELECT count(*)::int FROM bank_transactions) AS "ledgerRows",
+            (SELECT count(*)::int FROM access_logs) AS "signIns",
+            (SELECT count(*)::int FROM (SELECT user_id, count(*) AS n FROM access_logs GROUP BY user_id) a
+               FULL JOIN access_log_counts c USING (user_id) WHERE a.n IS DISTINCT FROM c.n) AS "signInMismatches"`,
   );
   built = await buildApp(testConfig({ DATABASE_URL: testDatabaseUrl(DB) }));
 }, 120_000);
@@ -184,8 +189,10 @@ describe('make scale-seed at 2,000 members', () => {
     await expectLedgerBalanced(built.app, admin);
   });
 
-  it('leaves the kept user stats, leaderboard and ledger rollup built from what it wrote', () => {
+  it('leaves the kept user stats, leaderboard, ledger rollup and sign-in counts built from what it wrote', () => {
     expect(derived.statsTotal).toBe(derived.members);
+    expect(derived.signIns).toBeGreaterThan(0);
+    expect(derived.signInMismatches).toBe(0);
     expect(derived.holders).toBeGreaterThan(MEMBERS / 2);
     expect(derived.ranked).toBe(derived.holders);
     expect(derived.rollupRows).toBe(derived.ledgerRows);

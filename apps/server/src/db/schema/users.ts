@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   date,
   index,
@@ -118,6 +119,16 @@ export const accessLogs = pgTable(
     index('access_logs_address').on(sql`(${t.address} COLLATE "C")`, t.createdAt, t.id),
   ],
 );
+
+/**
+ * Each member's number of access log rows, kept by a statement trigger on `access_logs` (migration
+ * 0039): the Access Logs list filtered by one member answers its total from here, exact at any size
+ * (issue 19 §2). The log is append-only, so the count only grows.
+ */
+export const accessLogCounts = pgTable('access_log_counts', {
+  userId: objectId('user_id').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
 
 /** One row per admin action (SPEC §3 admin log categories). */
 export const adminLogs = pgTable(

@@ -3,7 +3,8 @@
  * size (issue 19 §2): each filter has an index ending in `(created_at, id)`, the list's order (newest
  * first, ties by id), so a page reads its rows in order from one index range; the page's ids are found
  * first (an index-only scan where the filter's index covers it) and only those rows are read whole, so a
- * deep page skips index entries, not rows; the total is counted up to a bound (`cappedTotal`); the
+ * deep page skips index entries, not rows; the total is counted up to a bound (`cappedTotal`), but one
+ * member's whole access log's, which is kept on write (`access_log_counts`, `memberSignIns`); the
  * whole table's, when its estimate passes the bound, is not counted (`wholeTableTotal`). A whole list's page
  * (no filter: one range of the `created_at` index whatever the page) runs with its generic plan
  * (`readWithGenericPlans`), which PostgreSQL otherwise made again on every call, its OFFSET a parameter.
@@ -14,13 +15,41 @@
  */
 import type { AccessLog, AdminLog, GetAccessLogsRequest, GetAdminLogsRequest } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryPlanned } from '../../db/client.ts';
+import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname, startsWith } from '../../db/lists.ts';
-import { cappedTotal, pageSize, wholeTableTotal } from '../../db/paging.ts';
-import { readWithGenericPlans } from '../../db/transaction.ts';
+import { type CappedTotal, cappedTotal, pageSize, wholeTableTotal } from '../../db/paging.ts';
+import { inTransaction, readWithGenericPlans } from '../../db/transaction.ts';
 
 const NONE = { total: 0, totalCapped: false } as const;
+
+/**
+ * The id of the member named `nickname` (any case) and their number of sign-ins, kept on write in
+ * `access_log_counts` (migration 0039), or null when no one has that nickname.
+ */
+async function memberSignIns(db: DbOrTx, nickname: string): Promise<{ id: string; signIns: number } | null> {
+  const [row] = await queryPlanned<{ id: string; n: string | null }>(
+    db,
+    sql`SELECT u.id, c.n FROM users u LEFT JOIN access_log_counts c ON c.user_id = u.id
+        WHERE lower(u.nickname) = lower(${nickname}::text)`,
+  );
+  return row ? { id: row.id, signIns: Number(row.n ?? 0) } : null;
+}
+
+/**
+ * Counts every member's access log rows again into `access_log_counts`, under a SHARE lock on
+ * `access_logs` so no sign-in slips between the count and the trigger that keeps it. Run after a bulk
+ * load that bypassed the triggers (the scale seed). Throws what PostgreSQL throws.
+ */
+export async function rebuildAccessLogCounts(db: Db): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    await tx.execute(sql`LOCK TABLE access_logs IN SHARE MODE`);
+    await tx.execute(sql`TRUNCATE access_log_counts`);
+    await tx.execute(
+      sql`INSERT INTO access_log_counts (user_id, n) SELECT user_id, count(*) FROM access_logs GROUP BY user_id`,
+    );
+  });
+}
 
 /**
  * A page of sign-ins matching `f`, newest first, with the total of matches (`totalCapped`: more match).
@@ -31,14 +60,18 @@ export async function findAccessLogs(
   f: GetAccessLogsRequest,
 ): Promise<{ logs: AccessLog[]; total: number; totalCapped: boolean }> {
   const where: SQL[] = [sql`true`];
+  let kept: CappedTotal | null = null;
   if (f.user) {
-    const id = await idOfNickname(db, f.user);
-    if (id === null) return { logs: [], ...NONE };
-    where.push(sql`l.user_id = ${id}`);
+    const member = await memberSignIns(db, f.user);
+    if (member === null) return { logs: [], ...NONE };
+    where.push(sql`l.user_id = ${member.id}`);
+    kept = { total: member.signIns, totalCapped: false };
   }
   if (f.category !== undefined) where.push(sql`l.login_type = ${f.category}`);
   if (f.address) where.push(startsWith(sql`l.address`, f.address));
   where.push(...withinDates(sql`l.created_at`, f.startDate, f.endDate));
+  // One member's whole log: their kept count is the total.
+  if (where.length > 2) kept = null;
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
@@ -54,9 +87,10 @@ export async function findAccessLogs(
     );
   const [rows, count] = await Promise.all([
     where.length === 1 ? readWithGenericPlans(db, (q) => read(q, pageSize(limit))) : read(db, limit),
-    where.length === 1
-      ? wholeTableTotal(db, 'access_logs', offset)
-      : cappedTotal(db, sql`access_logs l WHERE ${cond}`, offset),
+    kept ??
+      (where.length === 1
+        ? wholeTableTotal(db, 'access_logs', offset)
+        : cappedTotal(db, sql`access_logs l WHERE ${cond}`, offset)),
   ]);
   return {
     ...count,
