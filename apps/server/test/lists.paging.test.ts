@@ -15,6 +15,8 @@ import {
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
+import { publishedPackage } from './checkout.helpers.ts';
+import { forgeCalls, forgeCurrencies } from './forge.helpers.ts';
 import {
   call,
   expectLedgerBalanced,
@@ -436,6 +438,45 @@ describe('the whole ledger past the first pages (the rollup places the page)', (
     });
     await totals('a new tail');
     await expectLedgerBalanced(t.app, t.admin);
+  });
+});
+
+describe('the whole admin lists of forge processes and checkouts', () => {
+  it('page in order from the first page on, with the total counted', async () => {
+    const currencies = await forgeCurrencies(t);
+    const { createRecipe } = forgeCalls(t, () => currencies);
+    const recipe = await createRecipe();
+    const pkg = await publishedPackage(t);
+    const m = await registerMember(t.app, 'whole');
+    // 23 processes and 23 checkouts, two of each at one instant (ties by id).
+    await t.built.database.db.execute(sql`
+      INSERT INTO forge_processes (id, user_id, recipe_id, recipe_name, input_currency_id, input_amount,
+                                   output_currency_id, output_amount, quantity, state, created_at, finish_date)
+      SELECT 'f' || lpad(to_hex(i), 23, '0'), ${m.id}, ${recipe._id}, 'Bulk', ${currencies.ore.currencyId}, 1,
+             ${currencies.ingot.currencyId}, 1, 1, 1, now() - make_interval(mins => i / 2), now() + interval '1 hour'
+      FROM generate_series(1, 23) i`);
+    await t.built.database.db.execute(sql`
+      INSERT INTO checkout_transactions (id, user_id, package_id, package_name, provider_id, cost, amount, created_at)
+      SELECT 'c' || lpad(to_hex(i), 23, '0'), ${m.id}, ${pkg._id}, 'Bulk', 1, 1, 1, now() - make_interval(mins => i / 2)
+      FROM generate_series(1, 23) i`);
+    const post = async <T>(url: string, page: number) => {
+      const res = await call(t.app, t.admin.token, 'POST', url, { paging: { limit: 10, page } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<T>();
+    };
+    for (const [table, url] of [
+      ['forge_processes', '/api/forge/getForgeProcessesAll'],
+      ['checkout_transactions', '/api/checkout/getAllTransactions'],
+    ] as const) {
+      const all = Number((await rowsOf<{ n: string }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))[0]?.n);
+      expect(all).toBeGreaterThanOrEqual(23);
+      for (const page of [1, 2, 3, Math.ceil(all / 10)]) {
+        const body = await post<{ total: number; totalCapped: boolean } & Record<string, unknown>>(url, page);
+        const rows = (body.processes ?? body.transactions) as Array<{ _id: string }>;
+        expect(body).toMatchObject({ total: all, totalCapped: false });
+        expect(rows.map((r) => r._id)).toEqual(await idsInOrder(table, sql`true`, 10, (page - 1) * 10));
+      }
+    }
   });
 });
 

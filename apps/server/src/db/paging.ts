@@ -2,6 +2,7 @@
 import { COUNT_CAP } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from './client.ts';
+import { readWithGenericPlans } from './transaction.ts';
 
 /** A list's total as the wire carries it: `totalCapped` says more rows match than `total`. */
 export interface CappedTotal {
@@ -45,7 +46,7 @@ export async function cappedTotal(db: DbOrTx, from: SQL, offset: number): Promis
 }
 
 /** Tables whose rows are never deleted: their row estimate lags behind their rows, never ahead of them. */
-export type GrowingTable = 'settlements' | 'access_logs' | 'admin_logs';
+export type GrowingTable = 'settlements' | 'access_logs' | 'admin_logs' | 'forge_processes' | 'checkout_transactions';
 
 /**
  * The total of a list with no filter, every row of `table`, as
@@ -77,4 +78,20 @@ export async function wholeTableTotal(db: DbOrTx, table: GrowingTable, offset: n
 export function pageSize(limit: number): SQL {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`not a page size: ${limit}`);
   return sql.raw(String(limit));
+}
+
+/**
+ * Reads a page of a whole list (no filter: one range of its date index whatever the page) with its generic
+ * plan, which PostgreSQL otherwise made again on every call for the OFFSET it was given (issue 19): the
+ * first page as a statement without parameters (`read` gets its OFFSET as the text `0`), whose one plan
+ * each connection keeps unasked; a deeper page in a read-only transaction with generic plans
+ * (`readWithGenericPlans`), its OFFSET a parameter. `read(on, offset)` sends the page's statement on `on`,
+ * its size written with `pageSize` and no other parameter. Returns what `read` returns.
+ */
+export function readWholeListPage<T>(
+  db: DbOrTx,
+  offset: number,
+  read: (on: DbOrTx, offset: SQL) => Promise<T>,
+): Promise<T> {
+  return offset === 0 ? read(db, sql.raw('0')) : readWithGenericPlans(db, (on) => read(on, sql`${offset}`));
 }

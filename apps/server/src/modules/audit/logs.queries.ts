@@ -18,8 +18,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname, startsWith } from '../../db/lists.ts';
-import { type CappedTotal, cappedTotal, pageSize, wholeTableTotal } from '../../db/paging.ts';
-import { inTransaction, readWithGenericPlans } from '../../db/transaction.ts';
+import { type CappedTotal, cappedTotal, pageSize, readWholeListPage, wholeTableTotal } from '../../db/paging.ts';
+import { inTransaction } from '../../db/transaction.ts';
 
 const NONE = { total: 0, totalCapped: false } as const;
 
@@ -75,18 +75,20 @@ export async function findAccessLogs(
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
-  const read = (q: DbOrTx, size: SQL | number) =>
+  const read = (q: DbOrTx, size: SQL | number, from: SQL | number) =>
     queryPlanned<{ id: string; created_at: string | Date; nickname: string; address: string; login_type: number }>(
       q,
       sql`
       SELECT l.id, l.created_at, u.nickname, l.address, l.login_type
       FROM (SELECT l.id, l.created_at FROM access_logs l WHERE ${cond}
-            ORDER BY l.created_at DESC, l.id DESC LIMIT ${size} OFFSET ${offset}) p
+            ORDER BY l.created_at DESC, l.id DESC LIMIT ${size} OFFSET ${from}) p
       JOIN access_logs l ON l.id = p.id JOIN users u ON u.id = l.user_id
       ORDER BY p.created_at DESC, p.id DESC`,
     );
   const [rows, count] = await Promise.all([
-    where.length === 1 ? readWithGenericPlans(db, (q) => read(q, pageSize(limit))) : read(db, limit),
+    where.length === 1
+      ? readWholeListPage(db, offset, (q, from) => read(q, pageSize(limit), from))
+      : read(db, limit, offset),
     kept ??
       (where.length === 1
         ? wholeTableTotal(db, 'access_logs', offset)
@@ -129,7 +131,7 @@ export async function findAdminLogs(
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
-  const read = (q: DbOrTx, size: SQL | number) =>
+  const read = (q: DbOrTx, size: SQL | number, from: SQL | number) =>
     queryPlanned<{
       id: string;
       created_at: string | Date;
@@ -143,12 +145,14 @@ export async function findAdminLogs(
       sql`
       SELECT l.id, l.created_at, a.nickname AS admin, t.nickname AS affected, l.address, l.category, l.action
       FROM (SELECT l.id, l.created_at FROM admin_logs l WHERE ${cond}
-            ORDER BY l.created_at DESC, l.id DESC LIMIT ${size} OFFSET ${offset}) p
+            ORDER BY l.created_at DESC, l.id DESC LIMIT ${size} OFFSET ${from}) p
       JOIN admin_logs l ON l.id = p.id JOIN users a ON a.id = l.admin_id LEFT JOIN users t ON t.id = l.affected_user_id
       ORDER BY p.created_at DESC, p.id DESC`,
     );
   const [rows, count] = await Promise.all([
-    where.length === 1 ? readWithGenericPlans(db, (q) => read(q, pageSize(limit))) : read(db, limit),
+    where.length === 1
+      ? readWholeListPage(db, offset, (q, from) => read(q, pageSize(limit), from))
+      : read(db, limit, offset),
     where.length === 1
       ? wholeTableTotal(db, 'admin_logs', offset)
       : cappedTotal(db, sql`admin_logs l WHERE ${cond}`, offset),

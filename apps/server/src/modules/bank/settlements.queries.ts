@@ -6,7 +6,7 @@ import { formatAtPrecision, fromNumeric, type GetSettlementsRequest, type Settle
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { sqlErrorOf } from '../../db/errors.ts';
-import { cappedTotal, wholeTableTotal } from '../../db/paging.ts';
+import { cappedTotal, pageSize, readWholeListPage, wholeTableTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { settlements } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
@@ -141,7 +141,7 @@ export async function findSettlements(
     ? sql`s.created_at DESC, s.id DESC`
     : sql`(s.state <> 'pending'), s.created_at DESC NULLS LAST, s.id DESC NULLS LAST`;
   const offset = (f.page - 1) * f.limit;
-  const [rows, count] = await Promise.all([
+  const read = (on: DbOrTx, size: SQL | number, from: SQL | number) =>
     queryPlanned<{
       id: string;
       kind: 'deposit' | 'withdrawal';
@@ -157,15 +157,20 @@ export async function findSettlements(
       created_at: string | Date;
       settled_at: string | Date | null;
     }>(
-      db,
+      on,
       sql`
       SELECT s.id, s.kind, u.nickname, s.currency_id, c.precision, s.amount::text AS amount, s.tax::text AS tax,
              s.wallet_address, s.reference, s.state, s.note, s.created_at, s.settled_at
-      FROM (SELECT s.id FROM settlements s WHERE ${cond} ORDER BY ${order} LIMIT ${f.limit} OFFSET ${offset}) page
+      FROM (SELECT s.id FROM settlements s WHERE ${cond} ORDER BY ${order} LIMIT ${size} OFFSET ${from}) page
       JOIN settlements s ON s.id = page.id
       JOIN users u ON u.id = s.user_id JOIN currencies c ON c.currency_id = s.currency_id
       ORDER BY ${order}`,
-    ),
+    );
+  // The whole list (no filter): one range of settlements_listing whatever the page, read with its generic plan.
+  const [rows, count] = await Promise.all([
+    where.length === 1
+      ? readWholeListPage(db, offset, (on, from) => read(on, pageSize(f.limit), from))
+      : read(db, f.limit, offset),
     where.length === 1
       ? wholeTableTotal(db, 'settlements', offset)
       : cappedTotal(db, sql`settlements s WHERE ${cond}`, offset),

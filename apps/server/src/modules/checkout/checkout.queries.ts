@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned, type Tx } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { cappedTotal, countNow, type TotalOf } from '../../db/paging.ts';
+import { cappedTotal, countNow, pageSize, readWholeListPage, type TotalOf, wholeTableTotal } from '../../db/paging.ts';
 import { checkoutEvents, checkoutTransactions, type PackageItem } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
@@ -244,7 +244,7 @@ export interface CheckoutQuery {
  * providers looked up: the table allows only 1 and 2). The provider alone (two values) narrows no more
  * than half, so it is checked on the rows read.
  */
-async function checkoutWhere(db: DbOrTx, q: CheckoutQuery): Promise<SQL | null> {
+async function checkoutWhere(db: DbOrTx, q: CheckoutQuery): Promise<{ cond: SQL; whole: boolean } | null> {
   const where: SQL[] = [sql`true`];
   if (q.id) where.push(sql`t.id = ${q.id}`);
   if (q.userId) where.push(sql`t.user_id = ${q.userId}`);
@@ -258,7 +258,7 @@ async function checkoutWhere(db: DbOrTx, q: CheckoutQuery): Promise<SQL | null> 
   if (q.refId) where.push(sql`t.ref_id = ${q.refId} AND t.ref_id <> '' AND t.provider_id IN (1, 2)`);
   if (q.package) where.push(sql`t.package_id = ${q.package}`);
   where.push(...withinDates(sql`t.created_at`, q.startDate, q.endDate));
-  return sql.join(where, sql` AND `);
+  return { cond: sql.join(where, sql` AND `), whole: where.length === 1 };
 }
 
 /**
@@ -272,10 +272,11 @@ export async function findCheckouts(
   q: CheckoutQuery,
   totalOf: TotalOf = countNow,
 ): Promise<{ transactions: Checkout[]; total: number; totalCapped: boolean }> {
-  const cond = await checkoutWhere(db, q);
-  if (cond === null) return { transactions: [], total: 0, totalCapped: false };
+  const where = await checkoutWhere(db, q);
+  if (where === null) return { transactions: [], total: 0, totalCapped: false };
+  const { cond, whole } = where;
   const offset = (q.page - 1) * q.limit;
-  const [rows, count] = await Promise.all([
+  const read = (on: DbOrTx, size: SQL | number, from: SQL | number) =>
     queryPlanned<{
       id: string;
       created_at: string | Date;
@@ -292,7 +293,7 @@ export async function findCheckouts(
       precision: number;
       events: Array<{ eventType: string; dateReceived: string }> | null;
     }>(
-      db,
+      on,
       sql`
       SELECT t.id, t.created_at, u.nickname, t.package_id, t.package_name, t.cost::text AS cost, t.provider_id,
              t.ref_id, t.ip, t.state, t.amount::text AS amount, t.owed::text AS owed, c.precision,
@@ -300,13 +301,21 @@ export async function findCheckouts(
                               ORDER BY e.received_at, e.id)
                 FROM checkout_events e WHERE e.checkout_id = t.id) AS events
       FROM (SELECT t.id, t.created_at FROM checkout_transactions t WHERE ${cond}
-            ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.limit} OFFSET ${offset}) page
+            ORDER BY t.created_at DESC, t.id DESC LIMIT ${size} OFFSET ${from}) page
       JOIN checkout_transactions t ON t.id = page.id
       JOIN users u ON u.id = t.user_id
-      JOIN currencies c ON c.currency_id = ${CREDITS_CURRENCY_ID}
+      JOIN currencies c ON c.currency_id = ${sql.raw(String(CREDITS_CURRENCY_ID))}
       ORDER BY page.created_at DESC, page.id DESC`,
-    ),
-    q.id ? null : totalOf(() => cappedTotal(db, sql`checkout_transactions t WHERE ${cond}`, offset)),
+    );
+  // The whole list (an admin's, no filter): one range of checkout_transactions_created whatever the page,
+  // read with its generic plan; its total from the table's estimate past the bound (never deleted).
+  const [rows, count] = await Promise.all([
+    whole ? readWholeListPage(db, offset, (on, from) => read(on, pageSize(q.limit), from)) : read(db, q.limit, offset),
+    q.id
+      ? null
+      : whole
+        ? wholeTableTotal(db, 'checkout_transactions', offset)
+        : totalOf(() => cappedTotal(db, sql`checkout_transactions t WHERE ${cond}`, offset)),
   ]);
   const transactions = rows.map(
     (r): Checkout => ({

@@ -14,7 +14,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { cappedTotal, countNow, type TotalOf } from '../../db/paging.ts';
+import { cappedTotal, countNow, pageSize, readWholeListPage, type TotalOf, wholeTableTotal } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PostAlong } from '../ledger/ledger.public.ts';
 
@@ -241,7 +241,7 @@ export interface ProcessQuery extends ForgeProcessFilters {
  * starts), so `finishBefore` narrows the range of start dates read; `forge_processes_finish` serves a
  * narrow finish range.
  */
-async function processWhere(db: DbOrTx, q: ProcessQuery): Promise<SQL | null> {
+async function processWhere(db: DbOrTx, q: ProcessQuery): Promise<{ cond: SQL; whole: boolean } | null> {
   const where: SQL[] = [sql`true`];
   if (q.userId) where.push(sql`p.user_id = ${q.userId}`);
   if (q.nickname) {
@@ -254,7 +254,7 @@ async function processWhere(db: DbOrTx, q: ProcessQuery): Promise<SQL | null> {
   where.push(...withinDates(sql`p.created_at`, q.startAfter, q.startBefore));
   where.push(...withinDates(sql`p.finish_date`, q.finishAfter, q.finishBefore));
   if (q.finishBefore) where.push(...withinDates(sql`p.created_at`, undefined, q.finishBefore));
-  return sql.join(where, sql` AND `);
+  return { cond: sql.join(where, sql` AND `), whole: where.length === 1 };
 }
 
 /**
@@ -268,23 +268,30 @@ export async function findProcesses(
   q: ProcessQuery,
   totalOf: TotalOf = countNow,
 ): Promise<{ processes: ForgeProcess[]; total: number; totalCapped: boolean }> {
-  const cond = await processWhere(db, q);
-  if (cond === null) return { processes: [], total: 0, totalCapped: false };
+  const where = await processWhere(db, q);
+  if (where === null) return { processes: [], total: 0, totalCapped: false };
+  const { cond, whole } = where;
   const offset = (q.page - 1) * q.limit;
-  const [rows, count] = await Promise.all([
+  const read = (on: DbOrTx, size: SQL | number, from: SQL | number) =>
     queryPlanned<ProcessRow & { nickname: string }>(
-      db,
+      on,
       sql`
       SELECT ${PROCESS_COLUMNS}, u.nickname
       FROM (SELECT p.id, p.created_at FROM forge_processes p WHERE ${cond}
-            ORDER BY p.created_at DESC, p.id DESC LIMIT ${q.limit} OFFSET ${offset}) page
+            ORDER BY p.created_at DESC, p.id DESC LIMIT ${size} OFFSET ${from}) page
       JOIN forge_processes p ON p.id = page.id
       JOIN users u ON u.id = p.user_id
       JOIN currencies ci ON ci.currency_id = p.input_currency_id
       JOIN currencies co ON co.currency_id = p.output_currency_id
       ORDER BY page.created_at DESC, page.id DESC`,
-    ),
-    totalOf(() => cappedTotal(db, sql`forge_processes p WHERE ${cond}`, offset)),
+    );
+  // The whole list (an admin's, no filter): one range of forge_processes_created whatever the page, read
+  // with its generic plan; its total from the table's estimate past the bound (processes are never deleted).
+  const [rows, count] = await Promise.all([
+    whole ? readWholeListPage(db, offset, (on, from) => read(on, pageSize(q.limit), from)) : read(db, q.limit, offset),
+    whole
+      ? wholeTableTotal(db, 'forge_processes', offset)
+      : totalOf(() => cappedTotal(db, sql`forge_processes p WHERE ${cond}`, offset)),
   ]);
   return { processes: rows.map((r) => toProcessDto(r, r.nickname)), ...count };
 }
