@@ -7,7 +7,7 @@
  * member's whole access log's, which is kept on write (`access_log_counts`, `memberSignIns`); the
  * whole table's, when its estimate passes the bound, is not counted (`wholeTableTotal`). A whole list's page
  * (no filter: one range of the `created_at` index whatever the page) runs with its generic plan
- * (`readWithGenericPlans`), which PostgreSQL otherwise made again on every call, its OFFSET a parameter.
+ * (`readWholeListPage`), which PostgreSQL otherwise made again on every call, its OFFSET a parameter.
  * Indexes (migration 0019_list_indexes): access_logs (created_at, id), (user_id, created_at, id),
  * (login_type, created_at, id), (address COLLATE "C", created_at, id); admin_logs the same by
  * created_at, admin, affected user, category and address.
