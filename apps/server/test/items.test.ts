@@ -237,4 +237,41 @@ describe('items', () => {
     });
     expect(other.json<GroupedItemsResponse>().data.map((g) => g.name)).toEqual(['Falcon']);
   });
+
+  it('pages through the groups in name order, each with its count and its newest item', async () => {
+    const owner = await registerMember(t.app, 'pages');
+    // 12 names, some held twice or three times; a name's later item is its newest.
+    const names = ['Kite', 'Arrow', 'Lance', 'Comet', 'Bolt', 'Hawk', 'Drake', 'Ember', 'Frost', 'Gale', 'Ion', 'Jet'];
+    const held = new Map<string, number>();
+    for (const [i, name] of [...names, 'Comet', 'Hawk', 'Hawk', 'Jet'].entries()) {
+      held.set(name, (held.get(name) ?? 0) + 1);
+      const res = await createItem(creator, {
+        owner: owner.nickname,
+        name,
+        description: `Scout ship copy ${i}`,
+        variabledata: { n: i },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const newest = (name: string) => {
+      const all = [...names, 'Comet', 'Hawk', 'Hawk', 'Jet'];
+      return all.lastIndexOf(name);
+    };
+    const seen: GroupedItemsResponse['data'] = [];
+    for (const page of [1, 2, 3, 4]) {
+      const res = await call(t.app, owner.token, 'POST', '/api/inventory/getUserItemsGrouped', {
+        filters: { itemCollection: collection._id },
+        paging: { limit: 5, page },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json<GroupedItemsResponse>();
+      expect(body.total).toBe(names.length);
+      expect(body.data.length).toBe(page < 3 ? 5 : page === 3 ? 2 : 0);
+      seen.push(...body.data);
+    }
+    const sorted = [...names].sort();
+    expect(seen.map((g) => [g.name, g.count])).toEqual(sorted.map((n) => [n, held.get(n)]));
+    expect(seen.map((g) => g.description)).toEqual(sorted.map((n) => `Scout ship copy ${newest(n)}`));
+    expect(seen.map((g) => g.variabledata)).toEqual(sorted.map((n) => ({ n: newest(n) })));
+  });
 });

@@ -239,7 +239,11 @@ function toItem(r: ItemSqlRow, viewerId: string | null): Item {
  * The items of `ownerId` in `collectionId` grouped by name (SPEC §3 grouped item: the count, and the
  * image, description, metadata and variable data of the group's newest item), one page by name, and
  * the number of groups (counted up to a bound, `totalCapped`). Reads only that member's items of that
- * collection, in name order from `items_owner` (owner, collection, name). `totalOf` as for `findItems`.
+ * collection, in name order from `items_owner` (owner, collection, name): first the page's names from the
+ * index alone, then the items of those names only, so a page costs its own groups' items, not all of the
+ * member's items of the collection (issue 19: the scale seed's member1 holds 1,118 items of one collection,
+ * each its own group: 1.31 -> 0.22 ms a page; 434 items in 9 groups: 0.78 -> 0.97 ms). `totalOf` as for
+ * `findItems`.
  */
 export async function findGroupedItems(
   db: DbOrTx,
@@ -261,11 +265,13 @@ export async function findGroupedItems(
     }>(
       db,
       sql`
+      WITH names AS MATERIALIZED (
+        SELECT DISTINCT i.name FROM items i WHERE ${where} ORDER BY i.name LIMIT ${page.limit} OFFSET ${offset})
       SELECT DISTINCT ON (i.name) i.name, count(*) OVER (PARTITION BY i.name) AS count, i.img_url, i.description,
              i.metadata, i.variabledata
-      FROM items i WHERE ${where}
-      ORDER BY i.name, i.created_at DESC, i.id DESC
-      LIMIT ${page.limit} OFFSET ${offset}`,
+      FROM items i
+      WHERE ${where} AND i.name >= (SELECT min(name) FROM names) AND i.name <= (SELECT max(name) FROM names)
+      ORDER BY i.name, i.created_at DESC, i.id DESC`,
     ),
     totalOf(() => cappedTotal(db, sql`(SELECT DISTINCT i.name FROM items i WHERE ${where}) g`, offset)),
   ]);
