@@ -23,7 +23,15 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { type CappedTotal, cappedTotal, capTotal, countNow, pageSize, type TotalOf } from '../../db/paging.ts';
+import {
+  type CappedTotal,
+  cappedTotal,
+  capTotal,
+  countNow,
+  pageSize,
+  readWholeListPage,
+  type TotalOf,
+} from '../../db/paging.ts';
 import { inTransaction, readWithGenericPlans } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
 import { findCurrencies } from './currencies.queries.ts';
@@ -294,14 +302,16 @@ export async function findTransactions(
   if (f.amountBelow !== undefined) where.push(sql`t.amount <= ${formatAmount(f.amountBelow)}::numeric`);
   const cond = (branch: SQL) => sql.join([branch, ...where], sql` AND `);
   const offset = (f.page - 1) * f.limit;
-  // Each branch gives at most the rows up to the page's end, in order; the merge takes the page.
-  const ids = sql.join(
-    branches.map(
-      (b) => sql`(SELECT t.id, t.created_at FROM bank_transactions t WHERE ${cond(b)}
-                  ORDER BY t.created_at DESC, t.id DESC LIMIT ${offset + f.limit})`,
-    ),
-    sql` UNION ALL `,
-  );
+  // Each branch gives at most the rows up to the page's end (`reach`), in order; the merge takes the page.
+  const idsUpTo = (reach: SQL | number) =>
+    sql.join(
+      branches.map(
+        (b) => sql`(SELECT t.id, t.created_at FROM bank_transactions t WHERE ${cond(b)}
+                    ORDER BY t.created_at DESC, t.id DESC LIMIT ${reach})`,
+      ),
+      sql` UNION ALL `,
+    );
+  const ids = idsUpTo(offset + f.limit);
   const counted = sql.join(
     branches.map((b) => sql`SELECT 1 FROM bank_transactions t WHERE ${cond(b)}`),
     sql` UNION ALL `,
@@ -358,21 +368,31 @@ export async function findTransactions(
                 ORDER BY t.created_at DESC, t.id DESC LIMIT ${pageSize(f.limit)}`,
           );
         })
-      : rollupTotal
-        ? // A page of the whole ledger, a currency or a category: its generic plan (the page size as text, so
-          // the joins are planned for that many rows) ran in 0.8 ms at the scale seed, where PostgreSQL
-          // planned it again on every call (1.0-1.5 ms, then 0.4-1.2 ms to run), its OFFSET being a parameter.
-          readWithGenericPlans(db, (tx) =>
+      : everything
+        ? // The whole ledger's page: its first page without parameters, planned once per connection unasked
+          // (readWholeListPage); a later one as below.
+          readWholeListPage(db, offset, (on, from) =>
             readRows(
-              tx,
-              sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC
-                    LIMIT ${pageSize(f.limit)} OFFSET ${offset}`,
+              on,
+              sql`SELECT id, created_at FROM (${idsUpTo(offset === 0 ? pageSize(f.limit) : offset + f.limit)}) b
+                  ORDER BY created_at DESC, id DESC LIMIT ${pageSize(f.limit)} OFFSET ${from}`,
             ),
           )
-        : readRows(
-            db,
-            sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
-          ),
+        : rollupTotal
+          ? // A page of a currency or a category: its generic plan (the page size as text, so
+            // the joins are planned for that many rows) ran in 0.8 ms at the scale seed, where PostgreSQL
+            // planned it again on every call (1.0-1.5 ms, then 0.4-1.2 ms to run), its OFFSET being a parameter.
+            readWithGenericPlans(db, (tx) =>
+              readRows(
+                tx,
+                sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC
+                    LIMIT ${pageSize(f.limit)} OFFSET ${offset}`,
+              ),
+            )
+          : readRows(
+              db,
+              sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
+            ),
     totalOf(async () => {
       // A first page's watermark is read here, beside its page rather than before it.
       const w = rollupTotal ? (known ?? (await watermarkBefore(db, sql`ledger_rollup_state`))) : '-infinity';
