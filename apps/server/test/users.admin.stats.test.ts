@@ -155,6 +155,13 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
       { startDate: '2025-05-01', endDate: '2025-04-01' },
       // Edges inside an hour, on an hour, within one hour, across midnight with no whole day, whole hours only.
       { startDate: '2025-02-03T07:41:00Z', endDate: '2025-02-20T16:05:30Z' },
+      // The longer part of an hour at either end: the hour's kept count less the rest of it (members at
+      // 07:12 before the start and at 16:41 after the end, in the same hours, are taken away).
+      { startDate: '2025-02-03T07:20:00Z', endDate: '2025-02-20T16:40:00Z' },
+      // ... and those created at the range's last instant are kept.
+      { startDate: '2025-02-03T07:20:00Z', endDate: '2025-02-20T16:41:00Z' },
+      { startDate: '2025-02-09T22:59:59.999Z', endDate: '2025-02-10T01:00:00.001Z' },
+      { endDate: new Date().toISOString() },
       { startDate: '2025-02-03T07:00:00Z', endDate: '2025-02-20T15:59:59.999Z' },
       { startDate: '2025-02-10T12:10:00Z', endDate: '2025-02-10T12:50:00Z' },
       { startDate: '2025-02-09T22:30:00Z', endDate: '2025-02-10T01:30:00Z' },

@@ -366,11 +366,44 @@ function keptPart(unit: 'day' | 'hour', from: number, to: number): SQL {
              FROM ${unit === 'day' ? sql`user_stats_daily` : sql`user_stats_hourly`} WHERE ${sql.join(conds, sql` AND `)}`;
 }
 
-/** The accounts created in `[from, to]` (`toIncluded`) or `[from, to)`, counted from `users` (less than an hour of them). */
-function countedPart(from: number, to: number, toIncluded: boolean): SQL {
-  return sql`SELECT 1, u.is_email_verified::int, (u.primary_wallet IS NOT NULL)::int, u.is_anonymous::int,
-                    (NOT u.is_active)::int, (u.role = 'admin')::int, (${HAS_CURRENCY})::int
-             FROM users u WHERE u.created_at >= ${ts(from)} AND u.created_at ${toIncluded ? sql`<=` : sql`<`} ${ts(to)}`;
+/**
+ * The accounts created from `from` to `to`, each bound included or not (`fromIncluded`, default yes;
+ * `toIncluded`), counted from `users` (less than an hour of them), as stat rows; `subtract`: negated, to
+ * take them away from a kept hour.
+ */
+function countedPart(
+  from: number,
+  to: number,
+  toIncluded: boolean,
+  { subtract = false, fromIncluded = true }: { subtract?: boolean; fromIncluded?: boolean } = {},
+): SQL {
+  const s = sql.raw(subtract ? '-1' : '1');
+  return sql`SELECT ${s}, ${s} * u.is_email_verified::int, ${s} * (u.primary_wallet IS NOT NULL)::int,
+                    ${s} * u.is_anonymous::int, ${s} * (NOT u.is_active)::int, ${s} * (u.role = 'admin')::int,
+                    ${s} * (${HAS_CURRENCY})::int
+             FROM users u WHERE u.created_at ${fromIncluded ? sql`>=` : sql`>`} ${ts(from)}
+                            AND u.created_at ${toIncluded ? sql`<=` : sql`<`} ${ts(to)}`;
+}
+
+/**
+ * The accounts created in the part of the UTC hour starting at `hour` that a range keeps: from `from` to
+ * the hour's end (`from` inside the hour), or from the hour's start to `to` included (`to` inside it). The
+ * part is counted from `users`, or, when it is the longer part of the hour, the hour's kept count less the
+ * other part counted: the fewer accounts read either way, the same answer (the kept counts are written in
+ * the transaction that writes the account). A range that ends now reads the hour's kept row and the
+ * accounts created after now (none), not every account of the hour so far: after a burst of registrations
+ * (3,234 in an hour, the bench's write cases) that was thousands of rows on every call.
+ */
+function partOfHour(hour: number, bound: { from: number } | { to: number }): SQL[] {
+  const end = hour + HOUR_MS;
+  if ('from' in bound) {
+    return bound.from - hour >= end - bound.from
+      ? [countedPart(bound.from, end, false)]
+      : [keptPart('hour', hour, end), countedPart(hour, bound.from, false, { subtract: true })];
+  }
+  return bound.to - hour < end - bound.to
+    ? [countedPart(hour, bound.to, true)]
+    : [keptPart('hour', hour, end), countedPart(bound.to, end, false, { subtract: true, fromIncluded: false })];
 }
 
 /**
@@ -379,7 +412,7 @@ function countedPart(from: number, to: number, toIncluded: boolean): SQL {
  * members: whole UTC days from the kept per-day counts (`user_stats_daily`: at most 8 rows a day), whole
  * hours at either end from the kept per-hour counts (`user_stats_hourly`), and the part of an hour at each
  * end counted from `users` (a range on `users_created_at`: at a million members about 60 accounts, where
- * the part of a day was 1,400 and took 3 ms).
+ * the part of a day was 1,400 and took 3 ms), or the hour's kept count less the rest of it (`partOfHour`).
  */
 export async function findUserStats(db: DbOrTx, start?: string, end?: string): Promise<UserStats> {
   const lo = start ? new Date(start).getTime() : Number.NEGATIVE_INFINITY;
@@ -395,11 +428,12 @@ export async function findUserStats(db: DbOrTx, start?: string, end?: string): P
     // No whole hour in the range: counted.
     parts.push(countedPart(lo, hi, true));
   } else {
-    // [lo, h0) counted, [h0, d0) hours, [d0, d1) days, [d1, h1) hours, [h1, hi] counted; empty parts left out.
+    // [lo, h0) part of an hour, [h0, d0) hours, [d0, d1) days, [d1, h1) hours, [h1, hi] part of an hour;
+    // empty parts left out.
     const d0 = ceil(lo, DAY_MS);
     const d1 = floor(hiEx, DAY_MS);
     const hourly = (from: number, to: number) => keptPart('hour', from, to);
-    if (lo < h0) parts.push(countedPart(lo, h0, false));
+    if (lo < h0) parts.push(...partOfHour(h0 - HOUR_MS, { from: lo }));
     if (d0 < d1) {
       if (h0 < d0) parts.push(hourly(h0, d0));
       parts.push(keptPart('day', d0, d1));
@@ -407,7 +441,7 @@ export async function findUserStats(db: DbOrTx, start?: string, end?: string): P
     } else {
       parts.push(hourly(h0, h1));
     }
-    if (Number.isFinite(h1) && h1 <= hi) parts.push(countedPart(h1, hi, true));
+    if (Number.isFinite(h1) && h1 <= hi) parts.push(...partOfHour(h1, { to: hi }));
   }
   const res = await db.execute<Record<keyof UserStats, string>>(sql`
     SELECT sum(total) AS "total", sum(verified) AS "verifiedEmailAccounts", sum(wallet) AS "walletUsers",
