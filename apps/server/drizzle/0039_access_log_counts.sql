@@ -19,5 +19,5 @@ $$;--> statement-breakpoint
 CREATE TRIGGER access_logs_kept_count
   AFTER INSERT ON access_logs REFERENCING NEW TABLE AS inserted
   FOR EACH STATEMENT EXECUTE FUNCTION access_logs_kept_count();--> statement-breakpoint
--- The first count, from the rows already there (rebuildAccessLogCounts in logs.queries.ts does the same).
+-- The first count, from the rows already there (rebuildAccessLogCounts in users.queries.ts does the same).
 INSERT INTO access_log_counts (user_id, n) SELECT user_id, count(*) FROM access_logs GROUP BY user_id;

@@ -80,6 +80,7 @@ describe('the server’s import graph', () => {
         'user_stats_hourly',
         'user_holdings',
         'access_logs',
+        'access_log_counts',
       ],
       audit: ['admin_logs', 'alert_level'],
       ledger: ['balances', 'bank_transactions'],

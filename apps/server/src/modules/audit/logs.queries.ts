@@ -11,15 +11,14 @@
  * Indexes (migration 0019_list_indexes): access_logs (created_at, id), (user_id, created_at, id),
  * (login_type, created_at, id), (address COLLATE "C", created_at, id); admin_logs the same by
  * created_at, admin, affected user, category and address.
- * Reads other modules' tables: `access_logs` (users': sign-ins are written where they happen, the log is read here) and `users` (the nicknames a row shows and a filter names), joined in the page's one statement.
+ * Reads other modules' tables: `access_logs` (users': sign-ins are written where they happen, the log is read here), `access_log_counts` (users': kept by a trigger on `access_logs`, read here for one member's total) and `users` (the nicknames a row shows and a filter names), joined in the page's one statement.
  */
 import type { AccessLog, AdminLog, GetAccessLogsRequest, GetAdminLogsRequest } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
+import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname, startsWith } from '../../db/lists.ts';
 import { type CappedTotal, cappedTotal, pageSize, readWholeListPage, wholeTableTotal } from '../../db/paging.ts';
-import { inTransaction } from '../../db/transaction.ts';
 
 const NONE = { total: 0, totalCapped: false } as const;
 
@@ -34,21 +33,6 @@ async function memberSignIns(db: DbOrTx, nickname: string): Promise<{ id: string
         WHERE lower(u.nickname) = lower(${nickname}::text)`,
   );
   return row ? { id: row.id, signIns: Number(row.n ?? 0) } : null;
-}
-
-/**
- * Counts every member's access log rows again into `access_log_counts`, under a SHARE lock on
- * `access_logs` so no sign-in slips between the count and the trigger that keeps it. Run after a bulk
- * load that bypassed the triggers (the scale seed). Throws what PostgreSQL throws.
- */
-export async function rebuildAccessLogCounts(db: Db): Promise<void> {
-  await inTransaction(db, async (tx) => {
-    await tx.execute(sql`LOCK TABLE access_logs IN SHARE MODE`);
-    await tx.execute(sql`TRUNCATE access_log_counts`);
-    await tx.execute(
-      sql`INSERT INTO access_log_counts (user_id, n) SELECT user_id, count(*) FROM access_logs GROUP BY user_id`,
-    );
-  });
 }
 
 /**

@@ -4,8 +4,9 @@
  */
 import { formatAtPrecision, fromNumeric, type User as UserDto } from '@starlight/shared';
 import { eq, sql } from 'drizzle-orm';
-import { type DbOrTx, queryNamed } from '../../db/client.ts';
+import { type Db, type DbOrTx, queryNamed } from '../../db/client.ts';
 import { accessLogs, users } from '../../db/schema/index.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -70,6 +71,21 @@ export async function bumpTokenVersion(db: DbOrTx, id: string): Promise<number> 
     .where(eq(users.id, id))
     .returning({ tokenVersion: users.tokenVersion });
   return row?.tokenVersion ?? 0;
+}
+
+/**
+ * Counts every member's access log rows again into `access_log_counts`, under a SHARE lock on
+ * `access_logs` so no sign-in slips between the count and the trigger that keeps it. Run after a bulk
+ * load that bypassed the triggers (the scale seed). Throws what PostgreSQL throws.
+ */
+export async function rebuildAccessLogCounts(db: Db): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    await tx.execute(sql`LOCK TABLE access_logs IN SHARE MODE`);
+    await tx.execute(sql`TRUNCATE access_log_counts`);
+    await tx.execute(
+      sql`INSERT INTO access_log_counts (user_id, n) SELECT user_id, count(*) FROM access_logs GROUP BY user_id`,
+    );
+  });
 }
 
 /** Writes an access log row (SPEC §3: login type 1-4, IP). */
