@@ -312,6 +312,11 @@ export async function findTransactions(
       sql` UNION ALL `,
     );
   const ids = idsUpTo(offset + f.limit);
+  // A page of the whole ledger, a currency or a category, the page size written as text (`pageSize`) so the
+  // joins are planned for that many rows; `reach` and `from` as the caller gives them.
+  const mergedPage = (reach: SQL | number, from: SQL | number) =>
+    sql`SELECT id, created_at FROM (${idsUpTo(reach)}) b
+        ORDER BY created_at DESC, id DESC LIMIT ${pageSize(f.limit)} OFFSET ${from}`;
   const counted = sql.join(
     branches.map((b) => sql`SELECT 1 FROM bank_transactions t WHERE ${cond(b)}`),
     sql` UNION ALL `,
@@ -372,23 +377,13 @@ export async function findTransactions(
         ? // The whole ledger's page: its first page without parameters, planned once per connection unasked
           // (readWholeListPage); a later one as below.
           readWholeListPage(db, offset, (on, from) =>
-            readRows(
-              on,
-              sql`SELECT id, created_at FROM (${idsUpTo(offset === 0 ? pageSize(f.limit) : offset + f.limit)}) b
-                  ORDER BY created_at DESC, id DESC LIMIT ${pageSize(f.limit)} OFFSET ${from}`,
-            ),
+            readRows(on, mergedPage(offset === 0 ? pageSize(f.limit) : offset + f.limit, from)),
           )
         : rollupTotal
           ? // A page of a currency or a category: its generic plan (the page size as text, so
             // the joins are planned for that many rows) ran in 0.8 ms at the scale seed, where PostgreSQL
             // planned it again on every call (1.0-1.5 ms, then 0.4-1.2 ms to run), its OFFSET being a parameter.
-            readWithGenericPlans(db, (tx) =>
-              readRows(
-                tx,
-                sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC
-                    LIMIT ${pageSize(f.limit)} OFFSET ${offset}`,
-              ),
-            )
+            readWithGenericPlans(db, (tx) => readRows(tx, mergedPage(offset + f.limit, offset)))
           : readRows(
               db,
               sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
