@@ -5,6 +5,7 @@
  * a filter narrows to an exact total, and a member's history never shows another member's rows.
  */
 import {
+  CHECKOUT_STATE,
   COUNT_CAP,
   type ForgeProcessesResponse,
   type GetAccessLogsResponse,
@@ -475,6 +476,34 @@ describe('the whole admin lists of forge processes and checkouts', () => {
         const rows = (body.processes ?? body.transactions) as Array<{ _id: string }>;
         expect(body).toMatchObject({ total: all, totalCapped: false });
         expect(rows.map((r) => r._id)).toEqual(await idsInOrder(table, sql`true`, 10, (page - 1) * 10));
+      }
+    }
+    // Checkouts of one state or one package (each read with its index's generic plan): every page as
+    // OFFSET over the matching rows, ties included.
+    await t.built.database.db.execute(sql`
+      UPDATE checkout_transactions SET state = ${CHECKOUT_STATE.Cancelled}
+      WHERE id LIKE 'c%' AND right(id, 1) IN ('0', '3', '6', '9', 'c', 'f')`);
+    for (const [filters, where] of [
+      [{ state: CHECKOUT_STATE.Cancelled }, sql`state = ${CHECKOUT_STATE.Cancelled}`],
+      [{ state: CHECKOUT_STATE.Created }, sql`state = ${CHECKOUT_STATE.Created}`],
+      [{ package: pkg._id }, sql`package_id = ${pkg._id}`],
+    ] as const) {
+      const all = Number(
+        (await rowsOf<{ n: string }>(sql`SELECT count(*) AS n FROM checkout_transactions WHERE ${where}`))[0]?.n,
+      );
+      expect(all).toBeGreaterThanOrEqual(7);
+      for (const page of [1, 2, Math.ceil(all / 5)]) {
+        const res = await call(t.app, t.admin.token, 'POST', '/api/checkout/getAllTransactions', {
+          paging: { limit: 5, page },
+          filters,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json<{ transactions: Array<{ _id: string }>; total: number; totalCapped: boolean }>();
+        expect(body).toMatchObject({ total: all, totalCapped: false });
+        expect(
+          body.transactions.map((r) => r._id),
+          JSON.stringify({ filters, page }),
+        ).toEqual(await idsInOrder('checkout_transactions', where, 5, (page - 1) * 5));
       }
     }
   });
