@@ -8,8 +8,9 @@
  * Reads other modules' tables: `bank_transactions` (the ledger's: the rollup sums its rows; nothing runs on the posting path).
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { type Db, type DbOrTx, queryNamed, type Tx } from '../../db/client.ts';
 import { committedHorizon } from '../../db/horizon.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type PeriodicJob, startPeriodic, withJobLock } from '../../lib/periodic.ts';
@@ -77,24 +78,35 @@ async function ledgerHeap(db: DbOrTx): Promise<{ end: string; filenode: number }
 
 /** The select list of `ledgerCounters` (columns upd, del, reset, filenode), to read them with other values. */
 export const LEDGER_COUNTERS = sql`
-  coalesce((SELECT n_tup_upd FROM pg_stat_user_tables WHERE relid = 'bank_transactions'::regclass), 0) AS upd,
-  coalesce((SELECT n_tup_del FROM pg_stat_user_tables WHERE relid = 'bank_transactions'::regclass), 0) AS del,
-  (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database()) AS reset,
+  pg_stat_get_tuples_updated('bank_transactions'::regclass) AS upd,
+  pg_stat_get_tuples_deleted('bank_transactions'::regclass) AS del,
+  pg_stat_get_db_stat_reset_time((SELECT oid FROM pg_database WHERE datname = current_database())) AS reset,
   pg_relation_filenode('bank_transactions') AS filenode`;
 
 /**
- * The ledger table's tamper counters now (`pg_stat_user_tables`: rows updated and deleted, which the
+ * Makes the next statistics read of `db` fresh: inside a transaction, the first read's snapshot would be
+ * kept to its end; a statement on the pool is a transaction of its own, whose snapshot is fresh already
+ * (one round trip fewer for each incremental audit).
+ */
+export async function freshStatistics(db: DbOrTx): Promise<void> {
+  if (db instanceof PgTransaction) await db.execute(sql`SELECT pg_stat_clear_snapshot()`);
+}
+
+/**
+ * The ledger table's tamper counters now (`pg_stat_user_tables`' rows updated and deleted, which the
  * append-only trigger keeps at their value; the database's statistics reset time; the storage's file
- * node), read from a fresh statistics snapshot.
+ * node), read from a fresh statistics snapshot. Read by the statistics functions behind those views,
+ * whose planning took 0.4 ms for each view (a named statement, planned once per connection).
  */
 export async function ledgerCounters(
   db: DbOrTx,
 ): Promise<{ tupUpd: number; tupDel: number; statsReset: Date | null; filenode: number }> {
-  await db.execute(sql`SELECT pg_stat_clear_snapshot()`);
-  const res = await db.execute<{ upd: string; del: string; reset: string | Date | null; filenode: string }>(
+  await freshStatistics(db);
+  const [r] = await queryNamed<{ upd: string; del: string; reset: string | Date | null; filenode: string }>(
+    db,
+    'audit_ledger_counters',
     sql`SELECT ${LEDGER_COUNTERS}`,
   );
-  const r = res.rows[0];
   return {
     tupUpd: Number(r?.upd ?? 0),
     tupDel: Number(r?.del ?? 0),
