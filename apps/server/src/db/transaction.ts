@@ -54,12 +54,13 @@ export interface TransactionOptions extends PgTransactionConfig {
  * as text so the joins are planned for that many rows), which PostgreSQL would otherwise plan again on every
  * call, an OFFSET parameter or a `created_at >= $n` looking expensive to it (planning took 0.3-1.5 ms of
  * reads that ran in 0.1-1 ms at the scale seed). No JIT: such a plan's guesses pass jit_above_cost, and it
- * was compiled on every call (4.8 ms).
+ * was compiled on every call (4.8 ms). No parallel workers: for the same guesses the currency stats' plan
+ * launched two for an empty index range (150 ms a call).
  */
 export const GENERIC_READ: TransactionOptions = {
   genericPlans: true,
   accessMode: 'read only',
-  first: 'SET LOCAL jit = off',
+  first: 'SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0',
 };
 
 /**
