@@ -51,6 +51,11 @@ describe('two server processes on one database', () => {
       expect(await s.until((ms) => pushed(ms, currency.currencyId))).toEqual(currency);
     }
 
+    // A keeps its list answer for a second: read it now, so the change below must drop it there.
+    const listOn = async (app: typeof a) =>
+      (await call(app, undefined, 'GET', '/api/bank/currencies')).json<{ currencies: Currency[] }>().currencies;
+    expect((await listOn(a)).find((c) => c.currencyId === currency.currencyId)).toEqual(currency);
+
     // Modified on B: every socket of A and B gets the new state.
     const modified = await call(b.app, t.admin.token, 'POST', '/api/bank/modifyCurrency', {
       currencyId: currency.currencyId,
@@ -66,9 +71,9 @@ describe('two server processes on one database', () => {
       expect(pushed(s.messages, currency.currencyId)).toEqual(after);
     }
 
-    // The list a page refetches agrees with what was pushed.
-    const list = (await call(b.app, undefined, 'GET', '/api/bank/currencies')).json<{ currencies: Currency[] }>();
-    expect(list.currencies.find((c) => c.currencyId === currency.currencyId)).toEqual(after);
+    // The list a page refetches agrees with what was pushed, on B and on A (whose kept answer the change dropped).
+    expect((await listOn(b.app)).find((c) => c.currencyId === currency.currencyId)).toEqual(after);
+    expect((await listOn(a)).find((c) => c.currencyId === currency.currencyId)).toEqual(after);
     for (const s of sockets) s.close();
   });
 

@@ -29,6 +29,7 @@ import { GroupCommit } from '../../lib/group-commit.ts';
 import { startMemberTotals } from '../../lib/kept-totals.ts';
 import { sendJson } from '../../lib/response-cache.ts';
 import { startAuditCheck } from './audit.check.ts';
+import { startCurrencyListAnswer } from './currencies.cache.ts';
 import { startCurrenciesLive } from './currencies.live.ts';
 import * as currencies from './currencies.service.ts';
 import * as reports from './reports.service.ts';
@@ -45,6 +46,9 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (
   // Supply history answers, built once and shared by every viewer for up to a second (supply.cache.ts).
   const supplyAnswers = startSupplyAnswers(app, readDb);
   app.addHook('onClose', async () => supplyAnswers.stop());
+  // The public currency list, likewise (currencies.cache.ts).
+  const currencyList = startCurrencyListAnswer(app, db);
+  app.addHook('onClose', async () => currencyList.stop());
   // Members' own history totals, kept until their next change (lib/kept-totals.ts).
   const historyTotals = startMemberTotals(app);
   app.addHook('onClose', async () => historyTotals.stop());
@@ -81,10 +85,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (
       config: { access: 'public' },
       schema: { summary: 'Every currency with its rules and taxes', tags, response: { 200: currenciesResponse } },
     },
-    async () => {
-      const list = await currencies.listCurrencies(db);
-      return { currencies: list, message: `Got ${list.length} currencies` };
-    },
+    (_req, reply) => sendJson(reply, currencyList.get()),
   );
 
   app.post(
