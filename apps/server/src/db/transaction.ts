@@ -21,6 +21,9 @@ const MAX_ATTEMPTS = 4;
  * life, and one made while a table was small scans it whole, however large it grows until an ANALYZE
  * (the resting orders' update of a batch of orders read every order: 0.5 ms a batch at 2,000 orders,
  * 20 ms at 100,000). Every statement of a batch reads by key, so no plan of it wants the scan.
+ * And without JIT or parallel workers: a generic plan's guesses for an array or a range parameter can pass
+ * jit_above_cost (a list's plan was compiled on every call, 4.8 ms) or the cost of a parallel plan (the
+ * currency stats' launched two workers for an empty index range, 150 ms a call).
  */
 export interface TransactionOptions extends PgTransactionConfig {
   genericPlans?: boolean;
@@ -53,15 +56,9 @@ export interface TransactionOptions extends PgTransactionConfig {
  * list reads whose generic plan is good for any values (one index range in the list's order, the page size
  * as text so the joins are planned for that many rows), which PostgreSQL would otherwise plan again on every
  * call, an OFFSET parameter or a `created_at >= $n` looking expensive to it (planning took 0.3-1.5 ms of
- * reads that ran in 0.1-1 ms at the scale seed). No JIT: such a plan's guesses pass jit_above_cost, and it
- * was compiled on every call (4.8 ms). No parallel workers: for the same guesses the currency stats' plan
- * launched two for an empty index range (150 ms a call).
+ * reads that ran in 0.1-1 ms at the scale seed); without JIT or parallel workers, as `genericPlans` says.
  */
-export const GENERIC_READ: TransactionOptions = {
-  genericPlans: true,
-  accessMode: 'read only',
-  first: 'SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0',
-};
+export const GENERIC_READ: TransactionOptions = { genericPlans: true, accessMode: 'read only' };
 
 /**
  * Runs the reads of `work` with their generic plans (`GENERIC_READ`): in a read-only transaction of their
@@ -131,7 +128,11 @@ function beginText(opts: TransactionOptions): string {
   if (opts.isolationLevel) begin += ` ISOLATION LEVEL ${opts.isolationLevel.toUpperCase()}`;
   if (opts.accessMode) begin += ` ${opts.accessMode.toUpperCase()}`;
   if (opts.deferrable !== undefined) begin += opts.deferrable ? ' DEFERRABLE' : ' NOT DEFERRABLE';
-  if (opts.genericPlans) begin += '; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_seqscan = off';
+  if (opts.genericPlans) {
+    begin +=
+      '; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_seqscan = off' +
+      '; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0';
+  }
   return opts.first ? `${begin}; ${opts.first}` : begin;
 }
 
