@@ -381,6 +381,7 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const readNames = readCases({
     currencyId: 1,
+    outsideTopCurrencyId: 1,
     pair: '',
     collection: 'x',
     counterparty: 'x',

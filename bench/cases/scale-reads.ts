@@ -15,6 +15,8 @@ import type { Audience, ReadFigures } from '../lib/scale.ts';
 export interface ReadFixture {
   /** A currency most members hold (the leaderboard's, the stats'). */
   currencyId: number;
+  /** A currency `member1` holds but ranks outside its top 100 in, as most members do (null: none, and that case is skipped). */
+  outsideTopCurrencyId: number | null;
   /** The pair with the biggest open book. */
   pair: string;
   /** A collection `member1` holds items in (null: none, and the grouped-items case is skipped). */
@@ -74,6 +76,15 @@ export function readCases(f: ReadFixture): ReadCase[] {
   const member = as('member', [
     { name: 'member_me', method: 'GET', path: '/api/user/me' },
     { name: 'member_leaderboard', path: '/api/user/leaderboard', body: { currencyId } },
+    ...(f.outsideTopCurrencyId !== null
+      ? [
+          {
+            name: 'member_leaderboard_outside_top',
+            path: '/api/user/leaderboard',
+            body: { currencyId: f.outsideTopCurrencyId },
+          },
+        ]
+      : []),
     { name: 'member_history', path: '/api/bank/transactions', body: paging() },
     { name: 'member_history_page_100', path: '/api/bank/transactions', body: paging(100) },
     { name: 'member_history_currency', path: '/api/bank/transactions', body: { ...paging(), currencyId } },
@@ -266,6 +277,16 @@ export async function findFixture(
     }
   }
   // A failing route here fails its own read case later; the fixture does without it.
+  let outsideTopCurrencyId: number | null = null;
+  for (const c of currencies) {
+    const board = await api
+      .post<{ position: number | null }>('/api/user/leaderboard', { currencyId: c.currencyId }, tokens.memberToken)
+      .catch(() => ({ position: null }));
+    if (board.position !== null && board.position > 100) {
+      outsideTopCurrencyId = c.currencyId;
+      break;
+    }
+  }
   const items = await api
     .post<{ data: Array<{ itemCollection: string }> }>('/api/inventory/getUserItems', paging(1, 5), tokens.memberToken)
     .catch(() => ({ data: [] }));
@@ -280,6 +301,7 @@ export async function findFixture(
       .find((n) => n !== undefined && n !== tokens.memberNickname) ?? null;
   return {
     currencyId,
+    outsideTopCurrencyId,
     pair,
     collection: items.data[0]?.itemCollection ?? null,
     counterparty,

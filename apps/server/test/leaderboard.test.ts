@@ -136,6 +136,24 @@ describe('leaderboard', () => {
     expect(res.around.map((l) => l.rank)).toEqual([4996, 4997, 4998, 4999, 5000, 5001, 5002, 5003, 5004, 5005, 5006]);
     expect(res.around[5]).toEqual({ rank: 5001, nickname: mid?.nickname, amount: '5000' });
     expect(res.around[6]).toEqual({ rank: 5002, nickname: `lbbulk${coin.currencyId}x5000`, amount: '5000' });
+    // Climbing to just outside the top 100, then into its last place: seen at once, before the kept
+    // ranking follows (their leaders are everyone's only while they stay outside).
+    const climb = async (amount: string) => {
+      await mint(t.app, t.admin, mid?.nickname ?? '', coin.currencyId, amount);
+      const now = await board(coin.currencyId, mid?.token);
+      expect(now.statusCode, now.body).toBe(200);
+      return now.json<LeaderboardResponse>();
+    };
+    const outside = await climb('4900');
+    expect(outside.position).toBe(101);
+    expect(outside.leaders[99]).toEqual({ rank: 100, nickname: `lbbulk${coin.currencyId}x9901`, amount: '9901' });
+    const last = await climb('1');
+    expect(last.position).toBe(100);
+    expect(last.leaders).toHaveLength(100);
+    expect(last.leaders[99]).toEqual({ rank: 100, nickname: mid?.nickname, amount: '9901' });
+    expect(last.leaders[98]).toEqual({ rank: 99, nickname: `lbbulk${coin.currencyId}x9902`, amount: '9902' });
+    const visitor = await ranked(coin.currencyId);
+    expect(visitor.leaders[99]).toEqual(last.leaders[99]);
     await expectLedgerBalanced(t.app, t.admin);
   });
 });

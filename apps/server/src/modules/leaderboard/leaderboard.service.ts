@@ -129,18 +129,23 @@ async function answer(
       ? { userId: viewerId, amount: fromNumeric(holding.amount), nickname: holding.nickname }
       : null;
   // One more neighbour than shown on each side: the viewer's own kept entry may be among them and is left out.
-  const [{ entries }, w] = await Promise.all([
+  const [{ entries, visitor }, w] = await Promise.all([
     top,
     store.read(db, currency.currencyId, 0, viewerId ? { userId: viewerId, at } : null, AROUND + 1),
   ]);
   const others = <T extends RankEntry>(list: T[]) => (viewerId ? list.filter((e) => e.userId !== viewerId) : list);
 
   const leaderEntries = others(entries);
-  if (at) {
-    const i = leaderEntries.findIndex((e) => ranksAhead(at, e));
-    leaderEntries.splice(i === -1 ? leaderEntries.length : i, 0, at);
-  }
-  const leaders = leaderEntries.slice(0, TOP).map((e, i) => toLeader(e, i + 1, currency));
+  const found = at ? leaderEntries.findIndex((e) => ranksAhead(at, e)) : -1;
+  const insertAt = found === -1 ? leaderEntries.length : found;
+  // Most members are neither in the kept top nor about to enter it: their leaders are everyone's.
+  const leaders =
+    leaderEntries.length === entries.length && (!at || insertAt >= TOP)
+      ? visitor.leaders
+      : leaderEntries
+          .toSpliced(insertAt, 0, ...(at ? [at] : []))
+          .slice(0, TOP)
+          .map((e, i) => toLeader(e, i + 1, currency));
   const keptAhead = w.kept !== null && at !== null && w.kept > at.amount ? 1 : 0;
   const position = at ? w.ahead - keptAhead + 1 : null;
   const ahead = others(w.before).slice(0, AROUND).reverse();
