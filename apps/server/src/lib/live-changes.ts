@@ -267,6 +267,19 @@ export function onSocketAuthenticated<C>(hub: SocketSignIns<C>, handler: (client
 }
 
 /**
+ * Clears `cache` whenever any currency changes anywhere (`watchChanges`): for kept answers that show a
+ * currency's name or precision. Returns the function that stops listening.
+ */
+export function clearOnCurrencyChange(
+  live: { changes: ChangePublisher; bus: EventBus },
+  cache: { clear(): void },
+): () => void {
+  return watchChanges(live, (changed) => {
+    if (changed.currencies.length > 0) cache.clear();
+  });
+}
+
+/**
  * Calls `listener` with every change set committed anywhere: this process's own at once, before the bus
  * carries them (`ChangePublisher.onLocalChange`), and other replicas' as their bus events arrive (a few
  * milliseconds). For caches of answers that a change makes stale (lib/response-cache.ts). Returns the

@@ -9,7 +9,7 @@
 import { currenciesResponse } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { watchChanges } from '../../lib/live-changes.ts';
+import { clearOnCurrencyChange, watchChanges } from '../../lib/live-changes.ts';
 import { type JsonBody, ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
 import type { CurrencyRow } from './currencies.queries.ts';
 import { listCurrencies, requireCurrency } from './currencies.service.ts';
@@ -50,9 +50,7 @@ export interface CurrencyListAnswer {
  */
 export function startCurrencyListAnswer(app: FastifyInstance, db: Db): CurrencyListAnswer {
   const cache = new ResponseCache<JsonBody>();
-  const stop = watchChanges(app.live, (changed) => {
-    if (changed.currencies.length > 0) cache.clear();
-  });
+  const stop = clearOnCurrencyChange(app.live, cache);
   return {
     get: () =>
       cache.get('currencies', '', async () => {

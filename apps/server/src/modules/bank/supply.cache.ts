@@ -7,7 +7,7 @@
 import { type SupplyHistoryQuery, supplyHistoryResponse } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { watchChanges } from '../../lib/live-changes.ts';
+import { clearOnCurrencyChange } from '../../lib/live-changes.ts';
 import { type JsonBody, ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
 import * as reports from './reports.service.ts';
 
@@ -22,9 +22,7 @@ export interface SupplyAnswers {
 /** Starts `app`'s kept supply history answers. */
 export function startSupplyAnswers(app: FastifyInstance, db: Db): SupplyAnswers {
   const cache = new ResponseCache<JsonBody>();
-  const stop = watchChanges(app.live, (changed) => {
-    if (changed.currencies.length > 0) cache.clear();
-  });
+  const stop = clearOnCurrencyChange(app.live, cache);
   return {
     get: (q) =>
       cache.get(String(q.currencyId), `${q.interval}:${q.limit ?? ''}`, async () =>

@@ -9,7 +9,7 @@ import { recipesResponse } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { AuthUser } from '../../http/access.ts';
-import { watchChanges } from '../../lib/live-changes.ts';
+import { clearOnCurrencyChange } from '../../lib/live-changes.ts';
 import { type JsonBody, ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
 import * as recipes from './recipes.service.ts';
 
@@ -26,9 +26,7 @@ export interface RecipeAnswers {
 /** Starts `app`'s kept recipe list, read from `db`. */
 export function startRecipeAnswers(app: FastifyInstance, db: Db): RecipeAnswers {
   const cache = new ResponseCache<JsonBody>();
-  const stop = watchChanges(app.live, (changed) => {
-    if (changed.currencies.length > 0) cache.clear();
-  });
+  const stop = clearOnCurrencyChange(app.live, cache);
   const load = (viewer: AuthUser | null) => async () =>
     serializeAnswer(recipesResponse, await recipes.fetchRecipes(db, viewer));
   return {
