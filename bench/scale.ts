@@ -173,26 +173,34 @@ async function claimRedis(url: string, pg: PgTarget, database: string): Promise<
 }
 
 /**
- * The kept leaderboard's mark in Redis, written once it is built (apps/server/src/modules/leaderboard/leaderboard.store.ts:
- * `starlight:lb:<database>:mark`, or `starlight:lb:mark` before the keys named their database).
+ * Waits (up to 10 minutes) until the server on `database` has its kept leaderboard in `redisUrl` built for
+ * that database, as the server itself judges it (apps/server/src/modules/leaderboard/leaderboard.store.ts,
+ * `redisStore().mark`): a mark under `starlight:lb:<database>:`, and a build key equal to the database's
+ * `leaderboard_state` row of store `redis`. A mark alone is not enough: a ranking built for an earlier
+ * build of the database still has one until the server's first tick starts the rebuild, which would then
+ * run under the read cases. Logs how long it took; goes on with a warning when it never is.
  */
-const LEADERBOARD_MARK = 'starlight:lb:*mark';
-
-/**
- * Waits (up to 10 minutes) until the server has built its kept leaderboard in `redisUrl`, so no read case
- * measures the first build. Logs how long it took; goes on with a warning when the mark never appears.
- */
-async function waitForLeaderboard(redisUrl: string): Promise<void> {
+async function waitForLeaderboard(redisUrl: string, pg: PgTarget, database: string): Promise<void> {
   const started = Date.now();
+  const prefix = `starlight:lb:${database}:`;
   while (Date.now() - started < 600_000) {
-    const { stdout } = await execFileP('redis-cli', ['-u', redisUrl, '--scan', '--pattern', LEADERBOARD_MARK]);
-    if (stdout.trim() !== '') {
+    const { stdout } = await execFileP('redis-cli', [
+      '-u',
+      redisUrl,
+      '--raw',
+      'MGET',
+      `${prefix}mark`,
+      `${prefix}build`,
+    ]);
+    const [mark = '', build = ''] = stdout.split('\n').map((l) => l.trim());
+    const built = await psql(pg, database, "SELECT built_at::text FROM leaderboard_state WHERE store = 'redis'");
+    if (mark !== '' && build !== '' && build === built) {
       log(`kept leaderboard ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
       return;
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
-  log(`no ${LEADERBOARD_MARK} in ${redisUrl} after 10 minutes: measuring anyway`);
+  log(`no kept leaderboard for ${database} in ${redisUrl} after 10 minutes: measuring anyway`);
 }
 
 /** Runs `make scale-seed`'s script on `url` with `members` members (its output goes to ours). */
@@ -545,7 +553,7 @@ async function main(): Promise<number> {
       },
       async (server) => {
         const client = api(server.url);
-        await waitForLeaderboard(redis);
+        await waitForLeaderboard(redis, target.pg, target.database);
         const adminToken = await adminSession(seeded.admin);
         let r: ReadFigures[] = [];
         if (wantReads) {
