@@ -68,6 +68,9 @@ interface OtherParty {
   received: number;
 }
 
+/** Ours: how long a probed party size is kept (milliseconds). */
+const PARTY_SIZE_TTL_MS = 60_000;
+
 /**
  * How many rows of each party index an account's history with a member reads from that account's side
  * (`OtherParty`), as last probed, by account id, for up to `PARTY_SIZE_TTL_MS`: a plan hint only (either
@@ -76,7 +79,7 @@ interface OtherParty {
  */
 const partySizes = new LRUCache<string, { sent: number; received: number }>({
   ...upTo(10_000),
-  ttl: 60_000,
+  ttl: PARTY_SIZE_TTL_MS,
 });
 
 /** The account named `nickname` (any case) with its rows counted as `OtherParty` says, or null for none. */
