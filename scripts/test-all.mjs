@@ -1,4 +1,4 @@
-// `make test`: typecheck, lint, the API document's lint, unit + integration (Vitest, PostgreSQL), browser (Playwright, Chromium).
+// `make test`: typecheck, lint, commit messages, the API document's lint, unit + integration (Vitest, PostgreSQL), browser (Playwright, Chromium).
 // Ends with one line `N passed, N failed` totalling every suite; exits non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -32,6 +32,8 @@ function readJson(file) {
 
 if (!run('typecheck', 'npm', ['run', '--silent', 'typecheck'])) gateFailures.push('typecheck');
 if (!run('lint', 'npx', ['biome', 'check', '.'])) gateFailures.push('lint');
+// Commit messages: `area: what changed`, at most 72 characters (commitlint.config.mjs).
+if (!run('commit messages', 'node', ['scripts/commitlint.mjs'])) gateFailures.push('commit messages');
 
 // The OpenAPI document client authors read: generated from the app, linted with Redocly's recommended rules.
 if (
