@@ -41,21 +41,26 @@ export function corkSocket(client: pg.PoolClient): () => void {
 
 const dialect = new PgDialect();
 
+type TransactionSchema = NonNullable<ConstructorParameters<typeof NodePgTransaction>[2]>;
+
+/** What Drizzle keeps in `drizzle(client)._` and a transaction handle is made of. */
+interface DrizzleInternal {
+  session: ConstructorParameters<typeof NodePgTransaction>[1];
+  schema: TransactionSchema['schema'];
+  fullSchema: TransactionSchema['fullSchema'];
+  tableNamesMap: TransactionSchema['tableNamesMap'];
+}
+
 /**
  * A Drizzle transaction handle that sends its statements on `client`, with the app's schema (for
  * `tx.query`). The caller sends BEGIN and COMMIT itself. Throws DriverInternalsError when Drizzle's
  * internal handle lacks its session.
  */
 export function drizzleTransactionOn(client: pg.PoolClient): Tx {
-  const internal = (drizzlePg(client, { schema }) as unknown as { _?: Record<string, unknown> })._;
+  const internal = (drizzlePg(client, { schema }) as unknown as { _?: Partial<DrizzleInternal> })._;
   if (!internal?.session || !internal.schema || !internal.fullSchema || !internal.tableNamesMap) {
     throw new DriverInternalsError('drizzle(client)._ no longer holds session, schema, fullSchema and tableNamesMap');
   }
-  const { session, schema: tables, fullSchema, tableNamesMap } = internal as never as {
-    session: ConstructorParameters<typeof NodePgTransaction>[1];
-    schema: NonNullable<ConstructorParameters<typeof NodePgTransaction>[2]>['schema'];
-    fullSchema: Record<string, unknown>;
-    tableNamesMap: Record<string, string>;
-  };
+  const { session, schema: tables, fullSchema, tableNamesMap } = internal as DrizzleInternal;
   return new NodePgTransaction(dialect, session, { schema: tables, fullSchema, tableNamesMap }) as Tx;
 }
