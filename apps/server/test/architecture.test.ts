@@ -1,5 +1,5 @@
 /**
- * The server's floors (issue 22 §2): a module reaches another only through that module's service
+ * The server's floors: a module reaches another only through that module's service
  * (`*.service.ts`) or its public file (`<module>.public.ts`, which says why each name is public), never
  * its private SQL (`*.queries.ts`) or internals; and the floors below the plugins and the modules (db/,
  * lib/, http/) import neither, nor the top floor (app.ts, seed.ts), not even a type; and a service holds
@@ -62,14 +62,14 @@ describe('the server’s import graph', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('keeps SQL out of the services: a module writes it in its *.queries.ts (issue 22 §3)', () => {
+  it('keeps SQL out of the services: a module writes it in its *.queries.ts', () => {
     const services = sources('modules').filter((f) => /\.(service|events|grants|batch)\.ts$/.test(f));
     expect(services.length).toBeGreaterThanOrEqual(15);
     const withSql = services.filter((file) => /\bsql`/.test(readFileSync(path.join(SRC, file), 'utf8')));
     expect(withSql).toEqual([]);
   });
 
-  it('has every file that reads another module’s table say which and why (issue 22 §2)', () => {
+  it('has every file that reads another module’s table say which and why', () => {
     // Which module owns each table: the one that writes it (ARCHITECTURE.md, server).
     const owners: Record<string, readonly string[]> = {
       users: [

@@ -1,6 +1,6 @@
 /**
- * The alert level (SPEC §3 defcon) as pages read it, from two server processes on one database (issue 19
- * §2: each keeps the answer it read): a change shows at once on the process that made it, and on the other
+ * The alert level (SPEC §3 defcon) as pages read it, from two server processes on one database
+ * (each keeps the answer it read): a change shows at once on the process that made it, and on the other
  * as soon as the bus carries it; a refused change leaves the level as it was. A database of its own, so no
  * other file's change of the one alert level comes between.
  */

@@ -1,5 +1,5 @@
 /**
- * Session checks read together (plugins/auth.ts, issue 20): requests that arrive while an account read
+ * Session checks read together (plugins/auth.ts): requests that arrive while an account read
  * is under way are checked in the next one, many accounts in one statement. Each request must still get
  * its own account, a stale token among them must still fail alone, and a change made before a request
  * arrives must count for it.

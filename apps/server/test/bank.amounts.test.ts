@@ -1,5 +1,5 @@
 /**
- * Amounts on the wire are written at their currency's precision (issue 6 §8): "50.00" at precision 2,
+ * Amounts on the wire are written at their currency's precision: "50.00" at precision 2,
  * "7" at precision 0, in every response that carries money.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * The incremental audit (issue 19 §2 The audit; §4): the conservation check stored by the audit-check job
+ * The incremental audit: the conservation check stored by the audit-check job
  * equals one taken live and answers only while it is still true; the audit still finds a tampered
  * balance, money moved without a ledger row, a changed ledger row, a disabled append-only trigger and a
  * backdated row. On a database of its own, written as bank.rollup.test.ts's: the tampering must not reach

@@ -1,5 +1,5 @@
 /**
- * Live currencies (DESIGN §1, §5; issue 18 §5): a currency an admin creates or changes reaches every open
+ * Live currencies (DESIGN §1, §5): a currency an admin creates or changes reaches every open
  * socket, signed in or not, from whichever of two server processes on one database took the request
  * (LISTEN/NOTIFY), and on the in-process bus of PGlite.
  */

@@ -1,5 +1,5 @@
 /**
- * History totals are kept per account until its next change (history.totals.ts, issue 19 §2): a
+ * History totals are kept per account until its next change (history.totals.ts): a
  * member's own, and the admin's list filtered by an account's nickname. What nobody must notice: a new
  * row counts at once on the server that wrote it, and within the live feed's lag on another server;
  * each filter and page start has its own total; another member's change leaves theirs alone; a row that

@@ -156,7 +156,7 @@ describe('POST /api/bank/supplyHistory', () => {
     });
   });
 
-  it('is shared by every viewer and shows a new mint within a second (kept answers, issue 19)', async () => {
+  it('is shared by every viewer and shows a new mint within a second (kept answers)', async () => {
     const coin = await newCurrency({});
     const a = await registerMember(t.app, 'shk');
     await mint(t.app, t.admin, a.nickname, coin.currencyId, '5');

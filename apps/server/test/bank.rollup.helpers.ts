@@ -35,7 +35,7 @@ export function rollupChecks(t: TestApp, market: () => Market) {
   const db = () => t.built.database.db;
   const tick = () => tickLedgerRollup(db(), { wait: true });
 
-  /** The full scan `currencyStats` ran before issue 19: per currency and category, sum and count in the range. */
+  /** The full scan the kept `currencyStats` replaced: per currency and category, sum and count in the range. */
   async function scanTotals(f: { startDate?: string; endDate?: string; currencyId?: number }) {
     const where = [sql`true`];
     if (f.startDate) where.push(sql`created_at >= ${new Date(f.startDate).toISOString()}::timestamptz`);
@@ -53,7 +53,7 @@ export function rollupChecks(t: TestApp, market: () => Market) {
     return rows.map((r) => `${r.currencyId}/${r.category}: ${r.count} ${Number(r.total) / 1e9}`);
   }
 
-  /** The full scan `supplyHistory` ran before issue 19 (issue 17's query, verbatim but for its inputs). */
+  /** The full scan the kept `supplyHistory` replaced (its former query, verbatim but for its inputs). */
   async function scanSupply(currencyId: number, interval: SupplyInterval, limit: number) {
     const width = sql`${interval === '1h' ? '1 hour' : '24 hours'}::interval`;
     const epoch = sql`TIMESTAMPTZ '1970-01-01 00:00:00+00'`;
@@ -91,7 +91,7 @@ export function rollupChecks(t: TestApp, market: () => Market) {
     return rows.map((r) => `${r.time.toISOString()} ${Number(r.supply) / 1e9} ${Number(r.circulating) / 1e9}`);
   }
 
-  /** The full scan `getCandles` ran before issue 19: every trade of the pair grouped by bucket. */
+  /** The full scan the kept `getCandles` replaced: every trade of the pair grouped by bucket. */
   async function scanCandles(pairId: string, interval: CandleInterval, limit: number) {
     const widths = {
       '1m': '1 minute',

@@ -1,5 +1,5 @@
 /**
- * The ledger rollup (issue 19 §2 Stats, The audit; §4): after random postings through the API (taxed
+ * The ledger rollup: after random postings through the API (taxed
  * transfers, mints, burns, distributions, orders and trades, forge), some landing while a tick runs or
  * while a posting transaction stays open across ticks, the kept currency stats, supply history and candles
  * equal the full scans they replaced, and the incremental audit equals the full recount; a rebuild gives

@@ -1,5 +1,5 @@
 /**
- * Deposits and withdrawals (issue 8 §2, DESIGN §8): a withdrawal debits at once with its tax, a deposit
+ * Deposits and withdrawals (DESIGN §8): a withdrawal debits at once with its tax, a deposit
  * credits nothing until approved, a settlement settles once even under concurrent clicks, and the
  * ledger stays conserved with no negative balance.
  */

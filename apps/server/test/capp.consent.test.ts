@@ -1,5 +1,5 @@
 /**
- * Creator apps asking for consent (issue 11 §3, §4; DESIGN §7), tested as RFC 9700 advises for the
+ * Creator apps asking for consent (DESIGN §7), tested as RFC 9700 advises for the
  * authorization code flow: a creator's app asks with its API key, URLs equal to the registered ones byte
  * for byte (scheme, host, subdomain, port, path, query and a trailing slash all count), unsafe URLs
  * refused even when registered before the rule; the page reads the request without signing in. Signing in

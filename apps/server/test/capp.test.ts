@@ -1,5 +1,5 @@
 /**
- * Creator apps (issue 11 §3, §4; DESIGN §7), tested as RFC 9700 advises for the authorization code flow:
+ * Creator apps (DESIGN §7), tested as RFC 9700 advises for the authorization code flow:
  * the member signs in with the app's request and gets the app's URL with a single-use code, never a token;
  * the app redeems the code once (a reuse revokes the grant) and reads only the granting member's items in
  * its own collection. Requests and codes expire after 10 minutes; a request whose stored URL is unsafe is

@@ -1,5 +1,5 @@
 /**
- * Provider events by group commit (issue 20; DESIGN §9, §7): Stripe webhooks sent at once go in batches,
+ * Provider events by group commit (DESIGN §9, §7): Stripe webhooks sent at once go in batches,
  * and each keeps the outcome it has alone. A burst of completions, a duplicate delivery, two events of
  * one checkout, a wrong amount, an unpaid completion, an unknown checkout and a refund that names the
  * checkout (its payment's metadata) arrive together: every checkout is credited once or not at all, the

@@ -1,5 +1,5 @@
 /**
- * Crypto payments through BTCPay Server (issue 10 §2, §4; DESIGN §7), against a local Greenfield API:
+ * Crypto payments through BTCPay Server (DESIGN §7), against a local Greenfield API:
  * buyPackage creates an invoice; a settled invoice (its amount read back from the API) credits once; a
  * redelivery, which carries a new delivery id, credits nothing more; a bad signature is refused; a
  * correctly signed but malformed body is refused with 400 and recorded as refused.

@@ -1,5 +1,5 @@
 /**
- * No payment is taken for Credits that cannot be issued (issue 17 §3, DESIGN §4 canMint): while an
+ * No payment is taken for Credits that cannot be issued (DESIGN §4 canMint): while an
  * admin has Credits' minting turned off, or Credits frozen, buyPackage answers 409 and opens no
  * checkout. A purchase already paid still completes: the member paid for it. On a database of its own,
  * since it changes the Credits currency every other test file buys.

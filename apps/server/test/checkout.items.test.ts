@@ -1,5 +1,5 @@
 /**
- * A package's items (issue 10 §2; DESIGN §7): a completed checkout grants its synth chips (type 1, moved
+ * A package's items (DESIGN §7): a completed checkout grants its synth chips (type 1, moved
  * from the sale's supply) and ships (type 2, drawn into Alpha Ships) exactly once, however often it is
  * paid; a full refund gives back the chips still held and removes the ships still owned; a partial
  * refund takes back Credits only; a sold-out sale grants what it has and records the rest as owed.

@@ -1,5 +1,5 @@
 /**
- * Card payments through Stripe (issue 10 §2, §4; DESIGN §7), against a local Stripe-compatible API (the
+ * Card payments through Stripe (DESIGN §7), against a local Stripe-compatible API (the
  * official SDK pointed at it by STRIPE_API_URL) and webhooks signed as Stripe signs them
  * (`stripe.webhooks.generateTestHeaderString`): a paid completion credits once however often and
  * concurrently it is delivered; a forged, stale or re-serialised event changes nothing; an unpaid

@@ -1,5 +1,5 @@
 /**
- * The Credits store with the built-in sandbox provider (issue 10 §1, §2; DESIGN §7): admins run packages;
+ * The Credits store with the built-in sandbox provider (DESIGN §7): admins run packages;
  * a member buys one, the sandbox page's Pay completes it and mints the Credits once however often it is
  * pressed, Fail cancels it with nothing credited; another member's checkout is not found; the lists and
  * the ledger's conservation hold.

@@ -1,5 +1,5 @@
 /**
- * The first buyers of a fresh synth chip sale (issue 11 §2): the sale's Credits balance row exists from
+ * The first buyers of a fresh synth chip sale: the sale's Credits balance row exists from
  * the seed, so many first purchases racing each other all succeed; concurrent first inserts of that row
  * used to deadlock (40P01) and end as a 500 after the retries. Its own database: the sale must be new.
  */

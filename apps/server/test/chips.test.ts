@@ -1,5 +1,5 @@
 /**
- * Alpha synth chips (issue 11 §2, DESIGN §7): bought for 500 Credits each from a fixed supply that is
+ * Alpha synth chips (DESIGN §7): bought for 500 Credits each from a fixed supply that is
  * never oversold, even by concurrent buyers; opened into 5 Alpha Ships each, once per chip even under
  * concurrent openings (6 openings of one chip with 3 chips held: 3 succeed, 15 ships); the drop table
  * is published; the ledger stays conserved.
@@ -80,7 +80,7 @@ describe('synth chips', () => {
     const names = table.table.flatMap((r) => r.ships.map((s) => `Alpha ${s}`));
     for (const item of createdItems) {
       expect(names).toContain(item.name);
-      // Each ship has the picture of its class (issue 18), e.g. /ships/scout.svg for Alpha Scout.
+      // Each ship has the picture of its class, e.g. /ships/scout.svg for Alpha Scout.
       expect(item.imgUrl).toBe(`/ships/${item.name.replace('Alpha ', '').toLowerCase()}.svg`);
       expect(item.metadata).toMatchObject({ class: item.name.replace('Alpha ', '') });
       expect(item.owner.nickname).toBe(m.nickname);

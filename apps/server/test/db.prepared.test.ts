@@ -1,5 +1,5 @@
 /**
- * queryPlanned (issue 19): the busiest reads run as statements named after their SQL text, so PostgreSQL
+ * queryPlanned: the busiest reads run as statements named after their SQL text, so PostgreSQL
  * parses and plans each shape once per connection; the answers are those of a plain query, on a pooled
  * connection, inside a transaction and on PGlite; behind PgBouncer in transaction mode they go unnamed.
  */
@@ -65,7 +65,7 @@ describe('queryPlanned', () => {
   });
 });
 
-describe('behind PgBouncer in transaction mode (DATABASE_POOLER=transaction, issue 21 §2)', () => {
+describe('behind PgBouncer in transaction mode (DATABASE_POOLER=transaction)', () => {
   it('sends every statement unnamed, on the pool and in a transaction, with the same answers', async () => {
     const pooled = await openDatabase({
       databaseUrl: testDatabaseUrl(),

@@ -1,10 +1,10 @@
 /**
- * withTransaction (issue 21 §2): a transaction whose BEGIN fails gives its connection back (Drizzle's own
+ * withTransaction: a transaction whose BEGIN fails gives its connection back (Drizzle's own
  * pooled transaction kept it checked out for good: drizzle-orm issues 6023, 6114, 6241), so a pool of one
  * connection still serves the next statement; so does one whose connection died under it. A batch's
- * transaction (issue 20) runs its named statements with their generic plans, and only that transaction; those
+ * transaction runs its named statements with their generic plans, and only that transaction; those
  * plans read by key even when made while a table was small. The BEGIN leaves in the same write as the
- * work's first statement (pipelined, issue 20), and a BEGIN that fails takes what was sent behind it along.
+ * work's first statement (pipelined), and a BEGIN that fails takes what was sent behind it along.
  * It says when its COMMIT leaves, for group commit (a batch that fails after that is not run again). With
  * `commitBehindLast` the COMMIT leaves behind the work's last statement, before that is answered; a failed
  * last statement makes it a ROLLBACK (said, so the batch may run again), and no statement goes after it.

@@ -1,6 +1,6 @@
 /**
  * The exchange's public market answers are built once per change of their pair and shared by every
- * viewer (market.cache.ts, issue 19 §2). What a reader must never notice: the server that took a change
+ * viewer (market.cache.ts). What a reader must never notice: the server that took a change
  * answers from it at once; another server on the same database within the live feed's lag; a hidden pair
  * stays hidden from members and visitors whoever asked first.
  */

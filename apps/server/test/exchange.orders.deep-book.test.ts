@@ -1,5 +1,5 @@
 /**
- * An order that sweeps a deep book (issue 19): a placement first reads `CROSSING_FIRST_READ` resting
+ * An order that sweeps a deep book: a placement first reads `CROSSING_FIRST_READ` resting
  * orders of the side it crosses and reads on only when they do not cover its quantity. Whether it stops
  * inside the first read, just past it or runs through the whole reachable side, the order fills the
  * resting orders in exact price-time priority, cancels the taker's own resting orders it reaches

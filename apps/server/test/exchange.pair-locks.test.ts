@@ -1,5 +1,5 @@
 /**
- * The pair locks a batch of orders takes in its transaction's first round trip (`lockPairsText`, issue 20)
+ * The pair locks a batch of orders takes in its transaction's first round trip (`lockPairsText`)
  * are the locks `lockPairs` takes: the same keys, so a cancel or a pair's edit on another connection waits
  * for the batch; a pair id with quotes and backslashes is written as a literal and changes nothing else.
  */

@@ -1,5 +1,5 @@
 /**
- * Forge processes (issue 9 §1, §2; DESIGN §6): a member's process takes its input at the start and ends
+ * Forge processes (DESIGN §6): a member's process takes its input at the start and ends
  * once, claimed after its finish date or cancelled in its first 10 minutes, even under concurrent claims
  * and cancels; another member's process is "not found"; the ledger stays conserved. Time is moved by
  * rewriting a process's dates in the database, as the server reads them there. Recipes: forge.recipes.test.ts.

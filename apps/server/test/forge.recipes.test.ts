@@ -1,5 +1,5 @@
 /**
- * Forge recipes (issue 9 §1; DESIGN §6): admins create, modify, deactivate and delete them, everyone reads
+ * Forge recipes (DESIGN §6): admins create, modify, deactivate and delete them, everyone reads
  * the active ones; a recipe may only mint what can be minted and burn what can be burned (checked again at
  * a start and a claim); a currency's precision may not drop below what a recipe or running process holds.
  * Processes themselves: forge.processes.test.ts.

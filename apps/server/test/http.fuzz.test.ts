@@ -1,5 +1,5 @@
 /**
- * Bad input gets a clear error and changes nothing (issue 6 §8). For every route of the route table, with
+ * Bad input gets a clear error and changes nothing. For every route of the route table, with
  * a body: fast-check bodies built from the route's own request schema (as the OpenAPI document publishes
  * it), mixing valid, edge and hostile values (NUL bytes, integers beyond PostgreSQL's range, year 0000,
  * long and odd strings, wrong types), sent anonymously, as a member and as the admin. No answer may be a

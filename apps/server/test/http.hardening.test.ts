@@ -1,5 +1,5 @@
 /**
- * What an outside probe found (issue 6 §8), each fixed and held here: the Bearer scheme in any case,
+ * What an outside probe found, each fixed and held here: the Bearer scheme in any case,
  * HSTS only over https, and the sockets of an ended session closed on every server process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

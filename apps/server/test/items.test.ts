@@ -1,5 +1,5 @@
 /**
- * Item collections and items (issue 11 §1, DESIGN §7): creators and admins make collections; only a
+ * Item collections and items (DESIGN §7): creators and admins make collections; only a
  * collection's creator adds items, for any member; item data is nested text, numbers and booleans,
  * size-limited; members read their own items, grouped by name; `hiddendata` reaches only the creator.
  */

@@ -1,5 +1,5 @@
 /**
- * A collection's item totals are kept until its items change (items.totals.ts, issue 19 §2). What a member
+ * A collection's item totals are kept until its items change (items.totals.ts). What a member
  * must never notice: an item added to a collection (by its creator, or a ship from opened chips) counts at
  * once on the server that added it and within the live feed's lag on another server; each page start has
  * its own total; another collection's change leaves a collection's total alone.

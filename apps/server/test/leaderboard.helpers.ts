@@ -1,5 +1,5 @@
 /**
- * Helpers of the kept leaderboard's tests (issue 19 §2, §4): wait until the ranking has followed every
+ * Helpers of the kept leaderboard's tests: wait until the ranking has followed every
  * committed posting, and the brute-force ranking it must equal (the window over `balances` the route ran
  * on every request before, `findRanked`).
  */
@@ -34,7 +34,7 @@ export function caughtUp(built: BuiltApp): Promise<void> {
   return leaderboardCaughtUp(built.database.db, built.leaderboard.store);
 }
 
-/** The leaderboard response as the brute-force ranking gives it (the route's answer before issue 19). */
+/** The leaderboard response as the brute-force ranking gives it (the route's answer before the ranking was kept). */
 export async function bruteForceLeaderboard(
   db: Db,
   currencyId: number,

@@ -1,5 +1,5 @@
 /**
- * The kept leaderboard (issue 19 §2, §4), in both stores (the `leaderboard_entries` table, and Redis
+ * The kept leaderboard, in both stores (the `leaderboard_entries` table, and Redis
  * sorted sets under a prefix of this run): after random transfers, mints and burns through the API, with
  * ties, private, deactivated and system accounts, whales a double cannot tell apart, and a member who
  * falls to zero, the route answers exactly what the brute-force ranking (the window over `balances`)

@@ -1,5 +1,5 @@
 /**
- * The leaderboard (issue 9 §4, DESIGN §6): the top holders of a currency with amounts at its precision,
+ * The leaderboard (DESIGN §6): the top holders of a currency with amounts at its precision,
  * private members shown as Anonymous to everyone but themselves, the caller's rank, balance and
  * neighbours, and 10,000 holders ranked in order. Each test ranks a currency of its own.
  */
@@ -27,7 +27,7 @@ function board(currencyId: unknown, token?: string) {
   return call(t.app, token, 'POST', '/api/user/leaderboard', { currencyId });
 }
 
-/** The leaderboard once the kept ranking has followed every posting so far (issue 19 §2). */
+/** The leaderboard once the kept ranking has followed every posting so far. */
 async function ranked(currencyId: number, token?: string): Promise<LeaderboardResponse> {
   await caughtUp(t.built);
   const res = await board(currencyId, token);

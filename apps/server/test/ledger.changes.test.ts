@@ -1,5 +1,5 @@
 /**
- * The ledger's posting names its parties in the live changes (issue 22 review): every sender, recipient
+ * The ledger's posting names its parties in the live changes: every sender, recipient
  * and executor of the posted rows, so no path (a mint, a settlement, an admin's payout) has to remember
  * the executor for their kept history totals (history.totals.ts). A refused posting names nobody.
  */

@@ -1,5 +1,5 @@
 /**
- * First credits (issue 20): an account with no balance row yet (a new tax collector on a busy currency,
+ * First credits: an account with no balance row yet (a new tax collector on a busy currency,
  * new recipients) credited by 50 concurrent transfers at once. The ledger opens missing rows before it
  * locks, in the global order, so no two postings wait on each other in a cycle: every transfer goes
  * through, PostgreSQL reports no deadlock, the collector gets every tax, and the books balance.

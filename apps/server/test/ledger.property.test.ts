@@ -1,5 +1,5 @@
 /**
- * The ledger against a model (issue 6 §4): about 300 steps of bank and exchange commands on every
+ * The ledger against a model: about 300 steps of bank and exchange commands on every
  * `make test` (25 runs of up to 12 commands); `make soak` runs the same model for 10,000 steps or more.
  */
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * `make soak` (issue 6 §8): the ledger model of ledger.property.test.ts, across bank and exchange, for
+ * `make soak`: the ledger model of ledger.property.test.ts, across bank and exchange, for
  * SOAK_STEPS commands (default 10,000), seeded. It prints the seed first, and the steps run and the
  * invariant checks passed at the end; a failure names its batch, and `SOAK_SEED=<seed> make soak`
  * replays the same commands. Not part of `make test` (its file name is not *.test.ts).

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: the paged lists at a size past the counting bound. On a database of its own (rows are
+ * The paged lists at a size past the counting bound. On a database of its own (rows are
  * bulk-inserted by SQL): a total beyond COUNT_CAP answers `total` = the bound and `totalCapped: true`,
  * pages still follow one another in order (newest first, ties by id) with nothing skipped or repeated,
  * a filter narrows to an exact total, and a member's history never shows another member's rows.

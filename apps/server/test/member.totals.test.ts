@@ -1,6 +1,6 @@
 /**
- * A member's own list totals are kept until their next change (lib/kept-totals.ts `startMemberTotals`,
- * issue 19 §2): their items (all, by collection, grouped by name), forge processes and checkouts. What a
+ * A member's own list totals are kept until their next change (lib/kept-totals.ts `startMemberTotals`):
+ * their items (all, by collection, grouped by name), forge processes and checkouts. What a
  * member must never notice: a new item of theirs (a creator's, or ships from opened chips), a process they
  * start, a checkout they open and its provider's events count at once on the server that wrote them and
  * within the live feed's lag on another server; each

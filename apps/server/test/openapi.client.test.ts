@@ -1,5 +1,5 @@
 /**
- * The API document for client authors (issue 6 §7): a typed client generated from `/api/docs/json`
+ * The API document for client authors: a typed client generated from `/api/docs/json`
  * (openapi-typescript types, committed in test/generated/api.d.ts and type-checked by `make test`, plus
  * openapi-fetch) signs members up and sends a transfer against a real listening server.
  * Set UPDATE_API_TYPES=1 to rewrite the committed types after an API change.

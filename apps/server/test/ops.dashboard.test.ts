@@ -1,5 +1,5 @@
 /**
- * The Grafana dashboard of deploy/ (issue 21 §4): every metric its panels query is one that a replica's
+ * The Grafana dashboard of deploy/: every metric its panels query is one that a replica's
  * GET /api/metrics exports (with DATABASE_READ_URL set, as in the cluster, so the standby's lag is there).
  */
 import { readFileSync } from 'node:fs';

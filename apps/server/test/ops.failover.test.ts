@@ -1,5 +1,5 @@
 /**
- * A replica among several (issue 21 §2): health names the instance, readiness leaves the load balancer
+ * A replica among several: health names the instance, readiness leaves the load balancer
  * before the server stops, and a lost database answers 503 with a clear message (never a 500, never a
  * request hanging past 10 s), then the server recovers by itself when the database is back.
  */
@@ -16,7 +16,7 @@ import { ADMIN_URL, testDatabaseUrl } from './test-db.ts';
 
 const t = useTestApp();
 
-/** A request that fails the test rather than wait past 10 s (issue 21 §2: no request hangs longer). */
+/** A request that fails the test rather than wait past 10 s (no request may hang longer). */
 function within10s(url: string, init: RequestInit = {}): Promise<Response> {
   return fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
 }

@@ -1,5 +1,5 @@
 /**
- * DATABASE_READ_URL (issue 21 §2): the reads that tolerate a few seconds of lag (admin lists and stats,
+ * DATABASE_READ_URL: the reads that tolerate a few seconds of lag (admin lists and stats,
  * leaderboards, public stats) go to the standby; a member's own balances and history, and the audit, to
  * the primary. The "standby" here is a database of its own that the primary never writes to, so a row
  * only one of the two holds shows which one a route read.

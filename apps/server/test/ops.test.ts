@@ -1,5 +1,5 @@
 /**
- * Production basics (issue 6 §5, DESIGN §9): metrics, static assets, one log line per request, SIGTERM
+ * Production basics (DESIGN §9): metrics, static assets, one log line per request, SIGTERM
  * draining, and two server processes on one database sharing Redis and the live feed.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Local stand-ins for the payment providers' APIs (issue 10 §4), speaking their documented wire format
+ * Local stand-ins for the payment providers' APIs, speaking their documented wire format
  * on a real HTTP port, so the product code talks to them through the official SDK or protocol unchanged:
  * Stripe's `POST /v1/checkout/sessions` (form-encoded, as stripe-node sends it) and BTCPay Server's
  * Greenfield invoices (`POST` and `GET /api/v1/stores/{storeId}/invoices[/{id}]`).

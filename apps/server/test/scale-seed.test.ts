@@ -1,5 +1,5 @@
 /**
- * `make scale-seed` (issue 19 §1) on a database of its own at 2,000 members and 40,000 ledger rows: the
+ * `make scale-seed` on a database of its own at 2,000 members and 40,000 ledger rows: the
  * counts and the mix, every balance equal to its ledger rows, escrow equal to the open orders, the audit
  * clean, member1's heavy history and sign-in with SCALE_PASSWORD, and the refusals.
  */

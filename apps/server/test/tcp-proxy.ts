@@ -1,5 +1,5 @@
 /**
- * A TCP proxy in front of the test PostgreSQL, for the tests of a lost database (issue 21 §2): it
+ * A TCP proxy in front of the test PostgreSQL, for the tests of a lost database: it
  * forwards, or drops every connection and refuses new ones (a database that is down), or holds new
  * connections without an answer (a database that does not answer), and forwards again when restored.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin user list at size (issue 19 §2): getUsers' filters on their indexes and equal to SPEC's
+ * The admin user list at size: getUsers' filters on their indexes and equal to SPEC's
  * definition, the capped total past COUNT_CAP moving with the page, every deep page as OFFSET over the
  * whole list would answer it, and searches of a common part found exactly. A database of its own: 12,000
  * bulk members on top of what the app seeds; new members written into the trigram indexes at once. The user stats at size: users.admin.stats.test.ts.

@@ -1,6 +1,6 @@
 /**
- * The admin's user stats at size (issue 19 §2): the kept user stats equal to a full recount (the SQL
- * getUserStats ran before issue 19) after every kind of change, to a rebuild from scratch and to what a
+ * The admin's user stats at size: the kept user stats equal to a full recount (the SQL
+ * getUserStats ran before its stats were kept) after every kind of change, to a rebuild from scratch and to what a
  * server starting without them rebuilds; the same on the embedded PGlite. A database of its own: 12,000
  * bulk members on top of what the app seeds. The user list at size: users.admin.list.test.ts.
  */
@@ -27,7 +27,7 @@ import { BULK, bulkMembers } from './users.admin.helpers.ts';
 
 const SN = 2; // untaxed (apps/server/src/seed.ts)
 
-/** SPEC §3 user stats as getUserStats counted them before issue 19: a scan of users (the oracle). */
+/** SPEC §3 user stats as getUserStats counted them before they were kept: a scan of users (the oracle). */
 async function recount(db: Db, start?: string, end?: string) {
   const conds: SQL[] = [sql`true`];
   if (start) conds.push(sql`u.created_at >= ${new Date(start).toISOString()}::timestamptz`);

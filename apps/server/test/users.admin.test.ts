@@ -1,5 +1,5 @@
 /**
- * The admin side of accounts and the audit trail (issue 8 §1, DESIGN §8): getUsers and its filters,
+ * The admin side of accounts and the audit trail (DESIGN §8): getUsers and its filters,
  * getUserStats, administrateUser effective at once and the last-admin rule, the access and admin logs.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * API keys (issue 7 §4, DESIGN §8): make, show, renew and disable a key; `x-api-key` on member routes,
+ * API keys (DESIGN §8): make, show, renew and disable a key; `x-api-key` on member routes,
  * never on admin ones; no key in a query string; no usable key in the database; limits per key.
  */
 import type { ApiKeyResponse, TransactionsResponse, User } from '@starlight/shared';
@@ -53,7 +53,7 @@ describe('making and showing a key', () => {
     expect((await withKey(t.app, second, '/api/user/me')).statusCode).toBe(200);
   });
 
-  it('New Key speaks of an old key only when one was replaced (issue 18 §8)', async () => {
+  it('New Key speaks of an old key only when one was replaced', async () => {
     const m = await registerMember(t.app, 'firstkey');
     const message = async () => {
       const res = await call(t.app, m.token, 'GET', '/api/user/newApiKey');

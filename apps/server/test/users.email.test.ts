@@ -1,5 +1,5 @@
 /**
- * E-mail verification and password reset (issue 7 §2, §5): mails read through a real SMTP server and
+ * E-mail verification and password reset: mails read through a real SMTP server and
  * through the `.eml` outbox, links followed, tokens single use and expiring, no account oracle.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * `updateProfile` (issue 7 §1, DESIGN §8): nickname, e-mail and password changes with their rules, the
+ * `updateProfile` (DESIGN §8): nickname, e-mail and password changes with their rules, the
  * wallet-only case, mass assignment refused, and what a password change does to other sessions.
  */
 import type { AuthResponse, UpdateProfileResponse, User } from '@starlight/shared';

@@ -1,5 +1,5 @@
 /**
- * Secrets never leave the server (issue 7 §5): no response carries a password hash, an API key hash or
+ * Secrets never leave the server: no response carries a password hash, an API key hash or
  * sealed key, a mail token, or a session token other than the one it just issued; the API key itself
  * shows only on Get Key and New Key.
  */

@@ -1,5 +1,5 @@
 /**
- * The ledger model (issue 6 §4, §8; issue 8 §4; issue 9 §5; issue 11 §4): fast-check commands that drive
+ * The ledger model: fast-check commands that drive
  * the real API (mint, burn, taxed and untaxed transfers, distributions, withdrawals and deposits settled by
  * the admin, orders and cancels on an exchange pair, forge processes started, claimed and cancelled, Credits
  * bought through the sandbox and refunded, synth chips (ASC) bought for Credits and opened into ships) and a
