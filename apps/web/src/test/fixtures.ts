@@ -1,5 +1,5 @@
 /** Wire objects for the web's tests, each complete and valid, with what a test cares about overridden. */
-import type { Currency, Settlement, User } from '@starlight/shared';
+import type { Currency, Pair, Settlement, User } from '@starlight/shared';
 
 /** A currency of precision 2 that may be transferred, minted and burned, no tax; `over` replaces fields. */
 export function testCurrency(currencyId: number, over: Partial<Currency> = {}): Currency {
@@ -60,6 +60,25 @@ export function testSettlement(over: Partial<Settlement> = {}): Settlement {
     note: '',
     createdAt: '2026-11-01T00:00:00.000Z',
     settledAt: null,
+    ...over,
+  };
+}
+
+/** Pair GEM/CR (currencies 10 and 11), open both ways, fee 0.2%; `over` replaces fields. */
+export function testPair(over: Partial<Pair> = {}): Pair {
+  return {
+    _id: '6a0000000000000000000001',
+    name: 'GEM/CR',
+    buyCurrency: 10,
+    sellCurrency: 11,
+    canBuy: true,
+    canSell: true,
+    visible: true,
+    frozen: false,
+    frozenNote: '',
+    fee: '0.002',
+    feeCollector: '',
+    createdAt: '2026-11-01T00:00:00.000Z',
     ...over,
   };
 }
