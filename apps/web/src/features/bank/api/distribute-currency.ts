@@ -3,24 +3,18 @@
  * a currency's holders pro rata; `{senderUser, message}`.
  */
 import type { DistributeCurrencyRequest } from '@starlight/shared';
-import { useMutation } from '@tanstack/react-query';
-import { api, newIdempotencyKey } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
+import { useIdempotentMutation } from '../../../lib/use-idempotency-key.ts';
 import type { TransferResult } from './p2p-transfer.ts';
 import { useRefreshAfterTransfer } from './refresh-after-transfer.ts';
 
 /** Distributes; refused with the server's message (funds, no holders, frozen currency). */
-export function distributeCurrency(
-  body: DistributeCurrencyRequest,
-  idempotencyKey = newIdempotencyKey(),
-): Promise<TransferResult> {
+export function distributeCurrency(body: DistributeCurrencyRequest, idempotencyKey: string): Promise<TransferResult> {
   return api<TransferResult>('POST', '/bank/distributeCurrency', body, { idempotencyKey });
 }
 
-/** The mutation; on success the sender's balances and history are refreshed. */
+/** The mutation (variables: the body, keyed per submission); on success balances and history refresh. */
 export function useDistributeCurrency() {
   const refresh = useRefreshAfterTransfer();
-  return useMutation({
-    mutationFn: (body: DistributeCurrencyRequest) => distributeCurrency(body),
-    onSuccess: refresh,
-  });
+  return useIdempotentMutation({ send: distributeCurrency, onSuccess: refresh });
 }

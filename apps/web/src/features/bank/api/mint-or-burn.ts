@@ -3,8 +3,8 @@
  * `{message}`. Money moves, so each submission carries an Idempotency-Key (DESIGN §3).
  */
 import type { MintRequest } from '@starlight/shared';
-import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { useIdempotentMutation } from '../../../lib/use-idempotency-key.ts';
 
 export type SupplyAction = 'mint' | 'burn';
 
@@ -16,9 +16,9 @@ export function mintOrBurn(
   return api<{ message: string }>('POST', action === 'mint' ? '/bank/mint' : '/bank/burn', body, { idempotencyKey });
 }
 
+/** The mutation (variables: the body, keyed per submission). */
 export function useMintOrBurn(action: SupplyAction) {
-  return useMutation({
-    mutationFn: ({ body, idempotencyKey }: { body: MintRequest; idempotencyKey: string }) =>
-      mintOrBurn(action, body, idempotencyKey),
+  return useIdempotentMutation({
+    send: (body: MintRequest, idempotencyKey: string) => mintOrBurn(action, body, idempotencyKey),
   });
 }

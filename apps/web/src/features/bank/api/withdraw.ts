@@ -1,16 +1,16 @@
 /** POST /api/bank/withdraw (member) with an Idempotency-Key: `{senderUser, settlement, message}`. */
 import type { WithdrawRequest, WithdrawResponse } from '@starlight/shared';
-import { useMutation } from '@tanstack/react-query';
-import { api, newIdempotencyKey } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
+import { useIdempotentMutation } from '../../../lib/use-idempotency-key.ts';
 import { useRefreshAfterTransfer } from './refresh-after-transfer.ts';
 
 /** Withdraws `amount` to a wallet: debited at once with the withdrawal tax, paid out by an admin. */
-export function withdraw(body: WithdrawRequest, idempotencyKey = newIdempotencyKey()): Promise<WithdrawResponse> {
+export function withdraw(body: WithdrawRequest, idempotencyKey: string): Promise<WithdrawResponse> {
   return api<WithdrawResponse>('POST', '/bank/withdraw', body, { idempotencyKey });
 }
 
-/** The mutation; on success the member's balances and history are refreshed. */
+/** The mutation (variables: the body, keyed per submission); on success balances and history refresh. */
 export function useWithdraw() {
   const refresh = useRefreshAfterTransfer();
-  return useMutation({ mutationFn: (body: WithdrawRequest) => withdraw(body), onSuccess: refresh });
+  return useIdempotentMutation({ send: withdraw, onSuccess: refresh });
 }

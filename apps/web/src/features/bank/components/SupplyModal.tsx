@@ -1,7 +1,7 @@
 /**
  * SPEC §2 Admin Console, Currency: the Mint Currency and Burn Currency dialogs (POST /api/bank/mint,
  * /burn): recipient nickname, currency, amount, note (4 to 255). Each submission carries an
- * Idempotency-Key; resubmitting the same body after a failure reuses it.
+ * Idempotency-Key; resubmitting the same body after a failure reuses it (useIdempotentMutation).
  */
 import { Button, Modal, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -11,7 +11,6 @@ import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
-import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
 import { type SupplyAction, useMintOrBurn } from '../api/mint-or-burn.ts';
 import { currencyOptions } from '../utils/currency-form.ts';
 
@@ -49,7 +48,6 @@ export function SupplyModal({
   const text = TEXT[action];
   const currencies = useCurrencies();
   const mutation = useMintOrBurn(action);
-  const idempotency = useIdempotencyKey();
   const allowed = (currencies.data ?? []).filter((c) => (action === 'mint' ? c.canMint : c.canBurn));
 
   const form = useForm<Values>({
@@ -73,14 +71,12 @@ export function SupplyModal({
   const close = () => {
     form.reset();
     clearFailure();
-    idempotency.reset();
     mutation.reset();
     onClose();
   };
 
   const submit = form.onSubmit((values) => {
-    const body = toRequest(values) as Parameters<typeof mutation.mutateAsync>[0]['body'];
-    return run(() => mutation.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) }));
+    return run(() => mutation.mutateAsync(toRequest(values) as Parameters<typeof mutation.mutateAsync>[0]));
   });
 
   const options = currencyOptions(allowed, currencies.isLoading);

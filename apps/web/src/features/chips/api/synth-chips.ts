@@ -8,9 +8,10 @@ import type {
   OpenSynthChipsResponse,
   SynthChipsResponse,
 } from '@starlight/shared';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, newIdempotencyKey } from '../../../lib/api.ts';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { useIdempotentMutation } from '../../../lib/use-idempotency-key.ts';
 
 export const synthChipsQuery = queryOptions({
   queryKey: queryKeys.chips.sale,
@@ -26,19 +27,27 @@ export const dropTableQuery = queryOptions({
 export const useSynthChips = () => useQuery(synthChipsQuery);
 export const useDropTable = () => useQuery(dropTableQuery);
 
-/** Buys or opens chips; the sale, balances, history and items refresh after it. */
-export function useChipAction(kind: 'buySynthChips' | 'openSynthChips') {
+type ChipAction = 'buySynthChips' | 'openSynthChips';
+
+/** POST `kind` for `amount` chips (1 to 100) under `idempotencyKey`; refused with the server's message. */
+export function chipAction(
+  kind: ChipAction,
+  amount: number,
+  idempotencyKey: string,
+): Promise<BuySynthChipsResponse | OpenSynthChipsResponse> {
+  return api<BuySynthChipsResponse | OpenSynthChipsResponse>(
+    'POST',
+    `/inventory/${kind}`,
+    { amount },
+    { idempotencyKey },
+  );
+}
+
+/** Buys or opens chips (variables: the amount, keyed per submission); sale, balances, history, items refresh. */
+export function useChipAction(kind: ChipAction) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (amount: number) =>
-      api<BuySynthChipsResponse | OpenSynthChipsResponse>(
-        'POST',
-        `/inventory/${kind}`,
-        { amount },
-        {
-          idempotencyKey: newIdempotencyKey(),
-        },
-      ),
+  return useIdempotentMutation({
+    send: (amount: number, idempotencyKey: string) => chipAction(kind, amount, idempotencyKey),
     onSuccess: () =>
       Promise.all(
         [queryKeys.chips.sale, queryKeys.meAll, queryKeys.transactionsAll, ['items']].map((queryKey) =>

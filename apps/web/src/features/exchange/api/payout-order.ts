@@ -3,17 +3,17 @@
  * burned and the order becomes Filled. `{order, message}`.
  */
 import type { OrderResponse } from '@starlight/shared';
-import { useMutation } from '@tanstack/react-query';
-import { api, newIdempotencyKey } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
+import { useIdempotentMutation } from '../../../lib/use-idempotency-key.ts';
 import { useRefreshAfterOrder } from './refresh-after-order.ts';
 
-/** Pays out `orderId` under its own Idempotency-Key. */
-export function payoutOrder(orderId: string, idempotencyKey: string = newIdempotencyKey()): Promise<OrderResponse> {
+/** Pays out `orderId` under `idempotencyKey`. */
+export function payoutOrder(orderId: string, idempotencyKey: string): Promise<OrderResponse> {
   return api<OrderResponse>('POST', '/cex/payoutOrder', { orderId }, { idempotencyKey });
 }
 
-/** The mutation (variables: the order id); on success the exchange lists and the balances are refetched. */
+/** The mutation (variables: the order id, keyed per order); on success the lists and balances refetch. */
 export function usePayoutOrder() {
   const refresh = useRefreshAfterOrder();
-  return useMutation({ mutationFn: (orderId: string) => payoutOrder(orderId), onSuccess: refresh });
+  return useIdempotentMutation({ send: payoutOrder, target: (orderId) => orderId, onSuccess: refresh });
 }

@@ -1,7 +1,7 @@
 /** POST /api/cex/placeOrder (member) with an Idempotency-Key (DESIGN §3): the order and the server's message. */
 import type { PlaceOrderRequest, PlaceOrderResponse } from '@starlight/shared';
-import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { useIdempotentMutation } from '../../../lib/use-idempotency-key.ts';
 import { useRefreshAfterOrder } from './refresh-after-order.ts';
 
 /** Places an order; refused with the server's message (funds, frozen pair, precision). */
@@ -9,12 +9,8 @@ export function placeOrder(body: PlaceOrderRequest, idempotencyKey: string): Pro
   return api<PlaceOrderResponse>('POST', '/cex/placeOrder', body, { idempotencyKey });
 }
 
-/** The mutation; on success the exchange lists and the balances are refetched. */
+/** The mutation (variables: the body, keyed per submission); on success the lists and balances refetch. */
 export function usePlaceOrder() {
   const refresh = useRefreshAfterOrder();
-  return useMutation({
-    mutationFn: ({ body, idempotencyKey }: { body: PlaceOrderRequest; idempotencyKey: string }) =>
-      placeOrder(body, idempotencyKey),
-    onSuccess: refresh,
-  });
+  return useIdempotentMutation({ send: placeOrder, onSuccess: refresh });
 }

@@ -12,7 +12,6 @@ import { errorMessage } from '../../../lib/errors.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
 import { usePlaceOrder } from '../api/place-order.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
 import { toastServerMessage } from '../utils/messages.ts';
@@ -47,7 +46,6 @@ export function OrderForm({
 }) {
   const user = useSession((s) => s.user);
   const place = usePlaceOrder();
-  const idem = useIdempotencyKey();
   const [side, setSide] = useState<Side>('');
   const [quantity, setQuantity] = useState('');
   const [price, setPrice] = useState('');
@@ -94,8 +92,7 @@ export function OrderForm({
     if (!filled) return;
     const body = { pair: pair._id, buySide, initialAmount: quantity.trim(), price: price.trim() };
     try {
-      const res = await place.mutateAsync({ body, idempotencyKey: idem.keyFor(body) });
-      idem.reset();
+      const res = await place.mutateAsync(body);
       toastServerMessage(res.message);
       setQuantity('');
     } catch (err) {

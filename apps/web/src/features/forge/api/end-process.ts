@@ -1,16 +1,16 @@
 /** POST /api/forge/endProcess (member) with an Idempotency-Key (DESIGN §6): claim or cancel, `{process, message}`. */
 import type { EndProcessRequest, ProcessResponse } from '@starlight/shared';
-import { useMutation } from '@tanstack/react-query';
-import { api, newIdempotencyKey } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
+import { useIdempotentMutation } from '../../../lib/use-idempotency-key.ts';
 import { useRefreshAfterForge } from './refresh-after-forge.ts';
 
 /** Claims a finished process (`cancel: false`) or cancels one in its first 10 minutes (`cancel: true`). */
-export function endProcess(body: EndProcessRequest, idempotencyKey = newIdempotencyKey()): Promise<ProcessResponse> {
+export function endProcess(body: EndProcessRequest, idempotencyKey: string): Promise<ProcessResponse> {
   return api<ProcessResponse>('POST', '/forge/endProcess', body, { idempotencyKey });
 }
 
-/** The mutation; balances, history and the process list refresh after it. */
+/** The mutation (variables: the body, keyed per process and body); balances, history and processes refresh. */
 export function useEndProcess() {
   const refresh = useRefreshAfterForge();
-  return useMutation({ mutationFn: (body: EndProcessRequest) => endProcess(body), onSuccess: refresh });
+  return useIdempotentMutation({ send: endProcess, target: (body) => body.processId, onSuccess: refresh });
 }
