@@ -162,6 +162,13 @@ export function readCases(f: ReadFixture): ReadCase[] {
       path: '/api/bank/alltransactions',
       body: { ...paging(100, 50), currencyId },
     },
+    // A category and an amount over the whole ledger: a page per currency of the category, each row's amount
+    // compared, and its matches counted up to the bound (transfers of 100 or more: rare in most currencies).
+    {
+      name: 'admin_all_transactions_category_amount',
+      path: '/api/bank/alltransactions',
+      body: { ...paging(1, 50), category: 3, amountAbove: '100' },
+    },
     {
       name: 'admin_all_transactions_filtered',
       path: '/api/bank/alltransactions',

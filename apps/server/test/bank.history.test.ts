@@ -222,4 +222,47 @@ describe('POST /api/bank/alltransactions', () => {
     expect(byCategory[0]).toBe((await allHistory({ currencyId: other.currencyId, category: 4 })).txs[0]?._id);
     await expectLedgerBalanced(t.app, t.admin);
   });
+
+  it('filtered by a category and an amount, lists the rows of every currency within the bounds, in order', async () => {
+    // One range per currency of the category, each row's amount compared as the index holds it (migration
+    // 0041): the pages and the total must be exactly the ledger's matching rows.
+    const fine = await newCurrency({ transferTax: '0', precision: 9 });
+    const coarse = await newCurrency({ transferTax: '0', precision: 2 });
+    const a = await registerMember(t.app, 'amt');
+    const b = await registerMember(t.app, 'amt');
+    await mint(t.app, t.admin, a.nickname, fine.currencyId, '200000');
+    await mint(t.app, t.admin, a.nickname, coarse.currencyId, '500');
+    for (const [cur, amount] of [
+      [fine.currencyId, '6.999999999'],
+      [fine.currencyId, '7'],
+      [coarse.currencyId, '9.5'],
+      [fine.currencyId, '12.5'],
+      [fine.currencyId, '12.500000001'],
+      [coarse.currencyId, '11'],
+      [fine.currencyId, '123456.123456789'],
+      [fine.currencyId, '8'],
+      [coarse.currencyId, '7.25'],
+      [coarse.currencyId, '12.51'],
+    ] as const) {
+      const res = await transfer(a, b.nickname, cur, amount);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const bounds = { category: 3, amountAbove: '7', amountBelow: '12.5' };
+    const expected = await t.built.database.db.execute<{ id: string; currency_id: number }>(
+      sql`SELECT id, currency_id FROM bank_transactions WHERE category = 3 AND amount >= 7 AND amount <= 12.5
+          ORDER BY created_at DESC, id DESC`,
+    );
+    const mine = expected.rows.filter((r) => [fine.currencyId, coarse.currencyId].includes(Number(r.currency_id)));
+    expect(mine).toHaveLength(6);
+    const pages: string[] = [];
+    for (let page = 1; (page - 1) * 5 < expected.rows.length; page++) {
+      const got = await allHistory({ ...bounds, paging: { limit: 5, page } });
+      expect(got).toMatchObject({ total: expected.rows.length, totalCapped: false });
+      pages.push(...got.txs.map((x) => x._id));
+    }
+    expect(pages).toEqual(expected.rows.map((r) => r.id));
+    const toB = (await allHistory({ ...bounds, nickname: b.nickname })).txs.map((x) => x.balance.amount);
+    expect(toB).toEqual(['7.25', '8.000000000', '11.00', '12.500000000', '9.50', '7.000000000']);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
 });
