@@ -1,10 +1,14 @@
 /**
  * Set-up of the web's component tests (`web-ui` project, jsdom): what jsdom lacks and Mantine needs, the
- * mocked HTTP API (MSW: `server.use(...)` in a test adds its answers), and a clean page after each test.
+ * mocked HTTP API (MSW: `server.use(...)` in a test adds its answers, made with `answers` of answer.ts so
+ * each is checked against its route's response schema), jest-dom's matchers (`toBeInTheDocument`...), and
+ * a clean page after each test. A test whose mocked answer drifted from its schema fails.
  */
+import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { takeDrifts } from './answer.ts';
 
 /** The mocked API: no handler by default, and a request no test answered fails the test. */
 export const server = setupServer();
@@ -25,6 +29,8 @@ afterEach(() => {
   cleanup();
   server.resetHandlers();
   localStorage.clear();
+  const [drift] = takeDrifts();
+  if (drift) throw drift;
 });
 
 afterAll(() => server.close());
