@@ -5,6 +5,7 @@
  * a clean page after each test. A test whose mocked answer drifted from its schema fails.
  */
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -27,6 +28,8 @@ beforeAll(() => {
 
 afterEach(() => {
   cleanup();
+  // The toasts live in a store of their own: one test's toast must not answer the next test's query.
+  notifications.clean();
   server.resetHandlers();
   localStorage.clear();
   const [drift] = takeDrifts();
