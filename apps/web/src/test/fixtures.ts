@@ -2,7 +2,15 @@
  * Wire objects for the web's tests, each complete and valid against its shared schema (answer.ts checks
  * them), with what a test cares about overridden by `over`.
  */
-import type { Checkout, Currency, Order, Pair, User } from '@starlight/shared';
+import {
+  type Checkout,
+  type CheckoutPackage,
+  type Currency,
+  type Order,
+  PACKAGE_ITEM_TYPE,
+  type Pair,
+  type User,
+} from '@starlight/shared';
 
 /** The creation time every fixture carries. */
 export const CREATED = '2026-11-01T00:00:00.000Z';
@@ -104,6 +112,24 @@ export function testCheckout(pkg: Checkout['package'], nickname = 'alice', over:
     amount: '0',
     owed: '0',
     eventHistory: [],
+    ...over,
+  };
+}
+
+/** 'Starter pack': $4.99 for 500 Credits (currency 3) and two synth chips, active and published. */
+export function testPackage(over: Partial<CheckoutPackage> = {}): CheckoutPackage {
+  return {
+    _id: testId(0x500),
+    name: 'Starter pack',
+    description: '500 Credits and two synth chips',
+    imgUrl: '',
+    cost: '4.99',
+    currency: { currencyId: 3, amount: '500' },
+    amount: '500',
+    items: [{ type: PACKAGE_ITEM_TYPE.SynthChips, amount: 2 }],
+    active: true,
+    published: true,
+    createdAt: CREATED,
     ...over,
   };
 }

@@ -6,7 +6,6 @@
 import {
   type CheckoutPackage,
   currenciesResponse,
-  PACKAGE_ITEM_TYPE,
   PROVIDER,
   packageResponse,
   packagesResponse,
@@ -15,24 +14,12 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { answers } from '../../../test/answer.ts';
-import { CREATED, testCurrency, testId } from '../../../test/fixtures.ts';
+import { testCurrency, testId, testPackage } from '../../../test/fixtures.ts';
 import { server } from '../../../test/setup.ts';
 import { renderWithProviders } from '../../../test/TestProviders.tsx';
 import { CheckoutControlTab } from './CheckoutControlTab.tsx';
 
-const draft: CheckoutPackage = {
-  _id: testId(0x81),
-  name: 'Starter pack',
-  description: '500 Credits and two synth chips',
-  imgUrl: '',
-  cost: '4.99',
-  currency: { currencyId: 3, amount: '500' },
-  amount: '500',
-  items: [{ type: PACKAGE_ITEM_TYPE.SynthChips, amount: 2 }],
-  active: true,
-  published: false,
-  createdAt: CREATED,
-};
+const draft = testPackage({ _id: testId(0x81), published: false });
 const onSale: CheckoutPackage = { ...draft, _id: testId(0x82), name: 'Big pack', items: [], published: true };
 
 /** Serves `packages`; what publish and setactive receive is returned, by path. */

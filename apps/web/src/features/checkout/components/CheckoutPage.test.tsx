@@ -4,38 +4,19 @@
  * "Go now" that sends the member to the payment page), a signed-out visitor's way to log in, and a server
  * with no provider.
  */
-import {
-  buyPackageResponse,
-  type CheckoutPackage,
-  currenciesResponse,
-  PACKAGE_ITEM_TYPE,
-  type ProviderId,
-  packagesResponse,
-} from '@starlight/shared';
+import { buyPackageResponse, currenciesResponse, type ProviderId, packagesResponse } from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSession } from '../../../lib/session.ts';
 import { answers } from '../../../test/answer.ts';
-import { CREATED, testCheckout, testCurrency } from '../../../test/fixtures.ts';
+import { testCheckout, testCurrency, testPackage } from '../../../test/fixtures.ts';
 import { server } from '../../../test/setup.ts';
 import { renderRoute } from '../../../test/TestProviders.tsx';
 import { CheckoutPage } from './CheckoutPage.tsx';
 
 const credits = testCurrency(3, { ticker: 'CR', name: 'Credits' });
-const starter: CheckoutPackage = {
-  _id: '6a0000000000000000000011',
-  name: 'Starter pack',
-  description: '500 Credits and two synth chips',
-  imgUrl: '',
-  cost: '4.99',
-  currency: { currencyId: 3, amount: '500' },
-  amount: '500',
-  items: [{ type: PACKAGE_ITEM_TYPE.SynthChips, amount: 2 }],
-  active: true,
-  published: true,
-  createdAt: CREATED,
-};
+const starter = testPackage();
 
 /** The API: the package list with `providers`, the currencies, and what buyPackage receives. */
 function mockApi(providers: ProviderId[]) {
