@@ -6,10 +6,14 @@
  */
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { takeDrifts } from './answer.ts';
+
+// A page's first render loads its modules (Mantine's date pickers among them), slow on a busy machine: the
+// `findBy` queries wait longer than Testing Library's default, so a slow load does not fail a correct page.
+configure({ asyncUtilTimeout: 5000 });
 
 /** The mocked API: no handler by default, and a request no test answered fails the test. */
 export const server = setupServer();
