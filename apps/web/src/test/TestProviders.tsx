@@ -36,21 +36,23 @@ export function renderWithProviders(ui: ReactElement) {
 }
 
 /**
- * Renders `page` at `path` in a router of its own, inside the providers. Each of `elsewhere` is a path the
- * page may link or send to, rendered as a heading naming it (`Page at /login`). Returns the router, to read
- * where the member ended up (`router.state.location.pathname`).
+ * Renders `page` at `path` in a router of its own, inside the providers; `path` may carry a search
+ * (`/dashboard?tab=defcon`), the page's route being its path part. Each of `elsewhere` is a path the page
+ * may link or send to, rendered as a heading naming it (`Page at /login`). `at` is where the history
+ * starts when `path` has parameters (`/loginCApp/$authId` at `/loginCApp/6a00...`). Returns the router,
+ * to read where the member ended up (`router.state.location.pathname`, `.search`).
  */
-export function renderRoute(path: string, page: () => ReactElement, elsewhere: string[] = []) {
+export function renderRoute(path: string, page: () => ReactElement, elsewhere: string[] = [], at = path) {
   const root = createRootRoute({ component: Outlet });
   const routes = [
-    createRoute({ getParentRoute: () => root, path, component: page }),
+    createRoute({ getParentRoute: () => root, path: path.split('?')[0] ?? path, component: page }),
     ...elsewhere.map((to) =>
       createRoute({ getParentRoute: () => root, path: to, component: () => <h1>{`Page at ${to}`}</h1> }),
     ),
   ];
   const router = createRouter({
     routeTree: root.addChildren(routes),
-    history: createMemoryHistory({ initialEntries: [path] }),
+    history: createMemoryHistory({ initialEntries: [at] }),
   });
   renderWithProviders(<RouterProvider router={router} />);
   return router;

@@ -68,7 +68,7 @@ export async function pressTwice(press: () => Promise<void>, success: string): P
 
 /** Signs in member `alice` (role `role`) holding `balances`; returns the user. */
 export function signInMember(balances: User['balances'] = [], role = 'user'): User {
-  const user = testUser({ role, balances });
+  const user = testUser('alice', { role, balances });
   useSession.setState({ user, token: 'session-token', tokenexpires: Date.now() + 86_400_000 });
   return user;
 }

@@ -1,10 +1,19 @@
 /**
  * Set-up of the web's component tests (`web-ui` project, jsdom): what jsdom lacks and Mantine needs, the
- * mocked HTTP API (MSW: `server.use(...)` in a test adds its answers), and a clean page after each test.
+ * mocked HTTP API (MSW: `server.use(...)` in a test adds its answers, made with `answers` of answer.ts so
+ * each is checked against its route's response schema), jest-dom's matchers (`toBeInTheDocument`...), and
+ * a clean page after each test. A test whose mocked answer drifted from its schema fails.
  */
-import { cleanup } from '@testing-library/react';
+import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
+import { cleanup, configure } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { takeDrifts } from './answer.ts';
+
+// A page's first render loads its modules (Mantine's date pickers among them), slow on a busy machine: the
+// `findBy` queries wait longer than Testing Library's default, so a slow load does not fail a correct page.
+configure({ asyncUtilTimeout: 5000 });
 
 /** The mocked API: no handler by default, and a request no test answered fails the test. */
 export const server = setupServer();
@@ -23,8 +32,12 @@ beforeAll(() => {
 
 afterEach(() => {
   cleanup();
+  // The toasts live in a store of their own: one test's toast must not answer the next test's query.
+  notifications.clean();
   server.resetHandlers();
   localStorage.clear();
+  const [drift] = takeDrifts();
+  if (drift) throw drift;
 });
 
 afterAll(() => server.close());

@@ -3,12 +3,12 @@
  * the request it sends (with an Idempotency-Key), the server's message in a toast, and a refusal or a
  * missing field that keeps the popup open.
  */
-import type { Currency } from '@starlight/shared';
+import { type Currency, currenciesResponse, p2pTransferResponse } from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { testCurrency } from '../../../test/fixtures.ts';
+import { type AnswerOf, answers, refuse } from '../../../test/answer.ts';
+import { testCurrency, testUser } from '../../../test/fixtures.ts';
 import { server } from '../../../test/setup.ts';
 import { renderWithProviders } from '../../../test/TestProviders.tsx';
 import { TransferModal } from './TransferModal.tsx';
@@ -16,12 +16,14 @@ import { TransferModal } from './TransferModal.tsx';
 const credits = testCurrency(2, { ticker: 'CR', name: 'Credits', transferTax: '0.05' });
 const locked: Currency = { ...credits, currencyId: 3, ticker: 'LCK', name: 'Locked', canTransfer: false };
 
+const transferred = () => ({ senderUser: testUser('alice'), message: 'Transfer complete' });
+
 /** The API's currency list, and what the transfer endpoint receives (body and headers). */
-function mockApi(answer: () => Response) {
+function mockApi(answer: () => AnswerOf<typeof p2pTransferResponse>) {
   const sent: Array<{ body: unknown; idempotencyKey: string | null }> = [];
   server.use(
-    http.get('*/api/bank/currencies', () => HttpResponse.json({ currencies: [credits, locked], message: 'OK' })),
-    http.post('*/api/bank/p2pTransfer', async ({ request }) => {
+    answers.get('/bank/currencies', currenciesResponse, () => ({ currencies: [credits, locked], message: 'OK' })),
+    answers.post('/bank/p2pTransfer', p2pTransferResponse, async ({ request }) => {
       sent.push({ body: await request.json(), idempotencyKey: request.headers.get('idempotency-key') });
       return answer();
     }),
@@ -36,7 +38,7 @@ async function fillIn(recipient: string, amount: string) {
   // Mantine's dropdown never finishes its opening transition in jsdom: its options count as hidden.
   const option = await screen.findByRole('option', { name: 'Credits (CR)', hidden: true });
   // Only currencies that allow transfers are offered.
-  expect(screen.queryByRole('option', { name: 'Locked (LCK)', hidden: true })).toBeNull();
+  expect(screen.queryByRole('option', { name: 'Locked (LCK)', hidden: true })).not.toBeInTheDocument();
   await user.click(option);
   await user.type(screen.getByRole('textbox', { name: /Amount/ }), amount);
   return user;
@@ -44,7 +46,7 @@ async function fillIn(recipient: string, amount: string) {
 
 describe('TransferModal', () => {
   it('shows the tax before sending, sends the transfer once with an Idempotency-Key, and toasts the answer', async () => {
-    const sent = mockApi(() => HttpResponse.json({ senderUser: {}, message: 'Transfer complete' }));
+    const sent = mockApi(transferred);
     const onClose = vi.fn();
     renderWithProviders(<TransferModal opened onClose={onClose} />);
     const user = await fillIn('bob', '10');
@@ -52,10 +54,10 @@ describe('TransferModal', () => {
       await screen.findByText(
         'Transfer tax 5%: 0.50 CR (rounded up to the smallest unit). The recipient receives 9.50 CR.',
       ),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(await screen.findByText('Transfer complete')).toBeTruthy();
+    expect(await screen.findByText('Transfer complete')).toBeInTheDocument();
     expect(sent).toHaveLength(1);
     expect(sent[0]?.body).toEqual({ recipientNickName: 'bob', currencyId: 2, amount: '10' });
     expect(sent[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
@@ -63,34 +65,34 @@ describe('TransferModal', () => {
   });
 
   it("shows the server's refusal and stays open", async () => {
-    mockApi(() => HttpResponse.json({ message: 'Insufficient funds' }, { status: 409 }));
+    mockApi(() => refuse(409, 'Insufficient funds'));
     const onClose = vi.fn();
     renderWithProviders(<TransferModal opened onClose={onClose} />);
     const user = await fillIn('bob', '10');
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(await screen.findByText('Insufficient funds')).toBeTruthy();
+    expect(await screen.findByText('Insufficient funds')).toBeInTheDocument();
     expect(onClose).not.toHaveBeenCalled();
-    expect(screen.getByRole('dialog', { name: 'Transfer' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Transfer' })).toBeInTheDocument();
   });
 
   it('sends nothing while the recipient is missing, and says so at the field', async () => {
-    const sent = mockApi(() => HttpResponse.json({ senderUser: {}, message: 'Transfer complete' }));
+    const sent = mockApi(transferred);
     renderWithProviders(<TransferModal opened onClose={() => {}} />);
     const user = await fillIn('', '10');
     await user.click(screen.getByRole('button', { name: 'Send' }));
     const field = screen.getByRole('textbox', { name: /Recipient nickname/ });
-    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
     expect(sent).toHaveLength(0);
   });
 
   it('refuses an amount whose tax would take it all, before anything is sent', async () => {
-    const sent = mockApi(() => HttpResponse.json({ senderUser: {}, message: 'Transfer complete' }));
+    const sent = mockApi(transferred);
     renderWithProviders(<TransferModal opened onClose={() => {}} />);
     await fillIn('bob', '0.01');
     expect(
       await screen.findByText('Amount too small: the 5% transfer tax (0.01 CR) would leave the recipient nothing.'),
-    ).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
     expect(sent).toHaveLength(0);
   });
 });

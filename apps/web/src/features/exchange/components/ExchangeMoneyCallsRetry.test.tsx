@@ -20,7 +20,7 @@ import { PairOrdersModal } from './PairOrdersModal.tsx';
 
 const gem = testCurrency(10, { ticker: 'GEM', name: 'GEM' });
 const credits = testCurrency(11, { ticker: 'CR', name: 'CR' });
-const pair = testPair();
+const pair = testPair(gem, credits);
 const sell: Order = {
   _id: '6a0000000000000000000071',
   pair: pair._id,

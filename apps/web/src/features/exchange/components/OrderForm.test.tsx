@@ -3,60 +3,32 @@
  * button that reads 'Please fill in all the fields' until side, quantity and price are in, the escrow
  * preview and the balance it needs, the order it sends (with an Idempotency-Key), and the server's answer.
  */
-import type { Pair, User } from '@starlight/shared';
+import { placeOrderResponse } from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSession } from '../../../lib/session.ts';
-import { testCurrency } from '../../../test/fixtures.ts';
+import { type AnswerOf, answers, refuse } from '../../../test/answer.ts';
+import { testCurrency, testOrder, testPair, testUser } from '../../../test/fixtures.ts';
 import { server } from '../../../test/setup.ts';
 import { renderWithProviders } from '../../../test/TestProviders.tsx';
 import { OrderForm } from './OrderForm.tsx';
 
 const gem = testCurrency(10, { ticker: 'GEM', name: 'GEM' });
 const credits = testCurrency(11, { ticker: 'CR', name: 'CR' });
-const pair: Pair = {
-  _id: '6a0000000000000000000001',
-  name: 'GEM/CR',
-  buyCurrency: gem.currencyId,
-  sellCurrency: credits.currencyId,
-  canBuy: true,
-  canSell: true,
-  visible: true,
-  frozen: false,
-  frozenNote: '',
-  fee: '0.002',
-  feeCollector: '',
-  createdAt: '2026-11-01T00:00:00.000Z',
-};
+const pair = testPair(gem, credits);
 const view = { pair, buy: gem, sell: credits, buyTicker: 'GEM', sellTicker: 'CR' };
 
 function signInWith(creditsHeld: string) {
-  const member: User = {
-    _id: '6a0000000000000000000002',
-    nickname: 'alice',
-    email: 'alice@example.test',
-    role: 'user',
-    primaryWallet: null,
-    isActive: true,
-    isWalletOnly: false,
-    isEmailVerified: true,
-    isAnonymous: false,
-    referrer: null,
-    fame: 0,
-    balances: [{ currencyId: credits.currencyId, amount: creditsHeld }],
-    createdAt: '2026-11-01T00:00:00.000Z',
-    updatedAt: '2026-11-01T00:00:00.000Z',
-  } as User;
+  const member = testUser('alice', { balances: [{ currencyId: credits.currencyId, amount: creditsHeld }] });
   useSession.setState({ user: member, token: 'session-token' });
 }
 
 /** What placeOrder receives (body and headers); answers with `answer`. */
-function mockPlaceOrder(answer: () => Response) {
+function mockPlaceOrder(answer: () => AnswerOf<typeof placeOrderResponse>) {
   const sent: Array<{ body: unknown; idempotencyKey: string | null; auth: string | null }> = [];
   server.use(
-    http.post('*/api/cex/placeOrder', async ({ request }) => {
+    answers.post('/cex/placeOrder', placeOrderResponse, async ({ request }) => {
       sent.push({
         body: await request.json(),
         idempotencyKey: request.headers.get('idempotency-key'),
@@ -80,18 +52,22 @@ beforeEach(() => signInWith('100.00'));
 
 describe('OrderForm', () => {
   it('asks for every field, previews the escrow, and places the order once with an Idempotency-Key', async () => {
-    const sent = mockPlaceOrder(() => HttpResponse.json({ order: {}, message: 'Order placed' }));
+    const sent = mockPlaceOrder(() => ({
+      order: testOrder(pair._id, { initialAmount: '2', price: '1.50' }),
+      trades: [],
+      tx: { note: '' },
+      message: 'Order placed',
+    }));
     renderWithProviders(<OrderForm view={view} />);
-    const waiting = screen.getByRole('button', { name: 'Please fill in all the fields' }) as HTMLButtonElement;
-    expect(waiting.disabled).toBe(true);
+    expect(screen.getByRole('button', { name: 'Please fill in all the fields' })).toBeDisabled();
 
     const user = await fill('Buy GEM', '2', '1.50');
-    expect(screen.getByText('Cost (escrowed)')).toBeTruthy();
-    expect(screen.getByText('3.00 CR')).toBeTruthy();
-    expect(screen.getByText(/Available: 100\.00 CR/)).toBeTruthy();
+    expect(screen.getByText('Cost (escrowed)')).toBeInTheDocument();
+    expect(screen.getByText('3.00 CR')).toBeInTheDocument();
+    expect(screen.getByText(/Available: 100\.00 CR/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Buy GEM' }));
 
-    expect(await screen.findByText('Order placed')).toBeTruthy();
+    expect(await screen.findByText('Order placed')).toBeInTheDocument();
     expect(sent).toEqual([
       {
         body: { pair: pair._id, buySide: true, initialAmount: '2', price: '1.50' },
@@ -100,32 +76,32 @@ describe('OrderForm', () => {
       },
     ]);
     // Ready for the next order: the quantity is cleared, the price kept.
-    await waitFor(() => expect((screen.getByRole('textbox', { name: /Quantity/ }) as HTMLInputElement).value).toBe(''));
-    expect((screen.getByRole('textbox', { name: /Price/ }) as HTMLInputElement).value).toBe('1.50');
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /Quantity/ })).toHaveValue(''));
+    expect(screen.getByRole('textbox', { name: /Price/ })).toHaveValue('1.50');
   });
 
   it('says when the balance does not cover the escrow', async () => {
     signInWith('1.00');
     renderWithProviders(<OrderForm view={view} />);
     await fill('Buy GEM', '2', '1.50');
-    expect(screen.getByText(/Available: 1\.00 CR \(not enough\)/)).toBeTruthy();
+    expect(screen.getByText(/Available: 1\.00 CR \(not enough\)/)).toBeInTheDocument();
   });
 
   it("shows the server's refusal and keeps what was typed", async () => {
-    mockPlaceOrder(() => HttpResponse.json({ message: 'Insufficient funds' }, { status: 409 }));
+    mockPlaceOrder(() => refuse(409, 'Insufficient funds'));
     renderWithProviders(<OrderForm view={view} />);
     const user = await fill('Sell GEM', '3', '2');
     await user.click(screen.getByRole('button', { name: 'Sell GEM' }));
-    expect(await screen.findByText('Insufficient funds')).toBeTruthy();
-    expect((screen.getByRole('textbox', { name: /Quantity/ }) as HTMLInputElement).value).toBe('3');
+    expect(await screen.findByText('Insufficient funds')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Quantity/ })).toHaveValue('3');
   });
 
   it('offers no side a pair forbids, and says when trading is frozen', () => {
     renderWithProviders(
       <OrderForm view={{ ...view, pair: { ...pair, canSell: false, frozen: true, frozenNote: 'Maintenance' } }} />,
     );
-    expect((screen.getByRole('radio', { name: 'Sell GEM' }) as HTMLInputElement).disabled).toBe(true);
-    expect(screen.getByText('Trading is frozen')).toBeTruthy();
-    expect(screen.getByText('Maintenance')).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Sell GEM' })).toBeDisabled();
+    expect(screen.getByText('Trading is frozen')).toBeInTheDocument();
+    expect(screen.getByText('Maintenance')).toBeInTheDocument();
   });
 });
