@@ -82,7 +82,7 @@ describe('the server’s import graph', () => {
         'access_logs',
         'access_log_counts',
       ],
-      audit: ['admin_logs', 'alert_level'],
+      oversight: ['admin_logs', 'alert_level'],
       ledger: ['balances', 'bank_transactions'],
       bank: [
         'currencies',

@@ -14,7 +14,7 @@ import {
 } from '@starlight/shared';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
-import { insertAdminLog } from '../audit/audit.public.ts';
+import { insertAdminLog } from '../oversight/oversight.public.ts';
 import { ensureUserStats, findUserStats, findUsers, lockActiveAdmins } from './admin.queries.ts';
 import { bumpTokenVersion, findUserByNickname, loadUserDto, toUserDto, updateUser } from './users.queries.ts';
 import type { UsersDeps } from './users.service.ts';

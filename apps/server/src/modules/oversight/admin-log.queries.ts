@@ -1,7 +1,6 @@
-/** SQL of the audit module: admin log rows and the alert level. */
-import { eq } from 'drizzle-orm';
+/** SQL of the oversight module's admin log: its rows, written in the caller's transaction. */
 import type { DbOrTx } from '../../db/client.ts';
-import { adminLogs, alertLevel } from '../../db/schema/index.ts';
+import { adminLogs } from '../../db/schema/index.ts';
 import { newObjectId } from '../../lib/ids.ts';
 
 /** Writes one admin log row (SPEC §3 admin action categories). */
@@ -24,18 +23,4 @@ export async function insertAdminLogs(
   }>,
 ): Promise<void> {
   if (rows.length > 0) await db.insert(adminLogs).values(rows.map((row) => ({ id: newObjectId(), ...row })));
-}
-
-/** The alert level: `{defconLvl, defconMsg}` (level 0 when never set). */
-export async function findAlertLevel(db: DbOrTx): Promise<{ defconLvl: number; defconMsg: string }> {
-  const [row] = await db.select().from(alertLevel).where(eq(alertLevel.id, 1)).limit(1);
-  return { defconLvl: row?.defconLvl ?? 0, defconMsg: row?.defconMsg ?? '' };
-}
-
-/** Sets the alert level. */
-export async function upsertAlertLevel(db: DbOrTx, defconLvl: number, defconMsg: string): Promise<void> {
-  await db
-    .insert(alertLevel)
-    .values({ id: 1, defconLvl, defconMsg })
-    .onConflictDoUpdate({ target: alertLevel.id, set: { defconLvl, defconMsg, updatedAt: new Date() } });
 }

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { isDefconChangedEvent } from '../../lib/live-changes.ts';
 import { type JsonBody, ResponseCache, serializeAnswer } from '../../lib/response-cache.ts';
-import * as audit from './audit.service.ts';
+import { getDefconLevel } from './defcon.service.ts';
 
 /** The kept alert level of one process. */
 export interface DefconAnswers {
@@ -27,8 +27,7 @@ export function startDefconAnswers(app: FastifyInstance, db: Db): DefconAnswers 
     if (isDefconChangedEvent(event)) cache.clear();
   });
   return {
-    get: () =>
-      cache.get('defcon', 'level', async () => serializeAnswer(defconResponse, await audit.getDefconLevel(db))),
+    get: () => cache.get('defcon', 'level', async () => serializeAnswer(defconResponse, await getDefconLevel(db))),
     clear: () => cache.clear(),
     stop,
   };

@@ -1,20 +1,12 @@
-/** The alert level (SPEC §3 defcon) and admin logging. */
-import {
-  ADMIN_CATEGORY,
-  type DefconResponse,
-  type GetAccessLogsRequest,
-  type GetAccessLogsResponse,
-  type GetAdminLogsRequest,
-  type GetAdminLogsResponse,
-  type SetDefconRequest,
-} from '@starlight/shared';
+/** The alert level (SPEC §3 defcon): read by every page, set by an admin. */
+import { ADMIN_CATEGORY, type DefconResponse, type SetDefconRequest } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import type { DefconChangedEvent } from '../../lib/live-changes.ts';
-import { findAlertLevel, insertAdminLog, upsertAlertLevel } from './audit.queries.ts';
-import { findAccessLogs, findAdminLogs } from './logs.queries.ts';
+import { insertAdminLog } from './admin-log.queries.ts';
+import { findAlertLevel, upsertAlertLevel } from './defcon.queries.ts';
 
 /** The current alert level: `{defconLvl, defconMsg, message}`. */
 export async function getDefconLevel(db: Db): Promise<DefconResponse> {
@@ -45,14 +37,4 @@ export async function setDefconLevel(
   const event: DefconChangedEvent = { kind: 'defcon', defconLvl: input.defconLvl, defconMsg: input.defconMsg };
   await bus.publish(event);
   return { message: `Defcon level set to ${input.defconLvl}` };
-}
-
-/** Admin: a page of sign-ins (SPEC §2 Access Logs) with `total`. */
-export async function getAccessLogs(db: Db, filters: GetAccessLogsRequest): Promise<GetAccessLogsResponse> {
-  return { ...(await findAccessLogs(db, filters)), message: 'OK' };
-}
-
-/** Admin: a page of admin actions (SPEC §2 Admin Logs) with `total`. */
-export async function getAdminLogs(db: Db, filters: GetAdminLogsRequest): Promise<GetAdminLogsResponse> {
-  return { ...(await findAdminLogs(db, filters)), message: 'OK' };
 }
