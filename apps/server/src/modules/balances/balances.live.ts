@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { onSocketAuthenticated, subscribeToChanges } from '../../lib/live-changes.ts';
 import type { LiveClient } from '../../plugins/websocket.ts';
-import { loadUserDto } from '../users/users.public.ts';
+import { loadUserDto } from '../accounts/accounts.public.ts';
 
 /** How long changes are merged before the balances are loaded and pushed (milliseconds). */
 const FLUSH_MS = 15;

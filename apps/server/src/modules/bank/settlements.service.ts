@@ -37,9 +37,9 @@ import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
+import { findUserByNickname, toUserDto } from '../accounts/accounts.public.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 import { insertAdminLog } from '../oversight/oversight.public.ts';
-import { findUserByNickname, toUserDto } from '../users/users.public.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
 import {
   closeSettlement,

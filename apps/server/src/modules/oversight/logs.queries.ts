@@ -11,7 +11,7 @@
  * Indexes (migration 0019_list_indexes): access_logs (created_at, id), (user_id, created_at, id),
  * (login_type, created_at, id), (address COLLATE "C", created_at, id); admin_logs the same by
  * created_at, admin, affected user, category and address.
- * Reads other modules' tables: `access_logs` (users': sign-ins are written where they happen, the log is read here), `access_log_counts` (users': kept by a trigger on `access_logs`, read here for one member's total) and `users` (the nicknames a row shows and a filter names), joined in the page's one statement.
+ * Reads other modules' tables: `access_logs` (the accounts module's: sign-ins are written where they happen, the log is read here), `access_log_counts` (the accounts module's: kept by a trigger on `access_logs`, read here for one member's total) and `users` (the nicknames a row shows and a filter names), joined in the page's one statement.
  */
 import type { AccessLog, AdminLog, GetAccessLogsRequest, GetAdminLogsRequest } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';

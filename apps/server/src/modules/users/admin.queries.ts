@@ -1,7 +1,7 @@
 /**
  * SQL of the admin side of accounts (DESIGN §8): the user list, the user stats (kept per day by the
  * triggers of migration 0017, rebuilt by `rebuildUserStats`) and the admin count.
- * Reads other modules' tables: `balances` (the ledger's: the user list shows a member's holdings, joined in the page's one statement).
+ * Reads other modules' tables: `users` (the accounts module's: the rows the list pages through and the stats count) and `balances` (the ledger's: the user list shows a member's holdings, joined in the page's one statement).
  */
 import { COUNT_CAP, type GetUsersQuery, type UserStats } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
@@ -10,7 +10,7 @@ import { endOfDay, withinDates } from '../../db/date-range.ts';
 import { type CappedTotal, cappedTotal, capTotal, pageSize, readWholeListPage } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { inTransaction, readWithGenericPlans } from '../../db/transaction.ts';
-import type { UserRow } from './users.queries.ts';
+import type { UserRow } from '../accounts/accounts.public.ts';
 
 /** A user-list row: the account's columns and whether it holds a positive balance of any currency. */
 export type AdminUserRecord = Omit<UserRow, 'passwordHash' | 'apiKeyHash' | 'apiKeySealed' | 'isSystem'> & {

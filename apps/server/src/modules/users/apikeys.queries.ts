@@ -1,4 +1,7 @@
-/** SQL of API keys (DESIGN §8): a member's key hash and sealed key (the lookup by hash is in plugins/auth.ts). */
+/**
+ * SQL of API keys (DESIGN §8): a member's key hash and sealed key (the lookup by hash is in plugins/auth.ts).
+ * Reads other modules' tables: `users` (the accounts module's: the key hash and sealed key are columns of the member's row).
+ */
 import { eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
