@@ -18,8 +18,7 @@ import { memoryFailureCounter, redisFailureCounter } from './lib/failure-counter
 import { createMailer } from './lib/mailer.ts';
 import type { PeriodicJob } from './lib/periodic.ts';
 import { balancesLive } from './modules/balances/balances.live.ts';
-import { bankRoutes } from './modules/bank/bank.routes.ts';
-import { settlementsRoutes } from './modules/bank/settlements.routes.ts';
+import { bankModule } from './modules/bank/bank.module.ts';
 import { cappRoutes } from './modules/capp/capp.routes.ts';
 import { checkoutRoutes, checkoutWebhookRoutes } from './modules/checkout/checkout.routes.ts';
 import { paymentProviders } from './modules/checkout/providers/index.ts';
@@ -31,6 +30,7 @@ import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.ts';
 import { appLeaderboardStore, type LeaderboardStore } from './modules/leaderboard/leaderboard.store.ts';
 import { startLeaderboardJob } from './modules/leaderboard/leaderboard.sync.ts';
 import { oversightModule } from './modules/oversight/oversight.module.ts';
+import { reportsModule } from './modules/reports/reports.module.ts';
 import { usersAdminRoutes } from './modules/users/admin.routes.ts';
 import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
 import { emailRoutes } from './modules/users/email.routes.ts';
@@ -173,8 +173,8 @@ export async function buildApp(
   const leaderboardStore = options.leaderboardStore ?? appLeaderboardStore(redis, config.DATABASE_URL);
   await app.register(leaderboardRoutes, { prefix: '/api/user', db, readDb, store: leaderboardStore });
   await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
-  await app.register(bankRoutes, { prefix: '/api/bank', db, readDb });
-  await app.register(settlementsRoutes, { prefix: '/api/bank', db, readDb });
+  await app.register(bankModule, { db, readDb });
+  await app.register(reportsModule, { db, readDb });
   await app.register(oversightModule, { db, readDb });
   await app.register(exchangeRoutes, { prefix: '/api/cex', db, readDb });
   await app.register(forgeRoutes, { prefix: '/api/forge', db, readDb });

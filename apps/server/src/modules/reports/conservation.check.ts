@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { type PeriodicJob, startPeriodic } from '../../lib/periodic.ts';
-import { type ConservationCheck, ledgerRowCount, storeCheck } from './audit.queries.ts';
+import { type ConservationCheck, ledgerRowCount, storeCheck } from './conservation.queries.ts';
 import { type ConservationRow, findConservation } from './reports.queries.ts';
 
 const JOB = 'audit-check';
@@ -87,7 +87,7 @@ export async function tickAuditCheck(db: Db, opts: { wait?: boolean } = {}): Pro
 }
 
 /** Starts the audit-check job (every `everyMs`, 30 s by default) with a first check at once; stop it on close. */
-export function startAuditCheck(db: Db, log: FastifyBaseLogger, everyMs = 30_000): PeriodicJob {
+export function startConservationCheck(db: Db, log: FastifyBaseLogger, everyMs = 30_000): PeriodicJob {
   const job = startPeriodic({
     name: JOB,
     everyMs,

@@ -9,7 +9,7 @@
  * currency, or one per currency of the category, merged as the party branches are (a rare currency's
  * rows are found without walking the whole ledger). The page's ids are found first and only those rows are read whole; the
  * total is counted up to a bound (`cappedTotal`).
- * Reads other modules' tables: `bank_transactions` (the ledger's: these are its lists) and `users` (the nicknames each row shows, joined in the page's one statement).
+ * Reads other modules' tables: `bank_transactions` (the ledger's: these are its lists), `users` (the nicknames each row shows, joined in the page's one statement) and `currencies` (the bank's: each row's ticker and precision, joined likewise).
  */
 import {
   type Amount,
@@ -36,7 +36,7 @@ import {
 import { readWithGenericPlans } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
 import { upTo } from '../../lib/lru.ts';
-import { findCurrencies } from './currencies.queries.ts';
+import { findCurrencies } from '../bank/bank.public.ts';
 import { DAY, HOUR, MINUTE, minuteFloor } from './rollup.queries.ts';
 
 export interface TxFilters {

@@ -2,7 +2,7 @@
  * SQL of the audit's checks beyond conservation (issue 19 §2 The audit): the tripwires the incremental
  * audit reads (cheap, from the catalog and the statistics) and the full recount's comparison of the
  * ledger rollup with the ledger.
- * Reads other modules' tables: `balances` and `bank_transactions` (the ledger's: the audit checks them against the rollup and each other, in one snapshot).
+ * Reads other modules' tables: `balances` and `bank_transactions` (the ledger's: the audit checks them against the rollup and each other, in one snapshot) and `currencies` (the bank's: the tickers and precisions a stored check labels its rows with).
  */
 import type { Amount } from '@starlight/shared';
 import { sql } from 'drizzle-orm';

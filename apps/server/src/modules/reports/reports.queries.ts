@@ -3,7 +3,7 @@
  * conservation audit, supply history. Totals come from the ledger rollup (rollup.queries.ts) for whole
  * buckets below its watermark and from the ledger itself (index `bank_tx_created`) for the rest, so each
  * answer equals a full scan of the ledger in the same snapshot (issue 19 §2).
- * Reads other modules' tables: `balances` and `bank_transactions` (the ledger's: the reports sum them; the ledger only writes).
+ * Reads other modules' tables: `balances` and `bank_transactions` (the ledger's: the reports sum them; the ledger only writes) and `currencies` (the bank's: the ticker and precision of each row, joined in the report's one statement).
  */
 import { type Amount, fromNumeric, type SupplyInterval } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
