@@ -7,32 +7,27 @@ import {
   getSettlementsResponse,
   settleRequest,
   settleResponse,
-  type WithdrawResponse,
   withdrawRequest,
   withdrawResponse,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
-import { inLiveTransaction, moneyMoving, moneyMovingBatched } from '../../http/money-moving.ts';
-import { GroupCommit } from '../../lib/group-commit.ts';
+import { moneyMoving, moneyMovingBatched } from '../../http/money-moving.ts';
+import type { WithdrawBatches } from './settlements.batches.ts';
 import * as settlements from './settlements.service.ts';
 
-/** `readDb` serves the admin's settlement list (lag-tolerant, issue 21 §2). */
-export const settlementsRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
+/**
+ * `readDb` serves the admin's settlement list (lag-tolerant, issue 21 §2); `withdrawBatches`: the module's
+ * group commit of withdrawals.
+ */
+export const settlementsRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  readDb: Db;
+  withdrawBatches: WithdrawBatches;
+}> = async (app, { db, readDb, withdrawBatches }) => {
   const tags = ['bank'];
   const errors = { '4xx': errorResponse };
-  // Withdrawals without an Idempotency-Key are written in batches (group commit, DESIGN §9): a taxed
-  // currency's every withdrawal credits its collector's one balance row, so those that arrive while a
-  // batch is written go together in the next one.
-  const withdrawBatches = new GroupCommit<settlements.WithdrawJob, WithdrawResponse>(
-    (_lane, jobs, commit) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => settlements.withdrawBatch(tx, jobs, changes), {
-        commitBehindLast: true,
-        ...commit,
-      }),
-    32,
-  );
 
   app.post(
     '/withdraw',

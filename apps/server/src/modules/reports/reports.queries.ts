@@ -1,5 +1,5 @@
 /**
- * SQL of the bank's reports (ledger pages: transactions-list.queries.ts): category totals, the
+ * SQL of the ledger's reports (ledger pages: transactions-list.queries.ts): category totals, the
  * conservation audit, supply history. Totals come from the ledger rollup (rollup.queries.ts) for whole
  * buckets below its watermark and from the ledger itself (index `bank_tx_created`) for the rest, so each
  * answer equals a full scan of the ledger in the same snapshot (issue 19 §2).

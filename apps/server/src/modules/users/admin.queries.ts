@@ -1,7 +1,7 @@
 /**
  * SQL of the admin side of accounts (DESIGN §8): the user list (paged by the kept per-day counts of
  * user-stats.queries.ts) and the admin count.
- * Reads other modules' tables: `users` (the accounts module's: the rows the list pages through and the stats count) and `balances` (the ledger's: the user list shows a member's holdings, joined in the page's one statement).
+ * Reads other modules' tables: `users` (the accounts module's: the rows the list pages through) and `balances` (the ledger's: the user list shows a member's holdings, joined in the page's one statement).
  */
 import { COUNT_CAP, type GetUsersQuery } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
