@@ -14,6 +14,7 @@ import { assertAccessDeclared } from './http/access.ts';
 import { handleError } from './http/errors.ts';
 import { parseJsonBody } from './http/json-body.ts';
 import type { PeriodicJob } from './lib/periodic.ts';
+import { apikeysModule } from './modules/apikeys/apikeys.module.ts';
 import { balancesModule } from './modules/balances/balances.module.ts';
 import { bankModule } from './modules/bank/bank.module.ts';
 import { cappModule } from './modules/capp/capp.module.ts';
@@ -27,6 +28,7 @@ import { appLeaderboardStore } from './modules/leaderboard/leaderboard.redis-sto
 import type { LeaderboardStore } from './modules/leaderboard/leaderboard.store.ts';
 import { oversightModule } from './modules/oversight/oversight.module.ts';
 import { reportsModule } from './modules/reports/reports.module.ts';
+import { settlementsModule } from './modules/settlements/settlements.module.ts';
 import { usersModule } from './modules/users/users.module.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -141,7 +143,7 @@ export async function buildApp(
   // The modules, each through its root (`modules/<module>/<module>.module.ts`), in the order of their routes.
   const leaderboardStore = options.leaderboardStore ?? appLeaderboardStore(redis, config.DATABASE_URL);
   let leaderboardJob: PeriodicJob | undefined;
-  await app.register(usersModule, { db, readDb, config, redis, publicUrl, secret });
+  await app.register(usersModule, { db, readDb, config, redis, publicUrl });
   await app.register(leaderboardModule, {
     db,
     readDb,
@@ -150,8 +152,10 @@ export async function buildApp(
       leaderboardJob = job;
     },
   });
-  await app.register(bankModule, { db, readDb });
+  await app.register(apikeysModule, { db, secret });
+  await app.register(bankModule, { db });
   await app.register(reportsModule, { db, readDb });
+  await app.register(settlementsModule, { db, readDb });
   await app.register(oversightModule, { db, readDb });
   await app.register(exchangeModule, { db, readDb });
   await app.register(forgeModule, { db, readDb });

@@ -75,6 +75,7 @@ function moduleLoops(graph: ReadonlyMap<string, ReadonlyMap<string, string>>): s
  */
 const FLOORS: Record<string, number> = {
   accounts: 0,
+  apikeys: 0,
   ledger: 0,
   oversight: 0,
   balances: 1,
@@ -85,6 +86,7 @@ const FLOORS: Record<string, number> = {
   exchange: 2,
   forge: 2,
   leaderboard: 2,
+  settlements: 2,
   checkout: 3,
   reports: 3,
   users: 3,
@@ -188,7 +190,8 @@ describe('the server’s import graph', () => {
       users: ['mail_tokens', 'wallet_nonces', 'user_stats_daily', 'user_stats_hourly', 'user_holdings'],
       oversight: ['admin_logs', 'alert_level'],
       ledger: ['balances', 'bank_transactions'],
-      bank: ['currencies', 'settlements'],
+      bank: ['currencies'],
+      settlements: ['settlements'],
       reports: ['ledger_rollup', 'ledger_rollup_state', 'ledger_audit_baseline', 'audit_check'],
       exchange: ['exchange_pairs', 'exchange_orders', 'exchange_trades', 'trade_candles', 'trade_candles_state'],
       items: ['item_collections', 'items'],

@@ -12,3 +12,4 @@ export {
   lockCurrencyCreation,
   nextCurrencyId,
 } from './currencies.queries.ts';
+export { findTransfersContext, postTransfers } from './transfers.queries.ts';

@@ -1,6 +1,6 @@
 /**
  * The users module's root (SPEC §7, DESIGN §8) under /api/user: sign-up and sign-in (password, wallet,
- * e-mail), a member's own settings and API key, and the admin's user list, stats and controls. It builds
+ * e-mail), a member's own settings, and the admin's user list, stats and controls. It builds
  * their dependencies from the configuration (the sign-in failure and mail counters, in Redis when there
  * is one, and the mailer) and checks the kept user stats once the app is ready.
  */
@@ -8,26 +8,23 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { apiKeySealingKey } from '../../lib/api-key-crypto.ts';
 import { memoryFailureCounter, redisFailureCounter } from '../../lib/failure-counter.ts';
 import { createMailer } from '../../lib/mailer.ts';
 import { usersAdminRoutes } from './admin.routes.ts';
 import * as admin from './admin.service.ts';
-import { apiKeysRoutes } from './apikeys.routes.ts';
 import { emailRoutes } from './email.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 import type { UsersDeps } from './users.service.ts';
 import { walletRoutes } from './wallet.routes.ts';
 
-/** Registers the users at `/api/user`; `secret`: the server secret API keys are sealed with. */
+/** Registers the users at `/api/user`. */
 export const usersModule: FastifyPluginAsync<{
   db: Db;
   readDb: Db;
   config: Config;
   redis: Redis | null;
   publicUrl: string;
-  secret: string;
-}> = async (app, { db, readDb, config, redis, publicUrl, secret }) => {
+}> = async (app, { db, readDb, config, redis, publicUrl }) => {
   const deps: UsersDeps = {
     db,
     readDb,
@@ -55,5 +52,4 @@ export const usersModule: FastifyPluginAsync<{
   await app.register(walletRoutes, { prefix, deps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix, deps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(usersAdminRoutes, { prefix, deps });
-  await app.register(apiKeysRoutes, { prefix, deps: { db, sealingKey: apiKeySealingKey(secret) } });
 };

@@ -1,6 +1,6 @@
 /**
  * SQL of deposits and withdrawals (DESIGN §8): open, list, and settle once.
- * Reads other modules' tables: `users` (the nicknames a settlement shows and a filter names, joined in the list's one statement).
+ * Reads other modules' tables: `users` (the nicknames a settlement shows and a filter names) and `currencies` (the bank's: each settlement's ticker and precision), joined in the list's one statement.
  */
 import { formatAtPrecision, fromNumeric, type GetSettlementsRequest, type Settlement } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';

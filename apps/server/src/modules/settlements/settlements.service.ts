@@ -38,9 +38,10 @@ import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { findUserByNickname, toUserDto } from '../accounts/accounts.public.ts';
+import { findTransfersContext, postTransfers } from '../bank/bank.public.ts';
+import { requireCurrency, requireNotFrozen, requirePrecision } from '../bank/currencies.service.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 import { insertAdminLog } from '../oversight/oversight.public.ts';
-import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
 import {
   closeSettlement,
   findSettlements,
@@ -50,7 +51,6 @@ import {
   type WithdrawalsColumn,
   withdrawalsAlong,
 } from './settlements.queries.ts';
-import { findTransfersContext, postTransfers } from './transfers.queries.ts';
 
 /** The account id of a currency's tax collector (by nickname), or null when its tax is burned. */
 async function collectorIdOf(db: DbOrTx, taxCollector: string): Promise<string | null> {
