@@ -8,9 +8,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client.ts';
-import { tickAuditCheck } from '../src/modules/bank/audit.check.ts';
-import { findCheckInputs, findTripwires } from '../src/modules/bank/audit.queries.ts';
-import { audit } from '../src/modules/bank/reports.service.ts';
+import { tickAuditCheck } from '../src/modules/reports/conservation.check.ts';
+import { findCheckInputs, findTripwires } from '../src/modules/reports/conservation.queries.ts';
+import { audit } from '../src/modules/reports/conservation.service.ts';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');

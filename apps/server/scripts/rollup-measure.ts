@@ -8,9 +8,10 @@
 import { CANDLE_INTERVALS } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client.ts';
-import { audit, currencyStats, supplyHistory } from '../src/modules/bank/reports.service.ts';
-import { ledgerSums, rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { findCandles } from '../src/modules/exchange/candles.queries.ts';
+import { audit } from '../src/modules/reports/conservation.service.ts';
+import { currencyStats, supplyHistory } from '../src/modules/reports/reports.service.ts';
+import { ledgerSums, rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');

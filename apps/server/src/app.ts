@@ -13,29 +13,23 @@ import { type Database, openDatabase } from './db/client.ts';
 import { assertAccessDeclared } from './http/access.ts';
 import { handleError } from './http/errors.ts';
 import { parseJsonBody } from './http/json-body.ts';
-import { apiKeySealingKey } from './lib/api-key-crypto.ts';
-import { memoryFailureCounter, redisFailureCounter } from './lib/failure-counter.ts';
-import { createMailer } from './lib/mailer.ts';
 import type { PeriodicJob } from './lib/periodic.ts';
-import { auditRoutes } from './modules/audit/audit.routes.ts';
-import { balancesLive } from './modules/balances/balances.live.ts';
-import { bankRoutes } from './modules/bank/bank.routes.ts';
-import { settlementsRoutes } from './modules/bank/settlements.routes.ts';
-import { cappRoutes } from './modules/capp/capp.routes.ts';
-import { checkoutRoutes, checkoutWebhookRoutes } from './modules/checkout/checkout.routes.ts';
-import { paymentProviders } from './modules/checkout/providers/index.ts';
-import { chipsRoutes } from './modules/chips/chips.routes.ts';
-import { exchangeRoutes } from './modules/exchange/exchange.routes.ts';
-import { forgeRoutes } from './modules/forge/forge.routes.ts';
-import { itemsRoutes } from './modules/items/items.routes.ts';
-import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.ts';
-import { appLeaderboardStore, type LeaderboardStore } from './modules/leaderboard/leaderboard.store.ts';
-import { startLeaderboardJob } from './modules/leaderboard/leaderboard.sync.ts';
-import { usersAdminRoutes } from './modules/users/admin.routes.ts';
-import { apiKeysRoutes } from './modules/users/apikeys.routes.ts';
-import { emailRoutes } from './modules/users/email.routes.ts';
-import { usersRoutes } from './modules/users/users.routes.ts';
-import { walletRoutes } from './modules/users/wallet.routes.ts';
+import { apikeysModule } from './modules/apikeys/apikeys.module.ts';
+import { balancesModule } from './modules/balances/balances.module.ts';
+import { bankModule } from './modules/bank/bank.module.ts';
+import { cappModule } from './modules/capp/capp.module.ts';
+import { checkoutModule } from './modules/checkout/checkout.module.ts';
+import { chipsModule } from './modules/chips/chips.module.ts';
+import { exchangeModule } from './modules/exchange/exchange.module.ts';
+import { forgeModule } from './modules/forge/forge.module.ts';
+import { itemsModule } from './modules/items/items.module.ts';
+import { leaderboardModule } from './modules/leaderboard/leaderboard.module.ts';
+import { appLeaderboardStore } from './modules/leaderboard/leaderboard.redis-store.ts';
+import type { LeaderboardStore } from './modules/leaderboard/leaderboard.store.ts';
+import { oversightModule } from './modules/oversight/oversight.module.ts';
+import { reportsModule } from './modules/reports/reports.module.ts';
+import { settlementsModule } from './modules/settlements/settlements.module.ts';
+import { usersModule } from './modules/users/users.module.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { health } from './plugins/health.ts';
@@ -146,52 +140,33 @@ export async function buildApp(
   await app.register(metrics, { database });
   await app.register(health, { database });
 
-  const failures = redis ? redisFailureCounter(redis) : memoryFailureCounter();
-  const mailsSent = redis ? redisFailureCounter(redis, 'mails') : memoryFailureCounter();
-  const mailer = createMailer({
-    smtpUrl: config.SMTP_URL,
-    from: config.MAIL_FROM,
-    dataDir: config.DATA_DIR,
-    log: app.log,
-  });
-  const usersDeps = {
+  // The modules, each through its root (`modules/<module>/<module>.module.ts`), in the order of their routes.
+  const leaderboardStore = options.leaderboardStore ?? appLeaderboardStore(redis, config.DATABASE_URL);
+  let leaderboardJob: PeriodicJob | undefined;
+  await app.register(usersModule, { db, readDb, config, redis, publicUrl });
+  await app.register(leaderboardModule, {
     db,
     readDb,
-    app,
-    failures,
-    maxLoginFailures: config.RATE_LIMIT_LOGIN_FAILURES,
-    maxAccountFailures: config.RATE_LIMIT_ACCOUNT_FAILURES,
-    mailsSent,
-    maxMailsPerRecipient: config.RATE_LIMIT_MAILS,
-    publicUrl,
-    mailer,
-  };
-  await app.register(usersRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
-  await app.register(walletRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
-  await app.register(emailRoutes, { prefix: '/api/user', deps: usersDeps, authRateLimit: config.RATE_LIMIT_AUTH });
-  await app.register(usersAdminRoutes, { prefix: '/api/user', deps: usersDeps });
-  const leaderboardStore = options.leaderboardStore ?? appLeaderboardStore(redis, config.DATABASE_URL);
-  await app.register(leaderboardRoutes, { prefix: '/api/user', db, readDb, store: leaderboardStore });
-  await app.register(apiKeysRoutes, { prefix: '/api/user', deps: { db, sealingKey: apiKeySealingKey(secret) } });
-  await app.register(bankRoutes, { prefix: '/api/bank', db, readDb });
-  await app.register(settlementsRoutes, { prefix: '/api/bank', db, readDb });
-  await app.register(auditRoutes, { prefix: '/api/audit', db, readDb });
-  await app.register(exchangeRoutes, { prefix: '/api/cex', db, readDb });
-  await app.register(forgeRoutes, { prefix: '/api/forge', db, readDb });
-  await app.register(itemsRoutes, { prefix: '/api/inventory', db });
-  await app.register(chipsRoutes, { prefix: '/api/inventory', db });
-  await app.register(cappRoutes, { prefix: '/api/capp', db, publicUrl });
-  const checkoutDeps = { db, readDb, providers: paymentProviders(config, secret), publicUrl, log: app.log };
-  await app.register(checkoutRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
-  await app.register(checkoutWebhookRoutes, { prefix: '/api/checkout', deps: checkoutDeps });
-  await app.register(balancesLive, { db });
+    store: leaderboardStore,
+    started: (job) => {
+      leaderboardJob = job;
+    },
+  });
+  await app.register(apikeysModule, { db, secret });
+  await app.register(bankModule, { db });
+  await app.register(reportsModule, { db, readDb });
+  await app.register(settlementsModule, { db, readDb });
+  await app.register(oversightModule, { db, readDb });
+  await app.register(exchangeModule, { db, readDb });
+  await app.register(forgeModule, { db, readDb });
+  await app.register(itemsModule, { db });
+  await app.register(chipsModule, { db });
+  await app.register(cappModule, { db, publicUrl });
+  await app.register(checkoutModule, { db, readDb, config, secret, publicUrl });
+  await app.register(balancesModule, { db });
 
   await app.register(web, { root: config.WEB_DIST ?? WEB_DIST_DIR });
+  if (!leaderboardJob) throw new Error('the leaderboard module did not start its job');
 
-  const leaderboardJob = startLeaderboardJob({ db, store: leaderboardStore, log: app.log });
-  // At once rather than after the first interval: builds the ranking when it is missing.
-  void leaderboardJob.runNow();
-
-  app.addHook('onClose', async () => leaderboardJob.stop());
   return { app, database, seeded, leaderboard: { store: leaderboardStore, job: leaderboardJob } };
 }

@@ -7,8 +7,9 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { currencies } from './db/schema/index.ts';
 import { hashPassword } from './lib/passwords.ts';
+import { findUserByNickname, insertUser } from './modules/accounts/accounts.queries.ts';
 import { seedChipSale } from './modules/chips/chips.seed.ts';
-import { findUserByNickname, insertUser, updateUser } from './modules/users/users.queries.ts';
+import { updateUser } from './modules/users/users.queries.ts';
 
 export interface SeedResult {
   adminNickname: string;

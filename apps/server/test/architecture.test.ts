@@ -5,7 +5,7 @@
  * lib/, http/) import neither, nor the top floor (app.ts, seed.ts), not even a type; and a service holds
  * no SQL. Read from the source files.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,89 @@ function importsOf(file: string): string[] {
 }
 
 const moduleOf = (file: string) => (file.startsWith('modules/') ? file.split('/')[1] : null);
+
+/**
+ * The module graph: for each module, the modules its files import (types included), each with the first
+ * import that makes the arrow.
+ */
+function moduleGraph(): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sources('modules')) {
+    const from = moduleOf(file) as string;
+    const arrows = graph.get(from) ?? new Map<string, string>();
+    graph.set(from, arrows);
+    for (const target of importsOf(file)) {
+      const to = moduleOf(target);
+      if (to && to !== from && !arrows.has(to)) arrows.set(to, `${file} -> ${target}`);
+    }
+  }
+  return graph;
+}
+
+/** Every loop of `graph` found by a depth-first walk, each as its modules and the imports that close it. */
+function moduleLoops(graph: ReadonlyMap<string, ReadonlyMap<string, string>>): string[] {
+  const loops: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const walk = (m: string) => {
+    state.set(m, 'open');
+    path.push(m);
+    for (const to of [...(graph.get(m)?.keys() ?? [])].sort()) {
+      if (state.get(to) === 'open') {
+        const loop = [...path.slice(path.indexOf(to)), to];
+        const via = loop.slice(1).map((n, i) => graph.get(loop[i] as string)?.get(n));
+        loops.push(`${loop.join(' -> ')} (${via.join('; ')})`);
+      } else if (!state.has(to)) walk(to);
+    }
+    path.pop();
+    state.set(m, 'done');
+  };
+  for (const m of [...graph.keys()].sort()) if (!state.has(m)) walk(m);
+  return loops;
+}
+
+/**
+ * The modules' floors, from the bottom (ARCHITECTURE.md, server): a module imports only from floors below
+ * its own, never up or sideways, so no loop can form. A new module takes the floor above the highest one
+ * it imports from.
+ */
+const FLOORS: Record<string, number> = {
+  accounts: 0,
+  apikeys: 0,
+  ledger: 0,
+  oversight: 0,
+  balances: 1,
+  bank: 1,
+  items: 1,
+  capp: 2,
+  chips: 2,
+  exchange: 2,
+  forge: 2,
+  leaderboard: 2,
+  settlements: 2,
+  checkout: 3,
+  reports: 3,
+  users: 3,
+};
+
+/** The repository's root, and its product files: the non-test .ts and .tsx of apps/<app>/src and packages/shared/src. */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+function productFiles(): string[] {
+  const dirs = [
+    ...readdirSync(path.join(ROOT, 'apps')).map((app) => path.join('apps', app, 'src')),
+    path.join('packages', 'shared', 'src'),
+  ];
+  return dirs
+    .filter((dir) => existsSync(path.join(ROOT, dir)))
+    .flatMap((dir) =>
+      readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+        .map((f) => path.join(dir, f)),
+    );
+}
+
+/** A product file's most lines (house rules). */
+const MAX_LINES = 400;
 
 describe('the server’s import graph', () => {
   it('reaches another module only through its service or its public file', () => {
@@ -53,6 +136,37 @@ describe('the server’s import graph', () => {
     }
   });
 
+  it('has no loop between modules: every import goes to a module on a lower floor', () => {
+    const graph = moduleGraph();
+    expect(moduleLoops(graph)).toEqual([]);
+    expect([...graph.keys()].filter((m) => FLOORS[m] === undefined)).toEqual([]);
+    const upOrSideways = [...graph].flatMap(([from, arrows]) =>
+      [...arrows]
+        .filter(([to]) => (FLOORS[to] ?? Number.POSITIVE_INFINITY) >= (FLOORS[from] as number))
+        .map(([to, via]) => `${from} (floor ${FLOORS[from]}) -> ${to} (floor ${FLOORS[to]}): ${via}`),
+    );
+    expect(upOrSideways).toEqual([]);
+  });
+
+  it('finds a loop when there is one', () => {
+    const planted = new Map([
+      ['a', new Map([['b', 'a.ts -> b.ts']])],
+      ['b', new Map([['c', 'b.ts -> c.ts']])],
+      ['c', new Map([['a', 'c.ts -> a.ts']])],
+    ]);
+    expect(moduleLoops(planted)).toEqual(['a -> b -> c -> a (a.ts -> b.ts; b.ts -> c.ts; c.ts -> a.ts)']);
+  });
+
+  it(`keeps every product file at ${MAX_LINES} lines or fewer`, () => {
+    const files = productFiles();
+    expect(files.length).toBeGreaterThanOrEqual(300);
+    const long = files
+      .map((f) => ({ f, lines: readFileSync(path.join(ROOT, f), 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ f, lines }) => `${f}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+
   it('keeps db/, lib/ and http/ below the plugins and the modules', () => {
     const wrong = [...sources('db'), ...sources('lib'), ...sources('http')].flatMap((file) =>
       importsOf(file)
@@ -72,26 +186,13 @@ describe('the server’s import graph', () => {
   it('has every file that reads another module’s table say which and why', () => {
     // Which module owns each table: the one that writes it (ARCHITECTURE.md, server).
     const owners: Record<string, readonly string[]> = {
-      users: [
-        'users',
-        'mail_tokens',
-        'wallet_nonces',
-        'user_stats_daily',
-        'user_stats_hourly',
-        'user_holdings',
-        'access_logs',
-        'access_log_counts',
-      ],
-      audit: ['admin_logs', 'alert_level'],
+      accounts: ['users', 'access_logs', 'access_log_counts'],
+      users: ['mail_tokens', 'wallet_nonces', 'user_stats_daily', 'user_stats_hourly', 'user_holdings'],
+      oversight: ['admin_logs', 'alert_level'],
       ledger: ['balances', 'bank_transactions'],
-      bank: [
-        'currencies',
-        'settlements',
-        'ledger_rollup',
-        'ledger_rollup_state',
-        'ledger_audit_baseline',
-        'audit_check',
-      ],
+      bank: ['currencies'],
+      settlements: ['settlements'],
+      reports: ['ledger_rollup', 'ledger_rollup_state', 'ledger_audit_baseline', 'audit_check'],
       exchange: ['exchange_pairs', 'exchange_orders', 'exchange_trades', 'trade_candles', 'trade_candles_state'],
       items: ['item_collections', 'items'],
       checkout: ['checkout_packages', 'checkout_transactions', 'checkout_events'],

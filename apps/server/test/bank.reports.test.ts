@@ -5,7 +5,7 @@
 import type { AuditResponse, CurrencyStatsEntry, SupplyHistoryResponse, SupplyPoint } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { rebuildLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
+import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 import { bankCalls } from './bank.helpers.ts';
 import { createMarket, placeOk } from './exchange.helpers.ts';
 import {

@@ -8,8 +8,8 @@
 import { amount, type Currency, type Recipe } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rebuildLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
 import { postEntries } from '../src/modules/ledger/ledger.posting.ts';
+import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 import { bankCalls } from './bank.helpers.ts';
 import { rollupChecks, seedRollupHistory } from './bank.rollup.helpers.ts';
 import { type Market, placeOk } from './exchange.helpers.ts';

@@ -12,8 +12,10 @@ import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { type LeaderboardStore, redisStore, tableStore } from '../src/modules/leaderboard/leaderboard.store.ts';
+import { redisStore } from '../src/modules/leaderboard/leaderboard.redis-store.ts';
+import type { LeaderboardStore } from '../src/modules/leaderboard/leaderboard.store.ts';
 import { rebuildLeaderboard, syncLeaderboard } from '../src/modules/leaderboard/leaderboard.sync.ts';
+import { tableStore } from '../src/modules/leaderboard/leaderboard.table-store.ts';
 import { bankCalls } from './bank.helpers.ts';
 import {
   balanceOf,

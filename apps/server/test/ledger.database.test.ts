@@ -12,9 +12,9 @@ import { type Amount, AppError, type AuditResponse, parseAmount } from '@starlig
 import { type SQL, sql, TransactionRollbackError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { newObjectId } from '../src/lib/ids.ts';
-import { compareBalances } from '../src/modules/bank/audit.queries.ts';
 import { countOrphanExchangeRows } from '../src/modules/exchange/exchange.public.ts';
 import { type Entry, postEntries } from '../src/modules/ledger/ledger.public.ts';
+import { compareBalances } from '../src/modules/reports/conservation.queries.ts';
 import { call, expectLedgerBalanced, mint, registerMember, sqlStateOf, useTestApp } from './helpers.ts';
 
 const nobody = newObjectId();

@@ -16,7 +16,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { LiveChanges } from '../src/lib/live-changes.ts';
-import { rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/bank/rollup.queries.ts';
+import { rebuildLedgerRollup, tickLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 import { publishedPackage } from './checkout.helpers.ts';
 import { forgeCalls, forgeCurrencies } from './forge.helpers.ts';
 import {

@@ -3,11 +3,11 @@
  * and again whenever a committed request changed them (a transfer, mint, burn, distribution, order,
  * fill, cancel or payout: whatever touched the member in its `LiveChanges`), from every server process.
  */
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { onSocketAuthenticated, subscribeToChanges } from '../../lib/live-changes.ts';
 import type { LiveClient } from '../../plugins/websocket.ts';
-import { loadUserDto } from '../users/users.public.ts';
+import { loadUserDto } from '../accounts/accounts.public.ts';
 
 /** How long changes are merged before the balances are loaded and pushed (milliseconds). */
 const FLUSH_MS = 15;
@@ -36,9 +36,3 @@ export function startBalancesLive(app: FastifyInstance, db: Db): () => void {
     (err) => app.log.warn({ err }, 'live balances push failed'),
   );
 }
-
-/** The module: live balances for as long as the app runs. Register after the websocket plugin. */
-export const balancesLive: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
-  const stop = startBalancesLive(app, db);
-  app.addHook('onClose', async () => stop());
-};

@@ -1,6 +1,6 @@
 /**
  * SQL of the bank's currencies (SPEC §3, DESIGN §3).
- * Reads other modules' tables: `balances` (the ledger's), `exchange_pairs`, `exchange_orders`, `forge_recipes` and `forge_processes`: a lowered precision must find every amount held anywhere that it cannot write (`findFinerHolding`), in one statement.
+ * Reads other modules' tables: `balances` (the ledger's), `exchange_pairs`, `exchange_orders`, `forge_recipes`, `forge_processes` and `settlements`: a lowered precision must find every amount held anywhere that it cannot write (`findFinerHolding`), in one statement.
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';

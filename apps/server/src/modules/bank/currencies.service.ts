@@ -15,8 +15,8 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import { insertAdminLog } from '../audit/audit.public.ts';
-import { findUserByNickname } from '../users/users.public.ts';
+import { findUserByNickname } from '../accounts/accounts.public.ts';
+import { insertAdminLog } from '../oversight/oversight.public.ts';
 import {
   type CurrencyColumns,
   type CurrencyRow,

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
+import type { BalanceText } from '../accounts/accounts.public.ts';
 import {
   type BatchBalances,
   balancesAfterPosting,
@@ -15,7 +16,6 @@ import {
   type PostAlong,
   postEntries,
 } from '../ledger/ledger.public.ts';
-import type { BalanceText } from '../users/users.public.ts';
 import type { CurrencyRow } from './currencies.queries.ts';
 
 /** The currency fields a transfer or a withdrawal checks (DESIGN §4, §8). */

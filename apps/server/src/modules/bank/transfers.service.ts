@@ -21,9 +21,9 @@ import type { Tx } from '../../db/client.ts';
 import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import { insertAdminLogs } from '../audit/audit.public.ts';
+import { loadUserDto, toUserDto } from '../accounts/accounts.public.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
-import { loadUserDto, toUserDto } from '../users/users.public.ts';
+import { insertAdminLogs } from '../oversight/oversight.public.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
 import { findHolders, findTransfersContext, postTransfers } from './transfers.queries.ts';
 

@@ -22,8 +22,8 @@ import {
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
+import { insertAccessLog } from '../accounts/accounts.public.ts';
 import { findCollection, findItems } from '../items/items.public.ts';
-import { insertAccessLog } from '../users/users.public.ts';
 import {
   type AuthRequestRow,
   findAuthRequest,

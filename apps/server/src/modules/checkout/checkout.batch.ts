@@ -7,8 +7,10 @@
  * other event is recorded as received and its transition runs as it does alone, in the batch's
  * transaction. Each event keeps its own outcome.
  */
-import type { Tx } from '../../db/client.ts';
-import type { Outcome } from '../../lib/group-commit.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Db, Tx } from '../../db/client.ts';
+import { inLiveTransaction } from '../../http/money-moving.ts';
+import { GroupCommit, type Outcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { Entry } from '../ledger/ledger.public.ts';
@@ -86,5 +88,28 @@ export async function applyProviderEvents(
   for (const { checkout } of credited) changes.touchUser(checkout.userId);
   return outcomes.map((value) =>
     value === null ? { ok: false, error: new Error('event left without an outcome') } : { ok: true, value },
+  );
+}
+
+/** The group commit of provider events that name their checkout by our id. */
+export type EventBatches = GroupCommit<NamedEvent, EventOutcome>;
+
+/**
+ * Starts `app`'s event batches (DESIGN §9): events that name their checkout by our id and arrive while a
+ * batch is written go together in the next one, each with its own outcome (`applyProviderEvents`).
+ */
+export function startEventBatches(
+  app: FastifyInstance,
+  deps: { db: Db; log: { warn(msg: string): void } },
+): EventBatches {
+  return new GroupCommit<NamedEvent, EventOutcome>(
+    (_lane, events, commit) =>
+      inLiveTransaction(
+        deps.db,
+        app.live.changes,
+        (tx, changes) => applyProviderEvents(tx, events, changes, (m) => deps.log.warn(m)),
+        commit,
+      ),
+    32,
   );
 }

@@ -16,8 +16,8 @@ import {
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
-import { insertAdminLog } from '../audit/audit.public.ts';
 import { requireCurrency, requirePrecision } from '../bank/currencies.service.ts';
+import { insertAdminLog } from '../oversight/oversight.public.ts';
 import { findPackage, findPackageDto, findPackages, insertPackage, updatePackage } from './packages.queries.ts';
 
 async function packageDto(db: DbOrTx, id: string) {

@@ -1,5 +1,5 @@
 /**
  * What other modules may use of the synth chips: the sale's account, which a checkout's chips come out of
- * and go back to on a refund, and whose nickname sign-up refuses.
+ * and go back to on a refund.
  */
-export { findSale, SALE_NICKNAME, type Sale } from './chips.queries.ts';
+export { findSale, type Sale } from './chips.queries.ts';

@@ -5,10 +5,8 @@
 import { ALPHA_SHIPS, CHIP_TICKER } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed, type Tx } from '../../db/client.ts';
+import { SALE_NICKNAME } from '../accounts/accounts.public.ts';
 import { type BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
-
-/** The system account that holds the chips on sale and receives the Credits paid for them. */
-export const SALE_NICKNAME = 'synthsale';
 
 /** What the sale is made of: its account, the chips' currency and the ships' collection. */
 export interface Sale {

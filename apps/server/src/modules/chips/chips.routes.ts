@@ -1,43 +1,23 @@
 /** Routes of /api/inventory for synth chips (DESIGN §7). Thin: schema, access, one service call. */
 import {
-  type BuySynthChipsResponse,
   buySynthChipsResponse,
   chipAmountRequest,
   dropTableResponse,
   errorResponse,
-  type OpenSynthChipsResponse,
   openSynthChipsResponse,
   synthChipsResponse,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
-import { inLiveTransaction, moneyMovingBatched } from '../../http/money-moving.ts';
-import { GroupCommit } from '../../lib/group-commit.ts';
+import { moneyMovingBatched } from '../../http/money-moving.ts';
+import type { ChipBatches } from './chips.batches.ts';
 import * as chips from './chips.service.ts';
 
-export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/** `batches`: the module's group commits of purchases and of openings. */
+export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db; batches: ChipBatches }> = async (app, { db, batches }) => {
   const tags = ['inventory'];
   const errors = { '4xx': errorResponse };
-  // Purchases without an Idempotency-Key are written in batches (group commit, DESIGN §9): every one
-  // moves the sale's two balance rows, so those that arrive while a batch is written go in the next one.
-  const buyBatches = new GroupCommit<chips.BuyJob, BuySynthChipsResponse>(
-    (_lane, jobs, commit) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => chips.buySynthChipsBatch(tx, jobs, changes), {
-        commitBehindLast: true,
-        ...commit,
-      }),
-    32,
-  );
-  // Openings without an Idempotency-Key, the same way, in one lane (as transfers: bigger batches).
-  const openBatches = new GroupCommit<chips.OpenJob, OpenSynthChipsResponse>(
-    (_lane, jobs, commit) =>
-      inLiveTransaction(db, app.live.changes, (tx, changes) => chips.openSynthChipsBatch(tx, jobs, changes), {
-        commitBehindLast: true,
-        ...commit,
-      }),
-    32,
-  );
 
   app.get(
     '/synthChips',
@@ -78,7 +58,7 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     (req) => {
       const member = requireAuth(req);
-      return moneyMovingBatched(db, req, buyBatches, 'sale', { member, input: req.body }, (tx, changes) =>
+      return moneyMovingBatched(db, req, batches.buys, 'sale', { member, input: req.body }, (tx, changes) =>
         chips.buySynthChips(tx, member, req.body, changes),
       );
     },
@@ -97,7 +77,7 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     (req) => {
       const member = requireAuth(req);
-      return moneyMovingBatched(db, req, openBatches, 'open', { member, input: req.body }, (tx, changes) =>
+      return moneyMovingBatched(db, req, batches.opens, 'open', { member, input: req.body }, (tx, changes) =>
         chips.openSynthChips(tx, member, req.body, changes),
       );
     },

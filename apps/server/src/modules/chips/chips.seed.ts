@@ -16,11 +16,11 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { ensureSystemAccount, SALE_NICKNAME } from '../accounts/accounts.public.ts';
 import { insertCurrency, lockCurrencyCreation, nextCurrencyId } from '../bank/bank.public.ts';
 import { insertCollection } from '../items/items.public.ts';
 import { openBalanceRows, postEntries } from '../ledger/ledger.public.ts';
-import { findUserByNickname, insertUser } from '../users/users.public.ts';
-import { findSale, SALE_NICKNAME } from './chips.queries.ts';
+import { findSale } from './chips.queries.ts';
 
 /** Makes the sale when it does not exist yet, with `supply` chips. */
 export async function seedChipSale(db: Db, supply: number): Promise<void> {
@@ -33,18 +33,7 @@ export async function seedChipSale(db: Db, supply: number): Promise<void> {
   await inTransaction(db, async (tx) => {
     await lockCurrencyCreation(tx);
     if (await findSale(tx)) return;
-    const taken = await findUserByNickname(tx, SALE_NICKNAME);
-    if (taken && !taken.isSystem)
-      throw new Error(`The nickname ${SALE_NICKNAME} belongs to a member: rename it to seed the chip sale`);
-    const sale =
-      taken ??
-      (await insertUser(tx, {
-        nickname: SALE_NICKNAME,
-        email: null,
-        passwordHash: null,
-        role: 'creator',
-        isSystem: true,
-      }));
+    const sale = await ensureSystemAccount(tx, SALE_NICKNAME, 'creator');
     const existing = await tx.execute<{ currency_id: number }>(
       sql`SELECT currency_id FROM currencies WHERE upper(ticker) = ${CHIP_TICKER}`,
     );

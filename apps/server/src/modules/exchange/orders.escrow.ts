@@ -11,8 +11,9 @@ import { matchingSeconds } from '../../lib/metrics.ts';
 import type { BatchBalances, Entry } from '../ledger/ledger.public.ts';
 import { pairAmountText } from './exchange.dto.ts';
 import { type Book, type BookOrder, buyEscrowFor, type Fill, type MarketRules, matchOrder } from './matching.engine.ts';
-import type { NewOrder, OrderRow, PairContext, PlacedOrderWrites } from './orders.queries.ts';
+import type { OrderRow, PairContext } from './orders.queries.ts';
 import type { PairRow } from './pairs.queries.ts';
+import type { NewOrder, PlacedOrderWrites } from './placement.queries.ts';
 
 /** What cancelling an order needs to know of it. */
 export type CancellableOrder = Pick<OrderRow, 'id' | 'userId' | 'buySide' | 'filledAmount' | 'escrowRemaining'>;

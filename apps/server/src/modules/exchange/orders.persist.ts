@@ -10,7 +10,7 @@ import {
   type PlacedOrderWrites,
   parsePlacedOrders,
   placedOrderWrites,
-} from './orders.queries.ts';
+} from './placement.queries.ts';
 
 /**
  * Writes a placement batch, its orders on each pair in `batches`, in the caller's transaction `tx` as ONE

@@ -8,7 +8,6 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import { currencies, exchangeOrders, exchangePairs } from '../../db/schema/index.ts';
-import type { PostAlong } from '../ledger/ledger.public.ts';
 import { BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
 import { type PairRow, type PairSqlRow, pairRows, toPairRow } from './pairs.queries.ts';
 
@@ -245,102 +244,6 @@ export async function updateOrders(
     WHERE o.id = v.id`);
 }
 
-/** A new order as its batch leaves it (already matched); its pair, `seq` and time come from the insert. */
-export type NewOrder = Omit<OrderRow, 'pairId' | 'seq' | 'createdAt'>;
-
-/** What placing a batch of orders writes besides the money (see `placedOrderWrites`). */
-export interface PlacedOrderWrites {
-  /** The new orders in arrival order (their `seq`, time priority, follows it), each with its pair. */
-  orders: ReadonlyArray<NewOrder & { pairId: string }>;
-  /** Resting orders whose fill, escrow or state changed. */
-  makers: ReadonlyArray<{ id: string; filledAmount: Amount; escrowRemaining: Amount; state: number }>;
-  /** The trades in execution order (their `seq` follows it), each with its pair. */
-  trades: ReadonlyArray<NewTrade & { id: string; pairId: string; takerBuySide: boolean }>;
-}
-
-/**
- * The exchange's part of placing a batch of orders, as the `along` part of `postEntries` (the ledger posts the
- * money in the same statement): the new orders (their `seq` assigned under the pair's lock), the resting
- * orders' new fills and escrow, and the trades. `parsePlacedOrders` reads the statement's row.
- * The resting orders' ids travel as `bpchar[]` (see `updateOrders`): as `text[]` the update cast `id` and
- * scanned all of exchange_orders (0.5 s a batch on 2.2 million orders).
- */
-export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
-  const od = (f: (o: PlacedOrderWrites['orders'][number]) => string | number | boolean) => pgArray(w.orders.map(f));
-  const mk = (f: (m: PlacedOrderWrites['makers'][number]) => string | number) => pgArray(w.makers.map(f));
-  const tr = (f: (t: PlacedOrderWrites['trades'][number]) => string | boolean) => pgArray(w.trades.map(f));
-  return {
-    name: 'exchange_place_orders',
-    ctes: sql`
-    placed AS (
-      INSERT INTO exchange_orders
-        (id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining)
-      SELECT id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining
-      FROM unnest(
-        ${od((o) => o.id)}::text[],
-        ${od((o) => o.pairId)}::text[],
-        ${od((o) => o.userId)}::text[],
-        ${od((o) => o.buySide)}::bool[],
-        ${od((o) => formatAmount(o.initialAmount))}::numeric[],
-        ${od((o) => formatAmount(o.filledAmount))}::numeric[],
-        ${od((o) => formatAmount(o.price))}::numeric[],
-        ${od((o) => o.state)}::int[],
-        ${od((o) => formatAmount(o.escrowRemaining))}::numeric[]
-      ) WITH ORDINALITY
-        AS v(id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining, n)
-      ORDER BY n
-      RETURNING id, seq, created_at),
-    makers AS (
-      UPDATE exchange_orders m
-      SET filled_amount = v.filled, escrow_remaining = v.escrow, state = v.state, updated_at = now()
-      FROM unnest(${mk((m) => m.id)}::bpchar[], ${mk((m) => formatAmount(m.filledAmount))}::numeric[],
-                  ${mk((m) => formatAmount(m.escrowRemaining))}::numeric[], ${mk((m) => m.state)}::int[])
-           AS v(id, filled, escrow, state)
-      WHERE m.id = v.id AND m.state = 1
-      RETURNING 1),
-    trades AS (
-      INSERT INTO exchange_trades
-        (id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee)
-      SELECT id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost, buyer_fee, seller_fee
-      FROM unnest(
-        ${tr((t) => t.id)}::text[],
-        ${tr((t) => t.pairId)}::text[],
-        ${tr((t) => t.buyOrderId)}::text[],
-        ${tr((t) => t.sellOrderId)}::text[],
-        ${tr((t) => t.takerBuySide)}::bool[],
-        ${tr((t) => formatAmount(t.price))}::numeric[],
-        ${tr((t) => formatAmount(t.amount))}::numeric[],
-        ${tr((t) => formatAmount(t.cost))}::numeric[],
-        ${tr((t) => formatAmount(t.buyerFee))}::numeric[],
-        ${tr((t) => formatAmount(t.sellerFee))}::numeric[]
-      ) WITH ORDINALITY AS v(id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost,
-                             buyer_fee, seller_fee, n)
-      ORDER BY n
-      RETURNING id, seq, created_at)`,
-    columns: sql`
-      (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'createdAt', created_at)) FROM placed) AS placed,
-      statement_refuse_unless((SELECT count(*) FROM makers) = ${w.makers.length}::int, 'internal_error', '',
-                              'a resting order changed under the pair lock') AS makers_updated,
-      (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'createdAt', created_at)) FROM trades) AS trades`,
-  };
-}
-
-/** The row `postEntries` returns for `placedOrderWrites`. */
-export type PlacedOrderResult = {
-  placed: Array<{ id: string; seq: string; createdAt: string }> | null;
-  makers_updated: boolean;
-  trades: Array<{ id: string; seq: string; createdAt: string }> | null;
-};
-
-/**
- * `seq` and creation time of each new order and each trade, by id. (A resting order that was not open
- * any more, impossible under the pair's lock, failed the statement: `makers_updated`.)
- */
-export function parsePlacedOrders(r: PlacedOrderResult): Map<string, { seq: number; createdAt: Date }> {
-  const rows = [...(r.placed ?? []), ...(r.trades ?? [])];
-  return new Map(rows.map((x) => [String(x.id), { seq: Number(x.seq), createdAt: new Date(String(x.createdAt)) }]));
-}
-
 /** Every open order of a pair (both sides), oldest first: what deleting a pair must cancel. */
 export async function findOpenOrdersOfPair(db: DbOrTx, pairId: string): Promise<OrderRow[]> {
   const rows = await db
@@ -373,17 +276,6 @@ export async function findUserOrders(
     .orderBy(desc(exchangeOrders.seq))
     .limit(limit);
   return rows.map((r) => ({ ...toOrderRow(r.order), buyPrecision: r.buyPrecision, sellPrecision: r.sellPrecision }));
-}
-
-/** A trade to record. */
-export interface NewTrade {
-  buyOrderId: string;
-  sellOrderId: string;
-  price: Amount;
-  amount: Amount;
-  cost: Amount;
-  buyerFee: Amount;
-  sellerFee: Amount;
 }
 
 /**

@@ -18,8 +18,8 @@ import {
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
-import { insertAdminLog } from '../audit/audit.public.ts';
 import { requireBurnable, requireCurrency, requireMintable, requirePrecision } from '../bank/currencies.service.ts';
+import { insertAdminLog } from '../oversight/oversight.public.ts';
 import {
   findRecipe,
   findRecipeDto,

@@ -21,7 +21,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import { findUserByNickname } from '../users/users.public.ts';
+import { findUserByNickname } from '../accounts/accounts.public.ts';
 import {
   findCollection,
   findCollections,

@@ -2,17 +2,18 @@
 import { errorResponse, leaderboardRequest, leaderboardResponse } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
-import { startKeptCurrencies } from '../bank/bank.public.ts';
-import { leaderboard, topCache } from './leaderboard.service.ts';
+import type { KeptCurrencies } from '../bank/bank.public.ts';
+import { leaderboard, type TopCache } from './leaderboard.service.ts';
 import type { LeaderboardStore } from './leaderboard.store.ts';
 
-export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db; readDb: Db; store: LeaderboardStore }> = async (
-  app,
-  { db, readDb, store },
-) => {
-  const cache = topCache();
-  const currencies = startKeptCurrencies(app, db);
-  app.addHook('onClose', async () => currencies.stop());
+/** `currencies`: the kept currency list; `cache`: the kept top of each currency. */
+export const leaderboardRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  readDb: Db;
+  store: LeaderboardStore;
+  currencies: KeptCurrencies;
+  cache: TopCache;
+}> = async (app, { db, readDb, store, currencies, cache }) => {
   app.post(
     '/leaderboard',
     {

@@ -16,16 +16,6 @@ import type { UsersDeps } from './users.service.ts';
 export const usersAdminRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps }> = async (app, { deps }) => {
   const tags = ['user'];
   const config = { access: 'admin' as const };
-  // The kept user stats build themselves when their state is missing (issue 19 §2). The check reads every
-  // user and positive balance (1.1 s at a million members), so it runs beside the first requests rather
-  // than before them: the server is ready at once, and getUserStats is right once a rebuild, if any, ends.
-  let checking: Promise<void> = Promise.resolve();
-  app.addHook('onReady', async () => {
-    checking = admin
-      .prepareUserStats(deps)
-      .catch((err) => app.log.error({ err }, 'could not check the kept user stats'));
-  });
-  app.addHook('onClose', async () => checking);
 
   app.post(
     '/getUsers',

@@ -14,9 +14,11 @@ import {
 } from '@starlight/shared';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
-import { insertAdminLog } from '../audit/audit.public.ts';
-import { ensureUserStats, findUserStats, findUsers, lockActiveAdmins } from './admin.queries.ts';
-import { bumpTokenVersion, findUserByNickname, loadUserDto, toUserDto, updateUser } from './users.queries.ts';
+import { findUserByNickname, loadUserDto, toUserDto } from '../accounts/accounts.public.ts';
+import { insertAdminLog } from '../oversight/oversight.public.ts';
+import { findUsers, lockActiveAdmins } from './admin.queries.ts';
+import { ensureUserStats, findUserStats } from './user-stats.queries.ts';
+import { bumpTokenVersion, updateUser } from './users.queries.ts';
 import type { UsersDeps } from './users.service.ts';
 
 /**

@@ -7,9 +7,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AppError, MESSAGES, type ResetPasswordRequest } from '@starlight/shared';
 import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { findUserById } from '../accounts/accounts.public.ts';
 import { consumeMailToken, insertMailToken, type MailTokenPurpose, retireMailTokens } from './email.queries.ts';
 import { resetPasswordMail, verificationMail } from './email.templates.ts';
-import { bumpTokenVersion, findUserByEmail, findUserById, updateUser } from './users.queries.ts';
+import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
 import { rememberAddress, type UsersDeps } from './users.service.ts';
 
 /** DESIGN §8: a verify link lasts 24 hours, a reset link 1 hour (milliseconds). */

@@ -3,15 +3,9 @@ import { AppError, MESSAGES, type UpdateProfileInput, type UpdateProfileResponse
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { findUserById, findUserByNickname, loadUserDto } from '../accounts/accounts.public.ts';
 import { retireMailTokens } from './email.queries.ts';
-import {
-  bumpTokenVersion,
-  findUserByEmail,
-  findUserById,
-  findUserByNickname,
-  loadUserDto,
-  updateUser,
-} from './users.queries.ts';
+import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
 import { isReservedNickname, type UsersDeps } from './users.service.ts';
 
 /**

@@ -14,17 +14,16 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { consent } from '../capp/capp.service.ts';
-import { SALE_NICKNAME } from '../chips/chips.public.ts';
 import {
-  bumpTokenVersion,
-  findUserByEmail,
   findUserByNickname,
   insertAccessLog,
   insertUser,
   loadUserDto,
+  SALE_NICKNAME,
   type UserRow,
-} from './users.queries.ts';
+} from '../accounts/accounts.public.ts';
+import { consent } from '../capp/capp.service.ts';
+import { bumpTokenVersion, findUserByEmail } from './users.queries.ts';
 
 /** A hash to verify against when the account does not exist, so both answers take as long. */
 let dummyHash: Promise<string> | undefined;

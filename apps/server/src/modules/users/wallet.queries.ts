@@ -1,8 +1,11 @@
-/** SQL of wallet sign-in (DESIGN §8 Sign-In with Ethereum): the issued nonces and wallet accounts. */
+/**
+ * SQL of wallet sign-in (DESIGN §8 Sign-In with Ethereum): the issued nonces and wallet accounts.
+ * Reads other modules' tables: `users` (the accounts module's: a wallet account is found by its primary wallet).
+ */
 import { and, desc, eq, gt, inArray, lte, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { users, walletNonces } from '../../db/schema/index.ts';
-import type { UserRow } from './users.queries.ts';
+import type { UserRow } from '../accounts/accounts.public.ts';
 
 /**
  * Stores the message issued for `walletAddress` (lowercased) under its nonce. The wallet's earlier

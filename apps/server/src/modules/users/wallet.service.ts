@@ -16,8 +16,8 @@ import {
 import type { Address } from 'viem';
 import { isUniqueViolation, sqlErrorOf } from '../../db/errors.ts';
 import { onFirstUse } from '../../lib/on-first-use.ts';
+import { findUserByNickname, insertAccessLog, insertUser, type UserRow } from '../accounts/accounts.public.ts';
 import { consent } from '../capp/capp.service.ts';
-import { findUserByNickname, insertAccessLog, insertUser, type UserRow } from './users.queries.ts';
 import { LOGIN_TYPE, session, type UsersDeps } from './users.service.ts';
 import { findUserByWallet, insertWalletNonce, takeLatestNonce } from './wallet.queries.ts';
 

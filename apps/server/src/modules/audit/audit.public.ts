@@ -1,5 +1,0 @@
-/**
- * What other modules may use of the audit: the admin log, written in the caller's own transaction, so an
- * admin action and its log row commit together (SPEC §3 admin logs).
- */
-export { insertAdminLog, insertAdminLogs } from './audit.queries.ts';

@@ -1,0 +1,94 @@
+/** Routes of /api/cex's market reads (SPEC §7 Exchange): the book, a member's orders, trades, candles, depth. */
+import {
+  candlesResponse,
+  depthResponse,
+  errorResponse,
+  getCandlesRequest,
+  getDepthRequest,
+  getOrdersRequest,
+  getOrdersResponse,
+  getTradesRequest,
+  getUserOrdersQuery,
+  tradesResponse,
+  userOrdersResponse,
+} from '@starlight/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../http/access.ts';
+import { sendJson } from '../../lib/response-cache.ts';
+import type { MarketAnswers } from './market.cache.ts';
+
+/** `answers`: the module's kept market reads, built once per change of their pair. */
+export const marketRoutes: FastifyPluginAsyncZod<{ answers: MarketAnswers }> = async (app, { answers }) => {
+  const tags = ['exchange'];
+  const errors = { '4xx': errorResponse };
+
+  app.post(
+    '/getOrders',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "A pair's open orders (the order book) without owners",
+        tags,
+        body: getOrdersRequest,
+        response: { 200: getOrdersResponse, ...errors },
+      },
+    },
+    (req, reply) => sendJson(reply, answers.book(req.auth, req.body.pair)),
+  );
+
+  app.get(
+    '/getUserOrders',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: "The caller's own orders of every state, newest first",
+        tags,
+        querystring: getUserOrdersQuery,
+        response: { 200: userOrdersResponse, ...errors },
+      },
+    },
+    (req, reply) => sendJson(reply, answers.userOrders(requireAuth(req), req.query.pair)),
+  );
+
+  app.post(
+    '/getTrades',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "A pair's recent trades, newest first",
+        tags,
+        body: getTradesRequest,
+        response: { 200: tradesResponse, ...errors },
+      },
+    },
+    (req, reply) => sendJson(reply, answers.trades(req.auth, req.body.pair, req.body.limit)),
+  );
+
+  app.post(
+    '/getCandles',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "A pair's price candles (OHLC and volume) for the chart",
+        tags,
+        body: getCandlesRequest,
+        response: { 200: candlesResponse, ...errors },
+      },
+    },
+    (req, reply) => sendJson(reply, answers.candles(req.auth, req.body.pair, req.body.interval, req.body.limit)),
+  );
+
+  app.post(
+    '/getDepth',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "A pair's open quantity per price level",
+        tags,
+        body: getDepthRequest,
+        response: { 200: depthResponse, ...errors },
+      },
+    },
+    (req, reply) => sendJson(reply, answers.depth(req.auth, req.body.pair, req.body.levels)),
+  );
+};

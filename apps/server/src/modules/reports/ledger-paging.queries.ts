@@ -1,0 +1,126 @@
+/**
+ * SQL of the whole ledger's pages and totals from the rollup's counts (issue 19 §2): where a page of the
+ * unfiltered list starts without walking its offset, and a list's total from the kept counts plus the
+ * rows above the watermark. Used by the transaction lists (transactions-list.queries.ts).
+ * Reads other modules' tables: `bank_transactions` (the ledger's: the rows above the rollup's watermark, and the index walked to a page's first row).
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
+import { type CappedTotal, capTotal } from '../../db/paging.ts';
+import { readWithGenericPlans } from '../../db/transaction.ts';
+import { DAY, HOUR, MINUTE } from './rollup.queries.ts';
+
+/** From this offset on, a page of the whole ledger (no filter) starts where the rollup's counts place it. */
+export const ROLLUP_STEP_MIN_OFFSET = 1_000;
+
+/**
+ * The first row of a page of the whole ledger (no filter, newest first) from row `offset`: its time (text
+ * timestamptz) and id, or null past the end; found without walking `offset` index entries (issue 19 §2). The ledger rollup counts every row
+ * stamped below its watermark per day and per hour (`ledger_rollup`, moved with the watermark in one
+ * transaction, so one snapshot sees them agree); the ledger's own rows from the watermark on are counted
+ * directly. Days are stepped through newest first, each an index lookup, until the one that holds row
+ * `offset`; its hours give the hour and, for an hour from `floor` on (`minuteFloor`), its minutes the
+ * minute; the index `bank_tx_created` is then walked backward from that hour's or minute's end (or the
+ * watermark), skipping only its rows before the page (a busy hour held 340,000 rows, a minute some thousands). `known`:
+ * the watermark read before (`watermarkBefore`), which bounds the tail's index range. Rows below the
+ * watermark never change, so the page may be read from this row in a statement of its own, whose plan
+ * PostgreSQL keeps (an OFFSET it would plan again each time: 2.2 ms). Equal to `OFFSET offset` over the
+ * whole list (tested in lists.paging). Run in `readWithGenericPlans`: JIT off (the planner's guesses for the
+ * rollup's ranges are a third of the table, and compiling for them took 577 ms of a 645 ms answer at the
+ * scale seed), and its generic plan, every step an index range (EXPLAIN at the scale seed: 0.9 ms, where
+ * PostgreSQL planned it again on every call, 4.4 ms of planning under load for 1.1 ms of work).
+ */
+export async function ledgerPageStart(
+  tx: DbOrTx,
+  offset: number,
+  known: string,
+  floor: string,
+): Promise<{ at: string; id: string } | null> {
+  const off = sql`${offset}::bigint`;
+  const rows = await queryPlanned<{ at: string; id: string }>(
+    tx,
+    sql`
+    WITH RECURSIVE mark AS MATERIALIZED (
+      SELECT s.watermark AS w,
+             (SELECT count(*) FROM bank_transactions t
+               WHERE t.created_at >= ${known}::timestamptz AND t.created_at >= s.watermark) AS tail
+      FROM ledger_rollup_state s WHERE s.id = 1
+    ), days(bucket, n, newer) AS (
+      SELECT d.bucket, d.n, (SELECT tail FROM mark) FROM (
+        SELECT r.bucket, sum(r.n)::bigint AS n FROM ledger_rollup r
+        WHERE r.grain = 'day' AND r.bucket = (SELECT max(x.bucket) FROM ledger_rollup x WHERE x.grain = 'day')
+        GROUP BY r.bucket) d
+      UNION ALL
+      SELECT d.bucket, d.n, w.newer + w.n FROM days w
+      CROSS JOIN LATERAL (
+        SELECT r.bucket, sum(r.n)::bigint AS n FROM ledger_rollup r
+        WHERE r.grain = 'day'
+          AND r.bucket = (SELECT max(x.bucket) FROM ledger_rollup x WHERE x.grain = 'day' AND x.bucket < w.bucket)
+        GROUP BY r.bucket) d
+      WHERE w.newer + w.n <= ${off}
+    ), day AS MATERIALIZED (
+      SELECT bucket, newer FROM days WHERE newer + n > ${off}
+    ), hour AS MATERIALIZED (
+      SELECT h.bucket, h.newer FROM (
+        SELECT r.bucket, d.newer + sum(sum(r.n)) OVER (ORDER BY r.bucket DESC) - sum(r.n) AS newer, sum(r.n) AS n
+        FROM day d JOIN ledger_rollup r
+          ON r.grain = 'hour' AND r.bucket >= d.bucket AND r.bucket < d.bucket + ${DAY}
+        GROUP BY r.bucket, d.newer) h
+      WHERE h.newer + h.n > ${off} ORDER BY h.bucket DESC LIMIT 1
+    ), minute AS MATERIALIZED (
+      SELECT m.bucket, m.newer FROM hour h CROSS JOIN LATERAL (
+        SELECT r.bucket, h.newer + sum(sum(r.n)) OVER (ORDER BY r.bucket DESC) - sum(r.n) AS newer, sum(r.n) AS n
+        FROM ledger_rollup r
+        WHERE r.grain = 'minute' AND r.bucket >= h.bucket AND r.bucket < h.bucket + ${HOUR}
+        GROUP BY r.bucket) m
+      WHERE h.bucket >= ${floor}::timestamptz AND m.newer + m.n > ${off} ORDER BY m.bucket DESC LIMIT 1
+    ), start AS (
+      SELECT CASE WHEN m.tail > ${off} THEN 'infinity'::timestamptz
+                  WHEN h.bucket IS NULL THEN '-infinity'::timestamptz
+                  WHEN i.bucket IS NOT NULL THEN least(i.bucket + ${MINUTE}, m.w)
+                  ELSE least(h.bucket + ${HOUR}, m.w) END AS before,
+             CASE WHEN m.tail > ${off} THEN ${off} ELSE ${off} - coalesce(i.newer, h.newer) END AS skip
+      FROM mark m LEFT JOIN hour h ON true LEFT JOIN minute i ON true
+    )
+    SELECT p.created_at::text AS at, p.id FROM start CROSS JOIN LATERAL (
+      SELECT t.created_at, t.id FROM bank_transactions t WHERE t.created_at < start.before
+      ORDER BY t.created_at DESC, t.id DESC OFFSET start.skip LIMIT 1) p`,
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The number of ledger rows in the branches `branches` (conditions on `t`, each an index range, as the
+ * page reads them) of the currency and category `keys` (either may be absent), from the rollup's all-time
+ * counts (`ledger_rollup`, grain `all`, one row per currency and category) and the branches' rows from the
+ * watermark on (`known` as for `ledgerPageStart` bounds their index ranges), bounded as `cappedTotal` bounds
+ * it (`offset + COUNT_CAP`, `totalCapped` past it): the answer a count would give, without counting up to
+ * that many index entries (issue 19 §2: Tnx Logs of one currency counted 10,001 entries of 14 ranges a page).
+ * Run with its generic plan (one index range per branch whatever the watermark): PostgreSQL planned it
+ * again on every call (0.6 ms, for 0.07 ms of work at the scale seed), since a generic `created_at >= $n`
+ * looks like a third of the ledger to it.
+ */
+export async function ledgerKeptTotal(
+  db: Db,
+  known: string,
+  offset: number,
+  branches: readonly SQL[],
+  keys: { currencyId?: number | undefined; category?: number | undefined },
+): Promise<CappedTotal> {
+  const kept = [sql`r.grain = 'all'`];
+  if (keys.currencyId !== undefined) kept.push(sql`r.currency_id = ${keys.currencyId}`);
+  if (keys.category !== undefined) kept.push(sql`r.category = ${keys.category}`);
+  const tail = sql.join(
+    branches.map(
+      (b) => sql`SELECT 1 FROM bank_transactions t
+                 WHERE ${b} AND t.created_at >= ${known}::timestamptz AND t.created_at >= s.watermark`,
+    ),
+    sql` UNION ALL `,
+  );
+  const total = sql`
+    SELECT (SELECT count(*) FROM (${tail}) x)
+         + (SELECT coalesce(sum(r.n), 0) FROM ledger_rollup r WHERE ${sql.join(kept, sql` AND `)}) AS n
+    FROM ledger_rollup_state s WHERE s.id = 1`;
+  const rows = await readWithGenericPlans(db, (tx) => queryPlanned<{ n: string | null }>(tx, total));
+  return capTotal(Number(rows[0]?.n ?? 0), offset);
+}

@@ -1,0 +1,91 @@
+/** Routes of /api/bank's ledger reports (SPEC §7 Bank): the transaction lists, currency stats, supply history. */
+import {
+  allTransactionsRequest,
+  currencyStatsRequest,
+  currencyStatsResponse,
+  errorResponse,
+  supplyHistoryRequest,
+  supplyHistoryResponse,
+  transactionsRequest,
+  transactionsResponse,
+} from '@starlight/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { requireAuth } from '../../http/access.ts';
+import type { KeptTotals } from '../../lib/kept-totals.ts';
+import { sendJson } from '../../lib/response-cache.ts';
+import * as reports from './reports.service.ts';
+import type { SupplyAnswers } from './supply.cache.ts';
+
+/**
+ * `readDb` serves the lag-tolerant reads (issue 21 §2): all transactions, currency stats, supply history;
+ * `historyTotals` keeps members' own history totals, `supplyAnswers` the shared supply history answers.
+ */
+export const reportsRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  readDb: Db;
+  historyTotals: KeptTotals;
+  supplyAnswers: SupplyAnswers;
+}> = async (app, { db, readDb, historyTotals, supplyAnswers }) => {
+  const tags = ['bank'];
+  const errors = { '4xx': errorResponse };
+
+  app.post(
+    '/transactions',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: "The caller's own ledger rows, newest first, filtered and paged",
+        tags,
+        body: transactionsRequest,
+        response: { 200: transactionsResponse, ...errors },
+      },
+    },
+    (req) => reports.listTransactions(db, requireAuth(req).id, req.body, historyTotals),
+  );
+
+  app.post(
+    '/alltransactions',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Every ledger row, newest first, filtered and paged (admin)',
+        tags,
+        body: allTransactionsRequest,
+        response: { 200: transactionsResponse, ...errors },
+      },
+    },
+    (req) => reports.listTransactions(readDb, undefined, req.body, historyTotals),
+  );
+
+  app.post(
+    '/currencyStats',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Per currency and category: totals, counts and circulating supply in a date range (admin)',
+        tags,
+        body: currencyStatsRequest,
+        response: { 200: currencyStatsResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const currencyStats = await reports.currencyStats(readDb, req.body);
+      return { currencyStats, message: `Got ${currencyStats.length} currency stats` };
+    },
+  );
+
+  app.post(
+    '/supplyHistory',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "A currency's supply and circulating amount over time, one point per hour or day",
+        tags,
+        body: supplyHistoryRequest,
+        response: { 200: supplyHistoryResponse, ...errors },
+      },
+    },
+    (req, reply) => sendJson(reply, supplyAnswers.get(req.body)),
+  );
+};

@@ -1,0 +1,101 @@
+/** The ledger's reports (SPEC §3, §7 Bank; DESIGN §4): ledger histories, currency stats, supply history. */
+import {
+  CIRCULATING_ADD,
+  CIRCULATING_SUBTRACT,
+  type CurrencyStatsEntry,
+  type CurrencyStatsQuery,
+  formatAtPrecision,
+  NEGATIVE_STAT_CATEGORIES,
+  type SupplyHistoryQuery,
+  type SupplyHistoryResponse,
+  type TransactionsQuery,
+  type TransactionsResponse,
+} from '@starlight/shared';
+import type { Db } from '../../db/client.ts';
+import type { KeptTotals } from '../../lib/kept-totals.ts';
+import { requireCurrency } from '../bank/currencies.service.ts';
+import { findCategoryTotals, findSupplyHistory } from './reports.queries.ts';
+import { findTransactions } from './transactions-list.queries.ts';
+
+/**
+ * A page of ledger rows, newest first: the member's own (`ownerId`) or everyone's (admin, no owner).
+ * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: issue 19, more match than `total`).
+ * `totals`: kept totals by account (`startMemberTotals`) for a list whose rows all name one account (a
+ * member's own history; the admin's list filtered by a nickname), so a page view does not count that
+ * account's rows again until it changes.
+ */
+export async function listTransactions(
+  db: Db,
+  ownerId: string | undefined,
+  q: TransactionsQuery,
+  totals?: KeptTotals,
+): Promise<TransactionsResponse> {
+  const { paging, ...filters } = q;
+  // The total depends on the filters and on where the page starts (the count's bound moves with it).
+  // Whose list it is is part of the key: a member's own history and the admin's list by their nickname
+  // keep separate totals under the one account.
+  const key = JSON.stringify(
+    { ...filters, own: ownerId !== undefined, offset: (paging.page - 1) * paging.limit },
+    (_k, v) => (typeof v === 'bigint' ? v.toString() : v),
+  );
+  const { txs, total, totalCapped } = await findTransactions(db, { ...q, ownerId, ...paging }, (count, party) =>
+    party && totals ? totals.total(party, key, count) : count(),
+  );
+  return { txs, total, totalCapped, message: `Got ${txs.length} transactions` };
+}
+
+/**
+ * Admin currency stats (DESIGN §4): per currency, each category's total (burns, forge burns and opened
+ * chips negative) and count in the range, the signed sum, and circulating per SPEC §3, each a decimal
+ * string at the currency's precision.
+ */
+export async function currencyStats(db: Db, q: CurrencyStatsQuery): Promise<CurrencyStatsEntry[]> {
+  const rows = await findCategoryTotals(db, q);
+  const byCurrency = new Map<number, CurrencyStatsEntry & { sum: bigint; circ: bigint; precision: number }>();
+  for (const r of rows) {
+    const signed = NEGATIVE_STAT_CATEGORIES.includes(r.category) ? -r.total : r.total;
+    const entry = byCurrency.get(r.currencyId) ?? {
+      _id: r.currencyId,
+      categories: [],
+      totals: '0',
+      circulating: '0',
+      sum: 0n,
+      circ: 0n,
+      precision: r.precision,
+    };
+    entry.categories.push({ category: r.category, total: formatAtPrecision(signed, r.precision), count: r.count });
+    entry.sum += signed;
+    if (CIRCULATING_ADD.includes(r.category)) entry.circ += signed;
+    if (CIRCULATING_SUBTRACT.includes(r.category)) entry.circ -= signed;
+    byCurrency.set(r.currencyId, entry);
+  }
+  return [...byCurrency.values()].map(({ sum, circ, precision, ...e }) => ({
+    ...e,
+    totals: formatAtPrecision(sum, precision),
+    circulating: formatAtPrecision(circ, precision),
+  }));
+}
+
+/**
+ * A currency's supply and circulating over time (public, ours; the /analytics page): one point per
+ * bucket of `interval` ('1h' or '1d', aligned to the epoch, UTC) for the last `limit` buckets, oldest
+ * first, the bucket holding now last; default 200. Each point's `time` is the bucket's start, and its
+ * amounts are decimal strings in currency units counting every ledger row before the bucket's end:
+ * `supply` = issued - removed (DESIGN §4: equals balances + escrow, as the audit checks) and
+ * `circulating` per SPEC §3, the same rule as `currencyStats` over all time. A bucket before any
+ * activity shows 0. Throws NOT_FOUND for an unknown currency.
+ */
+export async function supplyHistory(db: Db, q: SupplyHistoryQuery): Promise<SupplyHistoryResponse> {
+  const currency = await requireCurrency(db, q.currencyId);
+  const rows = await findSupplyHistory(db, currency.currencyId, q.interval, q.limit ?? 200, {
+    add: CIRCULATING_ADD,
+    subtract: CIRCULATING_SUBTRACT,
+    negative: NEGATIVE_STAT_CATEGORIES,
+  });
+  const points = rows.map((r) => ({
+    time: r.time.toISOString(),
+    supply: formatAtPrecision(r.supply, currency.precision),
+    circulating: formatAtPrecision(r.circulating, currency.precision),
+  }));
+  return { points, message: `Got ${points.length} ${currency.ticker} supply points` };
+}

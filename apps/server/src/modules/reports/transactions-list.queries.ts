@@ -1,0 +1,320 @@
+/**
+ * SQL of the ledger's lists (SPEC §2 Tnx Logs, §3 the member's transaction log; DESIGN §4), fast at
+ * 10,000,000 rows (issue 19 §2). The list is newest first, ties by id. A party filter (the member's own
+ * history, the nickname filters) is split into disjoint branches, each one ordered range of a party
+ * index (`bank_tx_sender`, `bank_tx_recipient`, `bank_tx_executor_other`): each branch reads at most a
+ * page's worth of rows in order and the branches are merged, so a member's page never sorts all their
+ * rows. Without a party filter one ordered range of `bank_tx_created` is read, or, for a currency or a
+ * category, ranges of `bank_tx_currency_category_created`: one (both given), one per category of the
+ * currency, or one per currency of the category, merged as the party branches are (a rare currency's
+ * rows are found without walking the whole ledger). The page's ids are found first and only those rows are read whole; the
+ * total is counted up to a bound (`cappedTotal`).
+ * Reads other modules' tables: `bank_transactions` (the ledger's: these are its lists), `users` (the nicknames each row shows, joined in the page's one statement) and `currencies` (the bank's: each row's ticker and precision, joined likewise).
+ */
+import {
+  type Amount,
+  formatAmount,
+  formatAtPrecision,
+  fromNumeric,
+  type Transaction,
+  TX_CATEGORY,
+} from '@starlight/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import { type Db, type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
+import { withinDates } from '../../db/date-range.ts';
+import { idOfNickname } from '../../db/lists.ts';
+import { type CappedTotal, cappedTotal, countNow, pageSize, readWholeListPage, type TotalOf } from '../../db/paging.ts';
+import { readWithGenericPlans } from '../../db/transaction.ts';
+import { watermarkBefore } from '../../db/watermark.ts';
+import { upTo } from '../../lib/lru.ts';
+import { findCurrencies } from '../bank/bank.public.ts';
+import { ledgerKeptTotal, ledgerPageStart, ROLLUP_STEP_MIN_OFFSET } from './ledger-paging.queries.ts';
+import { minuteFloor } from './rollup.queries.ts';
+
+export interface TxFilters {
+  /** Restrict to rows where this user is sender or recipient (own history). */
+  ownerId?: string | undefined;
+  /** Own history: the other party's nickname. Admin: any party's nickname (sender, recipient or executor). */
+  nickname?: string | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  currencyId?: number | undefined;
+  category?: number | undefined;
+  /** Inclusive bounds on the amount (10^-9 units). */
+  amountAbove?: Amount | undefined;
+  amountBelow?: Amount | undefined;
+  limit: number;
+  page: number;
+}
+
+/**
+ * Up to how many of an account's rows in one party index a member's history with that account reads
+ * from the account's side, rather than from the member's own (see `betweenBranches`).
+ */
+const SMALL_PARTY_ROWS = 2000;
+
+/** The other party of a member's history filter: their id and their rows sent and received, each up to `SMALL_PARTY_ROWS`. */
+interface OtherParty {
+  id: string;
+  sent: number;
+  received: number;
+}
+
+/** Ours: how long a probed party size is kept (milliseconds). */
+const PARTY_SIZE_TTL_MS = 60_000;
+
+/**
+ * How many rows of each party index an account's history with a member reads from that account's side
+ * (`OtherParty`), as last probed, by account id, for up to `PARTY_SIZE_TTL_MS`: a plan hint only (either
+ * branch of `betweenBranches` reads the same rows), so a stale one costs speed, never a wrong page. Probing
+ * a big account (the chip sale's) read 4,000 index entries, 0.41 ms of a 1 ms page (issue 19). Per process.
+ */
+const partySizes = new LRUCache<string, { sent: number; received: number }>({
+  ...upTo(10_000),
+  ttl: PARTY_SIZE_TTL_MS,
+});
+
+/** The account named `nickname` (any case) with its rows counted as `OtherParty` says, or null for none. */
+async function otherParty(db: DbOrTx, nickname: string): Promise<OtherParty | null> {
+  const id = await idOfNickname(db, nickname);
+  if (id === null) return null;
+  let sizes = partySizes.get(id);
+  if (!sizes) {
+    // A constant, not a parameter: a LIMIT parameter is planned for a tenth of the table.
+    const probeLimit = sql.raw(String(SMALL_PARTY_ROWS));
+    const rows = await queryNamed<{ sent: number; received: number }>(
+      db,
+      'history_party_size',
+      sql`
+      SELECT (SELECT count(*)::int FROM (SELECT 1 FROM bank_transactions t WHERE t.sender_id = ${id}::bpchar
+                                         LIMIT ${probeLimit}) s) AS sent,
+             (SELECT count(*)::int FROM (SELECT 1 FROM bank_transactions t WHERE t.recipient_id = ${id}::bpchar
+                                         LIMIT ${probeLimit}) r) AS received`,
+    );
+    sizes = { sent: Number(rows[0]?.sent ?? 0), received: Number(rows[0]?.received ?? 0) };
+    partySizes.set(id, sizes);
+  }
+  return { id, ...sizes };
+}
+
+/**
+ * The two disjoint branches of a member's (`me`) rows with `other`: sent to them, received from them.
+ * Each reads the ordered range of ONE party, named by equality, and compares the other party as text,
+ * which no index serves, so the plan kept for any ids (a prepared statement's generic plan) cannot pick
+ * the wrong range: the other party's range when it is small (a member they dealt with: a few rows for
+ * the member's thousands, 0.05 ms instead of 3 ms), the member's own when the other's is big (the chip
+ * sale account's millions: 0.4 ms instead of 4.4 ms). The range's size comes from `otherParty`'s probe.
+ */
+function betweenBranches(me: string, other: OtherParty): SQL[] {
+  const sentToThem =
+    other.received < SMALL_PARTY_ROWS
+      ? sql`t.recipient_id = ${other.id} AND t.sender_id::text = ${me}`
+      : sql`t.sender_id = ${me} AND t.recipient_id::text = ${other.id}`;
+  const receivedFromThem =
+    other.sent < SMALL_PARTY_ROWS
+      ? sql`t.sender_id = ${other.id} AND t.recipient_id::text = ${me}`
+      : sql`t.recipient_id = ${me} AND t.sender_id::text = ${other.id}`;
+  return [sentToThem, receivedFromThem];
+}
+
+/**
+ * The disjoint conditions whose union is the party filter of `f` (each served by one party index), and
+ * the id of the account the nickname names (`other`); null when the nickname names no account.
+ * `[sql\`true\`]` when there is no party filter.
+ */
+async function partyBranches(db: DbOrTx, f: TxFilters): Promise<{ branches: SQL[]; other: string | null } | null> {
+  const me = f.ownerId;
+  if (me) {
+    const other = f.nickname ? await otherParty(db, f.nickname) : null;
+    if (f.nickname && other === null) return null;
+    if (other && other.id !== me) return { branches: betweenBranches(me, other), other: other.id };
+    // The member's own rows: sent, or received and not sent (a row of both is counted once); their own
+    // nickname narrows nothing.
+    return {
+      branches: [sql`t.sender_id = ${me}`, sql`t.recipient_id = ${me} AND t.sender_id IS DISTINCT FROM ${me}`],
+      other: other?.id ?? null,
+    };
+  }
+  let other: string | null = null;
+  if (f.nickname) {
+    other = await idOfNickname(db, f.nickname);
+    if (other === null) return null;
+  }
+  if (other === null) return { branches: [sql`true`], other };
+  // Any party: sender; or recipient and not sender; or executor and neither (the partial index
+  // bank_tx_executor_other holds only those rows: its predicate is repeated verbatim so the planner uses it).
+  return {
+    branches: [
+      sql`t.sender_id = ${other}`,
+      sql`t.recipient_id = ${other} AND t.sender_id IS DISTINCT FROM ${other}`,
+      sql`t.executor_id = ${other} AND t.executor_id IS NOT NULL AND t.executor_id IS DISTINCT FROM t.sender_id
+          AND t.executor_id IS DISTINCT FROM t.recipient_id`,
+    ],
+    other,
+  };
+}
+
+/**
+ * The branches of a currency filter without a party or a category: one per category of the ledger
+ * (`Entry.category` is one of TX_CATEGORY's), each an ordered range of `bank_tx_currency_category_created`.
+ * A rare currency's page then reads its own rows, where one range of `bank_tx_created` filtered by currency
+ * walked the ledger back until it had a page (5.8 s for a currency of 5,338 rows in 10 million, issue 19).
+ */
+const CATEGORY_BRANCHES: SQL[] = Object.values(TX_CATEGORY).map((c) => sql`t.category = ${sql.raw(String(c))}`);
+
+/**
+ * The branches of a category filter without a party or a currency: one per currency (every ledger row's
+ * currency has a row in `currencies`, which are never deleted), each an ordered range of
+ * `bank_tx_currency_category_created`, so the ledger needs no (category, created_at, id) index of its own
+ * (migration 0038: one index fewer for every row every money path writes).
+ */
+async function currencyBranches(db: DbOrTx): Promise<SQL[]> {
+  const rows = await findCurrencies(db);
+  return rows.map((r) => sql`t.currency_id = ${sql.raw(String(Number(r.currencyId)))}`);
+}
+
+/**
+ * A page of ledger rows matching `f`, newest first (ties by id), with the total of matches counted up to
+ * a bound (`totalCapped`: more match than `total`). `totalOf`, when given, answers the total instead of
+ * counting at once (see `TotalOf`).
+ */
+export async function findTransactions(
+  db: Db,
+  f: TxFilters,
+  totalOf: TotalOf = countNow,
+): Promise<{ txs: Transaction[] } & CappedTotal> {
+  const parties = await partyBranches(db, f);
+  if (parties === null) return { txs: [], total: 0, totalCapped: false };
+  const noParty = f.ownerId === undefined && parties.other === null;
+  const branches = !noParty
+    ? parties.branches
+    : f.currencyId !== undefined && f.category === undefined
+      ? CATEGORY_BRANCHES
+      : f.currencyId === undefined && f.category !== undefined
+        ? await currencyBranches(db)
+        : parties.branches;
+  if (branches.length === 0) return { txs: [], total: 0, totalCapped: false };
+  const where: SQL[] = [...withinDates(sql`t.created_at`, f.startDate, f.endDate)];
+  if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
+  if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);
+  if (f.amountAbove !== undefined) where.push(sql`t.amount >= ${formatAmount(f.amountAbove)}::numeric`);
+  if (f.amountBelow !== undefined) where.push(sql`t.amount <= ${formatAmount(f.amountBelow)}::numeric`);
+  const cond = (branch: SQL) => sql.join([branch, ...where], sql` AND `);
+  const offset = (f.page - 1) * f.limit;
+  // Each branch gives at most the rows up to the page's end (`reach`), in order; the merge takes the page.
+  const idsUpTo = (reach: SQL | number) =>
+    sql.join(
+      branches.map(
+        (b) => sql`(SELECT t.id, t.created_at FROM bank_transactions t WHERE ${cond(b)}
+                    ORDER BY t.created_at DESC, t.id DESC LIMIT ${reach})`,
+      ),
+      sql` UNION ALL `,
+    );
+  const ids = idsUpTo(offset + f.limit);
+  // A page of the whole ledger, a currency or a category, the page size written as text (`pageSize`) so the
+  // joins are planned for that many rows; `reach` and `from` as the caller gives them.
+  const mergedPage = (reach: SQL | number, from: SQL | number) =>
+    sql`SELECT id, created_at FROM (${idsUpTo(reach)}) b
+        ORDER BY created_at DESC, id DESC LIMIT ${pageSize(f.limit)} OFFSET ${from}`;
+  const counted = sql.join(
+    branches.map((b) => sql`SELECT 1 FROM bank_transactions t WHERE ${cond(b)}`),
+    sql` UNION ALL `,
+  );
+  // The whole ledger past the first pages: the rollup's counts place the page. Its counts give the total
+  // of any list without a party, dates or amounts (currency and category are the rollup's own keys; every
+  // list that `everything` names is one of those). No watermark yet (the rollup's first tick is under way):
+  // the page and the total are counted.
+  const everything = noParty && where.length === 0;
+  const rollupTotal =
+    noParty &&
+    f.startDate === undefined &&
+    f.endDate === undefined &&
+    f.amountAbove === undefined &&
+    f.amountBelow === undefined;
+  const known =
+    everything && offset >= ROLLUP_STEP_MIN_OFFSET ? await watermarkBefore(db, sql`ledger_rollup_state`) : null;
+  const readRows = (q: DbOrTx, pageIds: SQL) =>
+    queryPlanned<{
+      id: string;
+      created_at: string | Date;
+      category: number;
+      currency_id: number;
+      precision: number;
+      amount: string;
+      note: string;
+      reference: string | null;
+      executor: string | null;
+      sender: string | null;
+      recipient: string | null;
+    }>(
+      q,
+      sql`
+      SELECT t.id, t.created_at, t.category, t.currency_id, c.precision, t.amount, t.note, t.reference,
+             e.nickname AS executor, s.nickname AS sender, r.nickname AS recipient
+      FROM (${pageIds}) p
+      JOIN bank_transactions t ON t.id = p.id
+      JOIN currencies c ON c.currency_id = t.currency_id
+      LEFT JOIN users e ON e.id = t.executor_id
+      LEFT JOIN users s ON s.id = t.sender_id
+      LEFT JOIN users r ON r.id = t.recipient_id
+      ORDER BY p.created_at DESC, p.id DESC`,
+    );
+  const [rows, count] = await Promise.all([
+    known !== null && known !== '-infinity'
+      ? readWithGenericPlans(db, async (tx) => {
+          const first = await ledgerPageStart(tx, offset, known, new Date(minuteFloor()).toISOString());
+          if (!first) return [];
+          return readRows(
+            tx,
+            sql`SELECT t.id, t.created_at FROM bank_transactions t
+                WHERE (t.created_at, t.id) <= (${first.at}::timestamptz, ${first.id})
+                ORDER BY t.created_at DESC, t.id DESC LIMIT ${pageSize(f.limit)}`,
+          );
+        })
+      : everything
+        ? // The whole ledger's page: its first page without parameters, planned once per connection unasked
+          // (readWholeListPage); a later one as below.
+          readWholeListPage(db, offset, (on, from) =>
+            readRows(on, mergedPage(offset === 0 ? pageSize(f.limit) : offset + f.limit, from)),
+          )
+        : rollupTotal
+          ? // A page of a currency or a category: its generic plan (the page size as text, so
+            // the joins are planned for that many rows) ran in 0.8 ms at the scale seed, where PostgreSQL
+            // planned it again on every call (1.0-1.5 ms, then 0.4-1.2 ms to run), its OFFSET being a parameter.
+            readWithGenericPlans(db, (tx) => readRows(tx, mergedPage(offset + f.limit, offset)))
+          : readRows(
+              db,
+              sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
+            ),
+    totalOf(async () => {
+      // A first page's watermark is read here, beside its page rather than before it.
+      const w = rollupTotal ? (known ?? (await watermarkBefore(db, sql`ledger_rollup_state`))) : '-infinity';
+      return w !== '-infinity'
+        ? ledgerKeptTotal(db, w, offset, branches.map(cond), f)
+        : cappedTotal(
+            db,
+            branches.length === 1 ? sql`bank_transactions t WHERE ${cond(branches[0] as SQL)}` : sql`(${counted}) b`,
+            offset,
+          );
+    }, f.ownerId ?? parties.other),
+  ]);
+  const party = (n: string | null) => (n === null ? null : { nickname: n });
+  return {
+    ...count,
+    txs: rows.map((r) => ({
+      _id: r.id,
+      createdAt: new Date(r.created_at).toISOString(),
+      executor: party(r.executor),
+      sender: party(r.sender),
+      recipient: party(r.recipient),
+      balance: {
+        currencyId: r.currency_id,
+        amount: formatAtPrecision(fromNumeric(String(r.amount)), Number(r.precision)),
+      },
+      category: r.category,
+      note: r.note,
+      reference: r.reference,
+    })),
+  };
+}
