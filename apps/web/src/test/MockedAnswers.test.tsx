@@ -1,11 +1,11 @@
 /**
  * The mocked API's guard (answer.ts): an answer is sent as its route's response schema parses it, and an
  * answer of the wrong shape fails the test that made it (setup.ts throws the drift after the test), naming
- * the route and the Zod issue.
+ * the route and the Zod issue; a lost answer is a network error.
  */
 import { currenciesResponse, p2pTransferResponse } from '@starlight/shared';
 import { describe, expect, it } from 'vitest';
-import { answers, conform, refuse, takeDrifts } from './answer.ts';
+import { answers, conform, lose, refuse, takeDrifts } from './answer.ts';
 import { testCurrency, testUser } from './fixtures.ts';
 import { server } from './setup.ts';
 
@@ -58,6 +58,12 @@ describe('answers', () => {
 
     expect((await get('/bank/currencies')).status).toBe(500);
     expect(takeDrifts().map((d) => d.message)).toEqual(['GET /api/bank/currencies: a refusal is a 4xx, not 500']);
+  });
+
+  it('loses an answer as a network error, with no body to check', async () => {
+    server.use(answers.post('/bank/p2pTransfer', p2pTransferResponse, () => lose()));
+    await expect(fetch('/api/bank/p2pTransfer', { method: 'POST' })).rejects.toThrow(TypeError);
+    expect(takeDrifts()).toEqual([]);
   });
 
   it('conform returns what goes on the wire, or throws with every issue', () => {

@@ -3,7 +3,8 @@
  * (the Zod schema the server serialises with, from @starlight/shared, the `response: {200: ...}` of the
  * route) and its answer is parsed with it, as the server's serialiser does: unknown keys are dropped, and
  * an answer the schema refuses fails the test with the route and the Zod issues. A refusal (`refuse`) is
- * held to the shared error shape (`errorResponse`, every route's `4xx`).
+ * held to the shared error shape (`errorResponse`, every route's `4xx`). A lost answer (`lose`) is a network
+ * error: no body, so nothing to check.
  */
 import { errorResponse } from '@starlight/shared';
 import { HttpResponse, type HttpResponseResolver, http, type JsonBodyType } from 'msw';
@@ -26,6 +27,14 @@ export function refuse(status: number, message: string, errors?: ErrorBody['erro
   return new Refusal(status, errors ? { message, errors } : { message });
 }
 
+/** An answer that never arrives: the client sees a network error (the server may have acted). Made by `lose`. */
+export class Lost {}
+
+/** The answer lost on its way back (DESIGN §3): the request's fetch fails with a network error. */
+export function lose(): Lost {
+  return new Lost();
+}
+
 /** Answers that failed their schema since the last `takeDrifts` (setup.ts fails the test that left any). */
 const drifts: Error[] = [];
 
@@ -44,8 +53,8 @@ export function conform<S extends z.ZodType>(route: string, schema: S, body: unk
   throw new Error(`Mocked answer of ${route} drifts from its response schema:\n${z.prettifyError(parsed.error)}`);
 }
 
-/** What a handler of a route whose response schema is `S` may answer: a body of that shape, or a refusal. */
-export type AnswerOf<S extends z.ZodType> = z.input<S> | Refusal;
+/** What a handler of a route whose response schema is `S` may answer: a body of that shape, a refusal, or none. */
+export type AnswerOf<S extends z.ZodType> = z.input<S> | Refusal | Lost;
 
 type Info = Parameters<HttpResponseResolver>[0];
 type Resolve<S extends z.ZodType> = (info: Info) => AnswerOf<S> | Promise<AnswerOf<S>>;
@@ -57,6 +66,7 @@ function handler(method: 'GET' | 'POST') {
     return on(`*/api${path}`, async (info) => {
       try {
         const out = await resolve(info);
+        if (out instanceof Lost) return HttpResponse.error();
         if (out instanceof Refusal) {
           if (out.status < 400 || out.status > 499) throw new Error(`${route}: a refusal is a 4xx, not ${out.status}`);
           return HttpResponse.json(conform(`${route} (${out.status})`, errorResponse, out.body), {
@@ -76,6 +86,6 @@ function handler(method: 'GET' | 'POST') {
 /**
  * MSW handlers for `server.use(...)`: `answers.get('/bank/currencies', currenciesResponse, () => body)`
  * answers GET /api/bank/currencies with `body` checked by `currenciesResponse`; the resolver gets MSW's
- * `{request, params}` and may return `refuse(409, 'Insufficient funds')` instead.
+ * `{request, params}` and may return `refuse(409, 'Insufficient funds')` instead, or `lose()`.
  */
 export const answers = { get: handler('GET'), post: handler('POST') };

@@ -7,9 +7,10 @@
  */
 import type { User } from '@starlight/shared';
 import { screen } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
 import { expect } from 'vitest';
+import type { z } from 'zod';
 import { useSession } from '../lib/session.ts';
+import { type AnswerOf, answers, lose, refuse } from './answer.ts';
 import { testUser } from './fixtures.ts';
 import { server } from './setup.ts';
 
@@ -22,25 +23,28 @@ export interface MoneyLedger {
   movements: number;
 }
 
-/** Serves POST /api`path` as above; every answer after the first is `answer`. Returns what it saw. */
-export function serveMoneyMoving(path: string, answer: object): MoneyLedger {
+/**
+ * Serves POST /api`path` as above; every answer after the first is `answer`, checked by the route's
+ * response schema `schema` (as `answers.post`). Returns what it saw.
+ */
+export function serveMoneyMoving<S extends z.ZodType>(path: string, schema: S, answer: z.input<S>): MoneyLedger {
   const ledger: MoneyLedger = { keys: [], bodies: [], movements: 0 };
   const committed = new Map<string, string>();
   server.use(
-    http.post(`*/api${path}`, async ({ request }) => {
+    answers.post(path, schema, async ({ request }): Promise<AnswerOf<S>> => {
       const key = request.headers.get('idempotency-key');
       const body = await request.json();
       ledger.keys.push(key);
       ledger.bodies.push(body);
       const seen = key === null ? undefined : committed.get(key);
       if (seen !== undefined && seen !== JSON.stringify(body)) {
-        return HttpResponse.json({ message: 'This Idempotency-Key was used for another request' }, { status: 409 });
+        return refuse(409, 'This Idempotency-Key was used for another request');
       }
       if (seen === undefined) {
         ledger.movements += 1;
         if (key !== null) committed.set(key, JSON.stringify(body));
       }
-      return ledger.keys.length === 1 ? HttpResponse.error() : HttpResponse.json(answer);
+      return ledger.keys.length === 1 ? lose() : answer;
     }),
   );
   return ledger;

@@ -5,10 +5,11 @@
  * money once, and the dialog shows the success.
  */
 import { notifications } from '@mantine/notifications';
+import { currenciesResponse, getSettlementsResponse, messageResponse, settleResponse } from '@starlight/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { answers } from '../../../test/answer.ts';
 import { testCurrency, testSettlement } from '../../../test/fixtures.ts';
 import { expectRetriedOnce, pressTwice, serveMoneyMoving, signInMember } from '../../../test/money-retry.ts';
 import { server } from '../../../test/setup.ts';
@@ -24,10 +25,13 @@ beforeEach(() => {
   notifications.clean();
   signInMember([], 'admin');
   server.use(
-    http.get('*/api/bank/currencies', () => HttpResponse.json({ currencies: [credits], message: 'OK' })),
-    http.post('*/api/bank/getSettlements', () =>
-      HttpResponse.json({ settlements: [pending], total: 1, totalCapped: false, message: 'OK' }),
-    ),
+    answers.get('/bank/currencies', currenciesResponse, () => ({ currencies: [credits], message: 'OK' })),
+    answers.post('/bank/getSettlements', getSettlementsResponse, () => ({
+      settlements: [pending],
+      total: 1,
+      totalCapped: false,
+      message: 'OK',
+    })),
   );
 });
 
@@ -35,7 +39,7 @@ describe("the admin's money calls, retried after a lost answer", () => {
   for (const action of ['mint', 'burn'] as const) {
     it(`${action === 'mint' ? 'Mint' : 'Burn'}: sent again, changes the supply once`, async () => {
       const message = `${action === 'mint' ? 'Minted' : 'Burned'} 10.00 CR`;
-      const ledger = serveMoneyMoving(`/bank/${action}`, { message });
+      const ledger = serveMoneyMoving(`/bank/${action}`, messageResponse, { message });
       const onClose = vi.fn();
       renderWithProviders(<SupplyModal action={action} opened onClose={onClose} />);
       const u = userEvent.setup();
@@ -52,7 +56,7 @@ describe("the admin's money calls, retried after a lost answer", () => {
   }
 
   it("Approve on a settlement's row: sent again, settles once", async () => {
-    const ledger = serveMoneyMoving('/bank/settle', {
+    const ledger = serveMoneyMoving('/bank/settle', settleResponse, {
       settlement: { ...pending, state: 'approved' },
       message: 'Withdrawal approved',
     });

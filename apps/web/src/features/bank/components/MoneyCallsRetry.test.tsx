@@ -6,11 +6,18 @@
  */
 
 import { notifications } from '@mantine/notifications';
-import type { User } from '@starlight/shared';
+import {
+  currenciesResponse,
+  depositResponse,
+  distributeCurrencyResponse,
+  p2pTransferResponse,
+  type User,
+  withdrawResponse,
+} from '@starlight/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { answers } from '../../../test/answer.ts';
 import { testCurrency, testSettlement } from '../../../test/fixtures.ts';
 import { expectRetriedOnce, pressTwice, serveMoneyMoving, signInMember } from '../../../test/money-retry.ts';
 import { server } from '../../../test/setup.ts';
@@ -29,7 +36,7 @@ beforeEach(() => {
   notifications.clean();
   user = signInMember([{ currencyId: 2, amount: '100.00' }]);
   server.use(
-    http.get('*/api/bank/currencies', () => HttpResponse.json({ currencies: [credits, gems], message: 'OK' })),
+    answers.get('/bank/currencies', currenciesResponse, () => ({ currencies: [credits, gems], message: 'OK' })),
   );
 });
 
@@ -49,7 +56,10 @@ const sendTwice = (u: ReturnType<typeof userEvent.setup>, button: string, succes
 
 describe("the bank's money calls, retried after a lost answer", () => {
   it('Transfer: sent again, pays once; the next transfer after the success gets a new key', async () => {
-    const ledger = serveMoneyMoving('/bank/p2pTransfer', { senderUser: user, message: 'Sent 10.00 CR to bob' });
+    const ledger = serveMoneyMoving('/bank/p2pTransfer', p2pTransferResponse, {
+      senderUser: user,
+      message: 'Sent 10.00 CR to bob',
+    });
     const onClose = vi.fn();
     // Opened from the Credits row: the currency is chosen, and chosen again after the popup resets.
     renderWithProviders(<TransferModal opened onClose={onClose} currencyId={2} />);
@@ -75,7 +85,10 @@ describe("the bank's money calls, retried after a lost answer", () => {
   });
 
   it('Transfer: a changed amount after the lost answer is a new submission with a new key', async () => {
-    const ledger = serveMoneyMoving('/bank/p2pTransfer', { senderUser: user, message: 'Sent 12.00 CR to bob' });
+    const ledger = serveMoneyMoving('/bank/p2pTransfer', p2pTransferResponse, {
+      senderUser: user,
+      message: 'Sent 12.00 CR to bob',
+    });
     renderWithProviders(<TransferModal opened onClose={() => {}} />);
     const u = userEvent.setup();
     await u.type(screen.getByRole('textbox', { name: /Recipient nickname/ }), 'bob');
@@ -91,7 +104,7 @@ describe("the bank's money calls, retried after a lost answer", () => {
   });
 
   it('Withdraw: sent again, debits once', async () => {
-    const ledger = serveMoneyMoving('/bank/withdraw', {
+    const ledger = serveMoneyMoving('/bank/withdraw', withdrawResponse, {
       senderUser: user,
       settlement,
       message: 'Withdrawal of 10.00 CR requested',
@@ -106,7 +119,7 @@ describe("the bank's money calls, retried after a lost answer", () => {
   });
 
   it('Claim deposit: sent again, claims once', async () => {
-    const ledger = serveMoneyMoving('/bank/deposit', {
+    const ledger = serveMoneyMoving('/bank/deposit', depositResponse, {
       settlement: { ...settlement, kind: 'deposit', reference: 'tx-1' },
       message: 'Deposit claimed',
     });
@@ -121,8 +134,10 @@ describe("the bank's money calls, retried after a lost answer", () => {
   });
 
   it('Distribute: sent again, shares once', async () => {
-    const ledger = serveMoneyMoving('/bank/distributeCurrency', {
+    const ledger = serveMoneyMoving('/bank/distributeCurrency', distributeCurrencyResponse, {
       senderUser: user,
+      recipients: 1,
+      distributed: '10.00',
       message: 'Distributed 10.00 CR',
     });
     renderWithProviders(<DistributeModal opened onClose={() => {}} />);

@@ -5,10 +5,18 @@
  * bought (or opened) once, and the success shows.
  */
 import { notifications } from '@mantine/notifications';
+import {
+  buySynthChipsResponse,
+  currenciesResponse,
+  dropTableResponse,
+  meResponse,
+  openSynthChipsResponse,
+  synthChipsResponse,
+} from '@starlight/shared';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { answers } from '../../../test/answer.ts';
 import { testCurrency } from '../../../test/fixtures.ts';
 import { expectRetriedOnce, pressTwice, serveMoneyMoving, signInMember } from '../../../test/money-retry.ts';
 import { server } from '../../../test/setup.ts';
@@ -27,18 +35,24 @@ beforeEach(() => {
     { currencyId: chips.currencyId, amount: '3' },
   ]);
   server.use(
-    http.get('*/api/bank/currencies', () => HttpResponse.json({ currencies: [credits, chips], message: 'OK' })),
-    http.get('*/api/user/me', () => HttpResponse.json({ user: member, message: 'OK' })),
-    http.get('*/api/inventory/synthChips', () =>
-      HttpResponse.json({ remaining: 100, price: '500.00', currencyId: chips.currencyId, message: 'OK' }),
-    ),
-    http.get('*/api/inventory/dropTable', () => HttpResponse.json({ table: [], shipsPerChip: 5, message: 'OK' })),
+    answers.get('/bank/currencies', currenciesResponse, () => ({ currencies: [credits, chips], message: 'OK' })),
+    answers.get('/user/me', meResponse, () => ({ user: member, message: 'OK' })),
+    answers.get('/inventory/synthChips', synthChipsResponse, () => ({
+      remaining: 100,
+      price: '500.00',
+      currencyId: chips.currencyId,
+      message: 'OK',
+    })),
+    answers.get('/inventory/dropTable', dropTableResponse, () => ({ table: [], shipsPerChip: 5, message: 'OK' })),
   );
 });
 
 describe("the synth chips' money calls, retried after a lost answer", () => {
   it('Buy: sent again, pays for the chips once', async () => {
-    const ledger = serveMoneyMoving('/inventory/buySynthChips', { remaining: 99, message: 'Bought 1 synth chip' });
+    const ledger = serveMoneyMoving('/inventory/buySynthChips', buySynthChipsResponse, {
+      remaining: 99,
+      message: 'Bought 1 synth chip',
+    });
     renderRoute('/synthchips', SynthChipsPage, ['/login', '/openasc']);
     const u = userEvent.setup();
     await pressTwice(async () => u.click(await screen.findByRole('button', { name: 'Buy' })), 'Bought 1 synth chip');
@@ -47,7 +61,10 @@ describe("the synth chips' money calls, retried after a lost answer", () => {
   });
 
   it('Commence: sent again, opens the chips once', async () => {
-    const ledger = serveMoneyMoving('/inventory/openSynthChips', { createdItems: [], message: 'Opened 1 synth chip' });
+    const ledger = serveMoneyMoving('/inventory/openSynthChips', openSynthChipsResponse, {
+      createdItems: [],
+      message: 'Opened 1 synth chip',
+    });
     renderRoute('/openasc', OpenChipsPage, ['/login', '/synthchips']);
     const u = userEvent.setup();
     await pressTwice(

@@ -5,11 +5,18 @@
  * the escrow moves once, and the success shows.
  */
 import { notifications } from '@mantine/notifications';
-import type { Order } from '@starlight/shared';
+import {
+  currenciesResponse,
+  getOrdersResponse,
+  type Order,
+  orderResponse,
+  placeOrderResponse,
+  userOrdersResponse,
+} from '@starlight/shared';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { answers } from '../../../test/answer.ts';
 import { testCurrency, testPair } from '../../../test/fixtures.ts';
 import { expectRetriedOnce, pressTwice, serveMoneyMoving, signInMember } from '../../../test/money-retry.ts';
 import { server } from '../../../test/setup.ts';
@@ -37,15 +44,20 @@ beforeEach(() => {
   notifications.clean();
   signInMember([{ currencyId: credits.currencyId, amount: '100.00' }]);
   server.use(
-    http.get('*/api/bank/currencies', () => HttpResponse.json({ currencies: [gem, credits], message: 'OK' })),
-    http.get('*/api/cex/getUserOrders', () => HttpResponse.json({ orders: [sell], message: 'OK' })),
-    http.post('*/api/cex/getOrders', () => HttpResponse.json({ orders: { buys: [], sells: [sell] }, message: 'OK' })),
+    answers.get('/bank/currencies', currenciesResponse, () => ({ currencies: [gem, credits], message: 'OK' })),
+    answers.get('/cex/getUserOrders', userOrdersResponse, () => ({ orders: [sell], message: 'OK' })),
+    answers.post('/cex/getOrders', getOrdersResponse, () => ({ orders: { buys: [], sells: [sell] }, message: 'OK' })),
   );
 });
 
 describe("the Quantum Hub's money calls, retried after a lost answer", () => {
   it('placing an order: sent again, escrows once', async () => {
-    const ledger = serveMoneyMoving('/cex/placeOrder', { order: sell, message: 'Order placed' });
+    const ledger = serveMoneyMoving('/cex/placeOrder', placeOrderResponse, {
+      order: sell,
+      trades: [],
+      tx: { note: 'Order placed' },
+      message: 'Order placed',
+    });
     renderWithProviders(<OrderForm view={{ pair, buy: gem, sell: credits, buyTicker: 'GEM', sellTicker: 'CR' }} />);
     const u = userEvent.setup();
     await u.click(screen.getByRole('radio', { name: 'Sell GEM' }));
@@ -57,7 +69,10 @@ describe("the Quantum Hub's money calls, retried after a lost answer", () => {
   });
 
   it('Cancel on my order: sent again, returns the escrow once', async () => {
-    const ledger = serveMoneyMoving('/cex/cancelOrder', { order: { ...sell, state: 2 }, message: 'Order cancelled' });
+    const ledger = serveMoneyMoving('/cex/cancelOrder', orderResponse, {
+      order: { ...sell, state: 2 },
+      message: 'Order cancelled',
+    });
     renderWithProviders(<MyOrders pairs={[pair]} currentPair={pair._id} />);
     const u = userEvent.setup();
     await pressTwice(async () => u.click(await screen.findByRole('button', { name: 'Cancel' })), 'Order cancelled');
@@ -67,7 +82,10 @@ describe("the Quantum Hub's money calls, retried after a lost answer", () => {
 
   it("the admin's Payout of a sell order: confirmed again, burns the escrow once", async () => {
     signInMember([], 'admin');
-    const ledger = serveMoneyMoving('/cex/payoutOrder', { order: { ...sell, state: 3 }, message: 'Order paid out' });
+    const ledger = serveMoneyMoving('/cex/payoutOrder', orderResponse, {
+      order: { ...sell, state: 3 },
+      message: 'Order paid out',
+    });
     renderWithProviders(<PairOrdersModal pair={pair} onClose={() => {}} />);
     const u = userEvent.setup();
     const payout = async () => {

@@ -5,11 +5,17 @@
  * success shows. Each row keeps its own key: another process claimed in between does not change it.
  */
 import { notifications } from '@mantine/notifications';
-import type { ForgeProcess, Recipe } from '@starlight/shared';
+import {
+  currenciesResponse,
+  type ForgeProcess,
+  forgeProcessesResponse,
+  processResponse,
+  type Recipe,
+} from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { answers } from '../../../test/answer.ts';
 import { testCurrency } from '../../../test/fixtures.ts';
 import { expectRetriedOnce, pressTwice, serveMoneyMoving, signInMember } from '../../../test/money-retry.ts';
 import { server } from '../../../test/setup.ts';
@@ -51,16 +57,22 @@ beforeEach(() => {
   notifications.clean();
   signInMember([{ currencyId: 2, amount: '100.00' }]);
   server.use(
-    http.get('*/api/bank/currencies', () => HttpResponse.json({ currencies: [ore, gold], message: 'OK' })),
-    http.post('*/api/forge/getForgeProcesses', () =>
-      HttpResponse.json({ processes: [first, second], total: 2, totalCapped: false, message: 'OK' }),
-    ),
+    answers.get('/bank/currencies', currenciesResponse, () => ({ currencies: [ore, gold], message: 'OK' })),
+    answers.post('/forge/getForgeProcesses', forgeProcessesResponse, () => ({
+      processes: [first, second],
+      total: 2,
+      totalCapped: false,
+      message: 'OK',
+    })),
   );
 });
 
 describe("the forge's money calls, retried after a lost answer", () => {
   it('Start Forge: sent again, takes the input once', async () => {
-    const ledger = serveMoneyMoving('/forge/startProcess', { process: first, message: 'Process started' });
+    const ledger = serveMoneyMoving('/forge/startProcess', processResponse, {
+      process: first,
+      message: 'Process started',
+    });
     const byId = new Map([ore, gold].map((c) => [c.currencyId, c]));
     renderWithProviders(<RecipeCard recipe={recipe} byId={byId} held="100.00" onStarted={() => {}} />);
     const u = userEvent.setup();
@@ -70,7 +82,10 @@ describe("the forge's money calls, retried after a lost answer", () => {
   });
 
   it("Claim on a process's row: sent again, pays once", async () => {
-    const ledger = serveMoneyMoving('/forge/endProcess', { process: first, message: 'Process finished' });
+    const ledger = serveMoneyMoving('/forge/endProcess', processResponse, {
+      process: first,
+      message: 'Process finished',
+    });
     renderWithProviders(<ForgeLogs />);
     const u = userEvent.setup();
     await pressTwice(
@@ -82,7 +97,10 @@ describe("the forge's money calls, retried after a lost answer", () => {
   });
 
   it('Claim: each row keeps its own key while another row is claimed in between', async () => {
-    const ledger = serveMoneyMoving('/forge/endProcess', { process: second, message: 'Process finished' });
+    const ledger = serveMoneyMoving('/forge/endProcess', processResponse, {
+      process: second,
+      message: 'Process finished',
+    });
     renderWithProviders(<ForgeLogs />);
     const u = userEvent.setup();
     await u.click(await screen.findByRole('button', { name: 'Claim Smelt A' }));
