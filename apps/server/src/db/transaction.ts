@@ -16,27 +16,26 @@ const MAX_ATTEMPTS = 4;
  * statements run with their generic plans (`plan_cache_mode`, set in the BEGIN's own round trip). For a
  * batch of group commit (DESIGN §9), whose statements take arrays of a size that changes every batch:
  * PostgreSQL's custom plans of them looked cheaper than the generic one, so it planned them again on every
- * batch (the transfers' context: bind 1.32 ms, run 1.11 ms; issue 20).
+ * batch, at about the cost of running them (docs/decisions/0002-generic-plans.md).
  * Such a transaction also plans with `enable_seqscan` off. A generic plan is kept for the connection's
  * life, and one made while a table was small scans it whole, however large it grows until an ANALYZE
- * (the resting orders' update of a batch of orders read every order: 0.5 ms a batch at 2,000 orders,
- * 20 ms at 100,000). Every statement of a batch reads by key, so no plan of it wants the scan.
+ * (the resting orders' update of a batch of orders read every order, slower as the book grew). Every statement of a batch reads by key, so no plan of it wants the scan.
  * And without JIT or parallel workers: a generic plan's guesses for an array or a range parameter can pass
- * jit_above_cost (a list's plan was compiled on every call, 4.8 ms) or the cost of a parallel plan (the
- * currency stats' launched two workers for an empty index range, 150 ms a call).
+ * jit_above_cost (a list's plan was compiled on every call) or the cost of a parallel plan (the currency
+ * stats' launched two workers for an empty index range).
  */
 export interface TransactionOptions extends PgTransactionConfig {
   genericPlans?: boolean;
   /**
    * SQL text run first, in the BEGIN's own query (a simple query: no parameters, so its values are
    * literals escaped with pg's `escapeLiteral`), e.g. a batch's locks (`lockPairsText`): one round trip
-   * fewer per transaction (issue 20).
+   * fewer per transaction.
    */
   first?: string;
   /**
    * The work's last statement is one that calls `commitBehind` once it has sent it (the ledger's posting,
    * `postEntries`): the COMMIT then leaves right behind that statement, in the same round trip, instead of
-   * after its answer (issue 20; PostgreSQL only). Whatever must refuse the work has to make a statement
+   * after its answer (PostgreSQL only). Whatever must refuse the work has to make a statement
    * fail by then: a COMMIT behind a failed statement answers ROLLBACK and nothing is written, but one
    * behind a statement that only reported a problem commits. A statement sent after the COMMIT throws.
    */
@@ -52,11 +51,11 @@ export interface TransactionOptions extends PgTransactionConfig {
 }
 
 /**
- * A read-only transaction whose named statements run with their generic plans, without JIT (issue 19): for
+ * A read-only transaction whose named statements run with their generic plans, without JIT: for
  * list reads whose generic plan is good for any values (one index range in the list's order, the page size
  * as text so the joins are planned for that many rows), which PostgreSQL would otherwise plan again on every
- * call, an OFFSET parameter or a `created_at >= $n` looking expensive to it (planning took 0.3-1.5 ms of
- * reads that ran in 0.1-1 ms at the scale seed); without JIT or parallel workers, as `genericPlans` says.
+ * call, an OFFSET parameter or a `created_at >= $n` looking expensive to it (planning cost as much as the
+ * read); without JIT or parallel workers, as `genericPlans` says.
  */
 export const GENERIC_READ: TransactionOptions = { genericPlans: true, accessMode: 'read only' };
 
@@ -139,7 +138,7 @@ function beginText(opts: TransactionOptions): string {
 /**
  * Sends `begin` and, behind it in the same write, the statements `work` sends before it first waits for
  * an answer; resolves to what `work` resolves to once both are done. The pool's clients pipeline
- * (`pipeline: true`, `openDatabase`), so the BEGIN costs no round trip of its own (issue 20): the server
+ * (`pipeline: true`, `openDatabase`), so the BEGIN costs no round trip of its own: the server
  * runs them in order, and should the BEGIN's query fail, every statement behind it fails too (a BEGIN
  * whose `first` fails leaves the transaction aborted; a connection lost fails them all).
  */
@@ -167,7 +166,7 @@ async function pipelinedAfterBegin<T>(client: pg.PoolClient, begin: string, work
 /**
  * Runs `work(tx)` in one transaction (`opts`: isolation level, access mode, generic plans) and returns
  * its result; rethrows what it throws. On PostgreSQL the connection is taken here and always given back,
- * destroyed when the database went away or a ROLLBACK failed (issue 21 §2). The BEGIN, COMMIT and
+ * destroyed when the database went away or a ROLLBACK failed. The BEGIN, COMMIT and
  * ROLLBACK are sent here, not by Drizzle's pooled `transaction()` (0.45.4), which sends BEGIN before its
  * try/finally, so a BEGIN that fails (PgBouncer's server connection lost, a restart of the primary)
  * would keep the connection checked out for good (drizzle-orm issues 6023, 6114, 6241), and whose BEGIN
