@@ -18,11 +18,12 @@ const MAX_ATTEMPTS = 4;
  * PostgreSQL's custom plans of them looked cheaper than the generic one, so it planned them again on every
  * batch, at about the cost of running them (docs/decisions/0002-generic-plans.md).
  * Such a transaction also plans with `enable_seqscan` off. A generic plan is kept for the connection's
- * life, and one made while a table was small scans it whole, however large it grows until an ANALYZE
- * (the resting orders' update of a batch of orders read every order, slower as the book grew). Every statement of a batch reads by key, so no plan of it wants the scan.
- * And without JIT or parallel workers: a generic plan's guesses for an array or a range parameter can pass
- * jit_above_cost (a list's plan was compiled on every call) or the cost of a parallel plan (the currency
- * stats' launched two workers for an empty index range).
+ * life, and one made while a table was small scans it whole, however large it grows until an ANALYZE (the
+ * resting orders' update of a batch of orders read every order, slower as the book grew). Every statement
+ * of a batch reads by key, so no plan of it wants the scan. And without JIT or parallel workers: a generic
+ * plan's guesses for an array or a range parameter can pass jit_above_cost (a list's plan was compiled on
+ * every call) or the cost of a parallel plan (the currency stats' launched two workers for an empty index
+ * range).
  */
 export interface TransactionOptions extends PgTransactionConfig {
   genericPlans?: boolean;
