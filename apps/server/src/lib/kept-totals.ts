@@ -44,9 +44,9 @@ export function startKeptTotals(
  * Kept totals of members' own lists, by member id (the group), dropped on every change that names the
  * member (`LiveChanges.touchUser`; a ledger posting names every party of its rows, `touchParties`). A
  * member's total is a capped count of their rows: for a member with a long history, counting them on every
- * history page view cost far more than reading the page itself; their items, forge processes and checkouts likewise. Each list that keeps its
- * totals here names every write to its rows with `touchUser` of the member, and keys its totals by the
- * list, its filters and its page start. Holds at most `max` totals.
+ * history page view cost far more than reading the page itself; their items, forge processes and checkouts
+ * likewise. Each list that keeps its totals here names every write to its rows with `touchUser` of the
+ * member, and keys its totals by the list, its filters and its page start. Holds at most `max` totals.
  */
 export function startMemberTotals(app: FastifyInstance, max = 20_000): KeptTotals {
   return startKeptTotals(app, (changed) => changed.users, max);
