@@ -71,8 +71,8 @@ test: install
 bench: build
 	node bench/run.ts
 
-# Issue 19 §3: every read route of a visitor, member1 and the admin, the write cases against pgbench and an
-# empty database, the server's peak memory, and growth against 10,000 members, on the database of
+# The benches at scale: every read route of a visitor, member1 and the admin, the write cases against pgbench
+# and an empty database, the server's peak memory, and growth against 10,000 members, on the database of
 # SCALE_DATABASE_URL (default starlight_scale) filled by `make scale-seed` (it stops when there is none).
 bench-scale: build
 	node bench/scale.ts
@@ -87,9 +87,9 @@ soak: install
 scale-seed: install
 	node apps/server/scripts/scale-seed.ts
 
-# Issue 21: a PostgreSQL primary and hot standby, PgBouncer, Redis, CLUSTER_REPLICAS API servers (default 3)
-# and HAProxy on CLUSTER_PORT (default 8080), all under CLUSTER_DIR (default ./.cluster); Debian's packages
-# are installed when missing. `cluster-stop` stops them by process id; `cluster-restart` restarts the
+# A local cluster: a PostgreSQL primary and hot standby, PgBouncer, Redis, CLUSTER_REPLICAS API servers
+# (default 3) and HAProxy on CLUSTER_PORT (default 8080), all under CLUSTER_DIR (default ./.cluster); Debian's
+# packages are installed when missing. `cluster-stop` stops them by process id; `cluster-restart` restarts the
 # replicas one at a time.
 cluster: build
 	node cluster/cluster.ts start
@@ -100,13 +100,14 @@ cluster-stop: install
 cluster-restart: install
 	node cluster/cluster.ts restart
 
-# Issue 21 §3: a cluster of its own (ports 18080, 3201-3203, 25532-25679) under transfers and orders through
-# HAProxy: events across replicas, a rolling restart, kill -9 of a replica, a fast restart of the primary.
+# The cluster's fault tests, on a cluster of its own (ports 18080, 3201-3203, 25532-25679) under transfers and
+# orders through HAProxy: events across replicas, a rolling restart, kill -9 of a replica, a fast restart of
+# the primary.
 test-cluster: build
 	npx vitest run --project cluster
 
-# Issue 21 §4: transfers and the main reads through HAProxy with 1 and with 3 replicas (a cluster of its own
-# under .cache/cluster-bench), with each part's CPU per request; results in bench/results/cluster_*.json.
+# The cluster bench: transfers and the main reads through HAProxy with 1 and with 3 replicas (a cluster of its
+# own under .cache/cluster-bench), with each part's CPU per request; results in bench/results/cluster_*.json.
 bench-cluster: build
 	node cluster/bench.ts
 

@@ -1,5 +1,5 @@
 /**
- * Times the audit's stored conservation check on a big database (issue 19 §3; run by hand, read-only but
+ * Times the audit's stored conservation check on a big database (run by hand, read-only but
  * for `audit_check`): `DATABASE_URL=postgres://…/starlight_scale node apps/server/scripts/audit-measure.ts`.
  * Prints the check's own time (the job's tick), the incremental audit answered from the stored check
  * (one at a time, then CONCURRENCY at once; how many were answered from it: a posting since the check

@@ -1,10 +1,9 @@
 /**
- * Bundles the server for production (`make build`, issue 20 start-up): `src/server.js` and everything it
+ * Bundles the server for production (`make build`), for a fast start-up: `src/server.js` and everything it
  * imports of our own code and of the pure-JavaScript packages into `apps/server/dist/` (`server.js`, the
  * entry, and a chunk for what it loads once Node's compile cache is on). Node then reads, resolves and
- * compiles three files at start-up instead of about 1,300, each with its package.json looked up: 640-720
- * ms from `node` to healthy from the sources, 390-530 ms from the bundle (five starts each on this
- * machine, a migrated PostgreSQL database).
+ * compiles three files at start-up instead of over a thousand, each with its package.json looked up
+ * (docs/decisions/0007-server-bundle.md).
  *
  * Left out, loaded by Node from node_modules as before:
  * - packages with native code or files they read beside themselves (the embedded database's WebAssembly,

@@ -1,5 +1,5 @@
 /**
- * Times the ledger rollup's readers and job on a big database (issue 19 §3; run by hand, read-only but
+ * Times the ledger rollup's readers and job on a big database (run by hand, read-only but
  * for the rollup's own tables): `DATABASE_URL=postgres://…/starlight_scale node apps/server/scripts/rollup-measure.ts`.
  * Builds the rollup when it is missing (or always with REBUILD=1), then prints the median and worst of a
  * few runs of currency stats, supply history, candles, the incremental and (unless FULL=0) full audits,

@@ -1,5 +1,5 @@
 /**
- * The Credits store and the synth chips of `make scale-seed` (issue 19 §1), with the rows the app
+ * The Credits store and the synth chips of `make scale-seed`, with the rows the app
  * writes (checkout.events.ts, checkout.grants.ts, chips.service.ts):
  * - packages; checkouts in every state with their provider events; a completed one mints its Credits
  *   (12) and grants its items (chips moved from the sale, 3; ships naming the checkout); a refunded one

@@ -1,5 +1,5 @@
 /**
- * `make scale-seed` settings (issue 19 §1): the environment parsed by one Zod schema, as the app's own
+ * `make scale-seed` settings: the environment parsed by one Zod schema, as the app's own
  * configuration is (src/config.ts), and the plan of what a community of that size holds.
  */
 import { strongPassword } from '@starlight/shared';
@@ -84,7 +84,7 @@ export function loadScaleSettings(env: NodeJS.ProcessEnv = process.env): ScaleSe
   return result.data;
 }
 
-/** How many rows each part writes (issue 19 §1: the figures at 1,000,000 members, in proportion). */
+/** How many rows each part writes (the figures at 1,000,000 members, in proportion). */
 export interface ScalePlan {
   members: number;
   ledgerRows: number;
@@ -106,7 +106,7 @@ export interface ScalePlan {
   burns: number;
   distributions: number;
   distributionRecipients: number;
-  /** member1's share of each part (issue 19 §1: the heaviest history). */
+  /** member1's share of each part (the heaviest history). */
   member1: { orders: number; processes: number; checkouts: number; items: number; ledgerRows: number };
 }
 

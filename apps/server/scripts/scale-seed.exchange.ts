@@ -1,5 +1,5 @@
 /**
- * The Quantum Hub of `make scale-seed` (issue 19 §1): six pairs, their orders and trades over the
+ * The Quantum Hub of `make scale-seed`: six pairs, their orders and trades over the
  * history, an open book on each pair (the busiest deepest), and every ledger row they imply, by the
  * engine's rules (matching.engine.ts, orders.escrow.ts):
  * - history: per pair and month, the buy and the sell orders are two queues of quantities laid on one

@@ -1,5 +1,5 @@
 /**
- * The forge of `make scale-seed` (issue 19 §1): 50 recipes and their processes over the history, with
+ * The forge of `make scale-seed`: 50 recipes and their processes over the history, with
  * the ledger rows the app writes (processes.service.ts): the input burned at the start (14, reference =
  * the process), the output minted on a claim or the input paid back on a cancel (13).
  */

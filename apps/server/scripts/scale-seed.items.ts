@@ -1,5 +1,5 @@
 /**
- * Items and logs of `make scale-seed` (issue 19 §1): 19 creator collections beside Alpha Ships and
+ * Items and logs of `make scale-seed`: 19 creator collections beside Alpha Ships and
  * their items (member1 owns `plan.member1.items`), the access log (sign-ins, login types 1-4) and the
  * admin log.
  */

@@ -1,5 +1,5 @@
 /**
- * The bank of `make scale-seed` (issue 19 §1): two more currencies, the plain ledger parts (transfers
+ * The bank of `make scale-seed`: two more currencies, the plain ledger parts (transfers
  * with their tax, mints, burns, distributions, deposits and withdrawals with their settlements), and at
  * the end the members' funding and balances, derived from the rows so that everything reconciles:
  * - only members funded in a currency (`FUNDED`) ever pay in it; each funded member gets one early

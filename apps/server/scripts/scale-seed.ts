@@ -1,5 +1,5 @@
 /**
- * `make scale-seed` (issue 19 §1): fills the database of DATABASE_URL (or the embedded PGlite of
+ * `make scale-seed`: fills the database of DATABASE_URL (or the embedded PGlite of
  * DATA_DIR, up to 50,000 members) with a community of SCALE_MEMBERS members and SCALE_TX ledger rows,
  * for benchmarks, demos and tests. It runs the migrations and the app's own seed, refuses a database
  * that already holds members, then writes in bulk (`INSERT … SELECT` over generate_series) with the big
@@ -315,7 +315,7 @@ export async function runScaleSeed(
           redis.disconnect();
         }
       }
-      // Every page of the lists is read from its index alone (issue 19 §2), which needs the visibility
+      // Every page of the lists is read from its index alone, which needs the visibility
       // map that only VACUUM sets: on a fresh bulk load it is empty (and autovacuum may be off or late).
       await progress.part('vacuum', () => c1.query('VACUUM (ANALYZE)'));
 

@@ -1,5 +1,5 @@
 /**
- * Members of `make scale-seed` (issue 19 §1): member1 … memberN, e-mail memberN@scale.example, one
+ * Members of `make scale-seed`: member1 … memberN, e-mail memberN@scale.example, one
  * shared password hash; about 5% wallet-only, 10% private, 2% inactive, 40% with a verified e-mail;
  * joined over the two years (older members first: member1 is the first to join).
  */

@@ -44,8 +44,7 @@ import { type SeedResult, seed } from './seed.ts';
 
 /**
  * The log's lines leave in writes of at least this many bytes (about 25 request lines), or after
- * LOG_FLUSH_MS: a write per line cost a busy server about 30 us of its event loop per request (issue 20:
- * 478 ms of 6.9 s under transfers, 20 ms after).
+ * LOG_FLUSH_MS: a write per line cost a busy server's event loop a write call per request.
  */
 const LOG_BUFFER_BYTES = 4096;
 /** The longest a log line waits in that buffer (milliseconds). */
@@ -73,7 +72,7 @@ export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
   seeded: SeedResult;
-  /** The kept leaderboard (issue 19 §2): its store and the job keeping it (`runNow()` in tests). */
+  /** The kept leaderboard: its store and the job keeping it (`runNow()` in tests). */
   leaderboard: { store: LeaderboardStore; job: PeriodicJob };
 }
 
@@ -97,7 +96,7 @@ export async function buildApp(
     }));
   const { db, readDb } = database;
   const seeded = await seed(db, config);
-  // ioredis loads only when Redis is configured (issue 20 start-up: 23-33 ms of an import).
+  // ioredis loads only when Redis is configured, so a start without it does not pay for its import.
   const redis = config.REDIS_URL
     ? new (await import('ioredis')).Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : null;

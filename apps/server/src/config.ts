@@ -14,7 +14,7 @@ const variables = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: optionalText,
   /**
-   * A PostgreSQL standby for the reads that tolerate a few seconds of lag (issue 21 §2): leaderboards,
+   * A PostgreSQL standby for the reads that tolerate a few seconds of lag: leaderboards,
    * public stats, candles, trades, supply history, admin lists and stats. Unset, they go to DATABASE_URL.
    */
   DATABASE_READ_URL: optionalText,

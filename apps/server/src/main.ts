@@ -29,7 +29,7 @@ console.log(banner.join('\n'));
 /** How long a shutdown waits for requests in flight before it gives up (milliseconds). */
 const DRAIN_MS = 10_000;
 
-// SIGTERM drains (DESIGN §9, issue 21 §2): readiness turns 503 at once while the server goes on serving
+// SIGTERM drains (DESIGN §9): readiness turns 503 at once while the server goes on serving
 // for DRAIN_DELAY_MS (a load balancer's health check takes it out meanwhile); then the listener closes
 // (new connections are refused), requests in flight finish, sockets and the database close, exit 0.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

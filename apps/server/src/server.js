@@ -1,7 +1,7 @@
 /**
  * Starts Starlight (`node apps/server/src/server.js`, `make start`). Plain JavaScript, the one file of the
  * server that is: Node strips a TypeScript file's types with a WebAssembly compiler it loads on first use
- * (about 130 ms of CPU on every start, issue 20), and the entry is read before anything can turn the
+ * (CPU on every start), and the entry is read before anything can turn the
  * compile cache on. From here every module comes from that cache once it has been stripped once.
  *
  * In order: Node's compile cache (the type-stripped and compiled modules kept on disk, in

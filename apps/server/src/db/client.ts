@@ -31,7 +31,7 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   /**
-   * The handle for reads that tolerate a few seconds of lag (issue 21 §2: leaderboards, public stats,
+   * The handle for reads that tolerate a few seconds of lag (leaderboards, public stats,
    * candles, trades, supply history, admin lists and stats): a standby through `DATABASE_READ_URL`, else
    * `db` itself. Never for a member's own balances, history or orders right after their own write.
    */
@@ -49,7 +49,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** How long taking a connection may wait before the request fails with 503 (milliseconds, issue 21 §2). */
+/** How long taking a connection may wait before the request fails with 503 (milliseconds). */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
@@ -66,7 +66,7 @@ function newPool(url: string, max: number, prepared: boolean): pg.Pool {
     max,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
-    // A transaction's BEGIN goes out with its first statement (`withTransaction`, issue 20).
+    // A transaction's BEGIN goes out with its first statement (`withTransaction`).
     pipeline: true,
   });
   pool.on('error', () => {
@@ -154,7 +154,7 @@ export async function queryNamed<R extends Record<string, unknown>>(
  * Runs `query` as `queryNamed` does, named after its SQL text (a hash of it): for the read queries of
  * the busiest pages, whose text is built from filters. PostgreSQL then plans each shape once per
  * connection (after five runs, a generic plan when it is no worse) instead of on every request: planning
- * the member history's page took 2.8 ms, running it 0.6 ms (issue 19). Only for queries whose texts come
+ * the member history's page cost more than running it. Only for queries whose texts come
  * from a bounded set of shapes (values always as parameters), since each connection keeps every one.
  */
 export async function queryPlanned<R extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<R[]> {

@@ -50,7 +50,7 @@ const LOST_MESSAGES = [
 /**
  * True when `err` (or an error it wraps, through Drizzle's `cause`) says the database cannot be reached
  * or is not taking work: refused or dropped connections, a shutdown or restart under way, no connection
- * within the pool's wait (issue 21 §2: such a request answers 503, never 500).
+ * within the pool's wait (such a request answers 503, never 500).
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (

@@ -1,5 +1,5 @@
 /**
- * The committed horizon of time-stamped rows (issue 19), for the jobs that follow the ledger and other
+ * The committed horizon of time-stamped rows, for the jobs that follow the ledger and other
  * append-only tables incrementally (rollups, the kept leaderboard).
  */
 import { sql } from 'drizzle-orm';

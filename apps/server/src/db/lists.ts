@@ -1,5 +1,5 @@
 /**
- * What the paged lists share (issue 19 §2: admin and member lists fast at a million members): the
+ * What the paged lists share (admin and member lists fast at a million members): the
  * nickname filters resolved to an id first, and the address filter as an index range.
  */
 import { type SQL, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-/** Paging of admin and member lists at any size (issue 19): bounded totals. */
+/** Paging of admin and member lists at any size: bounded totals. */
 import { COUNT_CAP } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from './client.ts';
@@ -55,7 +55,7 @@ export type GrowingTable = 'settlements' | 'access_logs' | 'admin_logs' | 'forge
  * bound, `totalCapped`. A table that only grows is never smaller than its last estimate but by the
  * estimate's sampling error, far below that margin. Else counted as `cappedTotal` counts. So the total of
  * a long list costs one catalog row instead of `offset + COUNT_CAP` index entries, and does not grow with
- * the table up to the bound (issue 19 §3: settlements' p50 went 22 -> 55 ms between 500 and 10,000 rows).
+ * the table up to the bound.
  */
 export async function wholeTableTotal(db: DbOrTx, table: GrowingTable, offset: number): Promise<CappedTotal> {
   const bound = offset + COUNT_CAP;
@@ -73,7 +73,7 @@ export async function wholeTableTotal(db: DbOrTx, table: GrowingTable, offset: n
 /**
  * A page size as statement text (an integer, 5..50 by the paging schema): PostgreSQL takes a LIMIT
  * parameter for a tenth of the table when it plans a statement to keep, so it planned the deep page's read
- * again on every call (1.8 ms of 3 ms). Throws RangeError for anything but a small integer.
+ * again on every call, most of the read's time. Throws RangeError for anything but a small integer.
  */
 export function pageSize(limit: number): SQL {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`not a page size: ${limit}`);
@@ -82,7 +82,7 @@ export function pageSize(limit: number): SQL {
 
 /**
  * Reads a page of a whole list (no filter: one range of its date index whatever the page) with its generic
- * plan, which PostgreSQL otherwise made again on every call for the OFFSET it was given (issue 19): the
+ * plan, which PostgreSQL otherwise made again on every call for the OFFSET it was given: the
  * first page as a statement without parameters (`read` gets its OFFSET as the text `0`), whose one plan
  * each connection keeps unasked; a deeper page in a read-only transaction with generic plans
  * (`readWithGenericPlans`), its OFFSET a parameter. `read(on, offset)` sends the page's statement on `on`,

@@ -19,7 +19,7 @@ const MAX_ATTEMPTS = 4;
  * life, and one made while a table was small scans it whole, however large it grows until an ANALYZE.
  * Every statement of a batch reads by key, so no plan of it wants the scan.
  * And without JIT or parallel workers: a generic plan's guesses for an array or a range parameter can pass
- * jit_above_cost or the cost of a parallel plan (docs/decisions on generic plans).
+ * jit_above_cost or the cost of a parallel plan (docs/decisions/0002-generic-plans.md).
  */
 export interface TransactionOptions extends PgTransactionConfig {
   genericPlans?: boolean;

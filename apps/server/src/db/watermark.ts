@@ -1,4 +1,4 @@
-/** The watermark of a kept structure (issue 19: the ledger rollup, the kept candles) read ahead of a query. */
+/** The watermark of a kept structure (the ledger rollup, the kept candles) read ahead of a query. */
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from './client.ts';
 

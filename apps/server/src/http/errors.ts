@@ -7,7 +7,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 
-/** What a member reads while the database is out of reach (issue 21 §2). */
+/** What a member reads while the database is out of reach. */
 export const UNAVAILABLE_MESSAGE = 'Starlight is briefly unavailable, please try again in a moment';
 
 /**

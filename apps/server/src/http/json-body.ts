@@ -1,5 +1,5 @@
 /**
- * The JSON body parser of every route (issue 6 §8). On top of JSON.parse it refuses, with 400 and
+ * The JSON body parser of every route. On top of JSON.parse it refuses, with 400 and
  * SPEC §5's message form, what would otherwise be silently changed or reach the database as a 500:
  * - a JSON number a double cannot hold exactly (more than 15 significant digits, e.g. 9007199254740993,
  *   which JSON.parse rounds): send it as a decimal string;

@@ -1,5 +1,5 @@
 /**
- * API keys at rest (DESIGN §8, issue 7 §4). A key is `sl_` and 32 CSPRNG bytes in base64url (256 bits).
+ * API keys at rest (DESIGN §8). A key is `sl_` and 32 CSPRNG bytes in base64url (256 bits).
  * The database keeps two things, neither a usable key: its SHA-256 (what `x-api-key` is looked up by)
  * and the key sealed with AES-256-GCM under a key derived (HKDF-SHA-256) from the server's JWT secret,
  * which lives in the environment or `DATA_DIR`, never in the database. So a leaked database yields no

@@ -1,5 +1,5 @@
 /**
- * Group commit (DESIGN §9, issue 20): jobs that arrive while a lane's batch is written go together in the
+ * Group commit (DESIGN §9): jobs that arrive while a lane's batch is written go together in the
  * next batch, in arrival order, at most `maxBatch` of them; a lane's batches never overlap; a batch that
  * failed as a whole runs its jobs one by one before the next batch, so only the faulty job fails. Between two
  * batches a lane lets the event loop take one turn, so what arrived with the last answer joins the next. A

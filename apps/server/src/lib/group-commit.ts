@@ -78,7 +78,7 @@ export class GroupCommit<J, R> {
     while (queue.length > 0) {
       await this.runBatch(lane, queue.splice(0, this.maxBatch));
       // Before the next batch, let the event loop read what is already waiting on its sockets: requests
-      // that arrived with the last batch's answer join the next batch (issue 20).
+      // that arrived with the last batch's answer join the next batch.
       if (queue.length > 0) await nextTurn();
     }
     this.waiting.delete(lane);

@@ -1,5 +1,5 @@
 /**
- * List totals kept per group (a member, a collection) until the group's next change (issue 19 §2): a
+ * List totals kept per group (a member, a collection) until the group's next change: a
  * capped count of a big list costs up to `COUNT_CAP` index entries on every page view while the page
  * itself costs a fraction of a millisecond, and it only changes when a request names the group in its live
  * changes. A group's kept totals are dropped the moment this process commits such a change and when
@@ -43,11 +43,10 @@ export function startKeptTotals(
 /**
  * Kept totals of members' own lists, by member id (the group), dropped on every change that names the
  * member (`LiveChanges.touchUser`; a ledger posting names every party of its rows, `touchParties`). A
- * member's total is a capped count of their rows: at the scale seed's member1, 8.6 ms of database time for
- * their 18,000 ledger rows on every history page view, while the page itself costs a fraction of a
- * millisecond; their items, forge processes and checkouts likewise (issue 19 §2). Each list that keeps its
- * totals here names every write to its rows with `touchUser` of the member, and keys its totals by the
- * list, its filters and its page start. Holds at most `max` totals.
+ * member's total is a capped count of their rows: for a member with a long history, counting them on every
+ * history page view cost far more than reading the page itself; their items, forge processes and checkouts
+ * likewise. Each list that keeps its totals here names every write to its rows with `touchUser` of the
+ * member, and keys its totals by the list, its filters and its page start. Holds at most `max` totals.
  */
 export function startMemberTotals(app: FastifyInstance, max = 20_000): KeptTotals {
   return startKeptTotals(app, (changed) => changed.users, max);

@@ -38,7 +38,7 @@ export class LiveChanges {
   touchCurrency(currencyId: number): void {
     this.currencies.add(currencyId);
   }
-  /** An item collection whose items were added or removed: its kept totals are dropped (issue 19). */
+  /** An item collection whose items were added or removed: its kept totals are dropped. */
   touchCollection(collectionId: string): void {
     this.collections.add(collectionId);
   }

@@ -1,7 +1,7 @@
 /**
  * lru-cache options that bound a cache to `n` entries without allocating room for all of them at start:
  * with `max`, lru-cache allocates its arrays for `max` entries up front (the caches of one server held
- * room for about 700,000 entries: 58 ms of every start, issue 20, and memory used or not); with `maxSize`
+ * room for hundreds of thousands of entries: time on every start, and memory, used or not); with `maxSize`
  * and a size of 1 an entry, the same bound, its arrays grow as it fills.
  */
 export function upTo(n: number): { maxSize: number; sizeCalculation: () => number } {

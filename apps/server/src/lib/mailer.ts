@@ -1,8 +1,8 @@
 /**
  * Outgoing mail (DESIGN §8) through nodemailer: over `SMTP_URL` when it is set; otherwise each mail is
  * written as an `.eml` file under `DATA_DIR/outbox/` and its link is logged, so the embedded default
- * (`make start`) works with no mail server. nodemailer is loaded with the first mail, not at start
- * (issue 20: 39 ms of every start).
+ * (`make start`) works with no mail server. nodemailer is loaded with the first mail, not at start,
+ * so a start that never mails does not pay for it.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,10 +1,10 @@
 /**
- * A faster resolution of the relative imports inside installed packages (issue 19 §2 memory, issue 20
- * start-up). Node's ESM loader finds the format of every module it loads by reading the nearest
- * package.json, and deserializes that file's whole `exports` map again for each module: drizzle-orm's
- * package.json is 179 KB and its ESM build about a thousand files, so importing it allocated about 170 MB
- * of garbage and took 1.95 s (measured on Node 24.21: 229 MB resident after it, against 62 MB and 161 ms
- * with this hook). The heap the loader grew never shrinks back, so it was most of the server's memory.
+ * A faster resolution of the relative imports inside installed packages, for the server's memory and
+ * start-up (docs/decisions/0007-server-bundle.md). Node's ESM loader finds the format of every module it
+ * loads by reading the nearest package.json, and deserializes that file's whole `exports` map again for
+ * each module: drizzle-orm's package.json is large and its ESM build about a thousand files, so importing
+ * it allocated that map again for each of them, as garbage, and took most of a start. The heap the loader
+ * grew never shrinks back, so it was most of the server's memory.
  *
  * The hook answers two cases itself:
  * - an `import` of a relative `.js` or `.mjs` path from a module inside `node_modules`, the way every
@@ -13,8 +13,8 @@
  *   the nearest package.json, each read once per folder;
  * - a bare name (`drizzle-orm`, `@starlight/shared`) imported by our own code: Node's answer is kept per
  *   name, conditions and package root (when no `node_modules` lies between the importing folder and it),
- *   so 77 imports of `@starlight/shared` and 57 of `drizzle-orm` resolve once each; Node read the
- *   package's exports map for every one (199 resolutions, 224 ms of a start-up on this machine).
+ *   so the many imports of `@starlight/shared` and `drizzle-orm` resolve once each; Node read the
+ *   package's exports map for every one.
  * Everything else (our own TypeScript, `require`, `node:` names, a missing file, a query or hash) goes to
  * Node's own resolution unchanged.
  */

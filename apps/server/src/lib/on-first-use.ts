@@ -1,6 +1,7 @@
 /**
- * What loads an SDK on first use rather than at start (issue 20: a start healthy within a second; the
- * card provider's, mail's and wallet sign-in's SDKs took about 200 ms of every start, used or not).
+ * What loads an SDK on first use rather than at start, so a start stays healthy within a second: the
+ * card provider's, mail's and wallet sign-in's SDKs cost every start, used or not
+ * (docs/decisions/0007-server-bundle.md).
  */
 
 /**

@@ -2,7 +2,7 @@
  * Password hashing (DESIGN §8: argon2id with @node-rs/argon2's defaults, 19 MiB and 2 passes a hash), at
  * most `HASHES_AT_ONCE` hashes or verifications at once in a process. Each holds 19 MiB while it runs and
  * keeps a core busy: a burst of 32 registrations at once ran several on libuv's threads side by side and
- * raised the server's peak memory from 247 to 359 MB (issue 19 §3, the 400 MB target), for no more
+ * raised the server's peak memory by a hash's memory each, for no more
  * throughput than one per core gives. The rest wait their turn, in order.
  */
 import { availableParallelism } from 'node:os';

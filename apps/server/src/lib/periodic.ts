@@ -1,4 +1,4 @@
-/** Background jobs that every replica runs and one at a time does (issue 19): rollups, the kept leaderboard. */
+/** Background jobs that every replica runs and one at a time does: rollups, the kept leaderboard. */
 
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';

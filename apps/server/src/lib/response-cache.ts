@@ -1,5 +1,5 @@
 /**
- * Serialized answers of public reads, shared by every visitor (issue 19 §2): a pair's order book, depth,
+ * Serialized answers of public reads, shared by every visitor: a pair's order book, depth,
  * trades and candles are the same for everyone, so a replica builds each answer once per change instead
  * of once per request. Entries live in groups (a pair); a change of the group (heard from this process's
  * own commits at once, and from other replicas over the event bus) starts a new generation, so the next
@@ -84,7 +84,7 @@ export type JsonBody = Buffer;
 
 /**
  * `value` as the route's serializer would send it: checked against the response `schema` (unknown keys
- * dropped), then JSON, encoded once (a busy pair's book is about 200 KB: encoding it again for every
+ * dropped), then JSON, encoded once (a busy pair's book is large: encoding it again for every
  * request was most of a visitor's cost). Throws the schema's error when the value does not fit it (a bug,
  * as for the serializer).
  */

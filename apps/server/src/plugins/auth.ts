@@ -96,7 +96,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
   // ends a session at once, on every server process. Requests that arrive while a read is under way go
   // together in the next one (group commit's batching, DESIGN §9, for a read): each is checked against
   // the account as it is after it arrived, and a busy server pays one round trip for many requests
-  // rather than one each (issue 20: the per-request cost every route pays).
+  // rather than one each (the per-request cost every route pays).
   const sessionAccounts = new GroupCommit<string, SessionAccount | null>(async (_lane, ids) => {
     const rows = await queryNamed<SessionAccount & Record<string, unknown>>(
       opts.db,
@@ -146,7 +146,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     const { sub, tv } = await verifyToken(token);
     const row = await sessionAccounts.submit('session', sub);
-    // A deactivated account's sessions end like a logged-out one's (issue 7 §5): 401, so the web signs out.
+    // A deactivated account's sessions end like a logged-out one's: 401, so the web signs out.
     if (!row || row.token_version !== tv || !row.is_active) {
       throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     }

@@ -1,5 +1,5 @@
 /**
- * Liveness and readiness (DESIGN §9, issue 21 §2). `GET /api/health`: `{status: 'ok', instance}` once the
+ * Liveness and readiness (DESIGN §9). `GET /api/health`: `{status: 'ok', instance}` once the
  * database answers, `instance` naming the host and process so a client can tell replicas apart.
  * `GET /api/ready`: 200 only while the database answers and the server is not draining, 503 otherwise:
  * what a load balancer's health check asks. `app.health.drain()` (SIGTERM) turns readiness off while the

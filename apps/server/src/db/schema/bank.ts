@@ -81,21 +81,21 @@ export const bankTransactions = pgTable(
     index('bank_tx_sender').on(t.senderId, t.createdAt, t.id).where(sql`${t.senderId} IS NOT NULL`),
     index('bank_tx_recipient').on(t.recipientId, t.createdAt, t.id).where(sql`${t.recipientId} IS NOT NULL`),
     index('bank_tx_created').on(t.createdAt, t.id),
-    // The Tnx Logs' currency or category filter without a party (transactions-list.queries.ts) reads a
+    // The Tnx Logs' currency or category filter without a party (reports/transactions-list.queries.ts) reads a
     // page per category of the currency, or per currency of the category, from this index and counts its
-    // matches up to a bound through it (migrations 0037, 0038): a rare currency's 5,338 rows of 10 million
-    // counted in 29 ms with (currency_id, category), against a 21 s scan of the whole ledger without; its
-    // page walked `bank_tx_created` back for 5.8 s. It also stands for the (category, created_at, id) index
-    // that each ledger row paid for. Migration 0041 adds INCLUDE (amount) by hand, so an amount bound with a
-    // category or a currency is compared in the index, not on each row of the ranges.
+    // matches up to a bound through it (migrations 0037, 0038): a rare currency's rows are counted from
+    // their own range, where without it the count scanned the whole ledger and the page walked
+    // `bank_tx_created` back. It also stands for the (category, created_at, id) index that each ledger row
+    // paid for. Migration 0041 adds INCLUDE (amount) by hand, so an amount bound with a category or a
+    // currency is compared in the index, not on each row of the ranges.
     index('bank_tx_currency_category_created').on(t.currencyId, t.category, t.createdAt, t.id),
-    // The Tnx Logs filters (issue 19 §2, transactions-list.queries.ts): the rows a nickname executed
+    // The Tnx Logs filters (reports/transactions-list.queries.ts): the rows a nickname executed
     // without being their sender or recipient (admin mints and burns, settlements, exchange fills), partial
     // so a transfer (its executor is its sender) writes no entry; migration 0028 adds INCLUDE by hand, so
     // the nickname filter with a currency, category or amount stays index-only.
     // A member's history (and a nickname's list) by category: each party's rows of one category in date
-    // order, so a rare category (a member's 17 deposits among 19,000 rows) or one with a currency and an
-    // amount reads its own rows, not all the party's (issue 19 §2; migration 0032 adds INCLUDE by hand).
+    // order, so a rare category (a member's few deposits among many rows) or one with a currency and an
+    // amount reads its own rows, not all the party's (migration 0032 adds INCLUDE by hand).
     index('bank_tx_sender_category')
       .on(t.senderId, t.category, t.createdAt, t.id)
       .where(sql`${t.senderId} IS NOT NULL`),
@@ -143,7 +143,7 @@ export const settlements = pgTable(
   (t) => [
     index('settlements_state_created').on(t.state, t.createdAt, t.id),
     index('settlements_user').on(t.userId, t.createdAt, t.id),
-    // The admin list's order (pending first, then newest; issue 19 §2), read from one index (migration
+    // The admin list's order (pending first, then newest), read from one index (migration
     // 0024 adds INCLUDE (state, kind) by hand, so a deep page reads its ids index-only).
     index('settlements_listing').on(sql`(${t.state} <> 'pending')`, t.createdAt.desc(), t.id.desc()),
     check('settlements_amount_positive', sql`${t.amount} > 0`),

@@ -54,8 +54,8 @@ export const checkoutPackages = pgTable(
  * Credits are copied in when it is created, so what a payment is checked against never changes.
  * State (SPEC §4, DESIGN §7): 1 Created, 3 Pending, 5 Delayed, 6 Resolved, 8 Cancelled, 9 Completed.
  * `credited` is what Completed minted (once); `takenBack` what a refund or lost dispute burned again;
- * `owed` what it could not take back because the member had already spent it. The package's items
- * (issue 10): `chipsGranted` synth chips moved from the sale at completion, `chipsOwed` what the sale
+ * `owed` what it could not take back because the member had already spent it. The package's items:
+ * `chipsGranted` synth chips moved from the sale at completion, `chipsOwed` what the sale
  * could not supply (sold out); ships granted are the items naming the checkout. `itemsTakenBack` is set
  * once a full refund or lost dispute took back the items the member still held.
  */
@@ -92,7 +92,7 @@ export const checkoutTransactions = pgTable(
     // Each in the list's whole order (created_at, then id: migration 0028), so a page needs no sort.
     index('checkout_transactions_user').on(t.userId, t.createdAt, t.id),
     index('checkout_transactions_created').on(t.createdAt, t.id),
-    // The Checkout Logs filters (issue 19 §2), in the list's order.
+    // The Checkout Logs filters, in the list's order.
     index('checkout_transactions_state').on(t.state, t.createdAt, t.id),
     index('checkout_transactions_package').on(t.packageId, t.createdAt, t.id),
     uniqueIndex('checkout_transactions_ref').on(t.providerId, t.refId).where(sql`${t.refId} <> ''`),

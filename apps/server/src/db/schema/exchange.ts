@@ -62,10 +62,10 @@ export const exchangeOrders = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // The open book, one index a side in its price-time priority (issue 19): buys highest price first,
+    // The open book, one index a side in its price-time priority: buys highest price first,
     // sells lowest first, both oldest first at a price, so the book, its depth and the matching engine's
     // crossing orders are read in index order (one index with `price` ascending made every read of the
-    // buys sort all of them: 50,000 open orders on a busy pair).
+    // buys sort all of a busy pair's open orders).
     index('exchange_orders_book_buys')
       .on(t.pairId, t.price.desc().nullsFirst(), t.seq)
       .where(sql`${t.state} = 1 AND ${t.buySide}`),

@@ -71,7 +71,7 @@ export const forgeProcesses = pgTable(
     // Each in the list's whole order (created_at, then id: migration 0028), so a page needs no sort.
     index('forge_processes_user').on(t.userId, t.createdAt, t.id),
     index('forge_processes_created').on(t.createdAt, t.id),
-    // The Forge Process Logs filters (issue 19 §2), in the list's order; a finish range.
+    // The Forge Process Logs filters, in the list's order; a finish range.
     index('forge_processes_state').on(t.state, t.createdAt, t.id),
     index('forge_processes_recipe').on(t.recipeId, t.createdAt, t.id),
     index('forge_processes_finish').on(t.finishDate),

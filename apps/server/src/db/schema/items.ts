@@ -55,7 +55,7 @@ export const items = pgTable(
     // A collection's items in the list's whole order (migration 0028): a page needs no sort and a deep
     // one reads its ids index-only.
     index('items_collection').on(t.collectionId, t.createdAt, t.id),
-    // A member's items newest first (getUserItems; issue 19 §2).
+    // A member's items newest first (getUserItems).
     index('items_owner_created').on(t.ownerId, t.createdAt, t.id),
     index('items_checkout').on(t.checkoutId).where(sql`${t.checkoutId} IS NOT NULL`),
   ],

@@ -1,5 +1,5 @@
 /**
- * The kept leaderboard (issue 19 §2): the ranking of every currency's holders, kept by a background job
+ * The kept leaderboard: the ranking of every currency's holders, kept by a background job
  * that follows the ledger (modules/leaderboard/leaderboard.sync.ts). Derived data: `rebuildLeaderboard` makes
  * it again from `balances` at any time.
  */

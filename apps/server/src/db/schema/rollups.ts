@@ -1,5 +1,5 @@
 /**
- * The ledger rollup (issue 19 §2 Stats, The audit): per bucket, currency and category, the sums of
+ * The ledger rollup (behind the currency stats and the audit): per bucket, currency and category, the sums of
  * `bank_transactions` that currency stats, supply history and the conservation audit read, kept by a
  * background job that follows the ledger (modules/bank/rollup.queries.ts). Derived data:
  * `rebuildLedgerRollup` makes it again from the ledger at any time. No foreign keys: derived rows.
@@ -82,7 +82,7 @@ export const ledgerAuditBaseline = pgTable('ledger_audit_baseline', {
 });
 
 /**
- * The exchange's candles kept per pair (issue 19 §2 Stats): one row per (pair, width '1m' | '1h' | '1d',
+ * The exchange's candles kept per pair (for the stats): one row per (pair, width '1m' | '1h' | '1d',
  * bucket aligned to the epoch, UTC) holding trades stamped below the state's watermark: open and close
  * (the prices of the lowest and highest `seq`, with those seqs so later trades merge in), high, low,
  * volume (sum of amounts, in the pair's buyCurrency) and the trade count. Kept by the rollup job with the
@@ -114,7 +114,7 @@ export const tradeCandlesState = pgTable('trade_candles_state', {
 });
 
 /**
- * The latest conservation check (issue 19 §2 The audit; one row, id 1), taken at one snapshot by the
+ * The latest conservation check (the audit's; one row, id 1), taken at one snapshot by the
  * audit-check job (every ~30 s, one replica), by a live audit, or by the full recount: per currency
  * (`currencies`, JSON array of `{currencyId, balances, issued, removed, escrow, negative}`, amounts as
  * integer text in 10^-9 units, as `Amount`), when (`checkedAt`, the snapshot's time), the rollup watermark it used,

@@ -49,7 +49,7 @@ export const users = pgTable(
     // The user list's order (created_at DESC, id DESC). Migration 0017 adds INCLUDE (role and the four
     // flags) by hand (drizzle has no INCLUDE), so a filtered page and a deep OFFSET stay index-only.
     index('users_created_at').on(t.createdAt, t.id),
-    // getUsers' selective filters, each with the list's order (issue 19 §2).
+    // getUsers' selective filters, each with the list's order.
     index('users_inactive_created').on(t.createdAt, t.id).where(sql`NOT ${t.isActive}`),
     index('users_wallet_only_created').on(t.createdAt, t.id).where(sql`${t.isWalletOnly}`),
     index('users_anonymous_created').on(t.createdAt, t.id).where(sql`${t.isAnonymous}`),
@@ -57,7 +57,7 @@ export const users = pgTable(
     // Part-of-a-word search (`LIKE '%x%'`) of nickname and e-mail: pg_trgm (created in migration 0017).
     index('users_nickname_trgm').using('gin', sql`lower(${t.nickname}) gin_trgm_ops`).with({ fastupdate: false }),
     index('users_email_trgm').using('gin', sql`${t.email} gin_trgm_ops`).with({ fastupdate: false }),
-    // The kept leaderboard follows the members whose flags changed (issue 19 §2, leaderboard.sync.ts).
+    // The kept leaderboard follows the members whose flags changed (leaderboard.sync.ts).
     index('users_updated_at').on(t.updatedAt),
   ],
 );
@@ -111,7 +111,7 @@ export const accessLogs = pgTable(
     address: text('address').notNull(),
     loginType: integer('login_type').notNull(),
   },
-  // The Access Logs list (issue 19 §2): each filter's index ends in the list's order (created_at, id).
+  // The Access Logs list: each filter's index ends in the list's order (created_at, id).
   (t) => [
     index('access_logs_user').on(t.userId, t.createdAt, t.id),
     index('access_logs_created').on(t.createdAt, t.id),
@@ -122,8 +122,8 @@ export const accessLogs = pgTable(
 
 /**
  * Each member's number of access log rows, kept by a statement trigger on `access_logs` (migration
- * 0039): the Access Logs list filtered by one member answers its total from here, exact at any size
- * (issue 19 §2). The log is append-only, so the count only grows.
+ * 0039): the Access Logs list filtered by one member answers its total from here, exact at any size.
+ * The log is append-only, so the count only grows.
  */
 export const accessLogCounts = pgTable('access_log_counts', {
   userId: objectId('user_id').primaryKey(),
@@ -144,7 +144,7 @@ export const adminLogs = pgTable(
     category: integer('category').notNull(),
     action: text('action').notNull(),
   },
-  // The Admin Logs list (issue 19 §2): each filter's index ends in the list's order (created_at, id).
+  // The Admin Logs list: each filter's index ends in the list's order (created_at, id).
   (t) => [
     index('admin_logs_created').on(t.createdAt, t.id),
     index('admin_logs_admin').on(t.adminId, t.createdAt, t.id),
@@ -178,7 +178,7 @@ export const idempotencyKeys = pgTable(
 );
 
 /**
- * Kept user stats (issue 19 §2, SPEC §3 getUserStats): the accounts created on each UTC day, by flag,
+ * Kept user stats (SPEC §3 getUserStats): the accounts created on each UTC day, by flag,
  * kept by triggers on users and balances (migration 0017). A writer adds to the row of its slot
  * (`pg_backend_pid() % 8`), so concurrent writers of one day rarely wait on one row; a read sums the slots.
  */

@@ -1,5 +1,5 @@
 /**
- * Currencies as read pages need them (their ticker and precision), kept per process (issue 19 §2): the
+ * Currencies as read pages need them (their ticker and precision), kept per process: the
  * leaderboard read its currency's row on every request, one more round trip to PostgreSQL than the
  * ranking itself. A currency changes rarely and every change names it in the live changes
  * (`LiveChanges.touchCurrency`), so its kept row is dropped at once on the replica that changed it and
@@ -46,7 +46,7 @@ export interface CurrencyListAnswer {
  * Starts `app`'s kept answer of the public currency list (SPEC §7), the same for every caller: built once
  * and served for up to `RESPONSE_TTL_MS` (1 s), dropped at once when any currency changes here or on
  * another replica (the live changes), as the kept rows above are. It was read and planned afresh on every
- * visitor's request (issue 19: 1,923 requests/s, p99 52 ms at the scale seed on a slow machine).
+ * visitor's request.
  */
 export function startCurrencyListAnswer(app: FastifyInstance, db: Db): CurrencyListAnswer {
   const cache = new ResponseCache<JsonBody>();

@@ -80,8 +80,8 @@ export type HoldingKind = 'balance' | 'order' | 'settlement' | 'recipe' | 'proce
  * currency, escrow in the currency it holds), pending deposits and withdrawals (amount and tax), live
  * recipes and running forge processes (amounts per unit: a total is a whole multiple).
  *
- * Cost: every balance of the one currency, through `balances_currency` (up to all its holders: about a
- * second at 1,000,000), open orders of its pairs through `exchange_orders_book`, pending settlements
+ * Cost: every balance of the one currency, through `balances_currency` (up to all its holders: a long read at
+ * a million), open orders of its pairs through `exchange_orders_book`, pending settlements
  * through `settlements_state_created`, running processes through `forge_processes_running`. Only an
  * admin lowering a precision runs it, rarely, so the scan is accepted rather than an index on `amount`
  * that every posting would have to update.

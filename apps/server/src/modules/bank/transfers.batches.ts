@@ -19,7 +19,7 @@ export interface TransferBatches {
 export function startTransferBatches(app: FastifyInstance, db: Db): TransferBatches {
   // Transfers without an Idempotency-Key are written in batches (group commit, DESIGN §9): those that
   // arrive while the previous batch is written go together in one transaction. One lane: two lanes (by
-  // sender) wrote smaller batches, at a third more CPU per transfer, and 0.12 lower a ratio (issue 20).
+  // sender) wrote smaller batches, at more CPU per transfer (docs/decisions/0001-group-commit.md).
   const transferBatches: TransferBatches['transfers'] = new GroupCommit<
     transfers.TransferJob,
     transfers.TransferResult

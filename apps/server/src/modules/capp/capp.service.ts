@@ -1,5 +1,5 @@
 /**
- * Creator apps (DESIGN §7 "OAuth-grade consent", issue 11 §3; RFC 9700's advice for the authorization
+ * Creator apps (DESIGN §7 "OAuth-grade consent"; RFC 9700's advice for the authorization
  * code flow): a creator's app asks (`createAuthRequest`, its URLs equal to ones registered on its own
  * collection, byte for byte), the member reads the request (`getAuthRequest`) and signs in on Starlight
  * with it (`consent`, called by `login` and `loginWallet`): the answer is the app's redirect URL with a

@@ -54,8 +54,8 @@ export type LockedCheckout = { checkout: CheckoutRow; items: PackageItem[] };
  * recorded already (by provider and provider event id). Records nothing: each event is recorded once,
  * with its outcome, by `recordEvents` or in its completion's posting (`completeWithCredits`), whose
  * insert on the events' unique key is the last word on a redelivery racing its first delivery. A named
- * statement, planned once per connection: unnamed, it was parsed and planned again on every batch (0.5
- * of its 1 ms, issue 20).
+ * statement, planned once per connection: unnamed, it was parsed and planned again on every batch, about
+ * half of its cost.
  */
 export async function lockCheckouts(
   tx: Tx,

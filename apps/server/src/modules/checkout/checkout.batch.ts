@@ -1,5 +1,5 @@
 /**
- * Provider events by group commit (DESIGN §9, issue 20): the webhooks that name their checkout by our id
+ * Provider events by group commit (DESIGN §9): the webhooks that name their checkout by our id
  * and arrive while a batch is written go together in the next one. One statement locks their checkouts
  * and finds the events recorded already (checkout.batch.queries.ts); each event then meets its checkout as
  * the one-by-one path would (checkout.events.ts); the completions that credit nothing but Credits, the

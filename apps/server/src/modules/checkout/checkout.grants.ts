@@ -1,5 +1,5 @@
 /**
- * A package's items (issue 10; DESIGN §7 `items:[{type 1|2, amount}]`), granted with the Credits when a
+ * A package's items (DESIGN §7 `items:[{type 1|2, amount}]`), granted with the Credits when a
  * checkout completes and taken back with them:
  * - type 1, Alpha synth chips: moved from the sale's fixed supply to the member (category 3, reference =
  *   the checkout) as far as the supply lasts; what it could not supply is recorded as `chipsOwed`.

@@ -239,7 +239,7 @@ export interface CheckoutQuery {
 
 /**
  * The conditions of `q` on `t` (checkout_transactions), or null when its nickname names no account. Each
- * filter has an index that reads it in the list's order (issue 19 §2; migration 0019_list_indexes): the
+ * filter has an index that reads it in the list's order (migration 0019_list_indexes): the
  * member (`checkout_transactions_user`), the state, the package; no filter or a date range reads
  * `checkout_transactions_created`; a reference is unique per provider (`checkout_transactions_ref`, both
  * providers looked up: the table allows only 1 and 2). The provider alone (two values) narrows no more
@@ -317,7 +317,7 @@ export async function findCheckouts(
   // read with its generic plan; its total from the table's estimate past the bound (never deleted). Only a
   // state or only a package: one range of its index, also with its generic plan (EXPLAIN at the scale
   // seed: the state's index for its most and least common values), which PostgreSQL made again on every
-  // call (1.1 ms of planning under load, for 1.3 ms of work). Not a member's: PostgreSQL keeps that plan
+  // call, at about the cost of the work. Not a member's: PostgreSQL keeps that plan
   // itself, and the transaction's round trips made it slower.
   const [rows, count] = await Promise.all([
     whole

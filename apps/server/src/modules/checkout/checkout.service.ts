@@ -33,7 +33,7 @@ import type { sandboxProvider } from './providers/sandbox.ts';
 
 export interface CheckoutDeps {
   db: Db;
-  /** Lag-tolerant reads, a standby when there is one (issue 21 §2): the admin's checkout list. */
+  /** Lag-tolerant reads, a standby when there is one: the admin's checkout list. */
   readDb: Db;
   /**
    * The provider serving each provider id: a real one with settings, else the sandbox when
@@ -80,7 +80,7 @@ export async function buyPackage(
   if (!pkg?.published || !pkg.active) throw new AppError('NOT_FOUND', 'Package not found');
   const via = provider(deps, input.providerId);
   // No payment is taken for Credits that could not be issued: the rule every path that creates value
-  // follows (DESIGN §4 canMint; issue 17 §3). A completion still credits what was paid, whatever the flag.
+  // follows (DESIGN §4 canMint). A completion still credits what was paid, whatever the flag.
   const credits = await requireCurrency(deps.db, CREDITS_CURRENCY_ID);
   requireMintable(credits);
   requireNotFrozen(credits);

@@ -28,7 +28,7 @@ const SALE_QUERY = sql`
 
 /**
  * The seeded sale, or null before the seed has made it. A named statement, planned once per connection
- * (its three-table join took 0.67 ms to plan on every synth chips page under load).
+ * (its three-table join was planned again on every synth chips page).
  */
 export async function findSale(db: DbOrTx): Promise<Sale | null> {
   const [r] = await queryNamed<{ sale_id: string; currency_id: number; collection_id: string }>(

@@ -1,5 +1,5 @@
 /**
- * The exchange's candles, kept (issue 19 §2 Stats): `trade_candles` holds each pair's OHLC per minute,
+ * The exchange's candles, kept for the stats: `trade_candles` holds each pair's OHLC per minute,
  * hour and day for the trades stamped below its watermark, added by the rollup job's tick
  * (`tickTradeCandles`, in the ledger rollup's transaction: modules/reports/rollup.queries.ts). `findCandles`
  * reads at most `limit` x (interval / stored width) kept rows and the trades from the watermark on, so

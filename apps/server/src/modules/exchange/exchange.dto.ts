@@ -32,7 +32,7 @@ export function pairAmountText(pair: Pick<PairRow, 'buyPrecision' | 'buyTicker' 
 }
 
 /**
- * The precisions a pair's amounts are written at (issue 6): quantities (`initialAmount`, `filledAmount`,
+ * The precisions a pair's amounts are written at: quantities (`initialAmount`, `filledAmount`,
  * trade and level amounts, volume) in its buyCurrency's, prices in its sellCurrency's (DESIGN §5).
  */
 export interface PairPrecision {

@@ -12,7 +12,7 @@ import { startOrderBatches } from './orders.batches.ts';
 import { ordersRoutes } from './orders.routes.ts';
 import { pairsRoutes } from './pairs.routes.ts';
 
-/** Registers the exchange at `/api/cex`; `readDb` serves trades and candles (lag-tolerant, issue 21 §2). */
+/** Registers the exchange at `/api/cex`; `readDb` serves trades and candles (lag-tolerant). */
 export const exchangeModule: FastifyPluginAsync<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   const stopLive = startExchangeLive(app, db);
   const answers = startMarketAnswers(app, db, readDb);

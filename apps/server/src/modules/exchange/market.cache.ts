@@ -1,16 +1,14 @@
 /**
- * The exchange's public market answers (getOrders, getDepth, getTrades, getCandles), built once per
- * change of their pair and served to every viewer from `lib/response-cache.ts` (issue 19 §2: a busy
- * pair's book is 1,000 orders; building and serializing it per request held a visitor's answer at
- * hundreds of milliseconds). A pair's answers are dropped when this process commits a change of the pair,
- * when another replica's change is heard on the bus (the live feed's own lag, a few milliseconds), when a
- * currency changes (precision, names), and after a second in any case. Who may see a pair (hidden pairs:
- * admins only) is checked on every request against the pair row loaded with the answer.
+ * The exchange's public market answers (getOrders, getDepth, getTrades, getCandles), built once per change
+ * of their pair and served to every viewer from `lib/response-cache.ts` (building and serializing a busy
+ * pair's book per request was most of a visitor's wait). A pair's answers are dropped when this process
+ * commits a change of the pair, when another replica's change is heard on the bus (the live feed's own
+ * lag), when a currency changes (precision, names), and after a second in any case. Who may see a pair
+ * (hidden pairs: admins only) is checked on every request against the pair row loaded with the answer.
  *
- * A member's own orders (getUserOrders, up to 500: 98 KB for the scale seed's member1) are kept the same
- * way per member: dropped when a change names the member (`LiveChanges.touchUser`: their placements,
- * cancels and payouts, and every fill of their resting orders), on a currency change, and after
- * `OWN_ORDERS_TTL_MS` in any case.
+ * A member's own orders (getUserOrders, up to 500) are kept the same way per member: dropped when a change
+ * names the member (`LiveChanges.touchUser`: their placements, cancels and payouts, and every fill of their
+ * resting orders), on a currency change, and after `OWN_ORDERS_TTL_MS` in any case.
  */
 import {
   AppError,
@@ -53,7 +51,7 @@ export interface MarketAnswers {
 
 /**
  * Starts the cache of `app`'s process, listening to its own commits and to the bus. Trades and candles
- * are read from `readDb` (a standby when there is one, issue 21 §2); the book and a member's own orders,
+ * are read from `readDb` (a standby when there is one); the book and a member's own orders,
  * which a member checks right after placing one, from `db`.
  */
 export function startMarketAnswers(app: FastifyInstance, db: Db, readDb: Db = db): MarketAnswers {

@@ -2,7 +2,7 @@
  * The exchange's group commit (DESIGN §9): orders without an Idempotency-Key are placed in batches, the
  * orders that arrive while the previous batch is written going together in one transaction, whatever
  * their pairs. One lane: per-pair lanes wrote small batches that waited on each other's balance rows (a
- * trader's currency is on several pairs), at twice the CPU per order of one hot pair (issue 20).
+ * trader's currency is on several pairs), at more CPU per order than one lane.
  */
 import type { PlaceOrderResponse } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';

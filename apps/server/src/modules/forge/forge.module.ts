@@ -1,6 +1,6 @@
 /**
  * The forge module's root (SPEC §7 Forge, DESIGN §6) under /api/forge: the kept recipe list visitors and
- * members read (issue 19 §2), members' own process totals, the group commits of starts and ends, and its
+ * members read, members' own process totals, the group commits of starts and ends, and its
  * routes (recipes, processes).
  */
 import type { FastifyPluginAsync } from 'fastify';

@@ -235,7 +235,7 @@ export interface ProcessQuery extends ForgeProcessFilters {
 
 /**
  * The conditions of `q` on `p` (forge_processes), or null when its nickname names no account. Each
- * filter has an index in the list's date order (issue 19 §2; migration
+ * filter has an index in the list's date order (migration
  * 0019_list_indexes): the member (`forge_processes_user`), the state, the recipe; no filter or a start range
  * reads `forge_processes_created`. A finish range also bounds the start (a process finishes after it
  * starts), so `finishBefore` narrows the range of start dates read; `forge_processes_finish` serves a

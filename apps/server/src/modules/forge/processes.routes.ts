@@ -18,7 +18,7 @@ import * as processes from './processes.service.ts';
 
 /**
  * `batches`: the module's group commits of starts and of ends; `ownTotals`: members' kept process totals;
- * `readDb` serves the admin's list of every forge process (lag-tolerant, issue 21 §2).
+ * `readDb` serves the admin's list of every forge process (lag-tolerant).
  */
 export const processesRoutes: FastifyPluginAsyncZod<{
   db: Db;

@@ -1,5 +1,5 @@
 /**
- * The recipe list every visitor and member reads (issue 19 §2): the same for everyone but an admin, so a
+ * The recipe list every visitor and member reads: the same for everyone but an admin, so a
  * replica builds its answer once and serves it for up to `RESPONSE_TTL_MS` (1 s). This process's own recipe
  * writes drop it at once (`clear`), and so does a currency change anywhere (a recipe's amounts are written
  * at its currencies' precision); another replica's recipe write shows here within the TTL. An admin's list

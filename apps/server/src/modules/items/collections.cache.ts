@@ -1,5 +1,5 @@
 /**
- * The collection list a visitor reads (issue 19 §2): every collection, the same for every visitor, so a
+ * The collection list a visitor reads: every collection, the same for every visitor, so a
  * replica keeps its answer for up to `RESPONSE_TTL_MS` (1 s). A collection created through this process
  * drops it at once (`clear`); one created through another replica, or a creator's new nickname, shows
  * within the TTL. A signed-in caller's answer (with their own collections' app URLs) is read afresh.

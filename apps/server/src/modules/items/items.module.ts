@@ -1,6 +1,6 @@
 /**
  * The items module's root (SPEC §7, DESIGN §7) under /api/inventory: the kept collection list visitors
- * read (issue 19 §2), collections' and members' kept item totals, and its routes (collections, items).
+ * read, collections' and members' kept item totals, and its routes (collections, items).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -18,7 +18,7 @@ export const itemsModule: FastifyPluginAsync<{ db: Db }> = async (app, { db }) =
   // Members' own item totals, kept until their next change (lib/kept-totals.ts).
   const ownTotals = startMemberTotals(app);
   app.addHook('onClose', async () => ownTotals.stop());
-  // The collection list visitors read, kept per process (issue 19 §2); a new collection drops it.
+  // The collection list visitors read, kept per process; a new collection drops it.
   const collections = startCollectionAnswers(db);
   await app.register(collectionsRoutes, { prefix: '/api/inventory', db, collections });
   await app.register(itemsRoutes, { prefix: '/api/inventory', db, totals, ownTotals });

@@ -95,7 +95,7 @@ export interface NewItem {
   metadata: ItemData;
   variabledata: ItemData;
   hiddendata: ItemData;
-  /** The purchase whose package granted the item (issue 10), when one did. */
+  /** The purchase whose package granted the item, when one did. */
   checkoutId?: string | null;
 }
 
@@ -141,8 +141,8 @@ export function insertItemsAlong(name: string, rows: readonly NewItem[]): { ids:
 }
 
 /**
- * Deletes the items checkout `checkoutId` granted that `ownerId` still owns (issue 10 refunds). Returns the
- * collection of each deleted item (one entry per item).
+ * Deletes the items checkout `checkoutId` granted that `ownerId` still owns (a refund takes back the
+ * package's items). Returns the collection of each deleted item (one entry per item).
  */
 export async function deleteCheckoutItems(db: DbOrTx, checkoutId: string, ownerId: string): Promise<string[]> {
   const res = await db.execute<{ collection_id: string }>(
@@ -180,7 +180,7 @@ function itemsWhere(filter: ItemsFilter): SQL {
 /**
  * Items matching `filter`, newest first (ties by id), one page, and how many match,
  * counted up to a bound (`totalCapped`: more match than `total`). `viewerId` sees `hiddendata` only on
- * items of collections they created (DESIGN §7). Read in order from an index (issue 19 §2): a
+ * items of collections they created (DESIGN §7). Read in order from an index: a
  * collection's items from `items_collection`, a member's from `items_owner_created` (migration
  * 0019_list_indexes); the page's ids are found first, so a deep page reads only its own rows whole.
  * `totalOf`, when given, answers the total instead of counting at once: it gets the count to run and may
@@ -207,10 +207,9 @@ export async function findItems(
       ORDER BY p.created_at DESC, p.id DESC`,
     );
   // A collection's list: one index serves it whatever the collection (items_collection), so its generic
-  // plan is always right; it ran in 0.08 ms where planning it on every call took 0.3 (issue 19: 2,500 ->
-  // 4,000 requests/s at the scale seed). A member's own list gets its generic plan without help (a read-only
-  // transaction around it made it 15% slower), and a member's items of one collection could come from either
-  // index, which PostgreSQL picks by their counts.
+  // plan is always right, where planning it on every call cost more than running it. A member's own list
+  // gets its generic plan without help (a read-only transaction around it only made it slower), and a
+  // member's items of one collection could come from either index, which PostgreSQL picks by their counts.
   const oneIndex = 'collectionId' in filter && filter.ownerId === undefined;
   const [rows, count] = await Promise.all([
     oneIndex ? readWithGenericPlans(db, (q) => read(q, pageSize(page.limit))) : read(db, page.limit),
@@ -241,8 +240,8 @@ function toItem(r: ItemSqlRow, viewerId: string | null): Item {
  * the number of groups (counted up to a bound, `totalCapped`). Reads only that member's items of that
  * collection, in name order from `items_owner` (owner, collection, name): first the page's names from the
  * index alone, then the items of those names only, so a page costs its own groups' items, not all of the
- * member's items of the collection (issue 19: the scale seed's member1 holds 1,118 items of one collection,
- * each its own group: 1.31 -> 0.22 ms a page; 434 items in 9 groups: 0.78 -> 0.97 ms). `totalOf` as for
+ * member's items of the collection (a member may hold a thousand items of one collection, each its
+ * own group). `totalOf` as for
  * `findItems`.
  */
 export async function findGroupedItems(

@@ -1,5 +1,5 @@
 /**
- * The leaderboard module's root (DESIGN §6; issue 19 §2): the job that keeps the ranking in `store` (run
+ * The leaderboard module's root (DESIGN §6): the job that keeps the ranking in `store` (run
  * at once, which builds the ranking when it is missing, then every second), the kept currency list and
  * tops the route reads, and its route under /api/user.
  */

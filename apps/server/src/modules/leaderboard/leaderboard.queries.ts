@@ -76,7 +76,7 @@ export async function ledgerBacklogOver(db: DbOrTx, from: Date, to: Date, limit:
  * The holders whose place may have changed since `from`, read as they are now: every (member, currency) a
  * ledger row stamped in `[from, to)` names as sender or recipient (`bank_tx_created`), and every balance of
  * a member whose row changed (`updated_at`) in `[usersFrom, to)` (`users_updated_at`: an admin deactivated
- * or reactivated them). `ranked` = positive balance of an active, non-system member (issue 9 §4, DESIGN §6).
+ * or reactivated them). `ranked` = positive balance of an active, non-system member (DESIGN §6).
  */
 export async function changedHolders(db: DbOrTx, from: Date, usersFrom: Date, to: Date): Promise<HolderRow[]> {
   const f = from.toISOString();
@@ -147,7 +147,7 @@ export async function findShownMembers(db: DbOrTx, ids: string[]): Promise<Shown
 }
 
 /**
- * The viewer's own place as of now (read-your-writes, issue 19 §2): their balance of `currencyId` and
+ * The viewer's own place as of now (read-your-writes): their balance of `currencyId` and
  * whether it is ranked (positive, active, not a system account); null when the member does not exist.
  */
 export async function findViewerHolding(

@@ -16,13 +16,13 @@ const AROUND = 5;
  * message}`, amounts at the currency's precision, private members as `Anonymous` to others. Throws
  * NOT_FOUND `Currency not found`.
  *
- * Read from the kept ranking (`store`, issue 19 §2), which follows the ledger within a couple of
+ * Read from the kept ranking (`store`), which follows the ledger within a couple of
  * seconds; the viewer's own place is read-your-writes: their balance is read now and put at its place in
  * the kept ranking (their kept entry, if it lags, left out), so a member sees their own posting at once.
  * Nicknames and privacy are read with the rows shown; the currency's ticker and precision are the kept
  * ones (`currencies`, bank/currencies.cache.ts). The top of the ranking, named, is read once per job tick
  * for everyone (`cache`): a member's answer then reads only their own neighbours. All but the viewer's
- * balance is read from `readDb` (a standby when there is one, issue 21 §2); that balance from `db`.
+ * balance is read from `readDb` (a standby when there is one); that balance from `db`.
  */
 export async function leaderboard(
   db: Db,

@@ -1,5 +1,5 @@
 /**
- * Where the kept leaderboard lives (issue 19 §2): one interface, two stores. With `REDIS_URL`, a Redis
+ * Where the kept leaderboard lives: one interface, two stores. With `REDIS_URL`, a Redis
  * sorted set per currency; otherwise (PGlite, or PostgreSQL alone) the `leaderboard_entries` table. Both
  * rank by amount, highest first, ties by member id ascending (DESIGN §6), exactly: no amount passes
  * through a double. The background job (leaderboard.sync.ts) is their only writer. The stores are

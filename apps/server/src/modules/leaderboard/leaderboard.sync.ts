@@ -1,5 +1,5 @@
 /**
- * The job that keeps the leaderboard (issue 19 §2): every second one replica (`withJobLock`) reads the
+ * The job that keeps the leaderboard: every second one replica (`withJobLock`) reads the
  * ledger rows stamped since the store's mark up to the committed horizon (`bank_tx_created`), plus the
  * members whose row changed (`users_updated_at`: deactivated, reactivated), reads those holders'
  * balances and flags as they are now, and writes them into the store; then moves the mark. The write path

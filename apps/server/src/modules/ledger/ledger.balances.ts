@@ -109,18 +109,18 @@ function idsQuery(known: readonly (string | number)[], more: readonly SQL[], typ
  * `columns`, `from`) ride in the same statement, so a batch pays one round trip (DESIGN §9).
  *
  * A balance row that does not exist yet (a first credit: a new member, a new tax or fee collector) is
- * opened first, at 0, in the same order and the same statement, before any existing row is locked
- * (issue 20): a row first inserted by the posting, after the locks, was taken out of order and
- * concurrent first credits of one account deadlocked. Every transaction so takes its new rows, then its
- * existing ones, each in order, and no two can wait on each other in a cycle. An existing row is passed
- * over by the insert's own check of the primary key (ON CONFLICT DO NOTHING writes nothing for it): a NOT
- * EXISTS before it was planned, in a batch's generic plan made while `balances` was small, as a scan of
- * the currency's holders (44 index entries a row at 200 members, 0.84 of a 1.19 ms statement). A row another transaction
- * opened and committed after this statement's snapshot fails the statement's transaction with
- * `RacedBalanceRows` (40001), retried by `inTransaction` (once per new row at most). The rows are
- * locked one by one from the ordered pairs (a LATERAL lookup by primary key): with the pairs as `IN`
- * subqueries over the caller's CTEs, a row another transaction had just updated was re-checked without
- * them and skipped, so it went unlocked (and was then taken out of order by the posting).
+ * opened first, at 0, in the same order and the same statement, before any existing row is locked: a row
+ * first inserted by the posting, after the locks, was taken out of order and concurrent first credits of
+ * one account deadlocked. Every transaction so takes its new rows, then its existing ones, each in order,
+ * and no two can wait on each other in a cycle. An existing row is passed over by the insert's own check
+ * of the primary key (ON CONFLICT DO NOTHING writes nothing for it): a NOT EXISTS before it was planned,
+ * in a batch's generic plan made while `balances` was small, as a scan of the currency's holders for every
+ * row, most of the statement's work. A row another transaction opened and committed after this statement's
+ * snapshot fails the statement's transaction with `RacedBalanceRows` (40001), retried by `inTransaction`
+ * (once per new row at most). The rows are locked one by one from the ordered pairs (a LATERAL lookup by
+ * primary key): with the pairs as `IN` subqueries over the caller's CTEs, a row another transaction had
+ * just updated was re-checked without them and skipped, so it went unlocked (and was then taken out of
+ * order by the posting).
  *
  * `name` names the prepared statement: same name, same SQL. Returns the batch's working balances and the
  * statement's rows (the caller's columns, one per row of `from`; `row` is the first), or null when `from`

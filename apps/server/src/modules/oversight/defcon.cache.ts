@@ -1,5 +1,5 @@
 /**
- * The alert level every page reads (issue 19 §2): one row, the same for everyone, so a replica keeps its
+ * The alert level every page reads: one row, the same for everyone, so a replica keeps its
  * answer for up to `RESPONSE_TTL_MS` (1 s). A change drops it at once: this process's own (`clear`, after
  * the commit) and any replica's, heard as the bus's `defcon` event that also pushes it to every socket.
  */

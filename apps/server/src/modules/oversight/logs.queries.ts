@@ -1,6 +1,6 @@
 /**
  * SQL of the access and admin logs (SPEC §2 Access Logs and Admin Logs tabs; DESIGN §8), fast at any
- * size (issue 19 §2): each filter has an index ending in `(created_at, id)`, the list's order (newest
+ * size: each filter has an index ending in `(created_at, id)`, the list's order (newest
  * first, ties by id), so a page reads its rows in order from one index range; the page's ids are found
  * first (an index-only scan where the filter's index covers it) and only those rows are read whole, so a
  * deep page skips index entries, not rows; the total is counted up to a bound (`cappedTotal`), but one

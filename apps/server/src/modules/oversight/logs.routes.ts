@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import * as logs from './logs.service.ts';
 
-/** `readDb` serves the log lists (lag-tolerant, issue 21 §2). */
+/** `readDb` serves the log lists (lag-tolerant). */
 export const logsRoutes: FastifyPluginAsyncZod<{ readDb: Db }> = async (app, { readDb }) => {
   const tags = ['audit'];
   app.post(

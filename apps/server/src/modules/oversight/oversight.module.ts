@@ -1,6 +1,6 @@
 /**
  * The oversight module's root: the alert level (defcon) and the access and admin logs under /api/audit,
- * with the kept alert level every page reads (issue 19 §2), stopped when the app closes.
+ * with the kept alert level every page reads, stopped when the app closes.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.ts';

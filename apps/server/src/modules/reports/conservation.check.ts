@@ -1,5 +1,5 @@
 /**
- * The stored conservation check (issue 19 §2 The audit): the one pass over `balances` the audit needs
+ * The stored conservation check (for the audit): the one pass over `balances` the audit needs
  * (sum per currency and negative count) runs in a background job, one replica at a time every ~30 s,
  * instead of in every admin's request. Each check is taken at ONE snapshot (a REPEATABLE READ
  * transaction): the balances, the rollup's all-time totals plus the ledger rows above its watermark, and

@@ -1,5 +1,5 @@
 /**
- * SQL of the audit's checks beyond conservation (issue 19 §2 The audit): the tripwires the incremental
+ * SQL of the audit's checks beyond conservation: the tripwires the incremental
  * audit reads (cheap, from the catalog and the statistics) and the full recount's comparison of the
  * ledger rollup with the ledger.
  * Reads other modules' tables: `balances` and `bank_transactions` (the ledger's: the audit checks them against the rollup and each other, in one snapshot) and `currencies` (the bank's: the tickers and precisions a stored check labels its rows with).
@@ -37,7 +37,7 @@ export interface Tripwires {
  * triggers, the baseline and the rollup's state in one statement.
  */
 export async function findTripwires(db: DbOrTx): Promise<Tripwires> {
-  // A fresh statistics snapshot, then one named statement (planned once per connection: 2 ms under load).
+  // A fresh statistics snapshot, then one named statement (planned once per connection, not on every call).
   await freshStatistics(db);
   const [r] = await queryNamed<{
     triggers: unknown;

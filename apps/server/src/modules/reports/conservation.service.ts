@@ -1,5 +1,5 @@
 /**
- * The ledger's conservation audit (DESIGN §4; issue 19 §2 The audit): per currency, balances plus escrow
+ * The ledger's conservation audit (DESIGN §4): per currency, balances plus escrow
  * equal issued minus removed, with the tamper tripwires, from the stored check or a full recount.
  */
 import { type AuditCheck, type AuditResponse, formatAtPrecision } from '@starlight/shared';
@@ -52,7 +52,7 @@ function triggersCheck(t: Tripwires['triggers']): AuditCheck {
 }
 
 /**
- * The incremental audit's tripwires (issue 19 §2): a ledger row changed or removed since the last full
+ * The incremental audit's tripwires: a ledger row changed or removed since the last full
  * recount that found the rollup equal to the ledger (the table's update/delete counters moved, or were
  * reset with the statistics), the ledger's storage replaced (TRUNCATE, VACUUM FULL, CLUSTER), a row
  * inserted with a time below the rollup's watermark (found by the job in the blocks written since its
@@ -102,7 +102,7 @@ function tripwireChecks(t: Tripwires): AuditCheck[] {
 
 /**
  * DESIGN §4 conservation check per currency: balances + escrow = issued - removed, and no negative
- * balance; `ok` is true only when every currency and every check passes (issue 19 §2).
+ * balance; `ok` is true only when every currency and every check passes.
  * - Incremental (default): the latest stored conservation check (`latestCheck`: taken at one snapshot by
  *   the audit-check job every ~30 s, the ledger's sums from the rollup up to its checkpoint plus the rows
  *   after it, against one pass over the balances), used while no posting happened since and it was

@@ -1,5 +1,5 @@
 /**
- * SQL of the whole ledger's pages and totals from the rollup's counts (issue 19 §2): where a page of the
+ * SQL of the whole ledger's pages and totals from the rollup's counts: where a page of the
  * unfiltered list starts without walking its offset, and a list's total from the kept counts plus the
  * rows above the watermark. Used by the transaction lists (transactions-list.queries.ts).
  * Reads other modules' tables: `bank_transactions` (the ledger's: the rows above the rollup's watermark, and the index walked to a page's first row).
@@ -15,20 +15,20 @@ export const ROLLUP_STEP_MIN_OFFSET = 1_000;
 
 /**
  * The first row of a page of the whole ledger (no filter, newest first) from row `offset`: its time (text
- * timestamptz) and id, or null past the end; found without walking `offset` index entries (issue 19 §2). The ledger rollup counts every row
- * stamped below its watermark per day and per hour (`ledger_rollup`, moved with the watermark in one
- * transaction, so one snapshot sees them agree); the ledger's own rows from the watermark on are counted
- * directly. Days are stepped through newest first, each an index lookup, until the one that holds row
- * `offset`; its hours give the hour and, for an hour from `floor` on (`minuteFloor`), its minutes the
- * minute; the index `bank_tx_created` is then walked backward from that hour's or minute's end (or the
- * watermark), skipping only its rows before the page (a busy hour held 340,000 rows, a minute some thousands). `known`:
- * the watermark read before (`watermarkBefore`), which bounds the tail's index range. Rows below the
- * watermark never change, so the page may be read from this row in a statement of its own, whose plan
- * PostgreSQL keeps (an OFFSET it would plan again each time: 2.2 ms). Equal to `OFFSET offset` over the
- * whole list (tested in lists.paging). Run in `readWithGenericPlans`: JIT off (the planner's guesses for the
- * rollup's ranges are a third of the table, and compiling for them took 577 ms of a 645 ms answer at the
- * scale seed), and its generic plan, every step an index range (EXPLAIN at the scale seed: 0.9 ms, where
- * PostgreSQL planned it again on every call, 4.4 ms of planning under load for 1.1 ms of work).
+ * timestamptz) and id, or null past the end; found without walking `offset` index entries. The ledger
+ * rollup counts every row stamped below its watermark per day and per hour (`ledger_rollup`, moved with the
+ * watermark in one transaction, so one snapshot sees them agree); the ledger's own rows from the watermark
+ * on are counted directly. Days are stepped through newest first, each an index lookup, until the one that
+ * holds row `offset`; its hours give the hour and, for an hour from `floor` on (`minuteFloor`), its minutes
+ * the minute; the index `bank_tx_created` is then walked backward from that hour's or minute's end (or the
+ * watermark), skipping only its rows before the page (a busy hour holds far more rows than a minute).
+ * `known`: the watermark read before (`watermarkBefore`), which bounds the tail's index range. Rows below
+ * the watermark never change, so the page may be read from this row in a statement of its own, whose plan
+ * PostgreSQL keeps (an OFFSET it would plan again each time). Equal to `OFFSET offset` over the whole list
+ * (tested in lists.paging). Run in `readWithGenericPlans`: JIT off (the planner's guesses for the rollup's
+ * ranges are a third of the table, and compiling for them was most of the answer's time), and its generic
+ * plan, every step an index range, where PostgreSQL planned it again on every call at more than the work's
+ * own cost.
  */
 export async function ledgerPageStart(
   tx: DbOrTx,
@@ -90,15 +90,15 @@ export async function ledgerPageStart(
 }
 
 /**
- * The number of ledger rows in the branches `branches` (conditions on `t`, each an index range, as the
- * page reads them) of the currency and category `keys` (either may be absent), from the rollup's all-time
- * counts (`ledger_rollup`, grain `all`, one row per currency and category) and the branches' rows from the
- * watermark on (`known` as for `ledgerPageStart` bounds their index ranges), bounded as `cappedTotal` bounds
- * it (`offset + COUNT_CAP`, `totalCapped` past it): the answer a count would give, without counting up to
- * that many index entries (issue 19 §2: Tnx Logs of one currency counted 10,001 entries of 14 ranges a page).
+ * The number of ledger rows in the branches `branches` (conditions on `t`, each an index range, as the page
+ * reads them) of the currency and category `keys` (either may be absent), from the rollup's all-time counts
+ * (`ledger_rollup`, grain `all`, one row per currency and category) and the branches' rows from the
+ * watermark on (`known` as for `ledgerPageStart` bounds their index ranges), bounded as `cappedTotal`
+ * bounds it (`offset + COUNT_CAP`, `totalCapped` past it): the answer a count would give, without counting
+ * up to that many index entries (Tnx Logs of one currency counted up to `COUNT_CAP` entries on every page).
  * Run with its generic plan (one index range per branch whatever the watermark): PostgreSQL planned it
- * again on every call (0.6 ms, for 0.07 ms of work at the scale seed), since a generic `created_at >= $n`
- * looks like a third of the ledger to it.
+ * again on every call, at many times the work's cost, since a generic `created_at >= $n` looks like a third
+ * of the ledger to it.
  */
 export async function ledgerKeptTotal(
   db: Db,

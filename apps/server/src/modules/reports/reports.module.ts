@@ -13,7 +13,7 @@ import { reportsRoutes } from './reports.routes.ts';
 import { startLedgerRollup } from './rollup.queries.ts';
 import { startSupplyAnswers } from './supply.cache.ts';
 
-/** Registers the reports at `/api/bank`; `readDb` serves the lag-tolerant reads (issue 21 §2). */
+/** Registers the reports at `/api/bank`; `readDb` serves the lag-tolerant reads. */
 export const reportsModule: FastifyPluginAsync<{ db: Db; readDb: Db }> = async (app, { db, readDb }) => {
   // Supply history answers, built once and shared by every viewer for up to a second (supply.cache.ts).
   const supplyAnswers = startSupplyAnswers(app, readDb);
@@ -21,7 +21,7 @@ export const reportsModule: FastifyPluginAsync<{ db: Db; readDb: Db }> = async (
   // Members' own history totals, kept until their next change (lib/kept-totals.ts).
   const historyTotals = startMemberTotals(app);
   app.addHook('onClose', async () => historyTotals.stop());
-  // The ledger rollup behind currency stats, supply history and the audit (issue 19 §2): kept every 2 s.
+  // The ledger rollup behind currency stats, supply history and the audit: kept every 2 s.
   const rollup = startLedgerRollup(db, app.log);
   app.addHook('onClose', async () => rollup.stop());
   // The conservation check (the pass over the balances), taken every 30 s by one replica.

@@ -2,7 +2,7 @@
  * SQL of the ledger's reports (ledger pages: transactions-list.queries.ts): category totals, the
  * conservation audit, supply history. Totals come from the ledger rollup (rollup.queries.ts) for whole
  * buckets below its watermark and from the ledger itself (index `bank_tx_created`) for the rest, so each
- * answer equals a full scan of the ledger in the same snapshot (issue 19 §2).
+ * answer equals a full scan of the ledger in the same snapshot.
  * Reads other modules' tables: `balances` and `bank_transactions` (the ledger's: the reports sum them; the ledger only writes) and `currencies` (the bank's: the ticker and precision of each row, joined in the report's one statement).
  */
 import { type Amount, fromNumeric, type SupplyInterval } from '@starlight/shared';
@@ -90,13 +90,13 @@ export async function findCategoryTotals(
   // The ledger's parts are time ranges of `bank_tx_created`, the currency checked on their rows: written
   // `currency_id + 0` so that no index on the currency can serve it. Its generic plan once took
   // `bank_tx_currency_category_created` by the currency alone (its category unknown), and walked every
-  // entry of the currency for each edge: 630 ms a call at the scale seed, after an ANALYZE (issue 19).
+  // entry of the currency for each edge.
   const ledger = (lo: SQL, hi: SQL) => sql`
     SELECT currency_id, category, count(*) AS n, sum(amount) AS total FROM bank_transactions
     WHERE created_at >= ${lo} AND ${hi} AND ${currency(sql`(currency_id + 0)`)} GROUP BY 1, 2`;
   // Its generic plan (one of a few shapes, each named once per connection): index ranges of the rollup by
-  // currency and of `bank_tx_created` for the edges and the tail (EXPLAIN at the scale seed: 1.5 ms for 30
-  // days of one currency), which PostgreSQL otherwise parsed and planned on every call (1.3 ms under load).
+  // currency and of `bank_tx_created` for the edges and the tail, which PostgreSQL otherwise parsed and
+  // planned on every call.
   const rows = await readWithGenericPlans(db, (q) =>
     queryPlanned<{
       currency_id: number;

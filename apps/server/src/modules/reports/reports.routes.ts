@@ -18,7 +18,7 @@ import * as reports from './reports.service.ts';
 import type { SupplyAnswers } from './supply.cache.ts';
 
 /**
- * `readDb` serves the lag-tolerant reads (issue 21 §2): all transactions, currency stats, supply history;
+ * `readDb` serves the lag-tolerant reads: all transactions, currency stats, supply history;
  * `historyTotals` keeps members' own history totals, `supplyAnswers` the shared supply history answers.
  */
 export const reportsRoutes: FastifyPluginAsyncZod<{

@@ -19,7 +19,7 @@ import { findTransactions } from './transactions-list.queries.ts';
 
 /**
  * A page of ledger rows, newest first: the member's own (`ownerId`) or everyone's (admin, no owner).
- * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: issue 19, more match than `total`).
+ * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: more match than `total`).
  * `totals`: kept totals by account (`startMemberTotals`) for a list whose rows all name one account (a
  * member's own history; the admin's list filtered by a nickname), so a page view does not count that
  * account's rows again until it changes.

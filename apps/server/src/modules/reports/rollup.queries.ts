@@ -1,5 +1,5 @@
 /**
- * The ledger rollup (issue 19 §2 Stats, The audit): `ledger_rollup` sums `bank_transactions` per
+ * The ledger rollup (behind the currency stats and the audit): `ledger_rollup` sums `bank_transactions` per
  * (hour, currency, category), per (day, ...), over all time and, for the last three days, per minute, for every row stamped below the state's
  * watermark. A background job (`startLedgerRollup`, every 2 s, one replica at a time) adds the rows
  * between the watermark and the committed horizon and moves the watermark in one transaction, so each
@@ -39,7 +39,7 @@ export function minutesKeptFrom(w: SQL): SQL {
 
 /**
  * The first instant (ms, a whole UTC hour) from which every hour of the rollup has its minutes, as
- * readers may count on at `nowMs` (issue 19 §2: edges and deep pages within a busy hour).
+ * readers may count on at `nowMs` (edges and deep pages within a busy hour).
  */
 export function minuteFloor(nowMs: number = Date.now()): number {
   return Math.floor((nowMs - MINUTES_READ_MS) / 3_600_000) * 3_600_000;
@@ -96,7 +96,7 @@ export async function freshStatistics(db: DbOrTx): Promise<void> {
  * The ledger table's tamper counters now (`pg_stat_user_tables`' rows updated and deleted, which the
  * append-only trigger keeps at their value; the database's statistics reset time; the storage's file
  * node), read from a fresh statistics snapshot. Read by the statistics functions behind those views,
- * whose planning took 0.4 ms for each view (a named statement, planned once per connection).
+ * costly to plan for each view (a named statement, planned once per connection).
  */
 export async function ledgerCounters(
   db: DbOrTx,
@@ -171,7 +171,7 @@ async function rebuildIn(tx: Tx, h: Date): Promise<void> {
 }
 
 /**
- * Rebuilds the ledger rollup from scratch from `bank_transactions` (issue 19: derived structures can be
+ * Rebuilds the ledger rollup from scratch from `bank_transactions` (derived structures can be
  * made again from their source by one call): every row stamped below the committed horizon, the
  * watermark at that horizon, the backdated-row count reset, and the audit's tamper baseline taken
  * afresh; and the exchange's kept candles from `exchange_trades` (candles.queries.ts). Waits for a tick in progress (it takes the job's lock). Called by the job when the state is

@@ -1,8 +1,8 @@
 /**
- * Supply history answers shared by every viewer (issue 19 §2): a currency's supply history is the same for
- * everyone and moves with every mint and burn, so each answer (366 hourly points summed from the rollup:
- * 10-20 ms of database time) is built once and served for up to `RESPONSE_TTL_MS` (1 s), and dropped at
- * once when a currency changes (its precision or name) here or on another replica.
+ * Supply history answers shared by every viewer: a currency's supply history is the same for everyone and
+ * moves with every mint and burn, so each answer (366 hourly points summed from the rollup) is built once
+ * and served for up to `RESPONSE_TTL_MS` (1 s), and dropped at once when a currency changes (its precision
+ * or name) here or on another replica.
  */
 import { type SupplyHistoryQuery, supplyHistoryResponse } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';

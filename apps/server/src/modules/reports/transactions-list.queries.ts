@@ -1,6 +1,6 @@
 /**
  * SQL of the ledger's lists (SPEC §2 Tnx Logs, §3 the member's transaction log; DESIGN §4), fast at
- * 10,000,000 rows (issue 19 §2). The list is newest first, ties by id. A party filter (the member's own
+ * 10,000,000 rows. The list is newest first, ties by id. A party filter (the member's own
  * history, the nickname filters) is split into disjoint branches, each one ordered range of a party
  * index (`bank_tx_sender`, `bank_tx_recipient`, `bank_tx_executor_other`): each branch reads at most a
  * page's worth of rows in order and the branches are merged, so a member's page never sorts all their
@@ -68,7 +68,7 @@ const PARTY_SIZE_TTL_MS = 60_000;
  * How many rows of each party index an account's history with a member reads from that account's side
  * (`OtherParty`), as last probed, by account id, for up to `PARTY_SIZE_TTL_MS`: a plan hint only (either
  * branch of `betweenBranches` reads the same rows), so a stale one costs speed, never a wrong page. Probing
- * a big account (the chip sale's) read 4,000 index entries, 0.41 ms of a 1 ms page (issue 19). Per process.
+ * a big account (the chip sale's) reads thousands of index entries, a large part of a page. Per process.
  */
 const partySizes = new LRUCache<string, { sent: number; received: number }>({
   ...upTo(10_000),
@@ -99,12 +99,12 @@ async function otherParty(db: DbOrTx, nickname: string): Promise<OtherParty | nu
 }
 
 /**
- * The two disjoint branches of a member's (`me`) rows with `other`: sent to them, received from them.
- * Each reads the ordered range of ONE party, named by equality, and compares the other party as text,
- * which no index serves, so the plan kept for any ids (a prepared statement's generic plan) cannot pick
- * the wrong range: the other party's range when it is small (a member they dealt with: a few rows for
- * the member's thousands, 0.05 ms instead of 3 ms), the member's own when the other's is big (the chip
- * sale account's millions: 0.4 ms instead of 4.4 ms). The range's size comes from `otherParty`'s probe.
+ * The two disjoint branches of a member's (`me`) rows with `other`: sent to them, received from them. Each
+ * reads the ordered range of ONE party, named by equality, and compares the other party as text, which no
+ * index serves, so the plan kept for any ids (a prepared statement's generic plan) cannot pick the wrong
+ * range: the other party's range when it is small (a member they dealt with: a few rows for the member's
+ * thousands), the member's own when the other's is big (the chip sale account's millions). The range's size
+ * comes from `otherParty`'s probe.
  */
 function betweenBranches(me: string, other: OtherParty): SQL[] {
   const sentToThem =
@@ -159,7 +159,7 @@ async function partyBranches(db: DbOrTx, f: TxFilters): Promise<{ branches: SQL[
  * The branches of a currency filter without a party or a category: one per category of the ledger
  * (`Entry.category` is one of TX_CATEGORY's), each an ordered range of `bank_tx_currency_category_created`.
  * A rare currency's page then reads its own rows, where one range of `bank_tx_created` filtered by currency
- * walked the ledger back until it had a page (5.8 s for a currency of 5,338 rows in 10 million, issue 19).
+ * walked the ledger back until it had a page (a rare currency's page read most of the ledger).
  */
 const CATEGORY_BRANCHES: SQL[] = Object.values(TX_CATEGORY).map((c) => sql`t.category = ${sql.raw(String(c))}`);
 
@@ -280,8 +280,8 @@ export async function findTransactions(
           )
         : rollupTotal
           ? // A page of a currency or a category: its generic plan (the page size as text, so
-            // the joins are planned for that many rows) ran in 0.8 ms at the scale seed, where PostgreSQL
-            // planned it again on every call (1.0-1.5 ms, then 0.4-1.2 ms to run), its OFFSET being a parameter.
+            // the joins are planned for that many rows), where PostgreSQL planned it again on every call,
+            // its OFFSET being a parameter, at more than the cost of running it.
             readWithGenericPlans(db, (tx) => readRows(tx, mergedPage(offset + f.limit, offset)))
           : readRows(
               db,

@@ -122,7 +122,7 @@ export async function settlementExists(db: DbOrTx, id: string): Promise<boolean>
  * Settlements as the wire shows them (DESIGN §8), pending first, then newest (ties by id), one page; and
  * how many match, counted up to a bound (`totalCapped`: more match than `total`; with no filter, not
  * counted when the table's estimate passes the bound: `wholeTableTotal`). Read in that order from
- * an index (issue 19 §2; migration 0019_list_indexes): `settlements_listing` ((state <> 'pending'),
+ * an index (migration 0019_list_indexes): `settlements_listing` ((state <> 'pending'),
  * created_at DESC, id DESC) without a state filter, `settlements_state_created` with one (the first key
  * is then the same for every row, so the order is the date's). The kind (two values) is checked on the
  * rows read. The page's ids are found first, so a deep page reads only its own rows whole.

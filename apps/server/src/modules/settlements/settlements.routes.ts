@@ -18,7 +18,7 @@ import type { WithdrawBatches } from './settlements.batches.ts';
 import * as settlements from './settlements.service.ts';
 
 /**
- * `readDb` serves the admin's settlement list (lag-tolerant, issue 21 §2); `withdrawBatches`: the module's
+ * `readDb` serves the admin's settlement list (lag-tolerant); `withdrawBatches`: the module's
  * group commit of withdrawals.
  */
 export const settlementsRoutes: FastifyPluginAsyncZod<{

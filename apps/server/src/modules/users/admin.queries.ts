@@ -25,8 +25,8 @@ function containsPattern(text: string): string {
 /**
  * `email` contains `text` (kept lower case, so any case matches). The trigram index is asked only for the
  * part up to and with the `@` when that part has 3 characters or more: the part after it is a domain many
- * members share (each of its trigrams lists most of the table, and GIN reads every list it is given:
- * 0.4 s at a million members for `r4567@scale`, 3 ms for `r4567@`); the whole text is then checked on
+ * members share (each of its trigrams lists most of the table, and GIN reads every list it is given,
+ * so `r4567@scale` cost far more than `r4567@`); the whole text is then checked on
  * the few rows found.
  */
 function emailFilter(text: string): SQL {
@@ -42,14 +42,15 @@ const FREQUENT_TRIGRAM_SHARE = 0.05;
 const MIN_NICKNAME_SAMPLE = 50;
 
 /**
- * `lower(nickname)` contains `text`, in any case (issue 19 §2). The trigram index (`users_nickname_trgm`)
+ * `lower(nickname)` contains `text`, in any case. The trigram index (`users_nickname_trgm`)
  * is asked for the longest part of the term whose trigrams are each in at most `FREQUENT_TRIGRAM_SHARE` of
  * `sample` (nicknames the planner sampled, see `nicknameSample`), and the whole term is then checked on the
  * rows found (strpos). GIN checks every candidate of a term's rarest trigram against each of its other
  * trigrams, reading a page of each one's list per candidate: a trigram most nicknames share (`mem`, `ber`
- * of `member…`) costs its whole list (`member123`: 1,153 index pages, 14 ms at a million members; its part
- * `er123`: 73 pages, 1 ms; `r123`, leaving out `er1` which 11% of nicknames hold: 10 pages, 0.3 ms). The whole term goes to the index when it is not all letters and digits, when
- * every trigram is frequent or none is, and without a sample large enough to judge.
+ * of `member…`) costs its whole list (`member123` reads far more index pages than its part `er123`, and
+ * `r123`, leaving out `er1` which many nicknames hold, fewer still). The whole term goes to the index when
+ * it is not all letters and digits, when every trigram is frequent or none is, and without a sample large
+ * enough to judge.
  */
 function nicknameFilter(text: string, sample: readonly string[]): SQL {
   const whole = sql`lower(u.nickname) LIKE ${containsPattern(text)}`;
@@ -99,7 +100,7 @@ async function nicknameSample(db: DbOrTx): Promise<readonly string[]> {
 const ROLE_LITERAL: Record<string, string> = { admin: "'admin'", user: "'user'", creator: "'creator'" };
 
 /**
- * The conditions of a user list (none: every account), each filter in the form its index serves (issue 19 §2):
+ * The conditions of a user list (none: every account), each filter in the form its index serves:
  * - nickname / e-mail, part of a word in any case: `LIKE '%x%'` on `lower(nickname)` / `email` (kept lower
  *   case), served by the pg_trgm GIN indexes `users_nickname_trgm` / `users_email_trgm` (3 characters or more;
  *   `nicknameFilter`, `emailFilter`: the index is asked for a selective part, the whole is checked after);
@@ -133,11 +134,11 @@ export const DAY_STEP_MIN_OFFSET = 1_000;
 
 /**
  * The ids of a page of every account (no filter), `limit` rows from row `offset` in the list's order,
- * without walking `offset` index entries (issue 19 §2). The kept per-day counts (`user_stats_daily`, kept
+ * without walking `offset` index entries. The kept per-day counts (`user_stats_daily`, kept
  * by the triggers of migration 0017 in the same transaction as the rows, so one snapshot sees both agree)
  * give the UTC day the row at `offset` was created in and the number of accounts created after that day;
  * the index `users_created_at` is then walked backward from the end of that day, skipping only the rest
- * (at most a day of registrations: about 1,400 at the scale seed's million members). A page past the end
+ * (at most a day of registrations). A page past the end
  * finds no day and no rows. Equal to `OFFSET offset` over the whole list (tested in users.admin.pages).
  */
 function pageIdsByDay(limit: SQL | number, offset: SQL | number): SQL {
@@ -168,7 +169,7 @@ function everyonePageIds(limit: SQL | number, offset: number, from: SQL | number
 /**
  * The total of every account (no filter) from the kept per-day counts, bounded as `cappedTotal` bounds it
  * (`offset + COUNT_CAP`, `totalCapped` past it), so the answer is the one a count would give: one row per
- * day and writer slot summed instead of up to `offset + COUNT_CAP` index entries (issue 19 §2).
+ * day and writer slot summed instead of up to `offset + COUNT_CAP` index entries.
  */
 async function keptTotal(db: DbOrTx, offset: number): Promise<CappedTotal> {
   const [row] = await queryNamed<{ n: string | null }>(
@@ -180,14 +181,13 @@ async function keptTotal(db: DbOrTx, offset: number): Promise<CappedTotal> {
 }
 
 /**
- * A search's total and page from one pass over its matches (issue 19 §2): the ids and creation times of up
- * to `offset + COUNT_CAP + 1` matches, in the order the trigram index finds them (the plan `cappedTotal`
- * has), are counted (`total`, `totalCapped` as `cappedTotal` gives them) and, when they are all the
- * matches, sorted for the page (`ids`, in the list's order: a top-N sort of at most that many rows).
- * So the index is read once, and the page never walks the list's order past rows that do not match (a
- * search matching only old members read 870,000 rows of users_created_at: 1.4 s for `member12` at a
- * million members, 11 ms now). `ids` is null when more match than that: the page is then found in the
- * list's order (`pageIds`), which matches that common reach soon.
+ * A search's total and page from one pass over its matches: the ids and creation times of up to
+ * `offset + COUNT_CAP + 1` matches, in the order the trigram index finds them (the plan `cappedTotal` has),
+ * are counted (`total`, `totalCapped` as `cappedTotal` gives them) and, when they are all the matches,
+ * sorted for the page (`ids`, in the list's order: a top-N sort of at most that many rows). So the index is
+ * read once, and the page never walks the list's order past rows that do not match (a search matching only
+ * old members read most of users_created_at before it had a page). `ids` is null when more match than that:
+ * the page is then found in the list's order (`pageIds`), which matches that common reach soon.
  */
 async function searchMatches(
   db: DbOrTx,
@@ -243,7 +243,7 @@ export function userListSql(
  * entries, not in table rows. Keyset paging would need the previous page's last row, which SPEC's `page`
  * does not carry, so this is OFFSET over an index-only scan. Without a filter, the kept per-day counts give
  * the total and, from `DAY_STEP_MIN_OFFSET` on, the day a page starts in (`pageIdsByDay`, `keptTotal`): a
- * page half way through a million members in 3 ms instead of 93 ms, and its total in 0.1 ms instead of 109.
+ * page half way through a million members and its total read a few rows instead of half the index.
  */
 export async function findUsers(
   db: DbOrTx,
@@ -255,8 +255,8 @@ export async function findUsers(
 }> {
   const q = userListSql(f, f.nickname ? await nicknameSample(db) : []);
   // The page's statement is prepared per connection and shape (`queryPlanned`), so PostgreSQL keeps its
-  // generic plan where that is no worse: a search's page by its ids ran in 0.41 ms unplanned, where it
-  // was planned 0.40 ms and run 1.06 ms at a million members. Not a search's page in the list's order,
+  // generic plan where that is no worse: a search's page by its ids, planned on every call, spent as long
+  // planning as running. Not a search's page in the list's order,
   // whose best plan depends on how many match (a custom plan knows).
   const readRows = (pageIds: SQL, planned: boolean, on: DbOrTx = db) =>
     (planned ? queryPlanned : queryOnce)<{
@@ -295,8 +295,8 @@ export async function findUsers(
       ? await readRows(sql`SELECT unnest(${pgArray(found.ids)}::bpchar[]) AS id`, true)
       : await readRows(q.pageIds, false);
   } else {
-    // Every account: the page with its generic plan (readWholeListPage), planned on every call before
-    // (0.46 ms of planning for 0.37 of work on page 1 at a million members, 1.45 for 2.6 on page 10,000).
+    // Every account: the page with its generic plan (readWholeListPage), planned on every call before,
+    // at a cost near the work's own on any page.
     const size = pageSize(f.paging.limit);
     [rows, count] = await Promise.all([
       q.everyone

@@ -23,7 +23,7 @@ import type { UsersDeps } from './users.service.ts';
 
 /**
  * `getUsers`: a page of accounts, each with `hasCurrency` (DESIGN §8), and `total` counted up to
- * `COUNT_CAP` rows past the page with `totalCapped` when more match (issue 19 §2, an extension).
+ * `COUNT_CAP` rows past the page with `totalCapped` when more match (an extension).
  */
 export async function getUsers(deps: UsersDeps, query: GetUsersQuery): Promise<GetUsersResponse> {
   const { users, total, totalCapped } = await findUsers(deps.readDb, query);
@@ -40,7 +40,7 @@ export async function getUsers(deps: UsersDeps, query: GetUsersQuery): Promise<G
 
 /**
  * `getUserStats`: SPEC §3's counts over accounts created in the range, from the counts kept per UTC day
- * (whole days) and an exact count of any part of a day at the range's ends (issue 19 §2).
+ * (whole days) and an exact count of any part of a day at the range's ends.
  */
 export async function getUserStats(deps: UsersDeps, range: GetUserStatsRequest): Promise<GetUserStatsResponse> {
   return { stats: await findUserStats(deps.readDb, range.startDate, range.endDate), message: 'OK' };

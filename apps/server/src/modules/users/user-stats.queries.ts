@@ -74,7 +74,7 @@ function countedPart(
  * other part counted: the fewer accounts read either way, the same answer (the kept counts are written in
  * the transaction that writes the account). A range that ends now reads the hour's kept row and the
  * accounts created after now (none), not every account of the hour so far: after a burst of registrations
- * (3,234 in an hour, the bench's write cases) that was thousands of rows on every call.
+ * (the bench's write cases) that was thousands of rows on every call.
  */
 function partOfHour(hour: number, bound: { from: number } | { to: number }): SQL[] {
   const end = hour + HOUR_MS;
@@ -93,8 +93,8 @@ function partOfHour(hour: number, bound: { from: number } | { to: number }): SQL
  * a date-only `end` covers that whole UTC day, as `withinDates`), in one statement whatever the number of
  * members: whole UTC days from the kept per-day counts (`user_stats_daily`: at most 8 rows a day), whole
  * hours at either end from the kept per-hour counts (`user_stats_hourly`), and the part of an hour at each
- * end counted from `users` (a range on `users_created_at`: at a million members about 60 accounts, where
- * the part of a day was 1,400 and took 3 ms), or the hour's kept count less the rest of it (`partOfHour`).
+ * end counted from `users` (a range on `users_created_at`: at most an hour of registrations, where the part
+ * of a day would be a whole day's), or the hour's kept count less the rest of it (`partOfHour`).
  */
 export async function findUserStats(db: DbOrTx, start?: string, end?: string): Promise<UserStats> {
   const lo = start ? new Date(start).getTime() : Number.NEGATIVE_INFINITY;
@@ -126,8 +126,8 @@ export async function findUserStats(db: DbOrTx, start?: string, end?: string): P
     if (Number.isFinite(h1) && h1 <= hi) parts.push(...partOfHour(h1, { to: hi }));
   }
   // A range: its generic plan (one of a few shapes, each named once per connection), ranges of the kept
-  // counts' keys and of `users_created_at`, which PostgreSQL otherwise parsed and planned on every call (1 ms
-  // under load). All time: the kept days alone, a named statement (PostgreSQL keeps its plan itself).
+  // counts' keys and of `users_created_at`, which PostgreSQL otherwise parsed and planned on every call. All
+  // time: the kept days alone, a named statement (PostgreSQL keeps its plan itself).
   const read = (q: DbOrTx) =>
     queryPlanned<Record<keyof UserStats, string>>(
       q,
@@ -142,7 +142,7 @@ export async function findUserStats(db: DbOrTx, start?: string, end?: string): P
 }
 
 /**
- * Builds the kept user stats from scratch (issue 19 §2): each member's count of positive balances
+ * Builds the kept user stats from scratch: each member's count of positive balances
  * (`user_holdings`) and the per-day and per-hour counts (`user_stats_daily`, `user_stats_hourly`), from
  * `users` and `balances`. Holds a
  * SHARE lock on both tables meanwhile, so no write slips between the count and the triggers that keep it
@@ -178,8 +178,8 @@ export async function rebuildUserStats(db: Db): Promise<void> {
  * members, their holders not the members counted holding, or those counts not the number of positive
  * balances (a bulk load that bypassed the triggers, e.g. with `session_replication_role = replica`, or
  * tables emptied by hand). One statement, so one snapshot: writes committed meanwhile cannot make it
- * differ. Run at start: an index-only count of users and one pass over balances (1-2 s at a million
- * members and a few million balances). Returns whether it rebuilt.
+ * differ. Run at start: an index-only count of users and one pass over balances (a long pass at a
+ * million members and a few million balances). Returns whether it rebuilt.
  */
 export async function ensureUserStats(db: Db): Promise<boolean> {
   const res = await db.execute<{ stale: boolean }>(sql`

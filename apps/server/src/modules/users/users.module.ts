@@ -37,8 +37,8 @@ export const usersModule: FastifyPluginAsync<{
     publicUrl,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log: app.log }),
   };
-  // The kept user stats build themselves when their state is missing (issue 19 §2). The check reads every
-  // user and positive balance (1.1 s at a million members), so it runs beside the first requests rather
+  // The kept user stats build themselves when their state is missing. The check reads every
+  // user and positive balance (long at a million members), so it runs beside the first requests rather
   // than before them: the server is ready at once, and getUserStats is right once a rebuild, if any, ends.
   let checking: Promise<void> = Promise.resolve();
   app.addHook('onReady', async () => {

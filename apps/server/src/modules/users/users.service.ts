@@ -33,7 +33,7 @@ export const LOGIN_TYPE = { Email: 1, Wallet: 2, CAppEmail: 3, CAppWallet: 4 } a
 
 export interface UsersDeps {
   db: Db;
-  /** Lag-tolerant reads, a standby when there is one (issue 21 §2): the admin's user list and stats. */
+  /** Lag-tolerant reads, a standby when there is one: the admin's user list and stats. */
   readDb: Db;
   app: FastifyInstance;
   /** Sign-in failures and the addresses known to each account (`lib/failure-counter.ts`). */

@@ -33,7 +33,7 @@ const STATEMENT = 'Sign in to Starlight.';
 /** Attempts at a free generated nickname before giving up. */
 const NICKNAME_ATTEMPTS = 5;
 
-/** viem and its SIWE helpers, loaded with the first wallet call rather than at start (about 100 ms of it, issue 20). */
+/** viem and its SIWE helpers, loaded with the first wallet call rather than at start (a cost every start paid). */
 const viem = onFirstUse(async () => {
   const [core, siwe] = await Promise.all([import('viem'), import('viem/siwe')]);
   return { ...siwe, getAddress: core.getAddress, isAddress: core.isAddress, verifyMessage: core.verifyMessage };

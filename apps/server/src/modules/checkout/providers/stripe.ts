@@ -138,7 +138,8 @@ export function signedAt(signature: string): number | null {
 
 /** Stripe as provider 2. */
 export function stripeProvider(settings: StripeSettings): PaymentProvider {
-  // The SDK is loaded with the first payment or event, not at start (62 ms of it).
+  // The SDK is loaded with the first payment or event, not at start, so a start without payments does not
+  // pay for it.
   const client = onFirstUse(() => stripeClient(settings));
   return {
     providerId: 2,
