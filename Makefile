@@ -82,7 +82,7 @@ bench-scale: build
 soak: install
 	npx vitest run --project soak
 
-# A realistic community in the PostgreSQL database of DATABASE_URL (README "A community at scale"):
+# A realistic community in the PostgreSQL database of DATABASE_URL (docs/scale.md):
 # SCALE_MEMBERS (default 1000000), SCALE_TX (default 10000000), SCALE_PASSWORD.
 scale-seed: install
 	node apps/server/scripts/scale-seed.ts

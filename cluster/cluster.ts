@@ -260,7 +260,7 @@ function kept(s: ClusterSettings, name: string, make: () => string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/** The environment every replica runs with (README "Running in production"). */
+/** The environment every replica runs with (docs/operations.md, "Running in production"). */
 function replicaEnv(s: ClusterSettings, env: Omit<ClusterEnv, 'REPLICA_PIDS' | 'HAPROXY_PID'>): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
