@@ -1,5 +1,5 @@
 /**
- * `make bench-scale` (issue 19 §3): Starlight measured on a database from `make scale-seed`.
+ * `make bench-scale`: Starlight measured on a database from `make scale-seed`.
  *
  * - Reads: every read route a visitor, `member1` (signed in with SCALE_PASSWORD) and the admin use
  *   (bench/cases/scale-reads.ts), each at BENCH_CONNECTIONS (32) for BENCH_DURATION (5 s) after
@@ -67,7 +67,7 @@ const EMPTY_DB = 'starlight_bench_scale_empty';
 const PGBENCH_DB = 'starlight_bench_scale_pgbench';
 const EMPTY_ADMIN = 'admin';
 const EMPTY_ADMIN_PASSWORD = 'Bench-admin-9!';
-/** The member whose history the seed makes the heaviest (issue 19 §1). */
+/** The member whose history the seed makes the heaviest. */
 const MEMBER = 'member1';
 /** The seed's default SCALE_PASSWORD (apps/server/scripts/scale-seed.ts, docs/scale.md). */
 const DEFAULT_SCALE_PASSWORD = 'Scale-Passw0rd!';
@@ -570,7 +570,7 @@ async function main(): Promise<number> {
           );
           // This machine's PostgreSQL runs without autovacuum (CI's settings), so what earlier runs' write
           // cases added to a database kept between runs would be read with stale statistics (an admin
-          // filter planned for a state held by 70% of the rows where 40% were) and without visibility maps:
+          // filter planned for a state's old share of the rows) and without visibility maps:
           // the state no maintained database stays in. The vacuum autovacuum would have run, before the reads.
           const vacuumed = Date.now();
           await psql(target.pg, target.database, 'VACUUM (ANALYZE)');

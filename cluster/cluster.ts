@@ -1,5 +1,5 @@
 /**
- * `make cluster`, `make cluster-stop`, `make cluster-restart` (issue 21 §1): Starlight as it runs on
+ * `make cluster`, `make cluster-stop`, `make cluster-restart`: Starlight as it runs on
  * several machines, on this one. Under CLUSTER_DIR: a PostgreSQL primary and a hot standby fed by
  * streaming replication, PgBouncer in transaction mode in front of the primary, Redis for the shared
  * rate limits (the machine's when one answers), CLUSTER_REPLICAS API servers and HAProxy on CLUSTER_PORT

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of `make bench-scale` (issue 19 §3): the targets and their verdicts, the growth ratio, the
+ * Pure helpers of `make bench-scale`: the targets and their verdicts, the growth ratio, the
  * server's peak resident memory, the results table and the part of bench/RESULTS.md it is kept in.
  */
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 /** Who calls a read route: signed out, signed in as `member1`, or as the admin. */
 export type Audience = 'visitor' | 'member' | 'admin';
 
-/** Issue 19 §3's targets at 1,000,000 members and 10,000,000 ledger rows. */
+/** The targets at 1,000,000 members and 10,000,000 ledger rows. */
 export const TARGETS = {
   /** p99 (ms) of every visitor and member read. */
   memberP99Ms: 50,
