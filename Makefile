@@ -40,11 +40,9 @@ apps/server/dist/server.js: $(SERVER_SOURCES) node_modules/.installed
 	node apps/server/scripts/build.ts
 	touch $@
 
-# How the server process runs (apps/server/node-flags, read by the benches too): a young generation of at
-# most 16 MB a semi-space (V8 grows it to 64 MB on this machine), and an old generation let grow to twice
-# what the last full collection kept (V8 let it reach 4.5 times: 285 MB of heap for 60 MB alive under the
-# member leaderboard's load). Resident memory under that load: 410 MB with V8's defaults, 287 MB with
-# these, at the same 4,000 requests a second.
+# How the server process runs (apps/server/node-flags, read by the benches too): a young generation capped
+# at 16 MB a semi-space, and an old generation let grow to twice what the last full collection kept, where
+# V8's own defaults let the heap grow far past what is alive under load (docs/operations.md).
 SERVER_NODE_FLAGS := $(shell cat apps/server/node-flags)
 
 .PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak scale-seed cluster cluster-stop cluster-restart test-cluster bench-cluster clean
@@ -71,8 +69,8 @@ test: install
 bench: build
 	node bench/run.ts
 
-# The benches at scale: every read route of a visitor, member1 and the admin, the write cases against pgbench
-# and an empty database, the server's peak memory, and growth against 10,000 members, on the database of
+# Every read route of a visitor, member1 and the admin, the write cases against pgbench and an
+# empty database, the server's peak memory, and growth against 10,000 members, on the database of
 # SCALE_DATABASE_URL (default starlight_scale) filled by `make scale-seed` (it stops when there is none).
 bench-scale: build
 	node bench/scale.ts
@@ -82,14 +80,14 @@ bench-scale: build
 soak: install
 	npx vitest run --project soak
 
-# A realistic community in the PostgreSQL database of DATABASE_URL (README "A community at scale"):
+# A realistic community in the PostgreSQL database of DATABASE_URL (docs/scale.md):
 # SCALE_MEMBERS (default 1000000), SCALE_TX (default 10000000), SCALE_PASSWORD.
 scale-seed: install
 	node apps/server/scripts/scale-seed.ts
 
-# A local cluster: a PostgreSQL primary and hot standby, PgBouncer, Redis, CLUSTER_REPLICAS API servers
-# (default 3) and HAProxy on CLUSTER_PORT (default 8080), all under CLUSTER_DIR (default ./.cluster); Debian's
-# packages are installed when missing. `cluster-stop` stops them by process id; `cluster-restart` restarts the
+# A PostgreSQL primary and hot standby, PgBouncer, Redis, CLUSTER_REPLICAS API servers (default 3)
+# and HAProxy on CLUSTER_PORT (default 8080), all under CLUSTER_DIR (default ./.cluster); Debian's packages
+# are installed when missing. `cluster-stop` stops them by process id; `cluster-restart` restarts the
 # replicas one at a time.
 cluster: build
 	node cluster/cluster.ts start
@@ -100,14 +98,13 @@ cluster-stop: install
 cluster-restart: install
 	node cluster/cluster.ts restart
 
-# The cluster's fault tests, on a cluster of its own (ports 18080, 3201-3203, 25532-25679) under transfers and
-# orders through HAProxy: events across replicas, a rolling restart, kill -9 of a replica, a fast restart of
-# the primary.
+# A cluster of its own (ports 18080, 3201-3203, 25532-25679) under transfers and orders through
+# HAProxy: events across replicas, a rolling restart, kill -9 of a replica, a fast restart of the primary.
 test-cluster: build
 	npx vitest run --project cluster
 
-# The cluster bench: transfers and the main reads through HAProxy with 1 and with 3 replicas (a cluster of its
-# own under .cache/cluster-bench), with each part's CPU per request; results in bench/results/cluster_*.json.
+# Transfers and the main reads through HAProxy with 1 and with 3 replicas (a cluster of its own
+# under .cache/cluster-bench), with each part's CPU per request; results in bench/results/cluster_*.json.
 bench-cluster: build
 	node cluster/bench.ts
 

@@ -44,7 +44,7 @@ export default defineConfig({
         },
       },
       {
-        // `make test-cluster` only (issue 21 §3): a cluster of its own under faults (cluster/cluster.test.ts).
+        // `make test-cluster` only: a cluster of its own under faults (cluster/cluster.test.ts).
         test: {
           name: 'cluster',
           include: ['cluster/**/*.test.ts'],

@@ -77,7 +77,7 @@ interface Pass {
   settings: BenchContext['settings'];
   scale: number;
   /**
-   * `synchronous_commit=off` on both sides (issue 20's `ratio_cpu`): the server's database and pgbench's
+   * `synchronous_commit=off` on both sides (`ratio_cpu`): the server's database and pgbench's
    * session commit without waiting for the WAL flush, which makes both CPU-bound, like a machine whose
    * disk flushes at once.
    */
@@ -120,8 +120,8 @@ async function runPass(pass: Pass, report: (figures: Figures) => void): Promise<
       password: ADMIN_PASSWORD,
     });
 
-    // pgbench TPC-B right before each suite that divides by it: one figure taken before every case of a
-    // 7-minute run moved every ratio with it (2,268 and 3,467 tps in two runs of the same code, issue 20).
+    // pgbench TPC-B right before each suite that divides by it: the machine's rate drifts over a long run,
+    // and one figure taken before every case would move every ratio with it.
     const pgbenchNow = async (suite: Suite): Promise<{ tps: number; cpu: BenchContext['pgbenchCpu'] }> => {
       const { connections, durationS } = pass.settings;
       log(`pgbench before ${suite.name}: TPC-B, scale ${pass.scale}, ${connections} clients, ${durationS} s`);

@@ -1,5 +1,5 @@
 /**
- * `make bench-scale` (issue 19 §3): Starlight measured on a database from `make scale-seed`.
+ * `make bench-scale`: Starlight measured on a database from `make scale-seed`.
  *
  * - Reads: every read route a visitor, `member1` (signed in with SCALE_PASSWORD) and the admin use
  *   (bench/cases/scale-reads.ts), each at BENCH_CONNECTIONS (32) for BENCH_DURATION (5 s) after
@@ -9,8 +9,8 @@
  *   of this run (pgbench on a database of its own), and the big one's share of the empty one's.
  * - The server's peak resident memory (VmHWM) on each database.
  * - Growth: the same reads on a small seeded database (10,000 members), p50 at scale over p50 there.
- * Results: bench/results/scale.json and the README's "Measured at scale" table (a full run only; a run of
- * some phases or cases writes bench/results/scale-trial.json and leaves the README alone).
+ * Results: bench/results/scale.json and the "Measured at scale" table of bench/RESULTS.md (a full run only;
+ * a run of some phases or cases writes bench/results/scale-trial.json and leaves bench/RESULTS.md alone).
  *
  * Usage: `node bench/scale.ts [empty|big|small|reads|writes|<case> ...]` (default: everything).
  * Settings (environment): SCALE_DATABASE_URL (postgres://postgres@127.0.0.1:5432/starlight_scale),
@@ -42,9 +42,10 @@ import {
   growthRatio,
   markdownTable,
   peakMemoryMb,
+  RESULTS_FILE,
   type ReadFigures,
   readVerdict,
-  replaceReadmeSection,
+  replaceResultsSection,
   TARGETS,
   type TableRow,
   writeShare,
@@ -66,9 +67,9 @@ const EMPTY_DB = 'starlight_bench_scale_empty';
 const PGBENCH_DB = 'starlight_bench_scale_pgbench';
 const EMPTY_ADMIN = 'admin';
 const EMPTY_ADMIN_PASSWORD = 'Bench-admin-9!';
-/** The member whose history the seed makes the heaviest (issue 19 §1). */
+/** The member whose history the seed makes the heaviest. */
 const MEMBER = 'member1';
-/** The seed's default SCALE_PASSWORD (apps/server/scripts/scale-seed.ts, README). */
+/** The seed's default SCALE_PASSWORD (apps/server/scripts/scale-seed.ts, docs/scale.md). */
 const DEFAULT_SCALE_PASSWORD = 'Scale-Passw0rd!';
 
 const log = (message: string) => console.error(`[bench-scale] ${message}`);
@@ -515,7 +516,7 @@ async function main(): Promise<number> {
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(path.join(resultsDir, full ? 'scale.json' : 'scale-trial.json'), `${JSON.stringify(out, null, 2)}\n`);
     if (full) {
-      const readme = path.join(root, 'README.md');
+      const resultsFile = path.join(root, RESULTS_FILE);
       const body = [
         `\`make bench-scale\` on ${results.big?.members ?? '?'} members and about ${results.big?.ledger_rows_estimate ?? '?'} ledger rows ` +
           `(growth against ${results.small?.members ?? '?'} members), ${reads.connections} connections, ` +
@@ -528,9 +529,10 @@ async function main(): Promise<number> {
         '',
         table,
       ].join('\n');
-      writeFileSync(readme, replaceReadmeSection(readFileSync(readme, 'utf8'), body));
-      // The README is linted by `make test` (Biome formats Markdown tables): keep it formatted.
-      execFileSync('npx', ['biome', 'format', '--write', readme], { cwd: root, stdio: 'ignore' });
+      const current = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+      writeFileSync(resultsFile, replaceResultsSection(current, body));
+      // `make test` lints Markdown too (Biome formats its tables): keep the file formatted.
+      execFileSync('npx', ['biome', 'format', '--write', resultsFile], { cwd: root, stdio: 'ignore' });
     }
   };
 
@@ -568,7 +570,7 @@ async function main(): Promise<number> {
           );
           // This machine's PostgreSQL runs without autovacuum (CI's settings), so what earlier runs' write
           // cases added to a database kept between runs would be read with stale statistics (an admin
-          // filter planned for a state held by 70% of the rows where 40% were) and without visibility maps:
+          // filter planned for a state's old share of the rows) and without visibility maps:
           // the state no maintained database stays in. The vacuum autovacuum would have run, before the reads.
           const vacuumed = Date.now();
           await psql(target.pg, target.database, 'VACUUM (ANALYZE)');

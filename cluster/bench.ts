@@ -1,5 +1,5 @@
 /**
- * `make bench-cluster` (issue 21 §4): transfers and the main reads through HAProxy on a cluster of 1 and
+ * `make bench-cluster`: transfers and the main reads through HAProxy on a cluster of 1 and
  * of 3 replicas (`cluster/cluster.ts`, under .cache/cluster-bench on ports of its own), 32 connections,
  * with the CPU each part spent per request: the replicas, the primary, the standby, PgBouncer, HAProxy.
  * On a 2-core machine three replicas cannot serve more than one: the figures show what the cluster

@@ -1,5 +1,5 @@
 /**
- * The cluster's settings and its `cluster.env` (issue 21 §1), shared by `make cluster`, `make
+ * The cluster's settings and its `cluster.env`, shared by `make cluster`, `make
  * test-cluster` and `make bench-cluster`. Settings come from the environment, validated: a bad value
  * stops the command with a message naming the variable.
  */
@@ -37,7 +37,7 @@ export function clusterSettings(env: NodeJS.ProcessEnv = process.env): ClusterSe
   return { ...parsed.data, dir: path.resolve(parsed.data.CLUSTER_DIR) };
 }
 
-/** The shell `KEY=value` lines `make cluster` writes (issue 21 §1), with what `make cluster-stop` needs. */
+/** The shell `KEY=value` lines `make cluster` writes, with what `make cluster-stop` needs. */
 export interface ClusterEnv {
   LB_URL: string;
   PRIMARY_URL: string;

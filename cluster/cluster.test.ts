@@ -1,5 +1,5 @@
 /**
- * `make test-cluster` (issue 21 §3): a cluster started by the test itself (`cluster/cluster.ts` on ports
+ * `make test-cluster`: a cluster started by the test itself (`cluster/cluster.ts` on ports
  * of its own, under .cache/cluster-test), used through HAProxy under a 32-connection load of transfers and
  * orders whose client retries a failed request with the same Idempotency-Key. After each fault, every
  * acknowledged operation is in the ledger exactly once (each sender's balance is what it started with less

@@ -1,5 +1,5 @@
 /**
- * `make cluster`, `make cluster-stop`, `make cluster-restart` (issue 21 §1): Starlight as it runs on
+ * `make cluster`, `make cluster-stop`, `make cluster-restart`: Starlight as it runs on
  * several machines, on this one. Under CLUSTER_DIR: a PostgreSQL primary and a hot standby fed by
  * streaming replication, PgBouncer in transaction mode in front of the primary, Redis for the shared
  * rate limits (the machine's when one answers), CLUSTER_REPLICAS API servers and HAProxy on CLUSTER_PORT
@@ -260,7 +260,7 @@ function kept(s: ClusterSettings, name: string, make: () => string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/** The environment every replica runs with (README "Running in production"). */
+/** The environment every replica runs with (docs/operations.md, "Running in production"). */
 function replicaEnv(s: ClusterSettings, env: Omit<ClusterEnv, 'REPLICA_PIDS' | 'HAPROXY_PID'>): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,

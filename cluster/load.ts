@@ -1,5 +1,5 @@
 /**
- * The load `make test-cluster` and `make bench-cluster` put on a cluster (issue 21 §3): workers, each a
+ * The load `make test-cluster` and `make bench-cluster` put on a cluster: workers, each a
  * member of its own, send transfers or place resting orders through the load balancer, one request at a
  * time, each with an Idempotency-Key; a request that fails on the way (no answer, 502, 503, 504) is sent
  * again with the same key until it is acknowledged. Every acknowledged operation is counted per worker,

@@ -1,5 +1,5 @@
 /**
- * The Admin Console's user list and user stats on a community past COUNT_CAP (issue 19 §2, §4): 12,000
+ * The Admin Console's user list and user stats on a community past COUNT_CAP: 12,000
  * members bulk-inserted into the browser tests' database, then User Logs shows "10,000+", Next leads to
  * the next page, a nickname search finds member123, and User Control shows the kept stats, at desktop and
  * phone size.

@@ -1,5 +1,5 @@
 /**
- * The Admin Console's user and audit tabs in a browser (issue 8 §1, §4): User Logs, Access Logs, Admin
+ * The Admin Console's user and audit tabs in a browser: User Logs, Access Logs, Admin
  * Logs, User Control and Defcon Level render their data and empty states; deactivating a member signs
  * their open page out; a new defcon level pops up live on another member's page; Guild Control shows its
  * placeholder.

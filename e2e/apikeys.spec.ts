@@ -1,5 +1,5 @@
 /**
- * The API key panel of /userconfig in a browser (issue 7 §4, §6): make, show, copy, renew and disable a
+ * The API key panel of /userconfig in a browser: make, show, copy, renew and disable a
  * key, each checked against the API as a program would use it.
  */
 import { expect, test } from '@playwright/test';

@@ -32,7 +32,7 @@ async function openTokens(page: Page): Promise<void> {
   await page.goto('/userbank?tab=bank');
 }
 
-/** The transaction log's entries: table rows on a desktop, one card each on a phone (issue 18 §3). */
+/** The transaction log's entries: table rows on a desktop, one card each on a phone. */
 function logEntries(page: Page, isMobile: boolean) {
   return isMobile
     ? page.getByRole('list', { name: 'Transaction log' }).getByRole('listitem')

@@ -1,5 +1,5 @@
 /**
- * The creator-app consent page (issue 11 §3; SPEC §2 /loginCApp/{authId}; DESIGN §7): a creator's app
+ * The creator-app consent page (SPEC §2 /loginCApp/{authId}; DESIGN §7): a creator's app
  * asks for a member's items, the member signs in on Starlight's page (password or wallet) and the
  * browser goes back to the app with a single-use code, which the app redeems with its API key. The app's
  * host is intercepted (`page.route`); everything else is the real server.

@@ -1,5 +1,5 @@
 /**
- * Buying Credits in a browser through the built-in sandbox (issue 10 §4), desktop and phone: the admin
+ * Buying Credits in a browser through the built-in sandbox, desktop and phone: the admin
  * creates and publishes a package in Checkout Control; a member buys it, is sent to the sandbox page,
  * presses Pay, lands on the thank-you page and finds the Credits and the Checkout Logs row with its
  * event history; Fail credits nothing. The store offers only the providers the server serves, and with

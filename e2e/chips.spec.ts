@@ -1,5 +1,5 @@
 /**
- * Synth chips in a browser (issue 11 §2, §4), desktop and phone: a visitor sees the sale and a prompt to
+ * Synth chips in a browser, desktop and phone: a visitor sees the sale and a prompt to
  * log in; a member with Credits buys chips, opens them with the slider and Commence, sees the ships just
  * created, and finds them in Game Items under Alpha Ships.
  */

@@ -1,5 +1,5 @@
 /**
- * The example creator app (issue 11 §3; examples/creator-app) against the real server: a member opens
+ * The example creator app (examples/creator-app) against the real server: a member opens
  * the app, is sent to Starlight's consent page, signs in there, and comes back to the app, which has
  * redeemed the code and lists the member's items. Nothing is intercepted: the app runs beside the
  * server as a newcomer would run it.

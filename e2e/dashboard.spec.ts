@@ -1,5 +1,5 @@
 /**
- * /dashboard is never empty (issue 6 §3): a member sees their console (balances, recent activity, open
+ * /dashboard is never empty: a member sees their console (balances, recent activity, open
  * orders, each linking to its page), an admin's Admin view the Admin Console. At 1280 px nothing in the
  * header is clipped.
  */

@@ -1,5 +1,5 @@
 /**
- * The forge in a browser (issue 9 §5), on desktop and phone: an admin creates a recipe in Forge Control;
+ * The forge in a browser, on desktop and phone: an admin creates a recipe in Forge Control;
  * a member starts it in the Forge tab, watches the countdown in Forge Logs, claims it and sees the new
  * balance; a process cancelled inside its first 10 minutes pays the input back; the admin finds both in
  * Forge Process Logs.

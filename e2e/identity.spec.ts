@@ -1,5 +1,5 @@
 /**
- * Identity in a browser (issue 7 §6): change the password in /userconfig, forgot password → mail →
+ * Identity in a browser: change the password in /userconfig, forgot password → mail →
  * reset page → sign in, verify the e-mail from the popup and from My Info. Mails are read from the
  * server's outbox (no SMTP_URL in the browser tests), as a newcomer on `make start` would.
  */
@@ -171,7 +171,7 @@ test.describe('with the notices accepted', () => {
     await page.goto(await mailedLink(email, 'verifyemail'));
     await expect(page.getByText('Your e-mail is verified')).toBeVisible();
     await expectNoSeriousA11yViolations(page);
-    // Issue 18 §7: a verification keeps the session; five seconds later, the dashboard.
+    // A verification keeps the session; five seconds later, the dashboard.
     await expect(page).toHaveURL(/\/dashboard$/, { timeout: 8000 });
     await openMyInfo(page, isMobile);
     await expect(page.getByText(email)).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * Items in a browser (issue 11 §1, §4): a creator makes a collection in the creator console (desktop; by
+ * Items in a browser: a creator makes a collection in the creator console (desktop; by
  * the API on a phone, where the console is not offered), adds ships for a member through the API; the
  * member finds them grouped by name in Game Items (My Assets on a phone) and opens their details, and
  * never sees the hidden data.

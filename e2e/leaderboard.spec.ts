@@ -1,5 +1,5 @@
 /**
- * The leaderboard in a browser (issue 9 §4, §5), desktop and phone: a visitor sees the ranking and
+ * The leaderboard in a browser, desktop and phone: a visitor sees the ranking and
  * `Log in to see where you rank!`; a member sees their rank and balance and the holders around them;
  * a private member is shown as Anonymous and their nickname appears nowhere on the page.
  */
@@ -40,7 +40,7 @@ test('ranks members, shows my rank, hides a private member', async ({ browser, i
   const member = await registerMember(request, nick);
   await mint(nick, String(second));
 
-  // The ranking is kept by a job that follows the ledger every second (issue 19 §2): wait until a
+  // The ranking is kept by a job that follows the ledger every second: wait until a
   // visitor's answer has both mints before opening the page.
   await expect
     .poll(async () => {

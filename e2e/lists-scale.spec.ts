@@ -1,5 +1,5 @@
 /**
- * Issue 19 §4: the admin console's log tabs stay usable past the counting bound. More than COUNT_CAP
+ * The admin console's log tabs stay usable past the counting bound. More than COUNT_CAP
  * access-log rows are inserted straight into the test database; Access Logs then shows "10,000+ in all",
  * Next pages on, and a filter narrows to an exact total. Desktop and phone; screenshots in the results.
  */

@@ -72,7 +72,7 @@ test('User Logs: a filter lives in the URL, survives a reload, and Back/Forward 
     await page.getByRole('tab', { name: 'User Logs' }).click();
     await expect(page).toHaveURL(/[?&]tab=logs/);
   }
-  // Table rows on a desktop, one card each on a phone (issue 18 §3).
+  // Table rows on a desktop, one card each on a phone.
   const rows = isMobile
     ? page.getByRole('list', { name: 'Transaction log' }).getByRole('listitem')
     : page.getByRole('table', { name: 'Transaction log' }).locator('tbody tr');

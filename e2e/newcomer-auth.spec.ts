@@ -1,5 +1,5 @@
 /**
- * A newcomer's first hour with the account pages (issue 18 §6, §7, §8), on desktop and phone:
+ * A newcomer's first hour with the account pages, on desktop and phone:
  * - Register says each field's rule in words ('Nickname must be 3 to 32 letters or digits'), never
  *   `"nickname" contains an invalid value`; a bad verify, reset or consent link is a page that says what
  *   happened and what to do next, with a button (§6).

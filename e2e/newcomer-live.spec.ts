@@ -1,5 +1,5 @@
 /**
- * What a newcomer tripped over (issue 18), on a slow machine and while an admin works:
+ * What a newcomer tripped over, on a slow machine and while an admin works:
  * - §4: the Quantum Hub and My account never show a blank page while their code and data load: within a
  *   second the page's frame (a "Loading page" status) shows, then the page's heading with a placeholder
  *   for each panel whose data is still on its way, then the data.

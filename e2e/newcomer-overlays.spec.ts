@@ -1,5 +1,5 @@
 /**
- * The shell's notices and overlays on a newcomer's first hour (issue 18 §9, §10), at desktop and phone size:
+ * The shell's notices and overlays on a newcomer's first hour, at desktop and phone size:
  * - On an alert day (defcon > 0) a first-time visitor meets one dialog at a time: the Beta Disclaimer,
  *   then the alert notice, each reached by its role and by the keyboard (Tab reaches the button, Enter
  *   presses it), never both at once behind a doubled backdrop (§9).

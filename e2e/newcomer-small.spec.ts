@@ -1,5 +1,5 @@
 /**
- * What a newcomer tripped over in their first hour (issue 18, the smaller list), on desktop and phone:
+ * What a newcomer tripped over in their first hour, on desktop and phone:
  * a. an unknown address says the page does not exist and links home (and to the dashboard when signed in);
  * b. the home roadmap shows the shipped features as live;
  * c. /provider thanks only for a purchase of the signed-in member, else says plainly there is none;

@@ -1,5 +1,5 @@
 /**
- * What a newcomer tripped over (issue 18), at the size where it showed: every word a member reads whole.
+ * What a newcomer tripped over, at the size where it showed: every word a member reads whole.
  * - Game Items: a long ship name and its count are never cut to "Alpha Co…" or "×‥" (§1).
  * - Quantum Hub, My orders: side and state in full words (Buy/Sell, Placed/Partly filled/Filled/
  *   Cancelled), never "S…" or "PLAC…" (§2).

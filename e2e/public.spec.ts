@@ -1,5 +1,5 @@
 /**
- * The public pages (issue 8 §3): home, FAQ, media, reports, lightpaper and games have real content, no
+ * The public pages: home, FAQ, media, reports, lightpaper and games have real content, no
  * "coming soon", and no serious accessibility violation, on desktop and phone.
  */
 import { expect, test } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Deposits and withdrawals in a browser (issue 8 §2): a member withdraws in My Tokens and the balance
+ * Deposits and withdrawals in a browser: a member withdraws in My Tokens and the balance
  * drops; the admin refuses it in the Settlements panel and the balance comes back; the member claims a
  * deposit, the admin approves it and the balance grows.
  */

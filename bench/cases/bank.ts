@@ -1,5 +1,5 @@
 /**
- * The admin and settlement money paths of issue 20, through the HTTP API:
+ * The admin and settlement money paths, through the HTTP API:
  * - `mint`: the admin mints 0.01 SN to bench members in turn (POST /api/bank/mint), one category 10 row each;
  * - `withdraw`: members withdraw 1.00 of a withdrawable, taxed currency made for the run (1% withdrawal
  *   tax to the admin, a hot row every request credits): one category 2 row, one category 4 row and one

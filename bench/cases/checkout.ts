@@ -1,5 +1,5 @@
 /**
- * The checkout webhook benchmark (issue 10 §4): signed Stripe `checkout.session.completed` events per
+ * The checkout webhook benchmark: signed Stripe `checkout.session.completed` events per
  * second through `POST /api/checkout/webhook/stripe`, each completing its own checkout (verify the
  * signature with the SDK, record the event, lock the checkout, mint the Credits, in one transaction).
  * The checkouts are opened up front with SQL, as buyPackage would leave them; the events are signed as

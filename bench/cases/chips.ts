@@ -1,7 +1,7 @@
 /**
- * The synth chip benchmarks: `chips_buy` (issue 20), one chip bought a request
+ * The synth chip benchmarks: `chips_buy`, one chip bought a request
  * (POST /api/inventory/buySynthChips {amount: 1}: 500 Credits to the sale and 1 chip from it, two
- * category 3 rows, every request on the sale's two hot balance rows); `chips_open` (issue 11 §4), chips opened per second
+ * category 3 rows, every request on the sale's two hot balance rows); `chips_open`, chips opened per second
  * (POST /api/inventory/openSynthChips {amount: 1}), each request burning one chip (category 33) and
  * creating 5 ship items. Before the opens every member is minted Credits by the admin and buys enough chips
  * (100 at a time) for the whole run; the bench server's sale holds CHIP_SUPPLY (bench/lib/server.ts).

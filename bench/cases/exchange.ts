@@ -1,5 +1,5 @@
 /**
- * The exchange benchmark (DESIGN §9, issue 3): orders placed (and matched when they cross) per second
+ * The exchange benchmark (DESIGN §9): orders placed (and matched when they cross) per second
  * through POST /api/cex/placeOrder. About half the orders cross a resting one at the same price, so
  * the rate covers placing, escrow and matching. Once spread over several pairs (each pair's book is
  * its own lock), once on one hot pair (every order queues on the same book).

@@ -1,5 +1,5 @@
 /**
- * The forge benchmark (issue 9 §5): forge processes started, then claimed, per second through the API
+ * The forge benchmark: forge processes started, then claimed, per second through the API
  * (POST /api/forge/startProcess and /endProcess). Every member starts a one-second recipe (0.01 SD in,
  * 0.01 SN out) over and over; once those have finished, the same members claim them, each process once.
  */

@@ -1,5 +1,5 @@
 /**
- * The ledger benchmark (DESIGN §9, issue 2 section 7): member-to-member transfers through the HTTP API,
+ * The ledger benchmark (DESIGN §9): member-to-member transfers through the HTTP API,
  * many distinct senders, once in an untaxed currency (SN) and once in a taxed one (SD: 1% to the
  * collector, whose balance row every transfer then credits: a hot row).
  */

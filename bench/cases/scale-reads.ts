@@ -1,5 +1,5 @@
 /**
- * The read cases of `make bench-scale` (issue 19 §3): every read route a visitor, a member (`member1`, the
+ * The read cases of `make bench-scale`: every read route a visitor, a member (`member1`, the
  * heaviest history of a seeded database) and an admin use, from the route files under
  * apps/server/src/modules (request shapes: packages/shared/src/schemas). Each case is one route with
  * one body, run at the bench's connections; any non-2xx answer fails it.

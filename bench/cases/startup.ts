@@ -1,5 +1,5 @@
 /**
- * The start-up case (issue 20): how long a server takes from `node` starting to its first healthy
+ * The start-up case: how long a server takes from `node` starting to its first healthy
  * answer on a migrated database, as a rolling restart or a new replica of a cluster pays it. Five
  * servers are started one after the other beside the bench's own, on its database (migrated, seeded),
  * each asked for /api/health every 5 ms and stopped once healthy. Target: every start within 1 s.
@@ -8,7 +8,7 @@ import type { Suite } from '../lib/context.ts';
 
 /** Starts measured. */
 const STARTS = 5;
-/** Issue 20: healthy within 1 s of `node` starting. */
+/** The target: healthy within 1 s of `node` starting. */
 const TARGET_MS = 1000;
 
 export const startupSuite: Suite = {

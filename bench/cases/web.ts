@@ -1,5 +1,5 @@
 /**
- * The web benchmark (issue 6 §6): what the first paint costs a visitor. Loads `/` (a first visit, with
+ * The web benchmark: what the first paint costs a visitor. Loads `/` (a first visit, with
  * the beta disclaimer due, and a returning one) and a signed-in member's `/dashboard` in Debian's
  * Chromium and sums the gzipped size of every script each page loaded until the network was idle
  * (gzipped here with node:zlib, so the figure does not depend on how the server compresses), then runs

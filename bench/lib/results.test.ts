@@ -1,6 +1,6 @@
 /**
  * failedChecks (bench/lib/results.ts): the consistency checks that make `make bench` fail; withCpuPass: the
- * second pass's figures beside the first (issue 20).
+ * second pass's figures beside the first.
  */
 import { describe, expect, it } from 'vitest';
 import { failedChecks, withCpuPass } from './results.ts';

@@ -23,7 +23,7 @@ export function record(dir: string, figures: Figures): void {
  * The consistency checks a case's `figures` failed, by name: the audit after the case (`audit_ok`), the
  * ledger rows against the acknowledged operations (`ledger_rows_match`), each forge process paid once
  * (`paid_once`) and each checkout credited once (`credited_once`). A check a case does not report is not
- * failed. `make bench` and `make bench-scale` exit non-zero when any case fails one (issue 20).
+ * failed. `make bench` and `make bench-scale` exit non-zero when any case fails one.
  */
 export function failedChecks(figures: Figures): string[] {
   const checks = ['audit_ok', 'ledger_rows_match', 'paid_once', 'credited_once'] as const;
@@ -32,7 +32,7 @@ export function failedChecks(figures: Figures): string[] {
 
 /**
  * The figures of a case's second pass (`synchronous_commit=off`) set beside its first: `ratio_cpu`,
- * `p99_ms_cpu` and `pgbench_tps_cpu` (issue 20).
+ * `p99_ms_cpu` and `pgbench_tps_cpu`.
  */
 export function withCpuPass(first: Figures, second: Figures): Figures {
   return {

@@ -1,4 +1,4 @@
-/** The pure helpers of `make bench-scale` (bench/lib/scale.ts): verdicts, growth, memory, the README part. */
+/** The pure helpers of `make bench-scale` (bench/lib/scale.ts): verdicts, growth, memory, the part of bench/RESULTS.md. */
 import { describe, expect, it } from 'vitest';
 import { parsePgbench } from './pgbench.ts';
 import {
@@ -6,10 +6,10 @@ import {
   LEADERBOARD_CASE,
   markdownTable,
   parseVmHwmKb,
-  README_HEADING,
+  RESULTS_HEADING,
   type ReadFigures,
   readVerdict,
-  replaceReadmeSection,
+  replaceResultsSection,
   writeShare,
 } from './scale.ts';
 
@@ -77,28 +77,30 @@ describe('parsePgbench', () => {
   });
 });
 
-describe('the README part', () => {
+describe('the part of bench/RESULTS.md', () => {
   const table = markdownTable([{ what: 'a | b', figure: '1 ms', target: '<= 50 ms', met: false }]);
 
   it('marks a missed row and escapes a pipe', () => {
     expect(table).toContain('| a \\| b | 1 ms | <= 50 ms | **missed** |');
   });
 
-  it('goes at the end of the seed section the first time, and replaces only its own part after', () => {
-    const readme = '# S\n\n## A community at scale\n\nseed text\n\n### Its settings\n\nmore\n\n## Operations\n\nops\n';
-    const first = replaceReadmeSection(readme, 'first table');
-    expect(first).toBe(
-      `# S\n\n## A community at scale\n\nseed text\n\n### Its settings\n\nmore\n\n${README_HEADING}\n\nfirst table\n\n## Operations\n\nops\n`,
-    );
-    const edited = first.replace('seed text', 'seed text, edited by the seed');
-    const second = replaceReadmeSection(edited, 'second table');
+  it('goes at the end the first time, and replaces only its own part after', () => {
+    const results = '# Bench results\n\nintro\n\n## Measured: `make bench-cluster`\n\ncluster table\n';
+    const first = replaceResultsSection(results, 'first table');
+    expect(first).toBe(`${results}\n${RESULTS_HEADING}\n\nfirst table\n`);
+    const edited = first.replace('cluster table', 'cluster table, edited by hand');
+    const second = replaceResultsSection(edited, 'second table');
     expect(second).toBe(edited.replace('first table', 'second table'));
   });
 
-  it('goes before Read on when there is no section about scale, and at the end when there is no Read on', () => {
-    expect(replaceReadmeSection('# S\n\n## Read on\n\nx\n', 't')).toBe(
-      `# S\n\n${README_HEADING}\n\nt\n\n## Read on\n\nx\n`,
+  it('stops at the next heading, so a part after its own stays', () => {
+    const results = `# R\n\n${RESULTS_HEADING}\n\nold\n\n## Measured: \`make bench-cluster\`\n\nc\n`;
+    expect(replaceResultsSection(results, 'new')).toBe(
+      `# R\n\n${RESULTS_HEADING}\n\nnew\n\n## Measured: \`make bench-cluster\`\n\nc\n`,
     );
-    expect(replaceReadmeSection('# S\n\ntext\n', 't')).toBe(`# S\n\ntext\n\n${README_HEADING}\n\nt\n`);
+  });
+
+  it('starts a missing file with its title', () => {
+    expect(replaceResultsSection('', 't')).toBe(`# Bench results\n\n${RESULTS_HEADING}\n\nt\n`);
   });
 });

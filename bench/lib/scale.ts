@@ -1,13 +1,13 @@
 /**
- * Pure helpers of `make bench-scale` (issue 19 §3): the targets and their verdicts, the growth ratio, the
- * server's peak resident memory, the results table and the README section it is kept in.
+ * Pure helpers of `make bench-scale`: the targets and their verdicts, the growth ratio, the
+ * server's peak resident memory, the results table and the part of bench/RESULTS.md it is kept in.
  */
 import { readFileSync } from 'node:fs';
 
 /** Who calls a read route: signed out, signed in as `member1`, or as the admin. */
 export type Audience = 'visitor' | 'member' | 'admin';
 
-/** Issue 19 §3's targets at 1,000,000 members and 10,000,000 ledger rows. */
+/** The targets at 1,000,000 members and 10,000,000 ledger rows. */
 export const TARGETS = {
   /** p99 (ms) of every visitor and member read. */
   memberP99Ms: 50,
@@ -86,7 +86,7 @@ export function peakMemoryMb(pid: number): number | null {
   }
 }
 
-/** One row of the printed and README table. */
+/** One row of the printed table and of RESULTS_FILE's. */
 export interface TableRow {
   what: string;
   figure: string;
@@ -105,17 +105,23 @@ export function markdownTable(rows: readonly TableRow[]): string {
   return lines.join('\n');
 }
 
-/** The README heading bench-scale owns; everything up to the next heading of level 2 or 3 is its part. */
-export const README_HEADING = '### Measured at scale';
+/** Where bench-scale keeps its table, from the repository's root. */
+export const RESULTS_FILE = 'bench/RESULTS.md';
+
+/** The heading of bench-scale's part of RESULTS_FILE; everything up to the next heading of level 1 to 3 is its part. */
+export const RESULTS_HEADING = '## Measured at scale';
+
+/** What RESULTS_FILE starts with when it does not exist yet. */
+const RESULTS_TITLE = '# Bench results';
 
 /**
- * `readme` with bench-scale's part replaced by `body` under README_HEADING. Without that heading yet,
- * the part goes at the end of the first level-2 section whose heading mentions "scale" (the seed's), else
- * before `## Read on`, else at the end. Nothing outside the part changes.
+ * `results` (RESULTS_FILE's text, '' when there is none yet) with bench-scale's part replaced by `body`
+ * under RESULTS_HEADING. Without that heading yet, the part goes at the end (after a title when the text
+ * is empty). Nothing outside the part changes; the other benches' parts stay as they are.
  */
-export function replaceReadmeSection(readme: string, body: string): string {
-  const part = [README_HEADING, '', ...body.trim().split('\n'), ''];
-  const lines = readme.split('\n');
+export function replaceResultsSection(results: string, body: string): string {
+  const part = [RESULTS_HEADING, '', ...body.trim().split('\n'), ''];
+  const lines = (results.trim() === '' ? `${RESULTS_TITLE}\n` : results).split('\n');
   const splice = (from: number, to: number) => {
     const before = lines.slice(0, from);
     while (before.length > 0 && before[before.length - 1] === '') before.pop();
@@ -123,18 +129,9 @@ export function replaceReadmeSection(readme: string, body: string): string {
     while (after.length > 0 && after[0] === '') after.shift();
     return [...before, '', ...part, ...after].join('\n');
   };
-  const own = lines.indexOf(README_HEADING);
-  if (own >= 0) {
-    let end = own + 1;
-    while (end < lines.length && !/^#{1,3} /.test(lines[end] as string)) end++;
-    return splice(own, end);
-  }
-  const seed = lines.findIndex((l) => /^## .*scale/i.test(l));
-  let at = lines.indexOf('## Read on');
-  if (seed >= 0) {
-    at = seed + 1;
-    while (at < lines.length && !/^#{1,2} /.test(lines[at] as string)) at++;
-  }
-  if (at < 0) at = lines.length;
-  return splice(at, at);
+  const own = lines.indexOf(RESULTS_HEADING);
+  if (own < 0) return splice(lines.length, lines.length);
+  let end = own + 1;
+  while (end < lines.length && !/^#{1,3} /.test(lines[end] as string)) end++;
+  return splice(own, end);
 }

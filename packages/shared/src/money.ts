@@ -38,7 +38,7 @@ export function wholeUnitsOf(a: Amount | bigint): number {
 /**
  * Parses a decimal string ("12.5") or a JSON number (12.5) in currency units into an Amount.
  * Returns null when the text is not a plain non-negative decimal (no sign, no spaces, no exponent) or has
- * more than 9 decimals (issue 6 §8: `" 10"` is refused, not trimmed).
+ * more than 9 decimals (`" 10"` is refused, not trimmed).
  */
 export function parseAmount(input: string | number): Amount | null {
   let text: string;
@@ -157,7 +157,7 @@ export function sumAmounts(values: Iterable<Amount | bigint>): Amount {
 }
 
 /**
- * Formats an Amount as the wire and the screen show a currency's amounts (issue 6, DESIGN §3): with
+ * Formats an Amount as the wire and the screen show a currency's amounts (DESIGN §3): with
  * exactly the currency's `precision` decimals ("50.00" at precision 2, "7" at 0), or with every decimal
  * it really has when that is more, so no digit is ever hidden.
  */

@@ -130,7 +130,7 @@ export type ProviderId = (typeof PROVIDER)[keyof typeof PROVIDER];
 export const PROVIDER_LABELS: Record<ProviderId, string> = { 1: 'Crypto', 2: 'Card' };
 
 /**
- * Package item types (SPEC §5 "item type 1 to 2"; issue 10): 1 Alpha synth chips from the sale's supply,
+ * Package item types (SPEC §5 "item type 1 to 2"): 1 Alpha synth chips from the sale's supply,
  * 2 Alpha ships drawn from the drop table.
  */
 export const PACKAGE_ITEM_TYPE = { SynthChips: 1, Ships: 2 } as const;

@@ -14,8 +14,8 @@
  *
  * The server writes them through this type only (`plugins/websocket.ts`), so their shapes are checked
  * when it compiles. The browser reads them with `readWsServerMessage`, which checks the JSON and the
- * message type and no more: the socket opens on every signed-in page, and a schema library there cost
- * /dashboard 15 to 26 KB of gzipped script (issue 6 §6), to re-check what our own server typed.
+ * message type and no more: the socket opens on every signed-in page, and a schema library there would
+ * weigh on /dashboard's first paint only to re-check what our own server typed.
  */
 import type { Currency } from './schemas/bank.ts';
 import type { Depth, Order, Trade } from './schemas/exchange.ts';

@@ -20,7 +20,7 @@ export class DriverInternalsError extends Error {
   constructor(what: string) {
     super(
       `apps/server/src/db/driver-internals.ts: ${what}. A database driver upgrade changed its internals: ` +
-        'fix that file before shipping (README, upgrading dependencies).',
+        'fix that file before shipping (README, Upgrading dependencies).',
     );
     this.name = 'DriverInternalsError';
   }

@@ -34,7 +34,7 @@ function MenuLink({ item, active, onNavigate }: { item: NavItem; active: boolean
 /** The drawer; `onClose` also runs when a link is followed. */
 export function PhoneMenu({ opened, onClose, path }: { opened: boolean; onClose: () => void; path: string }) {
   const close = onClose;
-  // While it is open the toasts step aside (issue 18 §10: no notice over a menu item).
+  // While it is open the toasts step aside (no notice over a menu item).
   useEffect(() => {
     useMenuOpen.setState({ open: opened });
     return () => useMenuOpen.setState({ open: false });

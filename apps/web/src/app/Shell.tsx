@@ -78,7 +78,7 @@ export function Shell() {
   // Pages marked `staticData.isStatic` (home, coming soon) show no server data and need no query client.
   const isStatic = useRouterState({ select: (s) => s.matches.some((m) => m.staticData.isStatic === true) });
   // Pages marked `staticData.isPlain` (the home page) use no Mantine component: Mantine loads with the
-  // first part of a page that does (`WithMantine`), so they paint without it (issue 6 §6).
+  // first part of a page that does (`WithMantine`), so they paint without it.
   const isPlain = useRouterState({ select: (s) => s.matches.some((m) => m.staticData.isPlain === true) });
   return (
     <>
@@ -124,7 +124,7 @@ export function Shell() {
         </WithMantine>
       )}
       <main className={classes.main}>
-        {/* In the page's flow above its content, never over a control (issue 18 §10). */}
+        {/* In the page's flow above its content, never over a control. */}
         {promptVerify && path !== '/quantumhub' && (
           <WithMantine>
             <DataProvider>
@@ -135,7 +135,7 @@ export function Shell() {
         {isPlain ? (
           <Outlet />
         ) : (
-          // Until Mantine's provider (and the query client) load, the page's frame shows (issue 18 §4).
+          // Until Mantine's provider (and the query client) load, the page's frame shows.
           <WithMantine fallback={<PageSkeleton />}>
             {isStatic ? (
               <Outlet />

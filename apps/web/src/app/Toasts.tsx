@@ -1,5 +1,5 @@
 /**
- * The toast container (SPEC §8, DESIGN §1: top-right, 5000 ms). Issue 18 §10: it sits just below the
+ * The toast container (SPEC §8, DESIGN §1: top-right, 5000 ms). It sits just below the
  * fixed header, never over the header's links or the Menu button, and is hidden while the phone menu
  * is open, so a toast never covers a control of the shell.
  */

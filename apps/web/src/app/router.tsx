@@ -2,7 +2,7 @@
  * The route table: every SPEC §2 route exists; those not built yet show a coming-soon page, and any other
  * address a page-not-found page. Every page
  * loads its own code on first visit (`lazyRouteComponent`), so the first paint of `/` carries the shell
- * and the home page only, none of the app's forms, charts or date pickers (issue 6 §6).
+ * and the home page only, none of the app's forms, charts or date pickers.
  */
 import {
   createRootRoute,
@@ -17,7 +17,7 @@ import { PageSkeleton } from '../components/PageSkeleton.tsx';
 import type { DashboardSearch, LeaderboardSearch, ProviderSearch, UserBankSearch } from '../lib/route-search.ts';
 import { Shell } from './Shell.tsx';
 
-// Mantine's components: loaded with the page, not with the first paint of the home page (issue 6 §6).
+// Mantine's components: loaded with the page, not with the first paint of the home page.
 const ComingSoon = lazy(() => import('../components/ComingSoon.tsx').then((m) => ({ default: m.ComingSoon })));
 const NotFound = lazy(() => import('../components/NotFound.tsx').then((m) => ({ default: m.NotFound })));
 
@@ -167,7 +167,7 @@ const routeTree = rootRoute.addChildren([
 /**
  * While a page's code loads, it shows its frame at once (`PageSkeleton`, plain markup): at once
  * (`defaultPendingMs: 0`, not after the default second of blank page) and no longer than the code
- * takes (`defaultPendingMinMs: 0`), issue 18 §4.
+ * takes (`defaultPendingMinMs: 0`).
  */
 export const router = createRouter({
   routeTree,
@@ -185,7 +185,7 @@ declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
     /** The page shows no server data: the shell renders it without loading the query client. */
     isStatic?: boolean;
-    /** The page uses no Mantine component: the shell paints it without loading Mantine (issue 6 §6). */
+    /** The page uses no Mantine component: the shell paints it without loading Mantine. */
     isPlain?: boolean;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Amounts on screen, one way everywhere (DESIGN §3: formatting only at display time; issue 18): digits
+ * Amounts on screen, one way everywhere (DESIGN §3: formatting only at display time): digits
  * grouped by thousands at the currency's precision, the ticker after the amount: "1,000.00 CR".
  */
 import { type Currency, formatAmount, fromNumeric } from '@starlight/shared';

@@ -1,6 +1,6 @@
 /**
  * The page for an address no route matches: it says the page does not exist and links home, and to the
- * dashboard when signed in (issue 18). Routes SPEC §2 names but that are not built yet show ComingSoon.
+ * dashboard when signed in. Routes SPEC §2 names but that are not built yet show ComingSoon.
  */
 import { Button, Center, Group, Stack, Text, Title } from '@mantine/core';
 import { IconMapPinOff } from '@tabler/icons-react';

@@ -1,5 +1,5 @@
 /**
- * Loading placeholders in plain markup, without Mantine (issue 18 §4), so they paint at once:
+ * Loading placeholders in plain markup, without Mantine, so they paint at once:
  * `PageSkeleton` is every page's view while its code loads (the router's pending view, and the shell's
  * while Mantine's provider and the query client load); `PanelSkeleton` stands for one panel of a page
  * while its data or its code loads. Each is a `status` region named after what loads, marked aria-busy.

@@ -18,7 +18,7 @@ export interface PagedTableCardProps {
   onLimit: (limit: number) => void;
   page: number;
   total: number;
-  /** The server stopped counting at `total` (issue 19): shown as "10,000+", Next stays on. */
+  /** The server stopped counting at `total`: shown as "10,000+", Next stays on. */
   totalCapped?: boolean | undefined;
   onPage: (page: number) => void;
   columns: string[];

@@ -12,7 +12,7 @@ export function Paging({
   page: number;
   limit: number;
   total: number;
-  /** The server stopped counting at `total` (issue 19): more pages follow, shown as "10,000+". */
+  /** The server stopped counting at `total`: more pages follow, shown as "10,000+". */
   totalCapped?: boolean;
   onPage: (page: number) => void;
 }) {

@@ -4,7 +4,7 @@ import { formatMoney, formatMoneyWithTicker } from './Money.tsx';
 
 const credits = { currencyId: 3, ticker: 'CR', name: 'Credits', precision: 2 } as Currency;
 
-describe('money on screen (issue 18: one format)', () => {
+describe('money on screen (one format)', () => {
   it('groups thousands at the precision, the ticker after the amount', () => {
     expect(formatMoneyWithTicker('1000', credits)).toBe('1,000.00 CR');
     expect(formatMoneyWithTicker('1234567.5', credits)).toBe('1,234,567.50 CR');

@@ -1,4 +1,4 @@
-/** The currency list's live updates (issue 18 §5): pushed currencies merged in, unknown ones refetched. */
+/** The currency list's live updates: pushed currencies merged in, unknown ones refetched. */
 import type { Currency } from '@starlight/shared';
 import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';

@@ -2,7 +2,7 @@
  * GET /api/bank/currencies (public). SPEC §4: the list is refetched at most once per 24 hours
  * (kept in localStorage as `currencies` and `nextGetCurrencies`); `refresh` forces a fetch. A currency
  * created or changed meanwhile still reaches an open page: the socket pushes it (`applyPushedCurrencies`),
- * and a balance in a currency the list lacks refetches it (`refetchIfUnknown`), issue 18 §5.
+ * and a balance in a currency the list lacks refetches it (`refetchIfUnknown`).
  */
 import type { Currency } from '@starlight/shared';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,6 +1,6 @@
 /**
  * The view of /dashboard in the URL (`?view=admin|creator`). One of two words, checked here without a
- * schema library, so that the member's dashboard loads none (issue 6 §6); any other value falls back to
+ * schema library, so that the member's dashboard loads none; any other value falls back to
  * the member's console. The Admin Console reads the rest of the search (`tab`, `tx*`) with Zod
  * (`route-search.ts`).
  */

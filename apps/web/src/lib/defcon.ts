@@ -2,7 +2,7 @@
  * The alert level (SPEC §3 defcon) every page shows. Read with GET /api/audit/getDefconLevel when the
  * first page opens and every 30 seconds after, and set at once by the live socket when an admin
  * changes it (`setDefcon`). No query client: the shell asks on every page, the home page included,
- * whose first paint carries no server-data library (issue 6 §6).
+ * whose first paint carries no server-data library.
  */
 import type { DefconResponse } from '@starlight/shared';
 import { useEffect, useSyncExternalStore } from 'react';

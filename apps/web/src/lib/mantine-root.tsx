@@ -1,7 +1,7 @@
 /**
  * Mantine's provider with the app's theme (dark, indigo; app/theme.css repeats its variables for pages
  * painted before it loads). Loaded through `WithMantine` (./with-mantine.tsx), never with the first
- * paint of the home page (issue 6 §6).
+ * paint of the home page.
  */
 import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';

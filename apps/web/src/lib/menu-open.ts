@@ -1,5 +1,5 @@
 /**
- * Whether the phone menu is open (issue 18 §10): the toasts step aside while it is, so no notice ever lies
+ * Whether the phone menu is open: the toasts step aside while it is, so no notice ever lies
  * over a menu item. Set by the menu (app/PhoneMenu.tsx), read by the toast container (app/Toasts.tsx).
  */
 import { create } from 'zustand';

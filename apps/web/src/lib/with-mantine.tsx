@@ -1,6 +1,6 @@
 /**
  * `WithMantine`: Mantine's provider, loaded with the first part of a page that uses Mantine's
- * components, so a page without any (the home page) paints without Mantine's code (issue 6 §6). Each
+ * components, so a page without any (the home page) paints without Mantine's code. Each
  * part that needs it (the page, the phone menu, the member's live feed, the toasts, the notices) wraps
  * itself; several providers share one theme and write the same CSS variables.
  */

@@ -228,20 +228,20 @@ export const auditEntry = z.object({
   ok: z.boolean(),
 });
 /**
- * One check of the audit besides conservation (issue 19): a tripwire of the incremental audit (the
+ * One check of the audit besides conservation: a tripwire of the incremental audit (the
  * ledger's append-only triggers, rows updated or deleted, statistics reset, storage rewritten, rows
  * backdated below the rollup's watermark) or the full recount's comparison of the rollup with the ledger.
  */
 export const auditCheck = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
 export type AuditCheck = z.infer<typeof auditCheck>;
 /**
- * `GET /api/bank/audit` query (issue 19): `full=true` recounts the whole ledger (and compares the rollup
+ * `GET /api/bank/audit` query: `full=true` recounts the whole ledger (and compares the rollup
  * with it); without it the audit is incremental (rollup totals up to the checkpoint, then the rows after).
  */
 export const auditQuery = z.strictObject({ full: z.enum(['true', 'false']).optional() });
 export type AuditQuery = z.infer<typeof auditQuery>;
 /**
- * DESIGN §4's audit, extended (issue 19): `mode`, `checkpoint` (the rollup's watermark, ISO 8601 UTC, null
+ * DESIGN §4's audit, extended: `mode`, `checkpoint` (the rollup's watermark, ISO 8601 UTC, null
  * before it is built), `checks`, and `checkedAt` (ISO 8601 UTC: when the conservation figures were taken,
  * the latest stored check's snapshot or now); `ok` is true only when every currency and every check passes.
  */

@@ -26,7 +26,7 @@ export const DROP_TABLE = [
 
 /**
  * The picture of a ship class (a drop-table ship name, e.g. "Scout"): an SVG the web app serves from
- * `apps/web/public/ships`, e.g. "/ships/scout.svg" (issue 18: one picture per class, not one for all).
+ * `apps/web/public/ships`, e.g. "/ships/scout.svg" (one picture per class, not one for all).
  */
 export function shipImageUrl(shipClass: string): string {
   return `/ships/${shipClass.toLowerCase()}.svg`;

@@ -211,7 +211,7 @@ export const paging = z.strictObject({
 export type Paging = z.infer<typeof paging>;
 
 /**
- * Issue 19: list totals are counted only up to `COUNT_CAP` rows past the page's first row, so a page
+ * List totals are counted only up to `COUNT_CAP` rows past the page's first row, so a page
  * never counts millions of rows. When more match, `total` is that bound and `totalCapped` is true (the
  * UI shows "10,000+").
  */

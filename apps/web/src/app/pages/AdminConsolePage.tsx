@@ -1,5 +1,5 @@
 /**
- * The Admin Console as /dashboard shows it (?view=admin, issue 22 §1): the console's shell
+ * The Admin Console as /dashboard shows it (?view=admin): the console's shell
  * (features/admin) filled with the tabs each domain's feature owns: the currency tab and Tnx Logs
  * (bank), User Logs and User Control (users), Access Logs, Admin Logs and Defcon Level (audit), Checkout
  * Control and Checkout Logs (checkout), Forge Control and Forge Process Logs (forge), Cex Control

@@ -1,7 +1,7 @@
 /**
  * The shell's notices (SPEC §2): the Beta Disclaimer when it is due and the defcon notice when the alert
- * level is above 0, one dialog at a time (issue 18 §9). Each dialog's code loads only when it has
- * something to show; the disclaimer is plain markup (a first visit paints without Mantine, issue 6 §6),
+ * level is above 0, one dialog at a time. Each dialog's code loads only when it has
+ * something to show; the disclaimer is plain markup (a first visit paints without Mantine),
  * the defcon notice loads Mantine with it.
  */
 import { lazy, Suspense, useState } from 'react';
@@ -14,7 +14,7 @@ const DefconModal = lazy(() => import('./DefconModal.tsx').then((m) => ({ defaul
 
 /**
  * The disclaimer first, then the alert notice, never both at once (two modal dialogs stacked behind a
- * doubled backdrop left the lower one's button out of reach, issue 18 §9). The disclaimer goes first
+ * doubled backdrop left the lower one's button out of reach). The disclaimer goes first
  * because it is the gate to the whole app (SPEC §2/§4: nothing is used before it is accepted, the
  * page behind it is inert), while the alert notice is news that loses nothing by waiting the moment it
  * takes to tick a box; and the disclaimer is known at once on load whereas the level arrives from the

@@ -1,7 +1,7 @@
 /**
  * SPEC §2/§4: the Beta Disclaimer (v0.0.1), shown when due (../disclaimer.ts). Accept stays disabled
  * until the box is ticked; Escape does not close it. A native modal <dialog> (focus kept inside, the
- * page inert behind it) in plain markup, so a first visit paints without Mantine (issue 6 §6).
+ * page inert behind it) in plain markup, so a first visit paints without Mantine.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { DISCLAIMER_KEY, DISCLAIMER_VERSION } from '../utils/disclaimer.ts';

@@ -1,7 +1,7 @@
 /**
  * SPEC §4: the verify-e-mail reminder, shown by the shell at most once per 24 hours for a member whose
  * e-mail is unverified. Send mails the link; Later puts it off (showing it already did, for 24 hours).
- * Issue 18 §10: a banner in the page's flow, above the page's content, rather than a card fixed over a
+ * A banner in the page's flow, above the page's content, rather than a card fixed over a
  * corner: it never lies over a control (the open phone menu, a forge recipe's Start button) and needs
  * no overlay, focus trap or scroll lock. A labelled region, so a screen reader can find it.
  */

@@ -112,7 +112,7 @@ export function GameItems({ collectionId }: { collectionId?: string } = {}) {
                   <Group wrap="nowrap" align="start" gap="sm">
                     <Image src={g.imgUrl || null} alt="" w={56} h={56} radius="sm" fallbackSrc="/favicon.svg" />
                     <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
-                      {/* The name wraps and the count keeps its width: a member reads both whole (issue 18 §1). */}
+                      {/* The name wraps and the count keeps its width: a member reads both whole. */}
                       <Group justify="space-between" wrap="nowrap" align="start" gap="xs">
                         <Text fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
                           {g.name}

@@ -1,5 +1,5 @@
 /**
- * DESIGN §8, issue 8 §2: the Settlements view of the admin Currency tab. Deposits and withdrawals,
+ * DESIGN §8: the Settlements view of the admin Currency tab. Deposits and withdrawals,
  * pending first, filtered by kind and state, with Approve / Refuse and a note. Empty: 'No Settlements'.
  */
 import { Badge, Button, Group, Modal, NativeSelect, Stack, Text, Textarea } from '@mantine/core';

@@ -1,7 +1,7 @@
 /**
  * SPEC §2 User Logs: the member's transaction log with filters and paging (10 a page from page 1;
  * page back to 1 on Search; SPEC §4 previous/next rules). Filters and page live in the URL (DESIGN §1).
- * On a phone each transaction is a card with the signed amount first, as bank apps show it (issue 18 §3);
+ * On a phone each transaction is a card with the signed amount first, as bank apps show it;
  * a table there hid the amount, category and note off to the side.
  */
 import { Badge, Button, Card, Group, Loader, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';

@@ -18,7 +18,7 @@ export function useHoldings() {
   const currencies = useCurrencies();
   const balances = (me.data ?? user)?.balances ?? [];
   const client = useQueryClient();
-  // A balance in a currency the (day-old) list lacks: fetch the list again (issue 18 §5).
+  // A balance in a currency the (day-old) list lacks: fetch the list again.
   const balanceIds = balances.map((b) => b.currencyId).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the ids or the list change
   useEffect(() => {

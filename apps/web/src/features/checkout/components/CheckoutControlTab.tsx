@@ -5,7 +5,7 @@
  * value, SPEC §4), which reads the state and the action ("Active · Deactivate"): the two buttons show
  * Published and Active, so no badge repeats them. A line says whether the
  * package is on sale: members see it only once it is published and active (DESIGN §7); a new package
- * starts active and unpublished, so Publish is the one deliberate step that puts it on sale (issue 18).
+ * starts active and unpublished, so Publish is the one deliberate step that puts it on sale.
  * `No Packages`.
  */
 import { Button, Card, Group, Image, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
@@ -37,7 +37,7 @@ function PackageCard({ pkg, onDelete }: { pkg: CheckoutPackage; onDelete: () => 
       toastError(errorMessage(err));
     }
   };
-  // The state, then what pressing does (issue 18: one "Set Active" for both read the same).
+  // The state, then what pressing does: a single "Set Active" label would read the same for both states.
   const credits = useCurrencies().byId.get(pkg.currency.currencyId);
   const toggleText = pkg.active ? 'Active · Deactivate' : 'Inactive · Activate';
   return (

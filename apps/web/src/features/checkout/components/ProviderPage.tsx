@@ -2,7 +2,7 @@
  * SPEC §2 /provider: the thank-you page the payment provider sends the member back to, with buttons back
  * to checkout and to the dashboard. It thanks only for a purchase it can show: `?checkout=` naming one of
  * the signed-in member's checkouts (among their latest 50), and says where it stands. Without one, or
- * with one that is not theirs or does not exist, it says so plainly and offers the store (issue 18).
+ * with one that is not theirs or does not exist, it says so plainly and offers the store.
  */
 import { Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import {

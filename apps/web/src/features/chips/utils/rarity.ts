@@ -1,4 +1,4 @@
-/** How a ship's rarity and class show on screen (issue 18: a colour per rarity, a picture per class). */
+/** How a ship's rarity and class show on screen (a colour per rarity, a picture per class). */
 import { type DROP_TABLE, shipImageUrl } from '@starlight/shared';
 
 /** Mantine colour of each drop-table rarity, from the plainest to the rarest (the usual game order). */

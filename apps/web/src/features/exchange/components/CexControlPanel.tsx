@@ -21,7 +21,7 @@ import { PairFormModal } from './PairFormModal.tsx';
 import { PairOrdersModal } from './PairOrdersModal.tsx';
 
 /**
- * A pair's status in words, never empty (issue 18): Trading or Frozen, whether buys and sells are taken,
+ * A pair's status in words, never empty: Trading or Frozen, whether buys and sells are taken,
  * and Hidden when members do not see it.
  */
 function PairStatus({ pair }: { pair: Pair }) {

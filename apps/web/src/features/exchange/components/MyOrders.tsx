@@ -29,12 +29,12 @@ import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal' };
 
 const sideOf = (o: Order) => (o.buySide ? 'Buy' : 'Sell');
-/** A Placed order with some of it filled reads `Partly filled`: what a trader checks first (issue 18 §2). */
+/** A Placed order with some of it filled reads `Partly filled`: what a trader checks first. */
 const stateOf = (o: Order) =>
   o.state === ORDER_STATE.Placed && fromNumeric(o.filledAmount) > 0n
     ? 'Partly filled'
     : (ORDER_STATE_LABELS[o.state as OrderState] ?? String(o.state));
-/** Side and state badges never shrink into an ellipsis: full words, always (issue 18 §2). */
+/** Side and state badges never shrink into an ellipsis: full words, always. */
 const WHOLE = { root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } } as const;
 
 export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: string | null }) {
@@ -92,7 +92,7 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
             columns={[
               {
                 // One column for the order, one for its state: the panel is narrow on every screen, so a
-                // third column pushed the state and Cancel out of sight on a phone (issue 18 §2).
+                // third column pushed the state and Cancel out of sight on a phone.
                 header: 'Order',
                 cell: (o) => {
                   const t = tickers(o);

@@ -22,7 +22,7 @@ import { OrderForm } from './OrderForm.tsx';
 import { RecentTrades } from './RecentTrades.tsx';
 
 // The charts' libraries (lightweight-charts, recharts) load after the page shows its frame, form and
-// book: their panels are skeletons meanwhile (issue 18 §4).
+// book: their panels are skeletons meanwhile.
 const PriceChart = lazy(() => import('./PriceChart.tsx').then((m) => ({ default: m.PriceChart })));
 const DepthChart = lazy(() => import('./DepthChart.tsx').then((m) => ({ default: m.DepthChart })));
 

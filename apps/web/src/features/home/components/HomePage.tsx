@@ -1,7 +1,7 @@
 /**
  * SPEC §1: the public home page, marketing content: about, team, roadmap, token contracts. Plain markup
  * with a CSS module styled like Mantine's components, and no Mantine component: the route is marked
- * `isPlain`, so `/` paints without loading Mantine (issue 6 §6).
+ * `isPlain`, so `/` paints without loading Mantine.
  */
 import { Link } from '@tanstack/react-router';
 import { CHAT_URL } from '../../../lib/links.ts';
@@ -32,7 +32,7 @@ function tokenContracts(): TokenContract[] {
 
 const CONTRACTS = tokenContracts();
 
-/** Where Starlight stands: what members use today, then what comes (issue 18: nothing shipped listed as next). */
+/** Where Starlight stands: what members use today, then what comes (nothing shipped listed as next). */
 const ROADMAP = [
   {
     when: 'Live',

@@ -3,7 +3,7 @@
  * User / Creator, active select True / False, the target nickname labelled User Id, Submit) and the User
  * Stats panel (date range with day / week / month shortcuts; Total, Verified Email Accounts, Wallet Users,
  * Anonymous Users, Disabled Accounts, Admin Users, Has Currency; empty 'No User Stats'). The figures are
- * the server's kept counts (issue 19 §2), shown with thousands separators.
+ * the server's kept counts, shown with thousands separators.
  */
 import { Button, Card, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { formatTotal, type UserStats } from '@starlight/shared';
