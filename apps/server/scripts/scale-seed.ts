@@ -4,7 +4,7 @@
  * for benchmarks, demos and tests. It runs the migrations and the app's own seed, refuses a database
  * that already holds members, then writes in bulk (`INSERT … SELECT` over generate_series) with the big
  * tables' indexes dropped and rebuilt after, on two connections, printing progress every 10 seconds and
- * each part's time at the end. See README "A community at scale".
+ * each part's time at the end. See docs/scale.md.
  * Usage: DATABASE_URL=postgres://… node apps/server/scripts/scale-seed.ts
  */
 import type { PGlite } from '@electric-sql/pglite';
