@@ -15,6 +15,5 @@ export default {
     'subject-empty': [2, 'never'],
     'subject-full-stop': [2, 'never', '.'],
     'body-leading-blank': [2, 'always'],
-    'footer-leading-blank': [2, 'always'],
   },
 };
