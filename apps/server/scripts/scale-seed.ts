@@ -19,7 +19,7 @@ import { appLeaderboardStore } from '../src/modules/leaderboard/leaderboard.redi
 import { rebuildLeaderboard } from '../src/modules/leaderboard/leaderboard.sync.ts';
 import { tableStore } from '../src/modules/leaderboard/leaderboard.table-store.ts';
 import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
-import { rebuildUserStats } from '../src/modules/users/user-stats.queries.ts';
+import { rebuildUserStats } from '../src/modules/reports/user-stats.queries.ts';
 import { seed } from '../src/seed.ts';
 import { chipsNeeded, insertCheckouts, insertChips, insertPackages } from './scale-seed.checkout.ts';
 import { loadScaleSettings, PGLITE_MAX_MEMBERS, planFor } from './scale-seed.config.ts';

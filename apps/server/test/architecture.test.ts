@@ -187,12 +187,20 @@ describe('the server’s import graph', () => {
     // Which module owns each table: the one that writes it (ARCHITECTURE.md, server).
     const owners: Record<string, readonly string[]> = {
       accounts: ['users', 'access_logs', 'access_log_counts'],
-      users: ['mail_tokens', 'wallet_nonces', 'user_stats_daily', 'user_stats_hourly', 'user_holdings'],
+      users: ['mail_tokens', 'wallet_nonces'],
       oversight: ['admin_logs', 'alert_level'],
       ledger: ['balances', 'bank_transactions'],
       bank: ['currencies'],
       settlements: ['settlements'],
-      reports: ['ledger_rollup', 'ledger_rollup_state', 'ledger_audit_baseline', 'audit_check'],
+      reports: [
+        'ledger_rollup',
+        'ledger_rollup_state',
+        'ledger_audit_baseline',
+        'audit_check',
+        'user_stats_daily',
+        'user_stats_hourly',
+        'user_holdings',
+      ],
       exchange: ['exchange_pairs', 'exchange_orders', 'exchange_trades', 'trade_candles', 'trade_candles_state'],
       items: ['item_collections', 'items'],
       checkout: ['checkout_packages', 'checkout_transactions', 'checkout_events'],

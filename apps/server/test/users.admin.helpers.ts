@@ -1,6 +1,6 @@
 /**
  * Helpers of the admin user list and user stats tests at size (users.admin.list.test.ts,
- * users.admin.stats.test.ts): bulk members written straight into a database of the file's own.
+ * reports.user-stats.test.ts): bulk members written straight into a database of the file's own.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client.ts';

@@ -2,7 +2,7 @@
  * The admin user list at size: getUsers' filters on their indexes and equal to SPEC's
  * definition, the capped total past COUNT_CAP moving with the page, every deep page as OFFSET over the
  * whole list would answer it, and searches of a common part found exactly. A database of its own: 12,000
- * bulk members on top of what the app seeds; new members written into the trigram indexes at once. The user stats at size: users.admin.stats.test.ts.
+ * bulk members on top of what the app seeds; new members written into the trigram indexes at once. The user stats at size: reports.user-stats.test.ts.
  */
 import { COUNT_CAP, type GetUsersRequest, type GetUsersResponse } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';

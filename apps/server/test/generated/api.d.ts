@@ -65,10 +65,6 @@ export interface paths {
     /** Accounts matching the filters, a page at a time (admin) */
     post: operations["getUsers"];
   };
-  "/api/user/getUserStats": {
-    /** Counts of accounts created in a date range (admin) */
-    post: operations["getUserStats"];
-  };
   "/api/user/administrateUser": {
     /** Set an account's role and active state, effective at once (admin) */
     post: operations["administrateUser"];
@@ -136,6 +132,10 @@ export interface paths {
   "/api/bank/audit": {
     /** Conservation check per currency: balances plus escrow equal issued minus removed, with tamper checks; full=true recounts the whole ledger (admin) */
     get: operations["getAudit"];
+  };
+  "/api/user/getUserStats": {
+    /** Counts of accounts created in a date range (admin) */
+    post: operations["getUserStats"];
   };
   "/api/bank/withdraw": {
     /** Withdraw to a wallet: debited at once with the withdrawal tax, paid out by an admin */
@@ -1261,96 +1261,6 @@ export interface operations {
               })[];
             total: number;
             totalCapped: boolean;
-            message: string;
-          };
-        };
-      };
-      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
-      400: {
-        content: {
-          "application/json": {
-            message: string;
-            errors?: {
-                field: string;
-                message: string;
-              }[];
-          };
-        };
-      };
-      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
-      401: {
-        content: {
-          "application/json": {
-            message: string;
-            errors?: {
-                field: string;
-                message: string;
-              }[];
-          };
-        };
-      };
-      /** @description Forbidden by role or account state */
-      403: {
-        content: {
-          "application/json": {
-            message: string;
-            errors?: {
-                field: string;
-                message: string;
-              }[];
-          };
-        };
-      };
-      /** @description An object the request names does not exist (or is not yours) */
-      404: {
-        content: {
-          "application/json": {
-            message: string;
-            errors?: {
-                field: string;
-                message: string;
-              }[];
-          };
-        };
-      };
-      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
-      409: {
-        content: {
-          "application/json": {
-            message: string;
-            errors?: {
-                field: string;
-                message: string;
-              }[];
-          };
-        };
-      };
-    };
-  };
-  /** Counts of accounts created in a date range (admin) */
-  getUserStats: {
-    requestBody: {
-      content: {
-        "application/json": {
-          startDate?: string;
-          endDate?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        content: {
-          "application/json": {
-            stats: {
-              total: number;
-              verifiedEmailAccounts: number;
-              walletUsers: number;
-              anonymousUsers: number;
-              disabledAccounts: number;
-              adminUsers: number;
-              haveCurrency: number;
-            };
             message: string;
           };
         };
@@ -2662,6 +2572,96 @@ export interface operations {
       };
       /** @description Forbidden by role or account state */
       403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Counts of accounts created in a date range (admin) */
+  getUserStats: {
+    requestBody: {
+      content: {
+        "application/json": {
+          startDate?: string;
+          endDate?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            stats: {
+              total: number;
+              verifiedEmailAccounts: number;
+              walletUsers: number;
+              anonymousUsers: number;
+              disabledAccounts: number;
+              adminUsers: number;
+              haveCurrency: number;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
         content: {
           "application/json": {
             message: string;

@@ -178,7 +178,7 @@ export const idempotencyKeys = pgTable(
 );
 
 /**
- * Kept user stats (SPEC §3 getUserStats): the accounts created on each UTC day, by flag,
+ * Kept user stats (SPEC §3 getUserStats; the reports module's): the accounts created on each UTC day, by flag,
  * kept by triggers on users and balances (migration 0017). A writer adds to the row of its slot
  * (`pg_backend_pid() % 8`), so concurrent writers of one day rarely wait on one row; a read sums the slots.
  */

@@ -1,7 +1,7 @@
 /**
- * SQL of the admin side of accounts (DESIGN §8): the user list (paged by the kept per-day counts of
- * user-stats.queries.ts) and the admin count.
- * Reads other modules' tables: `users` (the accounts module's: the rows the list pages through) and `balances` (the ledger's: the user list shows a member's holdings, joined in the page's one statement).
+ * SQL of the admin side of accounts (DESIGN §8): the user list (paged by the kept per-day counts of the
+ * reports module's user stats, reports/user-stats.queries.ts) and the admin count.
+ * Reads other modules' tables: `users` (the accounts module's: the rows the list pages through), `balances` (the ledger's: the user list shows a member's holdings, joined in the page's one statement) and `user_stats_daily` (the reports module's: the kept per-day counts total every account and place a deep page).
  */
 import { COUNT_CAP, type GetUsersQuery } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
@@ -10,7 +10,12 @@ import { withinDates } from '../../db/date-range.ts';
 import { type CappedTotal, cappedTotal, capTotal, pageSize, readWholeListPage } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { UserRow } from '../accounts/accounts.public.ts';
-import { HAS_CURRENCY } from './user-stats.queries.ts';
+
+/**
+ * `EXISTS` a positive balance of the account `u` (the primary key's `user_id` prefix: a few rows): the
+ * list's `hasCurrency`, the same test as the user stats' `haveCurrency` (reports/user-stats.queries.ts).
+ */
+const HAS_CURRENCY = sql`EXISTS (SELECT 1 FROM balances b WHERE b.user_id = u.id AND b.amount > 0)`;
 
 /** A user-list row: the account's columns and whether it holds a positive balance of any currency. */
 export type AdminUserRecord = Omit<UserRow, 'passwordHash' | 'apiKeyHash' | 'apiKeySealed' | 'isSystem'> & {

@@ -1,10 +1,11 @@
-/** Admin routes of /api/user (SPEC §7, DESIGN §8): the user list, user stats and administrateUser. */
+/**
+ * Admin routes of /api/user (SPEC §7, DESIGN §8): the user list and administrateUser. `/getUserStats`
+ * beside them is the reports module's (reports/user-stats.routes.ts).
+ */
 import {
   administrateUserRequest,
   administrateUserResponse,
   errorResponse,
-  getUserStatsRequest,
-  getUserStatsResponse,
   getUsersRequest,
   getUsersResponse,
 } from '@starlight/shared';
@@ -29,20 +30,6 @@ export const usersAdminRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps }> = asyn
       },
     },
     (req) => admin.getUsers(deps, req.body),
-  );
-
-  app.post(
-    '/getUserStats',
-    {
-      config,
-      schema: {
-        summary: 'Counts of accounts created in a date range (admin)',
-        tags,
-        body: getUserStatsRequest,
-        response: { 200: getUserStatsResponse, '4xx': errorResponse },
-      },
-    },
-    (req) => admin.getUserStats(deps, req.body),
   );
 
   app.post(

@@ -1,13 +1,12 @@
 /**
  * The admin side of accounts (SPEC §2 Admin Console User Logs and User Control; DESIGN §8): the user
- * list, the user stats, and administrateUser (role and active state, effective at once).
+ * list and administrateUser (role and active state, effective at once). The user stats are the reports
+ * module's (reports/user-stats.service.ts).
  */
 import {
   ADMIN_CATEGORY,
   type AdministrateUserInput,
   AppError,
-  type GetUserStatsRequest,
-  type GetUserStatsResponse,
   type GetUsersQuery,
   type GetUsersResponse,
   type User,
@@ -17,7 +16,6 @@ import type { AuthUser } from '../../http/access.ts';
 import { findUserByNickname, loadUserDto, toUserDto } from '../accounts/accounts.public.ts';
 import { insertAdminLog } from '../oversight/oversight.public.ts';
 import { findUsers, lockActiveAdmins } from './admin.queries.ts';
-import { ensureUserStats, findUserStats } from './user-stats.queries.ts';
 import { bumpTokenVersion, updateUser } from './users.queries.ts';
 import type { UsersDeps } from './users.service.ts';
 
@@ -36,19 +34,6 @@ export async function getUsers(deps: UsersDeps, query: GetUsersQuery): Promise<G
     totalCapped,
     message: total === 0 ? 'No Users' : 'OK',
   };
-}
-
-/**
- * `getUserStats`: SPEC §3's counts over accounts created in the range, from the counts kept per UTC day
- * (whole days) and an exact count of any part of a day at the range's ends.
- */
-export async function getUserStats(deps: UsersDeps, range: GetUserStatsRequest): Promise<GetUserStatsResponse> {
-  return { stats: await findUserStats(deps.readDb, range.startDate, range.endDate), message: 'OK' };
-}
-
-/** At start: builds the kept user stats when their state is missing (`ensureUserStats`). */
-export async function prepareUserStats(deps: UsersDeps): Promise<void> {
-  if (await ensureUserStats(deps.db)) deps.app.log.info('user stats rebuilt (their kept state was missing)');
 }
 
 /**

@@ -9,7 +9,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Db } from '../src/db/client.ts';
-import { ensureUserStats, rebuildUserStats } from '../src/modules/users/user-stats.queries.ts';
+import { ensureUserStats, rebuildUserStats } from '../src/modules/reports/user-stats.queries.ts';
 import {
   call,
   eventually,

@@ -1,7 +1,8 @@
 /**
- * SQL of the user stats (SPEC §2 User Logs; DESIGN §8): counts of accounts by kind in a date range, kept per
- * UTC day and hour by the triggers of migration 0017 (`user_stats_daily`, `user_stats_hourly`,
- * `user_holdings`) and rebuilt by `rebuildUserStats`.
+ * SQL of the user stats (SPEC §2 User Logs; DESIGN §8), a read model of the reports module: counts of
+ * accounts by kind in a date range, kept per UTC day and hour by the triggers of migrations 0017 and 0029
+ * (`user_stats_daily`, `user_stats_hourly`, `user_holdings`, written in the transaction that writes the
+ * account or the balance) and rebuilt by `rebuildUserStats`.
  * Reads other modules' tables: `users` (the accounts module's: the part of an hour the kept counts do not cover, and the rebuild) and `balances` (the ledger's: who holds a currency, on a rebuild).
  */
 import type { UserStats } from '@starlight/shared';
@@ -10,8 +11,11 @@ import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { endOfDay } from '../../db/date-range.ts';
 import { inTransaction, readWithGenericPlans } from '../../db/transaction.ts';
 
-/** `EXISTS` a positive balance of the account `u` (the primary key's `user_id` prefix: a few rows). */
-export const HAS_CURRENCY = sql`EXISTS (SELECT 1 FROM balances b WHERE b.user_id = u.id AND b.amount > 0)`;
+/**
+ * `EXISTS` a positive balance of the account `u` (the primary key's `user_id` prefix: a few rows): what
+ * `user_holdings` keeps, and the user list's `hasCurrency` (users' admin.queries.ts) asks the same.
+ */
+const HAS_CURRENCY = sql`EXISTS (SELECT 1 FROM balances b WHERE b.user_id = u.id AND b.amount > 0)`;
 
 const STAT_KEYS = [
   'total',
