@@ -32,6 +32,8 @@ const ENV = {
   ADMIN_PASSWORD: 'Cluster-Test-Passw0rd!',
   // 33 sign-ups from one address in a run, and earlier runs' counters in the machine's Redis.
   RATE_LIMIT_AUTH: '100000',
+  // No payment provider is set up: nothing may be sold (the launcher refuses an implicit sandbox).
+  CHECKOUT_SANDBOX: 'off',
 };
 const settings = clusterSettings(ENV);
 const PASSWORD = 'Str0ng!Passw0rd';
