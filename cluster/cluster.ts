@@ -261,6 +261,12 @@ function kept(s: ClusterSettings, name: string, make: () => string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/**
+ * HAProxy's source address towards the replicas, and the only one whose X-Forwarded-For they believe:
+ * a client on 127.0.0.1 (HAProxy's or a replica's port) cannot choose its own address.
+ */
+const PROXY_SOURCE = '127.0.0.2';
+
 /** The environment every replica runs with, but its port (cluster/replica-env.ts); throws as that does. */
 function replicaEnv(s: ClusterSettings, env: Omit<ClusterEnv, 'REPLICA_PIDS' | 'HAPROXY_PID'>): ReplicaEnv {
   const wiring = {
@@ -270,7 +276,7 @@ function replicaEnv(s: ClusterSettings, env: Omit<ClusterEnv, 'REPLICA_PIDS' | '
     DATABASE_READ_URL: env.STANDBY_URL,
     REDIS_URL: env.REDIS_URL,
     DATA_DIR: path.join(s.dir, 'data'),
-    TRUST_PROXY: '127.0.0.1',
+    TRUST_PROXY: PROXY_SOURCE,
   };
   const defaults = {
     JWT_SECRET: kept(s, 'jwt-secret', () => randomBytes(48).toString('base64url')),
@@ -312,6 +318,7 @@ function startHaproxy(s: ClusterSettings, ports: number[]): { pid: number; socke
       HAPROXY_SOCKET: socket,
       LB_BIND: '0.0.0.0',
       CLUSTER_PORT: s.CLUSTER_PORT,
+      PROXY_SOURCE,
       HAPROXY_SERVERS: ports.map((p, i) => `    server replica${i + 1} 127.0.0.1:${p} check`).join('\n'),
     }),
   );
