@@ -88,7 +88,8 @@ scale-seed: install
 # A PostgreSQL primary and hot standby, PgBouncer, Redis, CLUSTER_REPLICAS API servers (default 3)
 # and HAProxy on CLUSTER_PORT (default 8080), all under CLUSTER_DIR (default ./.cluster); Debian's packages
 # are installed when missing. `cluster-stop` stops them by process id; `cluster-restart` restarts the
-# replicas one at a time.
+# replicas one at a time. The replicas take every server setting from the environment; they refuse to
+# run the checkout sandbox unless CHECKOUT_SANDBOX=on is set (docs/cluster.md).
 cluster: build
 	node cluster/cluster.ts start
 
@@ -99,7 +100,9 @@ cluster-restart: install
 	node cluster/cluster.ts restart
 
 # A cluster of its own (ports 18080, 3201-3203, 25532-25679) under transfers and orders through
-# HAProxy: events across replicas, a rolling restart, kill -9 of a replica, a fast restart of the primary.
+# HAProxy: events across replicas, load with no fault and no replica taken out, a forged X-Forwarded-For,
+# a rolling restart, kill -9 of a replica, a fast restart of the primary (TEST_CLUSTER_PORT_OFFSET shifts
+# every port).
 test-cluster: build
 	npx vitest run --project cluster
 

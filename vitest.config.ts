@@ -44,10 +44,18 @@ export default defineConfig({
         },
       },
       {
+        // The cluster launcher's pure helpers (cluster/*.unit.test.ts), no cluster.
+        test: {
+          name: 'cluster-unit',
+          include: ['cluster/**/*.unit.test.ts'],
+        },
+      },
+      {
         // `make test-cluster` only: a cluster of its own under faults (cluster/cluster.test.ts).
         test: {
           name: 'cluster',
           include: ['cluster/**/*.test.ts'],
+          exclude: ['cluster/**/*.unit.test.ts'],
           testTimeout: 300_000,
           hookTimeout: 600_000,
           pool: 'forks',

@@ -31,6 +31,8 @@ const baseEnv = {
   CLUSTER_REPLICA_PORT: '3301',
   ADMIN_PASSWORD: 'Cluster-Bench-Passw0rd!',
   RATE_LIMIT_AUTH: '100000',
+  // No payment provider is set up: nothing may be sold (the launcher refuses an implicit sandbox).
+  CHECKOUT_SANDBOX: 'off',
 };
 
 async function cluster(command: 'start' | 'stop', replicas: number): Promise<void> {

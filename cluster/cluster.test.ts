@@ -14,24 +14,28 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCurrencyRequest } from '../bench/lib/api.ts';
 import { alive, type ClusterEnv, clusterSettings, pgBinDir, readClusterEnv, replicaPids } from './cluster-env.ts';
-import { haproxyServers } from './haproxy.ts';
+import { haproxyFrontend5xx, haproxyServers } from './haproxy.ts';
 import { type LoadWorker, startLoad } from './load.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const execFileAsync = promisify(execFile);
+/** Shifts every port of the test cluster, so two checkouts on one machine can each run one. */
+const OFFSET = Number(process.env.TEST_CLUSTER_PORT_OFFSET ?? 0);
 const ENV = {
   ...process.env,
   CLUSTER_DIR: path.join(ROOT, '.cache', 'cluster-test'),
-  CLUSTER_PORT: '18080',
+  CLUSTER_PORT: String(18080 + OFFSET),
   // Below Linux's ephemeral ports (32768-60999): a client's socket once held 56532 as the primary started.
-  CLUSTER_PG_PORT: '25532',
-  CLUSTER_PGBOUNCER_PORT: '25632',
-  CLUSTER_REDIS_PORT: '25679',
-  CLUSTER_REPLICA_PORT: '3201',
+  CLUSTER_PG_PORT: String(25532 + OFFSET),
+  CLUSTER_PGBOUNCER_PORT: String(25632 + OFFSET),
+  CLUSTER_REDIS_PORT: String(25679 + OFFSET),
+  CLUSTER_REPLICA_PORT: String(3201 + OFFSET),
   CLUSTER_REPLICAS: '3',
   ADMIN_PASSWORD: 'Cluster-Test-Passw0rd!',
   // 33 sign-ups from one address in a run, and earlier runs' counters in the machine's Redis.
   RATE_LIMIT_AUTH: '100000',
+  // No payment provider is set up: nothing may be sold (the launcher refuses an implicit sandbox).
+  CHECKOUT_SANDBOX: 'off',
 };
 const settings = clusterSettings(ENV);
 const PASSWORD = 'Str0ng!Passw0rd';
@@ -284,6 +288,54 @@ describe('the cluster through HAProxy', () => {
       expect(Number(app?.cl_active)).toBeGreaterThan(0);
     } finally {
       await bouncer.end();
+    }
+  });
+
+  it('keeps every replica in the rotation under a 32-connection load: no check fails, no balancer 503', async () => {
+    const downsBefore = await haproxyServers(env.HAPROXY_SOCKET);
+    const errorsBefore = await haproxyFrontend5xx(env.HAPROXY_SOCKET);
+    const result = await underLoad(() => new Promise((r) => setTimeout(r, 10_000)));
+    const downsAfter = await haproxyServers(env.HAPROXY_SOCKET);
+    const errors = (await haproxyFrontend5xx(env.HAPROXY_SOCKET)) - errorsBefore;
+    const acks = result.acked.reduce((a, b) => a + b, 0);
+    console.log(`no fault: ${acks} operations in ${result.ms} ms, retried ${JSON.stringify(result.retried)}`);
+    expect(acks).toBeGreaterThan(100);
+    expect(result.retried).toEqual({});
+    expect(errors, 'HAProxy 5xx answers').toBe(0);
+    for (const s of downsAfter) {
+      expect(s.status, s.name).toMatch(/^UP/);
+      expect(s.downs, `${s.name} taken out`).toBe(downsBefore.find((b) => b.name === s.name)?.downs);
+    }
+    await expectExactlyOnce();
+  });
+
+  it('sees the address of the connection, whatever X-Forwarded-For a client sends, through HAProxy or not', async () => {
+    const member = await register('xff');
+    const forged = { 'x-forwarded-for': '203.0.113.7', forwarded: 'for=203.0.113.8', 'x-real-ip': '203.0.113.9' };
+    const login = async (base: string) => {
+      const res = await fetch(`${base}/api/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...forged },
+        body: JSON.stringify({ nickOrEmail: member.nickname, password: PASSWORD }),
+      });
+      expect(res.status, await res.text()).toBe(200);
+    };
+    await login(lb);
+    // A local process that reaches a replica's port directly is not HAProxy either.
+    await login(`http://127.0.0.1:${env.REPLICA_PORTS.split(' ')[0]}`);
+    const primary = new pg.Client({ connectionString: env.PRIMARY_URL });
+    await primary.connect();
+    try {
+      const rows = await primary.query<{ address: string }>(
+        `SELECT l.address FROM access_logs l JOIN users u ON u.id = l.user_id WHERE u.nickname = $1`,
+        [member.nickname],
+      );
+      // The two sign-ins (and the sign-up's, if it logs one), each from the test's own address.
+      const addresses = rows.rows.map((r) => r.address);
+      expect(addresses.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(addresses)).toEqual(new Set(['127.0.0.1']));
+    } finally {
+      await primary.end();
     }
   });
 

@@ -38,6 +38,7 @@ import {
   writeClusterEnv,
 } from './cluster-env.ts';
 import { haproxyCommand, haproxyServerUp } from './haproxy.ts';
+import { refuseImplicitSandbox, replicaEnvironment } from './replica-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB_NAME = 'starlight';
@@ -260,39 +261,43 @@ function kept(s: ClusterSettings, name: string, make: () => string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/** The environment every replica runs with (docs/operations.md, "Running in production"). */
-function replicaEnv(s: ClusterSettings, env: Omit<ClusterEnv, 'REPLICA_PIDS' | 'HAPROXY_PID'>): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
+/**
+ * HAProxy's source address towards the replicas, and the only one whose X-Forwarded-For they believe:
+ * a client on 127.0.0.1 (HAProxy's or a replica's port) cannot choose its own address.
+ */
+const PROXY_SOURCE = '127.0.0.2';
+
+/** The environment every replica runs with, but its port (cluster/replica-env.ts); throws as that does. */
+function replicaEnv(s: ClusterSettings, env: Omit<ClusterEnv, 'REPLICA_PIDS' | 'HAPROXY_PID'>): ReplicaEnv {
+  const wiring = {
     HOST: '127.0.0.1',
     DATABASE_URL: env.PGBOUNCER_URL,
-    DATABASE_POOLER: 'transaction',
     DATABASE_LISTEN_URL: env.PRIMARY_URL,
     DATABASE_READ_URL: env.STANDBY_URL,
     REDIS_URL: env.REDIS_URL,
-    JWT_SECRET: kept(s, 'jwt-secret', () => randomBytes(48).toString('base64url')),
     DATA_DIR: path.join(s.dir, 'data'),
+    TRUST_PROXY: PROXY_SOURCE,
+  };
+  const defaults = {
+    JWT_SECRET: kept(s, 'jwt-secret', () => randomBytes(48).toString('base64url')),
     ADMIN_NICKNAME: env.ADMIN_NICKNAME,
     ADMIN_PASSWORD: env.ADMIN_PASSWORD,
     PUBLIC_URL: env.LB_URL,
-    TRUST_PROXY: '127.0.0.1',
-    // What the caller sets of these goes through (the test cluster signs up more members than one
-    // address may in 15 minutes).
-    ...(process.env.RATE_LIMIT_AUTH ? { RATE_LIMIT_AUTH: process.env.RATE_LIMIT_AUTH } : {}),
-    DRAIN_DELAY_MS: '2000',
-    DB_POOL_SIZE: '20',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
+  return (port) => replicaEnvironment(process.env, wiring, defaults, port);
 }
 
+/** A replica's environment for its port. */
+type ReplicaEnv = (port: number) => NodeJS.ProcessEnv;
+
 /** Starts replica `i` on its port; resolves with its pid once it answers /api/ready. */
-async function startReplica(s: ClusterSettings, i: number, env: NodeJS.ProcessEnv): Promise<number> {
+async function startReplica(s: ClusterSettings, i: number, env: ReplicaEnv): Promise<number> {
   const port = s.CLUSTER_REPLICA_PORT + i;
   const log = openSync(path.join(s.dir, 'logs', `replica-${i + 1}.log`), 'a');
   const flags = readFileSync(path.join(ROOT, 'apps/server/node-flags'), 'utf8').trim().split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...flags, path.join(ROOT, 'apps/server/dist/server.js')], {
     cwd: ROOT,
-    env: { ...env, PORT: String(port) },
+    env: env(port),
     detached: true,
     stdio: ['ignore', log, log],
   });
@@ -313,6 +318,7 @@ function startHaproxy(s: ClusterSettings, ports: number[]): { pid: number; socke
       HAPROXY_SOCKET: socket,
       LB_BIND: '0.0.0.0',
       CLUSTER_PORT: s.CLUSTER_PORT,
+      PROXY_SOURCE,
       HAPROXY_SERVERS: ports.map((p, i) => `    server replica${i + 1} 127.0.0.1:${p} check`).join('\n'),
     }),
   );
@@ -346,6 +352,13 @@ async function start(s: ClusterSettings): Promise<void> {
   const existing = readClusterEnv(s.dir);
   if (existing && replicaPids(existing).some(alive)) {
     console.log(`The cluster is already up: ${existing.LB_URL} (make cluster-stop stops it)`);
+    return;
+  }
+  try {
+    refuseImplicitSandbox(process.env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exitCode = 1;
     return;
   }
   const bin = ensurePackages();

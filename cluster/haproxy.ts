@@ -19,16 +19,33 @@ export function haproxyCommand(socketPath: string, command: string): Promise<str
   });
 }
 
-/** Each server of backend `replicas`, with its status as HAProxy sees it (`UP`, `DOWN`, `MAINT`…). */
-export async function haproxyServers(socketPath: string): Promise<Array<{ name: string; status: string }>> {
+/** `show stat`: one row per frontend, backend and server, each column by its name (`pxname`, `svname`…). */
+export async function haproxyStats(socketPath: string): Promise<Array<Record<string, string>>> {
   const csv = await haproxyCommand(socketPath, 'show stat');
   const [header, ...rows] = csv.split('\n').filter((l) => l.trim() !== '');
   const cols = (header ?? '').replace(/^# /, '').split(',');
-  const at = (name: string) => cols.indexOf(name);
-  return rows
-    .map((r) => r.split(','))
-    .filter((c) => c[at('pxname')] === 'replicas' && !['FRONTEND', 'BACKEND'].includes(c[at('svname')] ?? ''))
-    .map((c) => ({ name: c[at('svname')] ?? '', status: c[at('status')] ?? '' }));
+  return rows.map((r) => {
+    const cells = r.split(',');
+    return Object.fromEntries(cols.map((c, i) => [c, cells[i] ?? '']));
+  });
+}
+
+/**
+ * Each server of backend `replicas`, with its status as HAProxy sees it (`UP`, `DOWN`, `MAINT`…) and
+ * `downs`, how many times its checks took it from UP to DOWN.
+ */
+export async function haproxyServers(
+  socketPath: string,
+): Promise<Array<{ name: string; status: string; downs: number }>> {
+  return (await haproxyStats(socketPath))
+    .filter((r) => r.pxname === 'replicas' && !['FRONTEND', 'BACKEND'].includes(r.svname ?? ''))
+    .map((r) => ({ name: r.svname ?? '', status: r.status ?? '', downs: Number(r.chkdown ?? 0) }));
+}
+
+/** The 5xx answers HAProxy's frontend has sent to clients so far, its own `503 <NOSRV>` included. */
+export async function haproxyFrontend5xx(socketPath: string): Promise<number> {
+  const row = (await haproxyStats(socketPath)).find((r) => r.pxname === 'starlight' && r.svname === 'FRONTEND');
+  return Number(row?.hrsp_5xx ?? 0);
 }
 
 /** True when HAProxy has server `name` of backend `replicas` in the rotation. */

@@ -62,6 +62,8 @@ const vitestOk = run('unit + integration', 'npx', [
   'server',
   '--project',
   'bench',
+  '--project',
+  'cluster-unit',
   '--reporter=default',
   '--reporter=json',
   '--outputFile.json=.cache/vitest.json',

@@ -94,6 +94,9 @@ const variables = z.object({
   CHECKOUT_SANDBOX: z.enum(['on', 'off']).optional(),
 });
 
+/** The name of every environment variable the configuration reads (the cluster passes each to its replicas). */
+export const CONFIG_VARIABLES = Object.keys(variables.shape) as ReadonlyArray<keyof typeof variables.shape>;
+
 export const configSchema = variables.transform((c) => ({
   ...c,
   CHECKOUT_SANDBOX: c.CHECKOUT_SANDBOX ?? (c.NODE_ENV === 'production' ? 'off' : 'on'),

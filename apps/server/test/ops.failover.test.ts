@@ -88,9 +88,14 @@ describe('a replica', () => {
     // Down: every connection dropped, new ones refused.
     proxy.set('refuse');
     const whileDown = randomUUID();
+    // Readiness follows its probe: down within a probe or two.
+    const notReady = await eventually(
+      () => within10s(`${p.url}/api/ready`),
+      (r) => r.status === 503,
+    );
     for (const res of [
+      notReady,
       await send(whileDown),
-      await within10s(`${p.url}/api/ready`),
       await within10s(`${p.url}/api/user/me`, { headers: { authorization: `Bearer ${alice.token}` } }),
       await post(p, '/api/user/leaderboard', alice.token, { currencyId: 2 }),
     ]) {

@@ -2,8 +2,11 @@
  * Liveness and readiness (DESIGN §9). `GET /api/health`: `{status: 'ok', instance}` once the
  * database answers, `instance` naming the host and process so a client can tell replicas apart.
  * `GET /api/ready`: 200 only while the database answers and the server is not draining, 503 otherwise:
- * what a load balancer's health check asks. `app.health.drain()` (SIGTERM) turns readiness off while the
- * server goes on serving, so the balancer takes the replica out before its listener closes.
+ * what a load balancer's health check asks. It answers from state, at once: a background probe asks the
+ * database every PROBE_INTERVAL_MS, so a check never waits behind request work for a pool connection
+ * (a late answer would take a busy but healthy replica out of the balancer). `app.health.drain()`
+ * (SIGTERM) turns readiness off while the server goes on serving, so the balancer takes the replica out
+ * before its listener closes.
  */
 import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
@@ -25,8 +28,10 @@ declare module 'fastify' {
   }
 }
 
-/** How long the readiness check waits for the database (milliseconds): a balancer's check is short. */
+/** How long the readiness probe waits for the database before it counts as down (milliseconds). */
 export const READY_TIMEOUT_MS = 2_000;
+/** How often the readiness probe asks the database (milliseconds, between the end of one and the next). */
+export const PROBE_INTERVAL_MS = 1_000;
 /** This process among the replicas: host name and process id. */
 export const INSTANCE = `${hostname()}/${process.pid}`;
 
@@ -52,6 +57,27 @@ const healthPlugin: FastifyPluginAsync<{ database: Database }> = async (app, { d
       clearTimeout(timer);
     }
   };
+  /** The last probe's outcome: what readiness answers from. */
+  let databaseUp = false;
+  let closed = false;
+  let next: NodeJS.Timeout | undefined;
+  const probe = async () => {
+    try {
+      await ping();
+      databaseUp = true;
+    } catch {
+      databaseUp = false;
+    }
+    if (!closed) next = setTimeout(probe, PROBE_INTERVAL_MS).unref();
+  };
+  app.addHook('onReady', async () => {
+    // The first answer is known before the server listens; then the probe goes on in the background.
+    await probe();
+  });
+  app.addHook('onClose', async () => {
+    closed = true;
+    clearTimeout(next);
+  });
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(
@@ -85,11 +111,7 @@ const healthPlugin: FastifyPluginAsync<{ database: Database }> = async (app, { d
     },
     async (_req, reply) => {
       if (draining) return reply.status(503).send({ message: 'This server is shutting down' });
-      try {
-        await ping();
-      } catch {
-        return reply.status(503).send({ message: UNAVAILABLE_MESSAGE });
-      }
+      if (!databaseUp) return reply.status(503).send({ message: UNAVAILABLE_MESSAGE });
       return { status: 'ready' as const, instance: INSTANCE };
     },
   );
