@@ -136,6 +136,11 @@ export async function rememberAddress(deps: UsersDeps, userId: string, address: 
   await Promise.all([deps.failures.reset(key), deps.failures.mark(`known:${key}`, KNOWN_ADDRESS_MS)]);
 }
 
+/** Whether `address` is known to account `userId` (`rememberAddress` in the last 30 days), its /64 for IPv6. */
+export async function isKnownAddress(deps: UsersDeps, userId: string, address: string): Promise<boolean> {
+  return deps.failures.isMarked(`known:${accountAddressKey(`user:${userId}`, address)}`);
+}
+
 /**
  * Signs in by nickname or e-mail (SPEC §7 login). Unknown account and wrong password both answer
  * 401 `Incorrect password`; an inactive account 403. Failures are limited three ways (DESIGN §8,
