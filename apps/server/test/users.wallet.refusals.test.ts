@@ -1,7 +1,7 @@
 /**
  * Wallet sign-in refused (SPEC §7 registerWallet / loginWallet, §8; DESIGN §8): every refusal answers 401
  * `Wallet Authentication: Failed` and leaves no account, session or access log behind: no account, a
- * replayed or concurrent signature, a nonce never issued, expired or superseded, another key or message, a
+ * replayed or concurrent signature, a nonce never issued, expired or pushed out, another key or message, a
  * malformed signature, and messages forged for another domain, address, expiry or server; a wallet-only
  * account has no password sign-in.
  */
@@ -114,10 +114,10 @@ describe('refusals: 401 Wallet Authentication: Failed, nothing created', () => {
     expect(await accountOf(account.address)).toBeUndefined();
   });
 
-  it('a signature for an earlier nonce once a newer one was issued', async () => {
+  it('a signature for a nonce the same address pushed out with three newer ones', async () => {
     const account = newWallet();
     const { walletAddress, signature } = await signedBody(account);
-    await noncedMessage(account.address);
+    for (let i = 0; i < 3; i++) await noncedMessage(account.address);
     expectRefused(await post(t.app, 'registerWallet', { walletAddress, signature }));
     expect(await accountOf(account.address)).toBeUndefined();
   });

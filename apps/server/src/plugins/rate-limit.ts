@@ -1,7 +1,8 @@
 /**
  * Rate limits (DESIGN §2, §8, §9) with @fastify/rate-limit, its counters in Redis when `REDIS_URL` is set
  * so every replica shares one budget. Two kinds:
- * - per IP, on the routes that ask for it (sign-in, register, mails): `perIpLimit(max)`, 15 minutes;
+ * - per client address, on the routes that ask for it (sign-in, register, wallet nonces, mails):
+ *   `perIpLimit(max)`, 15 minutes, an IPv6 client counted by its /64 (`clientAddressKey`);
  * - per API key, on every route: a request carrying `x-api-key` (and no bearer token) counts against its
  *   key's budget of `apiKeyMax` requests a minute, whatever the route. Requests without a key pass this
  *   one untouched (signed-in browsers and the benchmarks are not limited per request).
@@ -11,6 +12,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { hashApiKey } from '../lib/api-key-crypto.ts';
+import { clientAddressKey } from '../lib/client-address.ts';
 
 /** The `x-api-key` a request authenticates with (a bearer token wins over it, as in plugins/auth.ts). */
 function apiKeyOf(req: FastifyRequest): string | null {
@@ -19,14 +21,14 @@ function apiKeyOf(req: FastifyRequest): string | null {
 }
 
 /**
- * A route's `config.rateLimit` for `max` requests per client IP per 15 minutes (DESIGN §2
- * `RATE_LIMIT_AUTH`). It replaces the per-key rule's key and exemption (an empty allow list) on that route.
+ * A route's `config.rateLimit` for `max` requests per client address per 15 minutes (DESIGN §2
+ * `RATE_LIMIT_AUTH`), an IPv6 address counted by its /64 (`clientAddressKey`). It replaces the per-key rule's key and exemption (an empty allow list) on that route.
  */
 export function perIpLimit(max: number) {
   return {
     max,
     timeWindow: '15 minutes',
-    keyGenerator: (req: FastifyRequest) => req.ip,
+    keyGenerator: (req: FastifyRequest) => clientAddressKey(req.ip),
     allowList: [] as string[],
   };
 }
@@ -42,7 +44,7 @@ const rateLimitPlugin: FastifyPluginAsync<{ redis: Redis | null; apiKeyMax: numb
     // Counted per key, by its hash: the key itself never reaches Redis.
     keyGenerator: (req) => {
       const key = apiKeyOf(req);
-      return key ? `api-key:${hashApiKey(key)}` : req.ip;
+      return key ? `api-key:${hashApiKey(key)}` : clientAddressKey(req.ip);
     },
     allowList: (req) => apiKeyOf(req) === null,
     ...(redis ? { redis } : {}),

@@ -84,8 +84,10 @@ export const mailTokens = pgTable(
 );
 
 /**
- * Sign-In with Ethereum nonces (DESIGN §8): the message issued for a wallet, single use (deleted when a
- * signature is checked against it), expiring 10 minutes after issue.
+ * Sign-In with Ethereum nonces (DESIGN §8): the messages issued for a wallet, several live at once, each
+ * single use (deleted when a valid signature of it is accepted), expiring 10 minutes after issue.
+ * `requester` is the client address key (`lib/client-address.ts`, an IPv6 /64) it was issued to, `known`
+ * whether that address had signed in to the wallet's account (`users/wallet.service.ts` says what they limit).
  */
 export const walletNonces = pgTable(
   'wallet_nonces',
@@ -93,6 +95,8 @@ export const walletNonces = pgTable(
     nonce: text('nonce').primaryKey(),
     walletAddress: text('wallet_address').notNull(),
     message: text('message').notNull(),
+    requester: text('requester').notNull().default(''),
+    known: boolean('known').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { clientAddressKey } from '../../lib/client-address.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -117,9 +118,12 @@ const ACCOUNT_WINDOW_MS = 60 * 60 * 1000;
 /** How long an address that signed in to an account stays known to it: 30 days. */
 export const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The failure-counter key of an account and address: the account by id, or by the name typed when unknown. */
+/**
+ * The failure-counter key of an account and address: the account by id, or by the name typed when unknown;
+ * the address by `clientAddressKey` (an IPv6 one by its /64).
+ */
 function accountAddressKey(account: string, address: string): string {
-  return `${account}|addr:${address}`;
+  return `${account}|addr:${clientAddressKey(address)}`;
 }
 
 /**
@@ -130,6 +134,11 @@ function accountAddressKey(account: string, address: string): string {
 export async function rememberAddress(deps: UsersDeps, userId: string, address: string): Promise<void> {
   const key = accountAddressKey(`user:${userId}`, address);
   await Promise.all([deps.failures.reset(key), deps.failures.mark(`known:${key}`, KNOWN_ADDRESS_MS)]);
+}
+
+/** Whether `address` is known to account `userId` (`rememberAddress` in the last 30 days), its /64 for IPv6. */
+export async function isKnownAddress(deps: UsersDeps, userId: string, address: string): Promise<boolean> {
+  return deps.failures.isMarked(`known:${accountAddressKey(`user:${userId}`, address)}`);
 }
 
 /**
@@ -152,7 +161,7 @@ export async function login(deps: UsersDeps, input: LoginInput, address: string)
   const row = name.includes('@') ? await findUserByEmail(deps.db, name) : await findUserByNickname(deps.db, name);
   const account = row ? `user:${row.id}` : `name:${name}`;
   const key = accountAddressKey(account, address);
-  const addressKey = `addr:${address}`;
+  const addressKey = `addr:${clientAddressKey(address)}`;
   const accountKey = `account:${account}`;
   const [forPair, forAddress, known] = await Promise.all([
     deps.failures.count(key),

@@ -2,46 +2,82 @@
  * SQL of wallet sign-in (DESIGN §8 Sign-In with Ethereum): the issued nonces and wallet accounts.
  * Reads other modules' tables: `users` (the accounts module's: a wallet account is found by its primary wallet).
  */
-import { and, desc, eq, gt, inArray, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { users, walletNonces } from '../../db/schema/index.ts';
 import type { UserRow } from '../accounts/accounts.public.ts';
 
+/** The advisory lock namespace of wallets' nonces (`lockWalletNonces`). */
+const WALLET_NONCE_LOCK_NAMESPACE = 0x5107;
+
 /**
- * Stores the message issued for `walletAddress` (lowercased) under its nonce. The wallet's earlier
- * nonces are dropped (only the latest one can be used, see `takeLatestNonce`), and so is every expired
- * nonce, so the table holds at most one live row per wallet.
+ * Takes the transaction's advisory lock of `walletAddress`'s nonces (lowercased), so the issues of nonces
+ * for one wallet, on any replica, count and trim its live nonces one after the other.
  */
-export async function insertWalletNonce(
-  db: DbOrTx,
-  row: { nonce: string; walletAddress: string; message: string; expiresAt: Date },
-): Promise<void> {
-  await db
-    .delete(walletNonces)
-    .where(or(eq(walletNonces.walletAddress, row.walletAddress), lte(walletNonces.expiresAt, new Date())));
-  await db.insert(walletNonces).values(row);
+export async function lockWalletNonces(tx: DbOrTx, walletAddress: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${WALLET_NONCE_LOCK_NAMESPACE}, hashtext(${walletAddress}))`);
+}
+
+/** A live nonce of a wallet: who it was issued to (`requester`, `known`) and when. */
+export interface LiveNonce {
+  nonce: string;
+  message: string;
+  requester: string;
+  known: boolean;
+  createdAt: Date;
+}
+
+/** Deletes every wallet's expired nonces (with each issue, so the table keeps only about the live ones). */
+export async function deleteExpiredNonces(db: DbOrTx): Promise<void> {
+  await db.delete(walletNonces).where(lte(walletNonces.expiresAt, new Date()));
+}
+
+/** The unexpired nonces issued for `walletAddress` (lowercased), newest first, at most `limit`. */
+export async function liveNonces(db: DbOrTx, walletAddress: string, limit: number): Promise<LiveNonce[]> {
+  const now = new Date();
+  return db
+    .select({
+      nonce: walletNonces.nonce,
+      message: walletNonces.message,
+      requester: walletNonces.requester,
+      known: walletNonces.known,
+      createdAt: walletNonces.createdAt,
+    })
+    .from(walletNonces)
+    .where(and(eq(walletNonces.walletAddress, walletAddress), gt(walletNonces.expiresAt, now)))
+    .orderBy(desc(walletNonces.createdAt), desc(walletNonces.nonce))
+    .limit(limit);
 }
 
 /**
- * Takes the latest unexpired message issued for `walletAddress` (lowercased) and deletes it in the same
- * statement (`DELETE ... RETURNING`), so a nonce is used once even when two requests race for it: the
- * loser finds the row gone and gets null. Null when no live nonce exists.
+ * Stores the message issued for `walletAddress` (lowercased) under its nonce, created at the database's
+ * clock (`clock_timestamp()`, so the later of two issues is the newer), and drops the nonces `evict`.
  */
-export async function takeLatestNonce(
+export async function insertWalletNonce(
   db: DbOrTx,
-  walletAddress: string,
-): Promise<{ nonce: string; message: string } | null> {
-  const latest = db
-    .select({ nonce: walletNonces.nonce })
-    .from(walletNonces)
-    .where(and(eq(walletNonces.walletAddress, walletAddress), gt(walletNonces.expiresAt, new Date())))
-    .orderBy(desc(walletNonces.createdAt))
-    .limit(1);
-  const [row] = await db
+  row: { nonce: string; walletAddress: string; message: string; requester: string; known: boolean; expiresAt: Date },
+  evict: readonly string[],
+): Promise<void> {
+  if (evict.length > 0) await db.delete(walletNonces).where(inArray(walletNonces.nonce, [...evict]));
+  await db.insert(walletNonces).values({ ...row, createdAt: sql`clock_timestamp()` });
+}
+
+/**
+ * Deletes `walletAddress`'s live nonce `nonce` and answers whether this call did (`DELETE ... RETURNING`):
+ * a nonce is used once even when two requests race for it, the loser finds the row gone and gets false.
+ */
+export async function takeNonce(db: DbOrTx, walletAddress: string, nonce: string): Promise<boolean> {
+  const rows = await db
     .delete(walletNonces)
-    .where(inArray(walletNonces.nonce, latest))
-    .returning({ nonce: walletNonces.nonce, message: walletNonces.message });
-  return row ?? null;
+    .where(
+      and(
+        eq(walletNonces.nonce, nonce),
+        eq(walletNonces.walletAddress, walletAddress),
+        gt(walletNonces.expiresAt, new Date()),
+      ),
+    )
+    .returning({ nonce: walletNonces.nonce });
+  return rows.length === 1;
 }
 
 /** The account whose `primary_wallet` is `walletAddress` (lowercased), or null. */

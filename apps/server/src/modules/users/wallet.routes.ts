@@ -14,8 +14,8 @@ import type { UsersDeps } from './users.service.ts';
 import * as wallet from './wallet.service.ts';
 
 /**
- * Registers `getNoncedMessage`, `registerWallet` and `loginWallet`: public, rate limited per IP like
- * register and login (`authRateLimit` requests per 15 minutes).
+ * Registers `getNoncedMessage`, `registerWallet` and `loginWallet`: public, rate limited per client
+ * address (an IPv6 one by its /64) like register and login (`authRateLimit` requests per 15 minutes).
  */
 export const walletRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit: number }> = async (
   app,
@@ -35,7 +35,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimi
         response: { 200: noncedMessageResponse, '4xx': errorResponse },
       },
     },
-    (req) => wallet.getNoncedMessage(deps, req.body),
+    (req) => wallet.getNoncedMessage(deps, req.body, req.ip),
   );
 
   app.post(
