@@ -1,6 +1,8 @@
 /**
  * Who may call a route (STYLE: roles at the route). Every /api route declares `config.access`;
- * `assertAccessDeclared` refuses to start a server with a route that forgot to. Who is calling is
+ * `assertAccessDeclared` refuses to start a server with a route that forgot to. A route that manages the
+ * account itself (logout, `updateProfile`, API keys, sessions, second factors) also declares
+ * `config.sessionOnly`: an API key is refused there, so a leaked key cannot outlast or take over the account. Who is calling is
  * `request.auth` (set by plugins/auth.ts); `requireAuth` is how a service behind a member route reads it.
  */
 import { AppError, MESSAGES } from '@starlight/shared';
@@ -19,6 +21,11 @@ export type Access = 'public' | 'member' | 'admin' | 'creator';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * True: only a session token may call (DESIGN §8); an `x-api-key` gets 403 `SESSION_ONLY_MESSAGE`.
+     * For routes that manage the account: its sign-in, its profile and password, its keys and sessions.
+     */
+    sessionOnly?: boolean;
   }
   interface FastifyRequest {
     /** Set for signed-in callers; null on public routes without a valid token. */
@@ -27,6 +34,9 @@ declare module 'fastify' {
     authVia: 'session' | 'apiKey' | null;
   }
 }
+
+/** The 403 of an API key on a `sessionOnly` route. */
+export const SESSION_ONLY_MESSAGE = 'This needs a signed-in session; API keys cannot be used here';
 
 /** Returns the signed-in user of a request or throws 401 `Not authorized`. For services behind member routes. */
 export function requireAuth(request: FastifyRequest): AuthUser {
@@ -41,6 +51,8 @@ export interface DeclaredRoute {
   access: Access;
   /** True when the route validates a request body. */
   hasBody: boolean;
+  /** True when the route refuses API keys (`config.sessionOnly`). */
+  sessionOnly: boolean;
 }
 
 /** Every /api route declared in this process, once per method and url. */
@@ -50,10 +62,17 @@ export const declaredRoutes: DeclaredRoute[] = [];
 export function assertAccessDeclared(route: RouteOptions): void {
   if (!route.url.startsWith('/api/') || route.method === 'HEAD') return;
   if (route.url.startsWith('/api/docs')) return;
-  const access = (route.config as { access?: Access } | undefined)?.access;
+  const config = route.config as { access?: Access; sessionOnly?: boolean } | undefined;
+  const access = config?.access;
   if (!access) throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`);
   for (const method of [route.method].flat()) {
     if (declaredRoutes.some((r) => r.method === method && r.url === route.url)) continue;
-    declaredRoutes.push({ method, url: route.url, access, hasBody: Boolean(route.schema?.body) });
+    declaredRoutes.push({
+      method,
+      url: route.url,
+      access,
+      hasBody: Boolean(route.schema?.body),
+      sessionOnly: config?.sessionOnly === true,
+    });
   }
 }

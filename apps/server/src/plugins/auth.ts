@@ -3,7 +3,7 @@
  * Every request to a non-public route loads the account, so a bumped version (logout, password or
  * role change) or a deactivation ends older sessions at once (401 `Not authorized`). Roles are
  * enforced here, per route. An `x-api-key` header authenticates as its member on member and creator
- * routes, never on admin routes (403); a bearer token wins when both are sent; a key in the query
+ * routes, never on admin routes nor on routes that manage the account (`config.sessionOnly`: 403); a bearer token wins when both are sent; a key in the query
  * string is refused (401) and never used, since URLs end up in logs and browser histories.
  */
 import { randomUUID } from 'node:crypto';
@@ -15,7 +15,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { type Db, queryNamed } from '../db/client.ts';
 import { pgArray } from '../db/pg-array.ts';
-import type { Access, AuthUser } from '../http/access.ts';
+import { type Access, type AuthUser, SESSION_ONLY_MESSAGE } from '../http/access.ts';
 import { hashApiKey } from '../lib/api-key-crypto.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { upTo } from '../lib/lru.ts';
@@ -155,7 +155,8 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
   }
 
   app.addHook('onRequest', async (request) => {
-    const access: Access | undefined = request.routeOptions.config?.access;
+    const config = request.routeOptions.config;
+    const access: Access | undefined = config?.access;
     if (!access) return;
     if (hasApiKeyInQuery(request.query)) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     if (access === 'public') {
@@ -168,6 +169,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     if (access === 'admin' && request.authVia === 'apiKey') {
       throw new AppError('FORBIDDEN', 'API keys cannot be used on admin routes');
     }
+    if (config.sessionOnly && request.authVia === 'apiKey') throw new AppError('FORBIDDEN', SESSION_ONLY_MESSAGE);
     if (access === 'admin' && user.role !== 'admin') throw new AppError('FORBIDDEN', 'Forbidden');
     if (access === 'creator' && user.role !== 'creator' && user.role !== 'admin') {
       throw new AppError('FORBIDDEN', 'Forbidden');

@@ -64,7 +64,7 @@ const openapiPlugin: FastifyPluginAsync<{ publicUrl: string }> = async (app, { p
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          // DESIGN §8: a member's API key, on member and creator routes (never admin ones).
+          // DESIGN §8: a member's API key, on member and creator routes (never admin ones, nor `sessionOnly` ones).
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         },
       },
@@ -77,19 +77,24 @@ const openapiPlugin: FastifyPluginAsync<{ publicUrl: string }> = async (app, { p
       const { route, url } = input;
       if (!url.startsWith('/api/')) return out;
       const schema = out.schema as RouteDoc;
-      const config = (route.config ?? {}) as { access?: Access; rateLimit?: unknown };
+      const config = (route.config ?? {}) as { access?: Access; sessionOnly?: boolean; rateLimit?: unknown };
       const access = config.access ?? 'public';
       const method = [route.method].flat()[0] ?? 'GET';
       schema.operationId ??= operationIdOf(method, url);
       schema.tags ??= [url.split('/')[2] ?? 'api'];
+      // An API key never reaches an admin route nor one that manages the account (`sessionOnly`).
       schema.security =
-        access === 'public' ? [] : access === 'admin' ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }];
+        access === 'public'
+          ? []
+          : access === 'admin' || config.sessionOnly
+            ? [{ bearer: [] }]
+            : [{ bearer: [] }, { apiKey: [] }];
       const response: Record<string, unknown> = { ...(schema.response ?? {}) };
       delete response['4xx'];
       const statuses: string[] = [];
       if (schema.body) statuses.push('400', '404');
       if (access !== 'public') statuses.push('401');
-      if (access === 'admin' || access === 'creator') statuses.push('403');
+      if (access === 'admin' || access === 'creator' || config.sessionOnly) statuses.push('403');
       if (method === 'POST' && access !== 'public') statuses.push('409');
       if (config.rateLimit) statuses.push('429');
       for (const status of statuses) {

@@ -3,6 +3,11 @@
  * `upgrade-insecure-requests` are sent only when the app is published over https (`PUBLIC_URL`): on a
  * LAN deployment over plain http they would make browsers refuse the app.
  *
+ * Every `/api` answer carries `Cache-Control: no-store`: sign-in and registration answer session tokens,
+ * the key routes API keys, a creator app's sign-in a single-use code, and every member route the member's
+ * own data; none of it may stay in a browser's or a proxy's cache. Set for the whole prefix, before any
+ * route runs, so errors and a route added tomorrow are covered too (the web's files set their own).
+ *
  * Helmet's middleware is built once, at start-up, and run on every request (@fastify/helmet
  * rebuilt it, parsing the policy again, on each request: a visible share of the server's CPU on small reads).
  */
@@ -26,6 +31,7 @@ const securityHeadersPlugin: FastifyPluginAsync<{ https: boolean }> = async (app
     },
   });
   app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     // Helmet throws what goes wrong (since 8.1) rather than passing it on: the callback only continues.
     setHeaders(request.raw, reply.raw, () => done());
   });

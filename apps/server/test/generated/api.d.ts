@@ -646,6 +646,18 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
       /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
       409: {
         content: {
@@ -670,6 +682,7 @@ export interface operations {
           password?: string;
           isAnonymous?: boolean;
           currentPassword?: string;
+          revokeApiKeys?: boolean;
         };
       };
     };
@@ -716,6 +729,18 @@ export interface operations {
       };
       /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
       401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
         content: {
           "application/json": {
             message: string;
@@ -1000,6 +1025,18 @@ export interface operations {
       };
       /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
       401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
         content: {
           "application/json": {
             message: string;
@@ -1509,6 +1546,18 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
     };
   };
   /** Make a new API key; the old one stops working */
@@ -1535,6 +1584,18 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
     };
   };
   /** Remove the caller's API key */
@@ -1550,6 +1611,18 @@ export interface operations {
       };
       /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
       401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
         content: {
           "application/json": {
             message: string;

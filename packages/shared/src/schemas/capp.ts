@@ -10,6 +10,26 @@ import { item } from './items.ts';
 
 /** SPEC §5 / §9: a creator app's custom message, up to 128 characters. */
 export const CAPP_MESSAGE_MAX = 128;
+
+/**
+ * Characters a custom message may not hold: `<` and `>` (markup), control characters (line breaks
+ * included) and the bidi controls that could make the consent page read otherwise than it is written.
+ */
+const NOT_PLAIN_TEXT = /[<>\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** The refusal of a custom message that is not plain text. */
+export const CAPP_MESSAGE_NOT_PLAIN = '"customMessage" must be plain text, without < > or control characters';
+
+/**
+ * A creator app's custom message: plain text, up to 128 characters, refused (not stripped) when it holds
+ * markup or control characters. Refused because stripping would change the creator's words behind their
+ * back and is easy to get wrong (`<scr<script>ipt>`), while a refusal tells the creator at once; the page
+ * shows it as text in any case, and so may any other client that shows it, with nothing to escape.
+ */
+export const cappMessage = z
+  .string()
+  .max(CAPP_MESSAGE_MAX)
+  .refine((v) => !NOT_PLAIN_TEXT.test(v), { error: CAPP_MESSAGE_NOT_PLAIN });
 /** DESIGN §7: a consent request and its code live 10 minutes. */
 export const CAPP_TTL_SECONDS = 600;
 
@@ -22,7 +42,7 @@ export const createAuthRequestRequest = z.strictObject({
   itemCollectionId: objectId,
   redirectUrl: appUrl,
   cancelUrl: appUrl,
-  customMessage: z.string().max(CAPP_MESSAGE_MAX).optional(),
+  customMessage: cappMessage.optional(),
 });
 export type CreateAuthRequestRequest = z.infer<typeof createAuthRequestRequest>;
 /** `url` is the page the member opens: `PUBLIC_URL/loginCApp/{requestId}`. */

@@ -54,8 +54,9 @@ export const meResponse = z.object({ user, message: z.string() });
 
 /**
  * `updateProfile` (DESIGN §8): any of nickname, e-mail, password and the Private flag. Changing the e-mail
- * or the password needs `currentPassword` (wallet-only accounts have none). Nothing else can be set: an
- * unknown field is refused (`"role" is not allowed`).
+ * or the password needs `currentPassword` (wallet-only accounts have none). With a new password,
+ * `revokeApiKeys` (default true) says whether the account's API keys stop working too. Nothing else can
+ * be set: an unknown field is refused (`"role" is not allowed`).
  */
 export const updateProfileRequest = z.strictObject({
   nickname: nickname.optional(),
@@ -63,6 +64,7 @@ export const updateProfileRequest = z.strictObject({
   password: strongPassword.optional(),
   isAnonymous: z.boolean().optional(),
   currentPassword: z.string().min(1).max(255).optional(),
+  revokeApiKeys: z.boolean().optional(),
 });
 export type UpdateProfileRequest = z.input<typeof updateProfileRequest>;
 /** `updateProfile` as the server receives it, parsed. */

@@ -1,24 +1,16 @@
 /**
- * Routes of /api/user for API keys (SPEC §7, DESIGN §8). Members manage their key with their session:
- * a request authenticated by an API key is refused here (403), so a leaked key cannot replace or
- * remove the owner's.
+ * Routes of /api/user for API keys (SPEC §7, DESIGN §8). Members manage their key with their session
+ * (`sessionOnly`): a request authenticated by an API key is refused here (403), so a leaked key cannot
+ * replace or remove the owner's.
  */
-import { AppError, apiKeyResponse, errorResponse, messageResponse } from '@starlight/shared';
-import type { FastifyRequest } from 'fastify';
+import { apiKeyResponse, errorResponse, messageResponse } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
 import * as apiKeys from './apikeys.service.ts';
 
-/** The caller's id, when they came with a session (not an API key). */
-function sessionUser(req: FastifyRequest): string {
-  const user = requireAuth(req);
-  if (req.authVia === 'apiKey') throw new AppError('FORBIDDEN', 'Manage your API key from a signed-in session');
-  return user.id;
-}
-
 export const apiKeysRoutes: FastifyPluginAsyncZod<{ deps: apiKeys.ApiKeysDeps }> = async (app, { deps }) => {
   const tags = ['user'];
-  const config = { access: 'member' as const };
+  const config = { access: 'member' as const, sessionOnly: true };
 
   app.get(
     '/getApiKey',
@@ -30,7 +22,7 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ deps: apiKeys.ApiKeysDeps }>
         response: { 200: apiKeyResponse, '4xx': errorResponse },
       },
     },
-    (req) => apiKeys.getApiKey(deps, sessionUser(req)),
+    (req) => apiKeys.getApiKey(deps, requireAuth(req).id),
   );
 
   app.get(
@@ -43,7 +35,7 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ deps: apiKeys.ApiKeysDeps }>
         response: { 200: apiKeyResponse, '4xx': errorResponse },
       },
     },
-    (req) => apiKeys.newApiKey(deps, sessionUser(req)),
+    (req) => apiKeys.newApiKey(deps, requireAuth(req).id),
   );
 
   app.get(
@@ -56,6 +48,6 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ deps: apiKeys.ApiKeysDeps }>
         response: { 200: messageResponse, '4xx': errorResponse },
       },
     },
-    (req) => apiKeys.disableApiKey(deps, sessionUser(req)),
+    (req) => apiKeys.disableApiKey(deps, requireAuth(req).id),
   );
 };

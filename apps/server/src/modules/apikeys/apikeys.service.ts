@@ -3,7 +3,7 @@
  * old one stops working at once), Disable removes it. How keys are kept: `lib/api-key-crypto.ts`.
  */
 import type { ApiKeyResponse } from '@starlight/shared';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { generateApiKey, hashApiKey, openApiKey, sealApiKey } from '../../lib/api-key-crypto.ts';
 import { findSealedApiKey, hasApiKeyForUpdate, setApiKey } from './apikeys.queries.ts';
@@ -46,4 +46,13 @@ export async function newApiKey(deps: ApiKeysDeps, userId: string): Promise<ApiK
 export async function disableApiKey(deps: ApiKeysDeps, userId: string): Promise<{ message: string }> {
   await setApiKey(deps.db, userId, null);
   return { message: 'API key access disabled' };
+}
+
+/**
+ * Revokes every API key of a member, in `db`'s transaction when it is one: requests with them get 401 once
+ * it commits. A password reset always does (DESIGN §8: recovery ends what a thief may hold); a password
+ * change does unless the member chooses to keep them.
+ */
+export async function revokeApiKeys(db: DbOrTx, userId: string): Promise<void> {
+  await setApiKey(db, userId, null);
 }

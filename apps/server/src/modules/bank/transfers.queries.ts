@@ -44,7 +44,8 @@ export interface TransferCurrencyContext extends TransferCurrency {
 export interface TransfersContext {
   currencies: Map<number, TransferCurrencyContext>;
   /** Recipients by lowercased nickname. */
-  recipients: Map<string, { id: string; nickname: string; isActive: boolean }>;
+  /** `isSystem`: an account the server keeps for itself (the chip sale's), never a member's. */
+  recipients: Map<string, { id: string; nickname: string; isActive: boolean; isSystem: boolean }>;
   /** Every balance row the batch can touch, locked. */
   balances: BatchBalances;
 }
@@ -61,7 +62,7 @@ export async function findTransfersContext(
 ): Promise<TransfersContext> {
   const locked = await lockBalances<{
     currencies: Array<Record<string, string | number | boolean | null>> | null;
-    recipients: Array<{ id: string; nickname: string; active: boolean }> | null;
+    recipients: Array<{ id: string; nickname: string; active: boolean; system: boolean }> | null;
   }>(tx, 'bank_transfers_context', {
     ctes: sql`
     c AS MATERIALIZED (
@@ -72,7 +73,7 @@ export async function findTransfersContext(
       LEFT JOIN users tc ON c.tax_collector <> '' AND lower(tc.nickname) = lower(c.tax_collector)
       WHERE c.currency_id = ANY(${pgArray(q.currencyIds)}::int[])),
     r AS MATERIALIZED (
-      SELECT id, nickname, is_active FROM users
+      SELECT id, nickname, is_active, is_system FROM users
       WHERE lower(nickname) = ANY(${pgArray(q.nicknames.map((n) => n.toLowerCase()))}::text[]))`,
     userIds: q.senderIds,
     moreUserIds: [sql`SELECT id FROM r`, sql`SELECT collector_id FROM c`],
@@ -84,7 +85,7 @@ export async function findTransfersContext(
                  'frozenNote', frozen_note, 'transferTax', transfer_tax::text, 'withdrawTax', withdraw_tax::text,
                  'taxCollector', tax_collector, 'collectorId', collector_id))
          FROM c) AS currencies,
-      (SELECT json_agg(json_build_object('id', id, 'nickname', nickname, 'active', is_active)) FROM r) AS recipients`,
+      (SELECT json_agg(json_build_object('id', id, 'nickname', nickname, 'active', is_active, 'system', is_system)) FROM r) AS recipients`,
   });
   if (!locked) throw new Error('the transfers context returned no row');
   const { row, balances } = locked;
@@ -112,7 +113,7 @@ export async function findTransfersContext(
     recipients: new Map(
       (row.recipients ?? []).map((r) => [
         r.nickname.toLowerCase(),
-        { id: r.id, nickname: r.nickname, isActive: r.active },
+        { id: r.id, nickname: r.nickname, isActive: r.active, isSystem: r.system },
       ]),
     ),
     balances,
@@ -206,6 +207,7 @@ export async function findHolders(
   const res = await db.execute<{ user_id: string; amount: string }>(sql`
     SELECT b.user_id, b.amount FROM balances b JOIN users u ON u.id = b.user_id
     WHERE b.currency_id = ${currencyId} AND b.amount > 0 AND b.user_id <> ${excludeUserId} AND u.is_active
+      AND NOT u.is_system
     ORDER BY b.user_id`);
   return res.rows.map((r) => ({ userId: r.user_id, amount: fromNumeric(String(r.amount)) }));
 }

@@ -48,8 +48,8 @@ export interface TransferResult {
  * pays exactly `amount`; the tax (amount x transferTax, rounded UP to the currency's precision) goes to
  * the tax collector (burned when none) as a category 4 row. A refused transfer leaves no trace and does
  * not stop the others; its outcome carries the error: NOT_FOUND (currency, recipient), CONFLICT (not
- * transferable, frozen, `Insufficient funds`, an amount the tax would take whole), VALIDATION (precision, self-transfer). An accepted one
- * answers `{senderUser, message}` (`Sent 9.90 SD to bob (tax 0.10 SD)`), the sender's balances as they
+ * transferable, frozen, `Insufficient funds`, an amount the tax would take whole), VALIDATION (precision,
+ * self-transfer, a system account as the recipient). An accepted one answers `{senderUser, message}` (`Sent 9.90 SD to bob (tax 0.10 SD)`), the sender's balances as they
  * are after the batch. Throws (rolling back the whole batch) only on a database failure.
  */
 export async function p2pTransfers(
@@ -76,6 +76,10 @@ export async function p2pTransfers(
       const recipient = ctx.recipients.get(input.recipientNickName.toLowerCase());
       if (!recipient?.isActive) throw new AppError('NOT_FOUND', 'Recipient not found');
       if (recipient.id === sender.id) throw new AppError('VALIDATION', 'You cannot send to yourself');
+      // The server's own accounts (the chip sale's) take money only through their own rules (a purchase).
+      if (recipient.isSystem) {
+        throw new AppError('VALIDATION', `You cannot send to ${recipient.nickname}: it is a system account`);
+      }
       // The rows are locked and hold what earlier transfers of the batch left.
       if (!ctx.balances.covers(sender.id, currency.currencyId, input.amount)) {
         throw new AppError('CONFLICT', 'Insufficient funds');
@@ -239,7 +243,8 @@ export async function mintOrBurn(
 }
 
 /**
- * Shares `amount` of currency A among the holders of currency B, the sender excluded, pro rata to
+ * Shares `amount` of currency A among the holders of currency B, the sender and the system accounts
+ * (the chip sale's: never a member, never a recipient of a transfer) excluded, pro rata to
  * their B holdings (DESIGN §4, SPEC §4 Distribution): each share is rounded down to whole units of A
  * and the remainder stays with the sender, who pays only what was shared. Category 3 rows.
  * Throws NOT_FOUND, CONFLICT (not transferable, frozen, nobody to receive a whole unit, funds).

@@ -151,10 +151,15 @@ export async function deleteCheckoutItems(db: DbOrTx, checkoutId: string, ownerI
   return res.rows.map((r) => r.collection_id);
 }
 
+/** How a private member is named to others (DESIGN §6, as the leaderboard names them). */
+const ANONYMOUS = 'Anonymous';
+
 type ItemSqlRow = {
   id: string;
   collection_id: string;
+  owner_id: string;
   nickname: string;
+  is_anonymous: boolean;
   name: string;
   description: string;
   img_url: string;
@@ -199,8 +204,8 @@ export async function findItems(
     queryPlanned<ItemSqlRow>(
       q,
       sql`
-      SELECT i.id, i.collection_id, u.nickname, i.name, i.description, i.img_url, i.metadata, i.variabledata,
-             i.hiddendata, c.creator_id, i.created_at
+      SELECT i.id, i.collection_id, i.owner_id, u.nickname, u.is_anonymous, i.name, i.description, i.img_url,
+             i.metadata, i.variabledata, i.hiddendata, c.creator_id, i.created_at
       FROM (SELECT i.id, i.created_at FROM items i WHERE ${where}
             ORDER BY i.created_at DESC, i.id DESC LIMIT ${limit} OFFSET ${offset}) p
       JOIN items i ON i.id = p.id JOIN users u ON u.id = i.owner_id JOIN item_collections c ON c.id = i.collection_id
@@ -218,12 +223,16 @@ export async function findItems(
   return { ...count, data: rows.map((r) => toItem(r, viewerId)) };
 }
 
-/** An item row as the wire shows it to `viewerId` (`hiddendata` only to its collection's creator, DESIGN §7). */
+/**
+ * An item row as the wire shows it to `viewerId`: `hiddendata` only to its collection's creator (DESIGN
+ * §7); a private owner (`isAnonymous`) named `Anonymous` to everyone but themselves, as on the
+ * leaderboard (DESIGN §6).
+ */
 function toItem(r: ItemSqlRow, viewerId: string | null): Item {
   return {
     _id: r.id,
     itemCollection: r.collection_id,
-    owner: { nickname: r.nickname },
+    owner: { nickname: r.is_anonymous && r.owner_id !== viewerId ? ANONYMOUS : r.nickname },
     name: r.name,
     description: r.description,
     imgUrl: r.img_url,

@@ -24,7 +24,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit
   app.post(
     '/sendVerificationEmail',
     {
-      config: { access: 'member', ...limited },
+      config: { access: 'member', sessionOnly: true, ...limited },
       schema: {
         summary: 'Mail the caller a link that verifies their e-mail (valid 24 hours)',
         tags,

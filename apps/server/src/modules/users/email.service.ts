@@ -8,6 +8,7 @@ import { AppError, MESSAGES, type ResetPasswordRequest } from '@starlight/shared
 import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { findUserById } from '../accounts/accounts.public.ts';
+import { revokeApiKeys } from '../apikeys/apikeys.public.ts';
 import { consumeMailToken, insertMailToken, type MailTokenPurpose, retireMailTokens } from './email.queries.ts';
 import { resetPasswordMail, verificationMail } from './email.templates.ts';
 import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
@@ -116,8 +117,8 @@ export async function forgotPassword(deps: UsersDeps, email: string): Promise<{ 
 }
 
 /**
- * `resetPassword {token, password}` (DESIGN §8): sets the new password and ends every session of the
- * account (its sockets close too). Throws 400 for an unknown, used or expired token, and for one mailed
+ * `resetPassword {token, password}` (DESIGN §8): sets the new password, ends every session of the
+ * account (its sockets close too) and revokes its API keys: whoever took the account keeps nothing. Throws 400 for an unknown, used or expired token, and for one mailed
  * to an address the account no longer has (a password or e-mail change retires reset links, see
  * `profile.service.ts`; this also covers a link issued while the e-mail changed). The caller's `address`
  * becomes known to the account (`rememberAddress`): a reset lets the owner sign in from a new address
@@ -136,6 +137,7 @@ export async function resetPassword(
     if (!row || row.email !== found.email) throw new AppError('VALIDATION', MESSAGES.invalidLink);
     await retireMailTokens(tx, found.userId, 'reset');
     await updateUser(tx, found.userId, { passwordHash });
+    await revokeApiKeys(tx, found.userId);
     return { userId: found.userId, tokenVersion: await bumpTokenVersion(tx, found.userId) };
   });
   await Promise.all([

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { findUserById, findUserByNickname, loadUserDto } from '../accounts/accounts.public.ts';
+import { revokeApiKeys } from '../apikeys/apikeys.public.ts';
 import { retireMailTokens } from './email.queries.ts';
 import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
 import { isReservedNickname, type UsersDeps } from './users.service.ts';
@@ -15,7 +16,9 @@ import { isReservedNickname, type UsersDeps } from './users.service.ts';
  *   and cannot set a password (409);
  * - a new e-mail is unverified; a taken nickname or e-mail is a 409, and so is a reserved nickname
  *   (`isReservedNickname`: `Anonymous`, system accounts'), wallet accounts included;
- * - a new password ends every other session: the answer carries a fresh `token` for this one;
+ * - a new password ends every other session: the answer carries a fresh `token` for this one; it also
+ *   revokes the account's API keys unless `revokeApiKeys: false` (the web asks, revoking by default);
+ *   `revokeApiKeys` without a new `password` is a 400;
  * - a new password or e-mail retires every outstanding password-reset link, and a new e-mail every
  *   verification link sent to the old address, in the same transaction (they answer as used links).
  * Throws 400 `Nothing to update` for an empty body. Nothing else can be set (the schema is strict).
@@ -25,9 +28,12 @@ export async function updateProfile(
   userId: string,
   input: UpdateProfileInput,
 ): Promise<UpdateProfileResponse> {
-  const { nickname, email, password, isAnonymous, currentPassword } = input;
+  const { nickname, email, password, isAnonymous, currentPassword, revokeApiKeys: revokeKeys } = input;
   if (nickname === undefined && email === undefined && password === undefined && isAnonymous === undefined) {
     throw new AppError('VALIDATION', 'Nothing to update');
+  }
+  if (revokeKeys !== undefined && password === undefined) {
+    throw new AppError('VALIDATION', '"revokeApiKeys" is allowed only with a new "password"');
   }
   const row = await findUserById(deps.db, userId);
   if (!row) throw new AppError('NOT_FOUND', 'User not found');
@@ -61,6 +67,7 @@ export async function updateProfile(
         ...(passwordHash !== undefined ? { passwordHash } : {}),
       });
       if (passwordHash !== undefined || newEmail !== undefined) await retireMailTokens(tx, row.id, 'reset');
+      if (passwordHash !== undefined && revokeKeys !== false) await revokeApiKeys(tx, row.id);
       if (newEmail !== undefined) await retireMailTokens(tx, row.id, 'verify');
       return passwordHash !== undefined ? bumpTokenVersion(tx, row.id) : undefined;
     });

@@ -68,7 +68,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
   app.post(
     '/logout',
     {
-      config: { access: 'member' },
+      config: { access: 'member', sessionOnly: true },
       schema: {
         summary: 'End the session on the server too',
         tags,
@@ -81,7 +81,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
   app.post(
     '/updateProfile',
     {
-      config: { access: 'member' },
+      config: { access: 'member', sessionOnly: true },
       schema: {
         summary: "Change the caller's nickname, e-mail, password or Private flag",
         tags,

@@ -1,7 +1,7 @@
 /**
- * /loginCApp/{authId} (SPEC §2, DESIGN §7) as a route against a mocked API: what the creator app asks,
- * the sign-in it sends with the request's id, an app address the browser may not open refused in words,
- * a refused sign-in toasted, and a request that cannot be read replacing the page with what happened.
+ * /loginCApp/{authId} (SPEC §2, DESIGN §7) as a route against a mocked API: what the creator app asks (its
+ * message as text), the sign-in it sends with the request's id, an app address the browser may not open
+ * refused in words, a refused sign-in toasted, and a request that cannot be read replacing the page with what happened.
  */
 import { type AuthRequestData, getAuthRequestResponse, loginResponse } from '@starlight/shared';
 import { screen } from '@testing-library/react';
@@ -67,6 +67,14 @@ describe('/loginCApp/{authId}', () => {
     // The server's answer named an address the browser must not open: it says so and stays.
     expect(await screen.findByText(UNSAFE_APP_URL)).toBeInTheDocument();
     expect(sent).toEqual([{ nickOrEmail: 'alice', password: 'secret', cAppAuthRequest: requestId }]);
+  });
+
+  it("shows the app's message as text, never as markup", async () => {
+    const customMessage = '<img src=x onerror="alert(1)"><b>Allow</b>';
+    mockConsent(() => ({ data: { ...asked, customMessage }, message: 'OK' }));
+    open();
+    expect(await screen.findByText(customMessage)).toBeInTheDocument();
+    expect(document.querySelector('img[src="x"], b')).toBeNull();
   });
 
   it('toasts a refused sign-in and lets the member try again', async () => {

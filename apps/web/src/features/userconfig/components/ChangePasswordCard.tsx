@@ -1,8 +1,10 @@
 /**
  * SPEC §2 Settings, for members with a password: the current one, then the new one twice ('passwords do
- * not match'). The other sessions end; this one continues with the fresh token the server answers.
+ * not match'). The other sessions end; this one continues with the fresh token the server answers. The
+ * member chooses whether the API keys stop working too (DESIGN §8): checked by default, since a password
+ * is changed most often because someone else may know it, and a key is as good as the password to them.
  */
-import { Button, Card, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Checkbox, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { MESSAGES } from '@starlight/shared';
 import { errorMessage } from '../../../lib/errors.ts';
@@ -15,7 +17,7 @@ export function ChangePasswordCard() {
   const update = useUpdateProfile();
   const form = useForm({
     mode: 'controlled',
-    initialValues: { currentPassword: '', password: '', repeat: '' },
+    initialValues: { currentPassword: '', password: '', repeat: '', revokeApiKeys: true },
     validate: { repeat: (v, values) => (v !== values.password ? MISMATCH : null) },
   });
   const { currentPassword, password, repeat } = form.values;
@@ -23,7 +25,11 @@ export function ChangePasswordCard() {
 
   const submit = form.onSubmit(async (values) => {
     try {
-      const res = await update.mutateAsync({ password: values.password, currentPassword: values.currentPassword });
+      const res = await update.mutateAsync({
+        password: values.password,
+        currentPassword: values.currentPassword,
+        revokeApiKeys: values.revokeApiKeys,
+      });
       toastSuccess(res.message);
       form.reset();
     } catch (err) {
@@ -62,6 +68,11 @@ export function ChangePasswordCard() {
             required
             {...form.getInputProps('repeat')}
             error={differs ? MISMATCH : form.errors.repeat}
+          />
+          <Checkbox
+            label="Also revoke my API keys"
+            description="Apps and scripts using a key stop working until you make a new one."
+            {...form.getInputProps('revokeApiKeys', { type: 'checkbox' })}
           />
           <Button
             type="submit"

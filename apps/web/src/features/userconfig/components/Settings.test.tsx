@@ -1,7 +1,8 @@
 /**
  * /userconfig's cards (SPEC §2 Settings) against a mocked API: Change password with SPEC's 'passwords do
- * not match', the body it sends and the fresh session it keeps, 'Incorrect password' at its field; the
- * Private checkbox's Update Status; and the API key panel (masked key, Show, 'No Key', New Key).
+ * not match', the body it sends (with the API keys checkbox) and the fresh session it keeps, 'Incorrect
+ * password' at its field; the Private checkbox's Update Status; and the API key panel (masked key, Show,
+ * 'No Key', New Key).
  */
 import { apiKeyResponse, type UpdateProfileResponse, updateProfileResponse } from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
@@ -62,9 +63,26 @@ describe('Change password', () => {
     const user = await fillPasswords('Old!pass1', 'New!pass1', 'New!pass1');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Your account has been updated')).toBeInTheDocument();
-    expect(sent).toEqual([{ password: 'New!pass1', currentPassword: 'Old!pass1' }]);
+    expect(sent).toEqual([{ password: 'New!pass1', currentPassword: 'Old!pass1', revokeApiKeys: true }]);
     expect(useSession.getState().token).toBe('fresh-session');
     await waitFor(() => expect(screen.getByLabelText(/^Current password/)).toHaveValue(''));
+  });
+
+  it('asks whether to revoke the API keys too: checked by default, and sends what the member chose', async () => {
+    const sent = mockUpdate(() => ({
+      user: testUser('alice'),
+      token: 'fresh',
+      message: 'Your account has been updated',
+    }));
+    renderWithProviders(<ChangePasswordCard />);
+    const user = await fillPasswords('Old!pass1', 'New!pass1', 'New!pass1');
+    const revoke = screen.getByRole('checkbox', { name: 'Also revoke my API keys' });
+    expect(revoke).toBeChecked();
+    await user.click(revoke);
+    expect(revoke).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Your account has been updated')).toBeInTheDocument();
+    expect(sent).toEqual([{ password: 'New!pass1', currentPassword: 'Old!pass1', revokeApiKeys: false }]);
   });
 
   it("puts 'Incorrect password' at the current password", async () => {
