@@ -2,7 +2,8 @@
  * The sign-in limits never leave the owner at a dead end (DESIGN §8): once strangers spend an account's
  * budget, or fail from the owner's own address, the right password gets a mailed single-use sign-in link
  * with the same answer a wrong one gets. Every re-check of a password (`updateProfile`'s
- * `currentPassword`) spends the same per-account budget and is refused once it is spent.
+ * `currentPassword`) spends the same per-account budget and is refused once it is spent. A link is kept
+ * in PostgreSQL, so one replica mails it and another consumes it, once.
  */
 import { type AuthResponse, MESSAGES } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
@@ -159,5 +160,30 @@ describe('password re-checks spend the sign-in budget', () => {
     const res = await changeEmail(m.token, PASSWORD, `late.${m.email}`);
     expect(res.statusCode).toBe(429);
     expect(res.json().message).toBe(RECHECKS_THROTTLED_MESSAGE);
+  });
+});
+
+describe('two replicas sharing Redis and PostgreSQL', () => {
+  const redisApp = () =>
+    makeApp({
+      SMTP_URL: catcher.url,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      RATE_LIMIT_LOGIN_FAILURES: '10',
+      RATE_LIMIT_ACCOUNT_FAILURES: '20',
+    });
+  const a = useTestApp({}, { build: redisApp });
+  const b = useTestApp({}, { build: redisApp });
+
+  it('a link mailed by one replica signs in once on the other', async () => {
+    const m = await registerMember(a.app, 'replica');
+    for (let i = 0; i < 20; i++) {
+      await login(i % 2 ? a.app : b.app, m.nickname, WRONG_PASSWORD, addressOf(18, 4600 + i));
+    }
+    expect((await login(b.app, m.nickname, PASSWORD, addressOf(18, 4700))).json().message).toBe(SIGN_IN_LINK_MESSAGE);
+    const token = tokenOf((await catcher.next(m.email)).link);
+    const follow = (app: FastifyInstance) =>
+      app.inject({ method: 'POST', url: '/api/user/loginLink', payload: { token }, remoteAddress: '192.0.2.88' });
+    expect((await follow(a.app)).statusCode).toBe(200);
+    expect((await follow(b.app)).statusCode).toBe(400);
   });
 });
