@@ -50,12 +50,13 @@ const variables = z.object({
   /** Failed sign-ins per account and address per 15 minutes (5x that per address, whatever the account). */
   RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(10),
   /**
-   * Failed sign-ins per account per hour from addresses that have not signed in to it in the last 30 days;
-   * past it, such addresses are refused (429) without a password check (ASVS 6.3.1: at most 100 an hour;
-   * windows are fixed, so two can meet within an hour: hence at most 49).
+   * Failed sign-ins per account per hour from addresses that have not signed in to it in the last 30 days,
+   * and password re-checks; past it, such sign-ins get one 429 whatever the password (a right one mails a
+   * sign-in link) and re-checks are refused (ASVS 6.3.1: at most 100 an hour; windows are fixed, so two
+   * can meet within an hour: hence at most 49).
    */
   RATE_LIMIT_ACCOUNT_FAILURES: z.coerce.number().int().min(1).max(49).default(20),
-  /** Mails of one kind (verification, password reset) to one address per hour; more are silently not sent. */
+  /** Mails of one kind (verification, reset, sign-in link) to one address per hour; more are silently not sent. */
   RATE_LIMIT_MAILS: z.coerce.number().int().min(1).default(3),
   /**
    * Proxies whose X-Forwarded-For is believed: comma-separated addresses or CIDRs (or the names

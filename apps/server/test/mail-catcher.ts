@@ -15,11 +15,11 @@ export interface CaughtMail {
   subject: string;
   text: string;
   html: string;
-  /** The first `http(s)://…/verifyemail/…` or `/resetpassword/…` link of the plain-text body. */
+  /** The first `http(s)://…/verifyemail/…`, `/resetpassword/…` or `/loginlink/…` link of the plain-text body. */
   link: string | null;
 }
 
-const LINK = /https?:\/\/\S+\/(?:verifyemail|resetpassword)\/[A-Za-z0-9_-]+/;
+const LINK = /https?:\/\/\S+\/(?:verifyemail|resetpassword|loginlink)\/[A-Za-z0-9_-]+/;
 
 async function parseMail(raw: Buffer | string): Promise<CaughtMail> {
   const mail = await simpleParser(raw);

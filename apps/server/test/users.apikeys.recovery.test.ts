@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { declaredRoutes, SESSION_ONLY_MESSAGE } from '../src/http/access.ts';
 import { insertMailToken } from '../src/modules/users/email.queries.ts';
-import { hashMailToken } from '../src/modules/users/email.service.ts';
+import { hashMailToken } from '../src/modules/users/mail-links.ts';
 import { call, type Member, PASSWORD, registerMember, useTestApp } from './helpers.ts';
 
 const t = useTestApp();

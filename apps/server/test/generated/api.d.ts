@@ -61,6 +61,10 @@ export interface paths {
     /** Set a new password with the token of a reset link; ends every session */
     post: operations["resetPassword"];
   };
+  "/api/user/loginLink": {
+    /** Sign in once with the token of a mailed sign-in link (sent when the sign-in limits stop a right password) */
+    post: operations["loginLink"];
+  };
   "/api/user/getUsers": {
     /** Accounts matching the filters, a page at a time (admin) */
     post: operations["getUsers"];
@@ -1212,6 +1216,82 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Sign in once with the token of a mailed sign-in link (sent when the sign-in limits stop a right password) */
+  loginLink: {
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            user: {
+              _id: string;
+              nickname: string;
+              email: string | null;
+              role: string;
+              primaryWallet: string | null;
+              isActive: boolean;
+              isWalletOnly: boolean;
+              isEmailVerified: boolean;
+              isAnonymous: boolean;
+              referrer: string | null;
+              fame: number;
+              balances: {
+                  currencyId: number;
+                  amount: string;
+                }[];
+              createdAt: string;
+              updatedAt: string;
+            };
+            token: string;
             message: string;
           };
         };

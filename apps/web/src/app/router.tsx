@@ -53,6 +53,10 @@ const ResetPasswordPage = lazyRouteComponent(
   () => import('../features/auth/components/ResetPasswordPage.tsx'),
   'ResetPasswordPage',
 );
+const LoginLinkPage = lazyRouteComponent(
+  () => import('../features/auth/components/LoginLinkPage.tsx'),
+  'LoginLinkPage',
+);
 const FaqPage = lazyRouteComponent(() => import('../features/faq/components/FaqPage.tsx'), 'FaqPage');
 const MediaPage = lazyRouteComponent(() => import('../features/info/components/MediaPage.tsx'), 'MediaPage');
 const ReportsPage = lazyRouteComponent(() => import('../features/info/components/ReportsPage.tsx'), 'ReportsPage');
@@ -162,6 +166,7 @@ const routeTree = rootRoute.addChildren([
   soon('/designer', 'Designer'),
   page('/verifyemail/$token', VerifyEmailPage),
   page('/resetpassword/$token', ResetPasswordPage),
+  page('/loginlink/$token', LoginLinkPage),
 ]);
 
 /**

@@ -80,6 +80,10 @@ export const mailToken = z.string().min(150).max(255);
 export const verifyEmailRequest = z.strictObject({ token: mailToken });
 export type VerifyEmailRequest = z.infer<typeof verifyEmailRequest>;
 
+/** `loginLink {token}`: signs in once with a mailed sign-in link -> `{user, token, message}` (DESIGN §8). */
+export const loginLinkRequest = z.strictObject({ token: mailToken });
+export type LoginLinkRequest = z.infer<typeof loginLinkRequest>;
+
 /** `forgotPassword {email}`: the same answer whether or not the address has an account (DESIGN §8). */
 export const forgotPasswordRequest = z.strictObject({ email });
 export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequest>;

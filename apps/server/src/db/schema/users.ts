@@ -63,7 +63,8 @@ export const users = pgTable(
 );
 
 /**
- * E-mail tokens (DESIGN §8): `verify` (24 h) proves an address, `reset` (1 h) sets a new password. Only
+ * E-mail tokens (DESIGN §8): `verify` (24 h) proves an address, `reset` (1 h) sets a new password, `signin`
+ * (15 min) signs in once when the sign-in limits stopped a right password. Only
  * the SHA-256 of a token is kept; a token is used once (`used_at`).
  */
 export const mailTokens = pgTable(
@@ -73,7 +74,7 @@ export const mailTokens = pgTable(
     userId: objectId('user_id')
       .notNull()
       .references(() => users.id),
-    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset', 'signin'] }).notNull(),
     /** The address a verify token proves (an account may change its e-mail before clicking). */
     email: text('email').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

@@ -3,7 +3,8 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { mailTokens } from '../../db/schema/index.ts';
 
-export type MailTokenPurpose = 'verify' | 'reset';
+/** `verify` proves an address, `reset` sets a password, `signin` signs in once (DESIGN §8). */
+export type MailTokenPurpose = 'verify' | 'reset' | 'signin';
 
 /** Stores a token's hash for `userId` and `email`, valid until `expiresAt`. */
 export async function insertMailToken(

@@ -1,7 +1,9 @@
-/** Routes of /api/user for e-mail verification and password reset (SPEC §7, DESIGN §8). */
+/** Routes of /api/user for e-mail verification, password reset and sign-in links (SPEC §7, DESIGN §8). */
 import {
+  authResponse,
   errorResponse,
   forgotPasswordRequest,
+  loginLinkRequest,
   messageResponse,
   resetPasswordRequest,
   sendVerificationEmailRequest,
@@ -75,5 +77,20 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit
       },
     },
     (req) => email.resetPassword(deps, req.body, req.ip),
+  );
+
+  app.post(
+    '/loginLink',
+    {
+      config: { access: 'public', ...limited },
+      schema: {
+        summary:
+          'Sign in once with the token of a mailed sign-in link (sent when the sign-in limits stop a right password)',
+        tags,
+        body: loginLinkRequest,
+        response: { 200: authResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => email.loginWithLink(deps, req.body.token, req.ip),
   );
 };

@@ -1,59 +1,21 @@
 /**
- * E-mail verification and password reset (SPEC §2, §4, §7; DESIGN §8). Tokens are 192 characters of
- * base64url over 144 CSPRNG bytes (SPEC §5: 150 to 255), stored as their SHA-256 only, used once, and
- * expiring: 24 hours to verify, 1 hour to reset.
+ * E-mail verification, password reset and the mailed sign-in link (SPEC §2, §4, §7; DESIGN §8). The
+ * links and their tokens: `mail-links.ts` (single use, stored hashed; 24 hours to verify, 1 hour to
+ * reset, 15 minutes to sign in).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { AppError, MESSAGES, type ResetPasswordRequest } from '@starlight/shared';
+import { AppError, type AuthResponse, MESSAGES, type ResetPasswordRequest } from '@starlight/shared';
 import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { findUserById } from '../accounts/accounts.public.ts';
+import { findUserById, insertAccessLog } from '../accounts/accounts.public.ts';
 import { revokeApiKeys } from '../apikeys/apikeys.public.ts';
-import { consumeMailToken, insertMailToken, type MailTokenPurpose, retireMailTokens } from './email.queries.ts';
+import { consumeMailToken, retireMailTokens } from './email.queries.ts';
 import { resetPasswordMail, verificationMail } from './email.templates.ts';
+import { hashMailToken, issueLink, mayMail } from './mail-links.ts';
 import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
-import { rememberAddress, type UsersDeps } from './users.service.ts';
-
-/** DESIGN §8: a verify link lasts 24 hours, a reset link 1 hour (milliseconds). */
-export const TOKEN_LIFETIME_MS: Record<MailTokenPurpose, number> = {
-  verify: 24 * 60 * 60 * 1000,
-  reset: 60 * 60 * 1000,
-};
+import { LOGIN_TYPE, rememberAddress, session, type UsersDeps } from './users.service.ts';
 
 /** The one answer of `forgotPassword`, whether or not the address has an account (DESIGN §8). */
 export const FORGOT_PASSWORD_MESSAGE = 'If an account uses this e-mail, we have sent it a link to reset the password';
-
-/** The window of the per-recipient mail limit: an hour. */
-const MAIL_WINDOW_MS = 60 * 60 * 1000;
-
-/**
- * Counts a mail of `purpose` to `to` and says whether it may go: at most `maxMailsPerRecipient` of each
- * kind per address per hour, counted in the shared store (Redis when `REDIS_URL` is set), so a flood of
- * requests cannot fill a mailbox. Each kind has its own budget: a flood of reset requests, which anyone
- * can make, does not stop the owner's verification mails.
- */
-async function mayMail(deps: UsersDeps, purpose: MailTokenPurpose, to: string): Promise<boolean> {
-  return (await deps.mailsSent.record(`${purpose}:${to.toLowerCase()}`, MAIL_WINDOW_MS)) <= deps.maxMailsPerRecipient;
-}
-
-/** The stored form of a mail token: its SHA-256, hex. */
-export function hashMailToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-/** Issues a token for `purpose` and returns the page link that carries it (`PUBLIC_URL/verifyemail/{token}`). */
-async function issueLink(deps: UsersDeps, userId: string, email: string, purpose: MailTokenPurpose): Promise<string> {
-  const token = randomBytes(144).toString('base64url');
-  await insertMailToken(deps.db, {
-    tokenHash: hashMailToken(token),
-    userId,
-    purpose,
-    email,
-    expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS[purpose]),
-  });
-  const page = purpose === 'verify' ? 'verifyemail' : 'resetpassword';
-  return `${deps.publicUrl.replace(/\/$/, '')}/${page}/${token}`;
-}
 
 /**
  * `sendVerificationEmail` (SPEC §7, bearer): mails the caller a link proving their e-mail. The body may
@@ -136,6 +98,7 @@ export async function resetPassword(
     const row = await findUserById(tx, found.userId);
     if (!row || row.email !== found.email) throw new AppError('VALIDATION', MESSAGES.invalidLink);
     await retireMailTokens(tx, found.userId, 'reset');
+    await retireMailTokens(tx, found.userId, 'signin');
     await updateUser(tx, found.userId, { passwordHash });
     await revokeApiKeys(tx, found.userId);
     return { userId: found.userId, tokenVersion: await bumpTokenVersion(tx, found.userId) };
@@ -145,4 +108,25 @@ export async function resetPassword(
     rememberAddress(deps, ended.userId, address),
   ]);
   return { message: 'Your password has been reset, please sign in with it' };
+}
+
+/**
+ * `loginLink {token}` (DESIGN §8): signs in with a mailed sign-in link, once: `{user, token, message}` as
+ * `login` answers. The link was mailed because the sign-in limits stopped the right password (`login`);
+ * following it proves the mailbox too, so the caller's `address` becomes known to the account
+ * (`rememberAddress`) and its failures there are forgotten. Throws 400 `MESSAGES.invalidLink` for an
+ * unknown, used or expired token or one mailed to an address the account no longer has, 403 for a
+ * disabled account. A password or e-mail change, and a reset, retire outstanding sign-in links.
+ */
+export async function loginWithLink(deps: UsersDeps, token: string, address: string): Promise<AuthResponse> {
+  const found = await consumeMailToken(deps.db, hashMailToken(token), 'signin');
+  if (!found) throw new AppError('VALIDATION', MESSAGES.invalidLink);
+  const row = await findUserById(deps.db, found.userId);
+  if (!row || row.email !== found.email) throw new AppError('VALIDATION', MESSAGES.invalidLink);
+  if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
+  await Promise.all([
+    insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email),
+    rememberAddress(deps, row.id, address),
+  ]);
+  return session(deps, row, `Welcome back, ${row.nickname}`);
 }

@@ -43,3 +43,20 @@ export function resetPasswordMail(to: string, nickname: string, link: string): M
     link,
   };
 }
+
+/**
+ * The sign-in link mail: someone gave `nickname`'s right password while the sign-in limits refused it
+ * (DESIGN §8); `link` signs in once; valid 15 minutes.
+ */
+export function signInLinkMail(to: string, nickname: string, link: string): Mail {
+  const lead = `Hello ${nickname}, someone (we hope you) signed in to your Starlight account with the right password, but after too many failed sign-ins we need to know it is you.`;
+  const footer =
+    'The link works once and expires in 15 minutes. If it was not you, someone knows your password: change it in Settings.';
+  return {
+    to,
+    subject: 'Your Starlight sign-in link',
+    text: `${lead}\n\nOpen this link to sign in:\n${link}\n\n${footer}\n`,
+    html: layout('Sign in to Starlight', lead, link, 'Sign in', footer),
+    link,
+  };
+}

@@ -2,24 +2,24 @@
 import { AppError, MESSAGES, type UpdateProfileInput, type UpdateProfileResponse } from '@starlight/shared';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { findUserById, findUserByNickname, loadUserDto } from '../accounts/accounts.public.ts';
 import { revokeApiKeys } from '../apikeys/apikeys.public.ts';
 import { retireMailTokens } from './email.queries.ts';
 import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
-import { isReservedNickname, type UsersDeps } from './users.service.ts';
+import { isReservedNickname, recheckPassword, type UsersDeps } from './users.service.ts';
 
 /**
  * Changes the caller's profile and answers `{user, token?, message}`. Rules (DESIGN §8):
  * - a new e-mail or password needs `currentPassword` (401 `Incorrect password` when wrong, 400 when
- *   missing); wallet-only accounts have no password: they may add a nickname and an e-mail without it,
+ *   missing), checked against the account's budget of password checks (`recheckPassword`: 429 once spent); wallet-only accounts have no password: they may add a nickname and an e-mail without it,
  *   and cannot set a password (409);
  * - a new e-mail is unverified; a taken nickname or e-mail is a 409, and so is a reserved nickname
  *   (`isReservedNickname`: `Anonymous`, system accounts'), wallet accounts included;
  * - a new password ends every other session: the answer carries a fresh `token` for this one; it also
  *   revokes the account's API keys unless `revokeApiKeys: false` (the web asks, revoking by default);
  *   `revokeApiKeys` without a new `password` is a 400;
- * - a new password or e-mail retires every outstanding password-reset link, and a new e-mail every
+ * - a new password or e-mail retires every outstanding password-reset and sign-in link, and a new e-mail every
  *   verification link sent to the old address, in the same transaction (they answer as used links).
  * Throws 400 `Nothing to update` for an empty body. Nothing else can be set (the schema is strict).
  */
@@ -44,8 +44,7 @@ export async function updateProfile(
   }
   if ((newEmail !== undefined || password !== undefined) && row.passwordHash) {
     if (currentPassword === undefined) throw new AppError('VALIDATION', '"currentPassword" is required');
-    const ok = await verifyPassword(row.passwordHash, currentPassword);
-    if (!ok) throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
+    await recheckPassword(deps, row.id, row.passwordHash, currentPassword);
   }
   if (newNickname !== undefined) {
     if (isReservedNickname(newNickname)) throw new AppError('CONFLICT', 'Nickname already taken');
@@ -66,7 +65,10 @@ export async function updateProfile(
         ...(isAnonymous !== undefined ? { isAnonymous } : {}),
         ...(passwordHash !== undefined ? { passwordHash } : {}),
       });
-      if (passwordHash !== undefined || newEmail !== undefined) await retireMailTokens(tx, row.id, 'reset');
+      if (passwordHash !== undefined || newEmail !== undefined) {
+        await retireMailTokens(tx, row.id, 'reset');
+        await retireMailTokens(tx, row.id, 'signin');
+      }
       if (passwordHash !== undefined && revokeKeys !== false) await revokeApiKeys(tx, row.id);
       if (newEmail !== undefined) await retireMailTokens(tx, row.id, 'verify');
       return passwordHash !== undefined ? bumpTokenVersion(tx, row.id) : undefined;

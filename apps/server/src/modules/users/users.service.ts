@@ -24,6 +24,7 @@ import {
   type UserRow,
 } from '../accounts/accounts.public.ts';
 import { consent } from '../capp/capp.service.ts';
+import { mailSignInLinkLater } from './mail-links.ts';
 import { bumpTokenVersion, findUserByEmail } from './users.queries.ts';
 
 /** A hash to verify against when the account does not exist, so both answers take as long. */
@@ -142,17 +143,46 @@ export async function isKnownAddress(deps: UsersDeps, userId: string, address: s
 }
 
 /**
+ * The answer of a sign-in that a limit stopped (429), the same whatever the password: a right one gets a
+ * mailed sign-in link (`mailSignInLinkLater`), so the owner is never left at a dead end.
+ */
+export const SIGN_IN_LINK_MESSAGE =
+  "Too many failed sign-ins. If the password is right, we have sent a sign-in link to the account's e-mail";
+
+/** The answer of a password re-check refused by the account's budget (429, `recheckPassword`). */
+export const RECHECKS_THROTTLED_MESSAGE =
+  'Too many wrong passwords for this account, please try again later or reset your password';
+
+/** The counter key of an account's budget of password checks (per hour, `maxAccountFailures`). */
+function budgetKey(account: string): string {
+  return `account:${account}`;
+}
+
+/**
+ * Reserves one check of the account's password in its hourly budget, atomically in the shared counter so
+ * concurrent checks cannot overrun it. False (and nothing reserved) when the budget is spent.
+ */
+async function reserveCheck(deps: UsersDeps, account: string): Promise<boolean> {
+  if ((await deps.failures.record(budgetKey(account), ACCOUNT_WINDOW_MS)) <= deps.maxAccountFailures) return true;
+  await deps.failures.undo(budgetKey(account));
+  return false;
+}
+
+/**
  * Signs in by nickname or e-mail (SPEC §7 login). Unknown account and wrong password both answer
  * 401 `Incorrect password`; an inactive account 403. Failures are limited three ways (DESIGN §8,
- * ASVS 6.3.1), whichever of nickname or e-mail was typed, each answering 429:
- * - per account and address, `maxLoginFailures` per 15 minutes (`try again in 15 minutes`);
+ * ASVS 6.3.1), whichever of nickname or e-mail was typed:
+ * - per account and address, `maxLoginFailures` per 15 minutes;
  * - per address whatever the account, 5x that;
- * - per account whatever the address, `maxAccountFailures` per hour from addresses the account has not
- *   signed in from in 30 days (`try again later`): past it such an address is refused before its
- *   password is checked, so guesses spread over many addresses get at most that many checks an hour.
+ * - per account whatever the address, `maxAccountFailures` checks of a wrong password per hour (the
+ *   budget `recheckPassword` spends too) from addresses the account has not signed in from in 30 days.
  *   Each check is reserved atomically in the shared counter before it is made, so concurrent guesses
- *   cannot overrun it. An address the owner signed in from (or registered or reset the password from)
- *   is known and not refused by it, so a stranger's guesses do not lock the owner out.
+ *   cannot overrun it. An address the owner signed in from (or registered, reset the password or
+ *   followed a sign-in link from) is known and not stopped by it.
+ * A sign-in a limit stops answers 429 `SIGN_IN_LINK_MESSAGE` whatever the password, so past the limits
+ * no answer tells a guesser anything; when the password is right and the account active, the account's
+ * e-mail gets a single-use sign-in link (`mailSignInLinkLater`, after the response, at most
+ * `maxMailsPerRecipient` an hour; followed with `loginWithLink`), so the owner is never locked out.
  * With `cAppAuthRequest` the sign-in grants a creator app's consent request instead of opening a
  * session (DESIGN §7, access log type 3): `{url, message}`, see `capp.service.ts` `consent`.
  */
@@ -162,32 +192,50 @@ export async function login(deps: UsersDeps, input: LoginInput, address: string)
   const account = row ? `user:${row.id}` : `name:${name}`;
   const key = accountAddressKey(account, address);
   const addressKey = `addr:${clientAddressKey(address)}`;
-  const accountKey = `account:${account}`;
   const [forPair, forAddress, known] = await Promise.all([
     deps.failures.count(key),
     deps.failures.count(addressKey),
     row ? deps.failures.isMarked(`known:${key}`) : false,
   ]);
-  if (forPair >= deps.maxLoginFailures || forAddress >= deps.maxLoginFailures * ADDRESS_FAILURES_FACTOR) {
-    throw new AppError('RATE_LIMITED', 'Too many failed sign-ins, please try again in 15 minutes');
-  }
-  if (!known && (await deps.failures.record(accountKey, ACCOUNT_WINDOW_MS)) > deps.maxAccountFailures) {
-    await deps.failures.undo(accountKey);
-    throw new AppError('RATE_LIMITED', 'Too many failed sign-ins, please try again later');
-  }
+  const stopped =
+    forPair >= deps.maxLoginFailures ||
+    forAddress >= deps.maxLoginFailures * ADDRESS_FAILURES_FACTOR ||
+    (!known && !(await reserveCheck(deps, account)));
   dummyHash ??= hashPassword('Not-a-real-password-1!');
   const ok = await verifyPassword(row?.passwordHash ?? (await dummyHash), input.password);
+  if (stopped) {
+    if (ok && row?.passwordHash && row.isActive) mailSignInLinkLater(deps, row);
+    throw new AppError('RATE_LIMITED', SIGN_IN_LINK_MESSAGE);
+  }
   if (!row?.passwordHash || !ok) {
     await Promise.all([deps.failures.record(key), deps.failures.record(addressKey)]);
     throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
   }
   // The right password is no failure: its reserved check is given back.
-  if (!known) await deps.failures.undo(accountKey);
+  if (!known) await deps.failures.undo(budgetKey(account));
   if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
   await rememberAddress(deps, row.id, address);
   if (input.cAppAuthRequest) return consent(deps.db, row.id, input.cAppAuthRequest, address, LOGIN_TYPE.CAppEmail);
   await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
   return session(deps, row, `Welcome back, ${row.nickname}`);
+}
+
+/**
+ * Checks a signed-in member's password again (`updateProfile`'s `currentPassword`, DESIGN §8): every
+ * check spends one of the account's hourly budget that sign-in spends (`maxAccountFailures`), a right
+ * one gives it back. Throws 429 `RECHECKS_THROTTLED_MESSAGE` without checking when the budget is spent,
+ * 401 `Incorrect password` when wrong.
+ */
+export async function recheckPassword(
+  deps: UsersDeps,
+  userId: string,
+  passwordHash: string,
+  password: string,
+): Promise<void> {
+  const account = `user:${userId}`;
+  if (!(await reserveCheck(deps, account))) throw new AppError('RATE_LIMITED', RECHECKS_THROTTLED_MESSAGE);
+  if (!(await verifyPassword(passwordHash, password))) throw new AppError('UNAUTHORIZED', MESSAGES.incorrectPassword);
+  await deps.failures.undo(budgetKey(account));
 }
 
 /**
