@@ -1,6 +1,6 @@
 import { registerRequest } from '@starlight/shared';
 import { describe, expect, it } from 'vitest';
-import { inWords } from './field-words.ts';
+import { inWords, labelWords, wordsOf } from './field-words.ts';
 import { schemaValidate } from './form.ts';
 
 describe('inWords', () => {
@@ -26,5 +26,13 @@ describe('inWords', () => {
       referrer: "Referrer must be a member's nickname: 3 to 32 letters or digits",
     });
     expect(schemaValidate(registerRequest, (v) => v)(values).nickname).toBe('"nickname" contains an invalid value');
+  });
+
+  it("says a form's SPEC §5 messages with its labels (labelWords)", () => {
+    const words = wordsOf(labelWords({ name: 'Name', 'input.amount': 'Input amount' }));
+    expect(words('"name" is required')).toBe('Name is required');
+    expect(words('"input.amount" contains an invalid value')).toBe('Input amount contains an invalid value');
+    expect(words('"ticker" is required')).toBe('"ticker" is required');
+    expect(words('Ticker already exists')).toBe('Ticker already exists');
   });
 });

@@ -40,3 +40,19 @@ export function inWords(
   if (!match || !known) return message;
   return match[2] === IS_REQUIRED ? `${known.label} is required` : known.rule;
 }
+
+/**
+ * The words of a form's fields from their labels alone (SPEC §5: "Validation messages are generated from
+ * field labels"): `{label} is required`, and `{label} contains an invalid value` for a value that breaks
+ * the field's rule. `labels` maps each wire name (a nested one with dots: `input.amount`) to its label.
+ */
+export function labelWords(labels: Readonly<Record<string, string>>): Record<string, FieldWords> {
+  return Object.fromEntries(
+    Object.entries(labels).map(([field, label]) => [field, { label, rule: `${label} ${IS_INVALID}` }]),
+  );
+}
+
+/** `inWords` for the fields of `words`, as a function of the message (for `schemaValidate`, `useAdminSubmit`). */
+export function wordsOf(words: Readonly<Record<string, FieldWords | undefined>>): (message: string) => string {
+  return (message) => inWords(message, words);
+}

@@ -1,26 +1,42 @@
 /**
- * Toasts (SPEC §8): top-right, closing after 5000 ms, carrying the server's message. The toast container
- * (app/providers.tsx) loads with the first toast (lib/toasts-shown.ts).
+ * Toasts (SPEC §8): top-right, closing after 5000 ms (the container's `autoClose`, app/Toasts.tsx),
+ * carrying the server's message. The toast container (app/providers.tsx) loads with the first toast
+ * (lib/toasts-shown.ts). On a phone only the newest toast shows: a new one replaces the ones on screen,
+ * so toasts never pile up over the page's controls.
  */
 import { notifications } from '@mantine/notifications';
 import { useToastsShown } from './toasts-shown.ts';
 
-function show(options: Parameters<typeof notifications.show>[0]): void {
+/** The screens that show one toast at a time (the phone layout of DashboardPage and the bank pages). */
+export const PHONE_TOASTS = '(max-width: 48em)';
+
+function onPhone(): boolean {
+  return typeof window !== 'undefined' && (window.matchMedia?.(PHONE_TOASTS).matches ?? false);
+}
+
+/** Shows a toast; returns its id (for `hideToast`). */
+function show(options: Parameters<typeof notifications.show>[0]): string {
   useToastsShown.setState({ shown: true });
-  notifications.show(options);
+  if (onPhone()) notifications.clean();
+  return notifications.show(options);
 }
 
-/** A green toast with `message`. */
-export function toastSuccess(message: string): void {
-  show({ color: 'teal', message, autoClose: 5000 });
+/** A green toast with `message`; returns its id. */
+export function toastSuccess(message: string): string {
+  return show({ color: 'teal', message });
 }
 
-/** A red 'Error' toast with `message` (the server's, SPEC §8). */
-export function toastError(message: string): void {
-  show({ color: 'red', title: 'Error', message, autoClose: 5000 });
+/** A red 'Error' toast with `message` (the server's, SPEC §8); returns its id. */
+export function toastError(message: string): string {
+  return show({ color: 'red', title: 'Error', message });
 }
 
 /** A blue toast with `message`: news that is neither a success nor a failure ('You have no key yet'). */
-export function toastInfo(message: string): void {
-  show({ color: 'blue', message, autoClose: 5000 });
+export function toastInfo(message: string): string {
+  return show({ color: 'blue', message });
+}
+
+/** Closes the toast `id` now (nothing when it already closed). */
+export function hideToast(id: string): void {
+  notifications.hide(id);
 }

@@ -8,6 +8,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { newIdempotencyKey } from './api.ts';
+import { errorMessage } from './errors.ts';
+import { useSubmissionToasts } from './use-submission-toast.ts';
 
 /**
  * The keys of one form or list. `target` names what a per-row action acts on (an order, a process, a
@@ -41,23 +43,32 @@ export function useIdempotencyKey(): IdempotencyKeys {
 /**
  * A money-moving mutation: `mutate(variables)` calls `send(variables, key)` with the key of `variables`
  * (`useIdempotencyKey`; `target(variables)` for a per-row action), and a success drops that key before
- * `onSuccess` runs. Variables, result and error are `send`'s.
+ * `onSuccess` runs. A failure shows the error toast (SPEC §8) and a success closes that target's earlier
+ * one (`useSubmissionToasts`), so the caller only toasts the success; `toastErrors: false` leaves failures
+ * to the caller (an admin dialog's `useAdminSubmit`). Variables, result and error are `send`'s.
  */
 export function useIdempotentMutation<V, R>({
   send,
   target,
   onSuccess,
+  toastErrors = true,
 }: {
   send: (variables: V, idempotencyKey: string) => Promise<R>;
   target?: (variables: V) => string;
   onSuccess?: (result: R, variables: V) => Promise<unknown> | unknown;
+  toastErrors?: boolean;
 }) {
   const keys = useIdempotencyKey();
+  const toasts = useSubmissionToasts();
   return useMutation({
     mutationFn: (variables: V) => send(variables, keys.keyFor(variables, target?.(variables))),
     onSuccess: (result, variables) => {
       keys.done(target?.(variables));
+      toasts.succeeded(target?.(variables));
       return onSuccess?.(result, variables);
+    },
+    onError: (err, variables) => {
+      if (toastErrors) toasts.failed(errorMessage(err), target?.(variables));
     },
   });
 }

@@ -1,7 +1,8 @@
 /**
  * What a component under test needs around it, as the app gives it (app/providers.tsx): Mantine with the
  * app's theme, the toasts, and a query client of its own per test (no retries: a refused request shows at
- * once). `renderWithProviders` renders a component inside them; `renderRoute` renders a page at its path
+ * once). The toasts do not close by themselves (the app's close after 5000 ms): a test sees every toast
+ * until the component closes it, however slow the run. `renderWithProviders` renders a component inside them; `renderRoute` renders a page at its path
  * in a router of its own (memory history), with the other paths it may send the member to.
  */
 import { Notifications } from '@mantine/notifications';
@@ -24,7 +25,7 @@ export function TestProviders({ children }: { children: ReactNode }) {
   );
   return (
     <MantineRoot>
-      <Notifications />
+      <Notifications autoClose={false} />
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineRoot>
   );

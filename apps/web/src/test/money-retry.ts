@@ -6,7 +6,7 @@
  * error. `pressTwice` presses and presses again; `signInMember` puts a signed-in member in the session, for the pages that need one.
  */
 import type { User } from '@starlight/shared';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { z } from 'zod';
 import { useSession } from '../lib/session.ts';
@@ -61,13 +61,20 @@ export function expectRetriedOnce(ledger: MoneyLedger): void {
 
 /**
  * `press` (the Send of a form, a row's action and its confirmation) once: the answer is lost and
- * 'Network Error' shows; then again: `success` shows.
+ * 'Network Error' shows; then again: `success` shows, and the first try's error toast is gone (it would
+ * otherwise stay for its 5000 ms next to the success).
  */
 export async function pressTwice(press: () => Promise<void>, success: string): Promise<void> {
   await press();
   expect((await screen.findAllByText('Network Error')).length).toBeGreaterThan(0);
   await press();
   expect((await screen.findAllByText(success)).length).toBeGreaterThan(0);
+  await expectNoErrorToast();
+}
+
+/** Waits until no 'Network Error' shows (as a toast or in a dialog); fails when one stays. */
+export async function expectNoErrorToast(): Promise<void> {
+  await waitFor(() => expect(screen.queryAllByText('Network Error')).toHaveLength(0));
 }
 
 /** Signs in member `alice` (role `role`) holding `balances`; returns the user. */

@@ -29,8 +29,15 @@ export interface TxLogUrl {
   onSearch: (next: TxLogSearch, options?: { replace?: boolean }) => void;
 }
 
-/** The log of `scope` (own or all) driven by the URL `search`; returns the query, the filter form and the paging actions. */
-export function useTxLog({ search, onSearch }: TxLogUrl, scope: 'own' | 'all') {
+/**
+ * The log of `scope` (own or all) driven by the URL `search`; returns the query, the filter form and the
+ * paging actions. `words` says the filters' SPEC §5 messages with the form's labels (`wordsOf`).
+ */
+export function useTxLog(
+  { search, onSearch }: TxLogUrl,
+  scope: 'own' | 'all',
+  words: (message: string) => string = (message) => message,
+) {
   const query = useTransactions(scope, requestFromSearch(search));
   const page = pageOf(search);
   const limit = limitOf(search);
@@ -38,7 +45,7 @@ export function useTxLog({ search, onSearch }: TxLogUrl, scope: 'own' | 'all') {
   const form = useForm<TxLogFilters>({
     mode: 'controlled',
     initialValues: filtersFromSearch(search),
-    validate: schemaValidate<TxLogFilters>(transactionsRequest, requestFromFilters),
+    validate: schemaValidate<TxLogFilters>(transactionsRequest, requestFromFilters, words),
   });
 
   // The inputs follow the URL when its filters change (Back/Forward, a shared link); a new page or page

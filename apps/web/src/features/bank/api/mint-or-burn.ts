@@ -16,9 +16,10 @@ export function mintOrBurn(
   return api<{ message: string }>('POST', action === 'mint' ? '/bank/mint' : '/bank/burn', body, { idempotencyKey });
 }
 
-/** The mutation (variables: the body, keyed per submission). */
+/** The mutation (variables: the body, keyed per submission); its dialog's `useAdminSubmit` toasts failures. */
 export function useMintOrBurn(action: SupplyAction) {
   return useIdempotentMutation({
     send: (body: MintRequest, idempotencyKey: string) => mintOrBurn(action, body, idempotencyKey),
+    toastErrors: false,
   });
 }

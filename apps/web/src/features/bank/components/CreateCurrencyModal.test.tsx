@@ -33,16 +33,17 @@ async function fill(user: ReturnType<typeof userEvent.setup>, label: RegExp, tex
 }
 
 describe('Create Currency', () => {
-  it("shows SPEC §5's messages at the fields and sends nothing", async () => {
+  it("shows SPEC §5's messages in the fields' words and sends nothing", async () => {
     const sent = mockCreate(() => refuse(400, 'unused'));
     renderWithProviders(<CreateCurrencyModal opened onClose={() => {}} />);
     const user = userEvent.setup();
     await fill(user, /^Name/, 'X');
     await user.click(screen.getByRole('button', { name: 'Create' }));
-    expect(await screen.findByText('"ticker" is required')).toBeInTheDocument();
+    expect(await screen.findByText('Ticker is required')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /^Name/ })).toHaveAccessibleDescription(
-      /"name" contains an invalid value/,
+      /Name contains an invalid value/,
     );
+    expect(screen.queryByText(/"(ticker|name)"/)).toBeNull();
     expect(sent).toEqual([]);
   });
 
@@ -88,5 +89,17 @@ describe('Create Currency', () => {
     const dialog = screen.getByRole('dialog', { name: 'Create Currency' });
     expect(await within(dialog).findByText('Ticker already exists')).toBeInTheDocument();
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's field messages in the fields' words, at the field, in the dialog and the toast", async () => {
+    mockCreate(() => refuse(400, '"name" is required', [{ field: 'name', message: '"name" is required' }]));
+    renderWithProviders(<CreateCurrencyModal opened onClose={() => {}} />);
+    const user = userEvent.setup();
+    await fill(user, /^Ticker/, 'GEM');
+    await fill(user, /^Name/, 'Gemstone');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(screen.getAllByText('Name is required')).toHaveLength(3));
+    expect(screen.getByRole('textbox', { name: /^Name/ })).toHaveAccessibleDescription(/Name is required/);
+    expect(screen.queryByText('"name" is required')).toBeNull();
   });
 });

@@ -5,10 +5,19 @@ import { useMediaQuery } from '@mantine/hooks';
 import { createCurrencyRequest } from '@starlight/shared';
 import classes from '../../../components/admin.module.css';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { wordsOf } from '../../../lib/field-words.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useCreateCurrency } from '../api/create-currency.ts';
-import { type CurrencyFormValues, EMPTY_CURRENCY_FORM, toCreateRequest } from '../utils/currency-form.ts';
+import {
+  CURRENCY_FIELD_WORDS,
+  type CurrencyFormValues,
+  EMPTY_CURRENCY_FORM,
+  toCreateRequest,
+} from '../utils/currency-form.ts';
+
+const words = wordsOf(CURRENCY_FIELD_WORDS);
+
 import { CurrencyFields } from './CurrencyFields.tsx';
 
 export function CreateCurrencyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -17,10 +26,10 @@ export function CreateCurrencyModal({ opened, onClose }: { opened: boolean; onCl
   const form = useForm<CurrencyFormValues>({
     mode: 'controlled',
     initialValues: EMPTY_CURRENCY_FORM,
-    validate: schemaValidate<CurrencyFormValues>(createCurrencyRequest, toCreateRequest),
+    validate: schemaValidate<CurrencyFormValues>(createCurrencyRequest, toCreateRequest, words),
   });
 
-  const { failure, clearFailure, run } = useAdminSubmit(form, () => close());
+  const { failure, clearFailure, run } = useAdminSubmit(form, () => close(), words);
   const close = () => {
     form.reset();
     clearFailure();

@@ -6,10 +6,20 @@ import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '
 import { useForm } from '@mantine/form';
 import { distributeCurrencyRequest } from '@starlight/shared';
 import { useCurrencies } from '../../../lib/currencies.ts';
-import { errorMessage } from '../../../lib/errors.ts';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastSuccess } from '../../../lib/notify.ts';
 import { useDistributeCurrency } from '../api/distribute-currency.ts';
+
+/** The popup's fields in words, by their labels (SPEC §5 'Amount is required'). */
+const words = wordsOf(
+  labelWords({
+    currencyId: 'Currency to distribute',
+    amount: 'Amount',
+    targetCurrencyId: 'Holders of',
+    note: 'Note',
+  }),
+);
 
 interface Values extends Record<string, unknown> {
   currencyId: string;
@@ -32,7 +42,7 @@ export function DistributeModal({ opened, onClose }: { opened: boolean; onClose:
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { currencyId: '', amount: '', targetCurrencyId: '', note: '' },
-    validate: schemaValidate<Values>(distributeCurrencyRequest, toRequest),
+    validate: schemaValidate<Values>(distributeCurrencyRequest, toRequest, words),
   });
   const options = (filter: (c: (typeof currencies)[number]) => boolean) =>
     currencies.filter(filter).map((c) => ({ value: String(c.currencyId), label: `${c.name} (${c.ticker})` }));
@@ -45,8 +55,8 @@ export function DistributeModal({ opened, onClose }: { opened: boolean; onClose:
       const res = await distribute.mutateAsync(toRequest(values) as Parameters<typeof distribute.mutateAsync>[0]);
       toastSuccess(res.message);
       close();
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   });
   return (

@@ -10,10 +10,12 @@ import { useState } from 'react';
 import classes from '../../../components/admin.module.css';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { wordsOf } from '../../../lib/field-words.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useModifyCurrency } from '../api/modify-currency.ts';
 import {
+  CURRENCY_FIELD_WORDS,
   type CurrencyFormValues,
   currencyOptions,
   currencyToForm,
@@ -21,6 +23,8 @@ import {
   toModifyRequest,
 } from '../utils/currency-form.ts';
 import { CurrencyFields } from './CurrencyFields.tsx';
+
+const words = wordsOf(CURRENCY_FIELD_WORDS);
 
 export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const isPhone = useMediaQuery('(max-width: 36em)');
@@ -34,13 +38,13 @@ export function ModifyCurrencyModal({ opened, onClose }: { opened: boolean; onCl
     initialValues: EMPTY_CURRENCY_FORM,
     validate: (values) =>
       original
-        ? schemaValidate(modifyCurrencyRequest, (v: CurrencyFormValues) => toModifyRequest(original, v))(values)
+        ? schemaValidate(modifyCurrencyRequest, (v: CurrencyFormValues) => toModifyRequest(original, v), words)(values)
         : {},
   });
 
   const changes = original ? Object.keys(toModifyRequest(original, form.values)).length - 1 : 0;
 
-  const { failure, clearFailure, run } = useAdminSubmit(form, () => close());
+  const { failure, clearFailure, run } = useAdminSubmit(form, () => close(), words);
 
   const pick = (id: string) => {
     setCurrencyId(id);

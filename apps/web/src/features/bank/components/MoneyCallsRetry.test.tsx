@@ -19,7 +19,13 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { answers } from '../../../test/answer.ts';
 import { testCurrency, testSettlement } from '../../../test/fixtures.ts';
-import { expectRetriedOnce, pressTwice, serveMoneyMoving, signInMember } from '../../../test/money-retry.ts';
+import {
+  expectNoErrorToast,
+  expectRetriedOnce,
+  pressTwice,
+  serveMoneyMoving,
+  signInMember,
+} from '../../../test/money-retry.ts';
 import { server } from '../../../test/setup.ts';
 import { renderWithProviders } from '../../../test/TestProviders.tsx';
 import { DistributeModal } from './DistributeModal.tsx';
@@ -101,6 +107,8 @@ describe("the bank's money calls, retried after a lost answer", () => {
     await u.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('Sent 12.00 CR to bob')).toBeTruthy();
     expect(ledger.keys[1]).not.toBe(ledger.keys[0]);
+    // The form's submission went through: its earlier failure's toast closes.
+    await expectNoErrorToast();
   });
 
   it('Withdraw: sent again, debits once', async () => {

@@ -9,13 +9,23 @@ import { useForm } from '@mantine/form';
 import { depositRequest, feeOf, fromNumeric, parseAmount, toDecimalString, withdrawRequest } from '@starlight/shared';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
-import { errorMessage } from '../../../lib/errors.ts';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastSuccess } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useDeposit } from '../api/deposit.ts';
 import { useWithdraw } from '../api/withdraw.ts';
+
+/** The popup's fields in words, by their labels (SPEC §5 'Amount is required'). */
+const words = wordsOf(
+  labelWords({
+    currencyId: 'Currency',
+    amount: 'Amount',
+    walletAddress: 'Wallet address',
+    reference: 'Transaction reference',
+  }),
+);
 
 interface Values extends Record<string, unknown> {
   currencyId: string;
@@ -58,7 +68,7 @@ export function SettlementModal({
       walletAddress: wallet,
       reference: '',
     },
-    validate: schemaValidate<Values>(isWithdrawal ? withdrawRequest : depositRequest, toRequest),
+    validate: schemaValidate<Values>(isWithdrawal ? withdrawRequest : depositRequest, toRequest, words),
   });
   const currency = byId.get(Number(form.values.currencyId));
   const parsed = parseAmount(form.values.amount.trim());
@@ -85,8 +95,8 @@ export function SettlementModal({
         : await deposit.mutateAsync({ ...body, reference: values.reference.trim() });
       toastSuccess(res.message);
       close();
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   });
 

@@ -8,8 +8,7 @@ import { useState } from 'react';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
-import { errorMessage } from '../../../lib/errors.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastSuccess } from '../../../lib/notify.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useSettlements } from '../api/get-settlements.ts';
@@ -49,8 +48,8 @@ function SettleDialog({
       const res = await settle.mutateAsync({ settlementId: target.s._id, approve: target.approve, note: note.trim() });
       toastSuccess(res.message);
       close();
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   };
   const verb = target?.approve ? 'Approve' : 'Refuse';

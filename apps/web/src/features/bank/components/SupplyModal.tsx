@@ -9,6 +9,7 @@ import { fitsPrecision, mintRequest, parseAmount } from '@starlight/shared';
 import classes from '../../../components/admin.module.css';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { type SupplyAction, useMintOrBurn } from '../api/mint-or-burn.ts';
@@ -36,6 +37,16 @@ const TEXT: Record<SupplyAction, { title: string; submit: string; recipient: str
   burn: { title: 'Burn Currency', submit: 'Burn', recipient: 'Burn from nickname', color: 'red' },
 };
 
+/** Each dialog's fields in words, by their labels (SPEC §5 'Amount is required'). */
+const WORDS: Record<SupplyAction, (message: string) => string> = {
+  mint: wordsOf(
+    labelWords({ recipientNickName: TEXT.mint.recipient, currencyId: 'Currency', amount: 'Amount', note: 'Note' }),
+  ),
+  burn: wordsOf(
+    labelWords({ recipientNickName: TEXT.burn.recipient, currencyId: 'Currency', amount: 'Amount', note: 'Note' }),
+  ),
+};
+
 export function SupplyModal({
   action,
   opened,
@@ -46,6 +57,7 @@ export function SupplyModal({
   onClose: () => void;
 }) {
   const text = TEXT[action];
+  const words = WORDS[action];
   const currencies = useCurrencies();
   const mutation = useMintOrBurn(action);
   const allowed = (currencies.data ?? []).filter((c) => (action === 'mint' ? c.canMint : c.canBurn));
@@ -54,8 +66,8 @@ export function SupplyModal({
     mode: 'controlled',
     initialValues: EMPTY,
     validate: (values) => {
-      const errors = schemaValidate<Values>(mintRequest, toRequest)(values);
-      if (values.amount.trim() === '') errors.amount = '"amount" is required';
+      const errors = schemaValidate<Values>(mintRequest, toRequest, words)(values);
+      if (values.amount.trim() === '') errors.amount = 'Amount is required';
       // The currency's precision is the server's rule too; say it before the round trip.
       const currency = currencies.byId.get(Number(values.currencyId));
       const parsed = parseAmount(values.amount.trim());
@@ -67,7 +79,7 @@ export function SupplyModal({
   });
   const currency = currencies.byId.get(Number(form.values.currencyId));
 
-  const { failure, clearFailure, run } = useAdminSubmit(form, () => close());
+  const { failure, clearFailure, run } = useAdminSubmit(form, () => close(), words);
   const close = () => {
     form.reset();
     clearFailure();

@@ -26,6 +26,7 @@ import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { TX_LOG_LIMITS } from '../../../lib/tx-log/tx-log-search.ts';
 import { type TxLogUrl, useTxLog } from '../../../lib/tx-log/use-tx-log.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
@@ -36,12 +37,26 @@ const CATEGORIES = [
   ...Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label })),
 ];
 
+/** The filters in words, by their labels (SPEC §5 'Amount above contains an invalid value'). */
+const words = wordsOf(
+  labelWords({
+    'paging.limit': 'Record limit',
+    nickname: 'Nickname',
+    startDate: 'Start date',
+    endDate: 'End date',
+    currencyId: 'Currency',
+    category: 'Category',
+    amountAbove: 'Amount above',
+    amountBelow: 'Amount below',
+  }),
+);
+
 const party = (p: Transaction['sender']) => p?.nickname ?? 'System';
 
 /** `url`: the route's filters and page (`tx*`) and how to change them. */
 export function TnxLogsTab({ url }: { url: TxLogUrl }) {
   const currencies = useCurrencies();
-  const { query: txs, form, submit, page, limit, goToPage, setLimit, stepBackAfterError } = useTxLog(url, 'all');
+  const { query: txs, form, submit, page, limit, goToPage, setLimit, stepBackAfterError } = useTxLog(url, 'all', words);
   useErrorToast(txs.error, txs.errorUpdatedAt, stepBackAfterError);
 
   const rows = txs.data?.txs ?? [];

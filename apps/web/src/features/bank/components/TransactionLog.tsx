@@ -12,11 +12,26 @@ import { useEffect } from 'react';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { useSession } from '../../../lib/session.ts';
 import { TX_LOG_LIMITS } from '../../../lib/tx-log/tx-log-search.ts';
 import { type TxLogUrl, useTxLog } from '../../../lib/tx-log/use-tx-log.ts';
 
 const CATEGORIES = Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label }));
+
+/** The filters in words, by their labels (SPEC §5 'Amount above contains an invalid value'). */
+const words = wordsOf(
+  labelWords({
+    'paging.limit': 'Records',
+    nickname: 'Other party',
+    startDate: 'From',
+    endDate: 'To',
+    currencyId: 'Currency',
+    category: 'Category',
+    amountAbove: 'Amount above',
+    amountBelow: 'Amount below',
+  }),
+);
 
 const categoryLabel = (tx: Transaction) => TX_CATEGORY_LABELS[tx.category as TxCategory] ?? String(tx.category);
 
@@ -24,7 +39,7 @@ const categoryLabel = (tx: Transaction) => TX_CATEGORY_LABELS[tx.category as TxC
 export function TransactionLog({ url }: { url: TxLogUrl }) {
   const me = useSession((s) => s.user?.nickname);
   const { data: currencies = [], byId } = useCurrencies();
-  const { query, form, submit, page, limit, goToPage, stepBackAfterError } = useTxLog(url, 'own');
+  const { query, form, submit, page, limit, goToPage, stepBackAfterError } = useTxLog(url, 'own', words);
   const isPhone = useMediaQuery('(max-width: 48em)');
   // SPEC §4: on error the page goes back by one.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure on a page above 1

@@ -7,11 +7,16 @@ import { useForm } from '@mantine/form';
 import { feeOf, fromNumeric, p2pTransferRequest, parseAmount, toDecimalString } from '@starlight/shared';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
-import { errorMessage } from '../../../lib/errors.ts';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastSuccess } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
 import { useP2pTransfer } from '../api/p2p-transfer.ts';
+
+/** The popup's fields in words, by their labels (SPEC §5 'Amount is required'). */
+const words = wordsOf(
+  labelWords({ recipientNickName: 'Recipient nickname', currencyId: 'Currency', amount: 'Amount', note: 'Note' }),
+);
 
 interface Values extends Record<string, unknown> {
   recipientNickName: string;
@@ -38,7 +43,7 @@ export function TransferModal({
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { recipientNickName: '', currencyId: currencyId ? String(currencyId) : '', amount: '', note: '' },
-    validate: schemaValidate<Values>(p2pTransferRequest, toRequest),
+    validate: schemaValidate<Values>(p2pTransferRequest, toRequest, words),
   });
   const currency = byId.get(Number(form.values.currencyId));
   const parsed = parseAmount(form.values.amount.trim());
@@ -58,8 +63,8 @@ export function TransferModal({
       const res = await transfer.mutateAsync(toRequest(values) as Parameters<typeof transfer.mutateAsync>[0]);
       toastSuccess(res.message);
       close();
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   });
 

@@ -4,6 +4,7 @@
  * fields that differ from the currency as loaded, never the ticker.
  */
 import { type CreateCurrencyRequest, type Currency, type ModifyCurrencyRequest, parseAmount } from '@starlight/shared';
+import { labelWords } from '../../../lib/field-words.ts';
 import { dropEmpty } from '../../../lib/form.ts';
 import { fractionToPercent, percentToFraction } from '../../../lib/percent.ts';
 
@@ -25,6 +26,18 @@ export const TAX_LABELS: Record<TaxField, string> = {
   withdrawTax: 'Withdraw tax',
   transferTax: 'Transfer tax',
 };
+
+/** The currency dialogs' fields in words (SPEC §5 'Name is required'), by wire name. */
+export const CURRENCY_FIELD_WORDS = labelWords({
+  ticker: 'Ticker',
+  name: 'Name',
+  precision: 'Precision',
+  taxCollector: 'Tax collector',
+  frozenNote: 'Frozen note',
+  imgUrl: 'Image URL',
+  ...FLAG_LABELS,
+  ...TAX_LABELS,
+});
 
 export interface CurrencyFormValues extends Record<string, unknown> {
   ticker: string;

@@ -9,10 +9,22 @@ import { useMediaQuery } from '@mantine/hooks';
 import { createPackageRequest } from '@starlight/shared';
 import classes from '../../../components/admin.module.css';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useCreatePackage } from '../api/create-package.ts';
 import { EMPTY_PACKAGE_FORM, type PackageFormValues, toCreatePackage } from '../utils/package-form.ts';
+
+/** The dialog's fields in words, by their labels (SPEC §5 'Name is required'). */
+const words = wordsOf(
+  labelWords({
+    name: 'Name',
+    description: 'Description',
+    imgUrl: 'Image URL',
+    cost: 'Cost (USD)',
+    amount: 'Credits',
+  }),
+);
 
 export function CreatePackageModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const isPhone = useMediaQuery('(max-width: 36em)');
@@ -20,14 +32,14 @@ export function CreatePackageModal({ opened, onClose }: { opened: boolean; onClo
   const form = useForm<PackageFormValues>({
     mode: 'controlled',
     initialValues: EMPTY_PACKAGE_FORM,
-    validate: schemaValidate<PackageFormValues>(createPackageRequest, toCreatePackage),
+    validate: schemaValidate<PackageFormValues>(createPackageRequest, toCreatePackage, words),
   });
   const close = () => {
     form.reset();
     clearFailure();
     onClose();
   };
-  const { failure, clearFailure, run } = useAdminSubmit(form, close);
+  const { failure, clearFailure, run } = useAdminSubmit(form, close, words);
   const submit = form.onSubmit((values) => run(() => mutation.mutateAsync(toCreatePackage(values))));
   return (
     <Modal

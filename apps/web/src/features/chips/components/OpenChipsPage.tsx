@@ -7,9 +7,8 @@ import { Badge, Button, Card, Group, Image, Slider, Stack, Table, Text, Title } 
 import { MAX_CHIPS_PER_OPENING, type OpenSynthChipsResponse } from '@starlight/shared';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { errorMessage } from '../../../lib/errors.ts';
 import { useMe } from '../../../lib/me.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastSuccess } from '../../../lib/notify.ts';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
 import { useChipAction, useSynthChips } from '../api/synth-chips.ts';
 import { rarityColor, shipImage } from '../utils/rarity.ts';
@@ -31,8 +30,8 @@ export function OpenChipsPage() {
       setCreated(res.createdItems);
       setAmount(1);
       toastSuccess(res.message);
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   };
 

@@ -26,7 +26,7 @@ import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useMe } from '../../../lib/me.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastSuccess } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useChipAction, useDropTable, useSynthChips } from '../api/synth-chips.ts';
 
@@ -48,8 +48,8 @@ export function SynthChipsPage() {
     if (n === null) return;
     try {
       toastSuccess((await buy.mutateAsync(n)).message);
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   };
 

@@ -10,6 +10,7 @@ import { IconPlus, IconWand } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useCollections } from '../../../lib/collections.ts';
 import { errorMessage, fieldErrors } from '../../../lib/errors.ts';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useCreateCollection } from '../api/create-collection.ts';
@@ -37,12 +38,23 @@ export function toCreateCollection(v: Values): CreateCollectionRequest {
   }) as CreateCollectionRequest;
 }
 
+/** The dialog's fields in words, by their labels (SPEC §5 'Name is required'). */
+const words = wordsOf(
+  labelWords({
+    name: 'Name',
+    description: 'Description',
+    imgUrl: 'Image URL',
+    redirectUrls: 'App redirect URLs',
+    cancelUrl: 'App cancel URL',
+  }),
+);
+
 function CreateCollectionModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateCollection();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { name: '', description: '', imgUrl: '', redirectUrls: '', cancelUrl: '' },
-    validate: schemaValidate<Values>(createCollectionRequest, toCreateCollection),
+    validate: schemaValidate<Values>(createCollectionRequest, toCreateCollection, words),
   });
   const close = () => {
     form.reset();
@@ -53,8 +65,8 @@ function CreateCollectionModal({ opened, onClose }: { opened: boolean; onClose: 
       toastSuccess((await create.mutateAsync(toCreateCollection(values))).message);
       close();
     } catch (err) {
-      form.setErrors(fieldErrors(err));
-      toastError(errorMessage(err));
+      form.setErrors(Object.fromEntries(Object.entries(fieldErrors(err)).map(([f, m]) => [f, words(m)])));
+      toastError(words(errorMessage(err)));
     }
   });
   return (

@@ -16,8 +16,6 @@ import {
 } from '@starlight/shared';
 import { useState } from 'react';
 import { useCurrencies } from '../../../lib/currencies.ts';
-import { errorMessage } from '../../../lib/errors.ts';
-import { toastError } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCancelOrder } from '../api/cancel-order.ts';
 import { useMyOrders } from '../api/get-user-orders.ts';
@@ -59,8 +57,8 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
   const cancelOrder = async (o: Order) => {
     try {
       toastServerMessage((await cancel.mutateAsync(o._id)).message);
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   };
   return (

@@ -8,8 +8,6 @@ import { type Currency, formatAmount, fromNumeric } from '@starlight/shared';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
-import { toastError } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
 import { useSession } from '../../../lib/session.ts';
 import { usePlaceOrder } from '../api/place-order.ts';
@@ -95,8 +93,8 @@ export function OrderForm({
       const res = await place.mutateAsync(body);
       toastServerMessage(res.message);
       setQuantity('');
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   };
 

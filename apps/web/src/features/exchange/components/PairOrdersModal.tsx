@@ -20,7 +20,6 @@ import {
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
-import { toastError } from '../../../lib/notify.ts';
 import { useBook } from '../api/get-orders.ts';
 import { usePayoutOrder } from '../api/payout-order.ts';
 import { type PairView, usePairView } from '../hooks/use-pair-view.ts';
@@ -57,8 +56,8 @@ function PairOrders({ pair, compact }: { pair: Pair; compact: boolean }) {
     setConfirmOpen(false);
     try {
       toastServerMessage((await payout.mutateAsync(o._id)).message);
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   };
   const payoutButton = (o: Order) =>

@@ -10,8 +10,7 @@ import { type ForgeProcess, formatDate } from '@starlight/shared';
 import { useEffect, useState } from 'react';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
-import { errorMessage } from '../../../lib/errors.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastSuccess } from '../../../lib/notify.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useEndProcess } from '../api/end-process.ts';
 import { useForgeProcesses } from '../api/get-forge-processes.ts';
@@ -98,8 +97,8 @@ export function ForgeLogs() {
         setLimit(10);
         setPage(1);
       }
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     } finally {
       setEnding(null);
     }

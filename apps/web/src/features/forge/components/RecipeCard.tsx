@@ -8,8 +8,7 @@ import { type Currency, formatDuration, fromNumeric, type Recipe } from '@starli
 import { IconArrowRight, IconFlame } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastSuccess } from '../../../lib/notify.ts';
 import { useStartProcess } from '../api/start-process.ts';
 import { recipeSideText } from '../utils/side-text.ts';
 
@@ -40,8 +39,8 @@ export function RecipeCard({
       const res = await start.mutateAsync({ recipeId: recipe._id, quantity: q });
       toastSuccess(res.message);
       onStarted();
-    } catch (err) {
-      toastError(errorMessage(err));
+    } catch {
+      // The mutation toasted the failure (useIdempotentMutation).
     }
   };
 

@@ -22,6 +22,7 @@ import { useEffect } from 'react';
 import classes from '../../../components/admin.module.css';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { useAdminSubmit } from '../../../lib/use-admin-submit.ts';
 import { useCreateRecipe } from '../api/create-recipe.ts';
@@ -33,6 +34,21 @@ import {
   toCreateRecipe,
   toModifyRecipe,
 } from '../utils/recipe-form.ts';
+
+/** The dialog's fields in words, by their labels (SPEC §5 'Name is required'). */
+const words = wordsOf(
+  labelWords({
+    name: 'Name',
+    description: 'Description',
+    imgUrl: 'Image URL',
+    timeRequired: 'Time required',
+    'input.currencyId': 'Input currency',
+    'input.amount': 'Input amount',
+    'output.currencyId': 'Output currency',
+    'output.amount': 'Output amount',
+    active: 'Active',
+  }),
+);
 
 /** `recipe` null: Create Recipe; otherwise Modify Recipe of it. */
 export function RecipeFormModal({
@@ -53,8 +69,8 @@ export function RecipeFormModal({
     mode: 'controlled',
     initialValues: initial,
     validate: recipe
-      ? schemaValidate<RecipeFormValues>(modifyRecipeRequest, (v) => toModifyRecipe(recipe._id, initial, v))
-      : schemaValidate<RecipeFormValues>(createRecipeRequest, toCreateRecipe),
+      ? schemaValidate<RecipeFormValues>(modifyRecipeRequest, (v) => toModifyRecipe(recipe._id, initial, v), words)
+      : schemaValidate<RecipeFormValues>(createRecipeRequest, toCreateRecipe, words),
   });
   // biome-ignore lint/correctness/useExhaustiveDependencies: reload the form when another recipe is opened
   useEffect(() => {
@@ -69,7 +85,7 @@ export function RecipeFormModal({
     clearFailure();
     onClose();
   };
-  const { failure, clearFailure, run } = useAdminSubmit(form, close);
+  const { failure, clearFailure, run } = useAdminSubmit(form, close, words);
   const submit = form.onSubmit((values) =>
     run(() =>
       recipe
