@@ -89,6 +89,11 @@ export const bankTransactions = pgTable(
     // paid for. Migration 0041 adds INCLUDE (amount) by hand, so an amount bound with a category or a
     // currency is compared in the index, not on each row of the ranges.
     index('bank_tx_currency_category_created').on(t.currencyId, t.category, t.createdAt, t.id),
+    // An amount bound on a currency or a category without a party (reports/amount-bound.queries.ts): each
+    // (currency, category) range's matches counted and, when few, read from here alone and sorted, where
+    // the range above compared every row's amount to find a rare one. Migration 0043 adds INCLUDE
+    // (created_at, id) by hand, so a page and its count are read index-only.
+    index('bank_tx_currency_category_amount').on(t.currencyId, t.category, t.amount),
     // The Tnx Logs filters (reports/transactions-list.queries.ts): the rows a nickname executed
     // without being their sender or recipient (admin mints and burns, settlements, exchange fills), partial
     // so a transfer (its executor is its sender) writes no entry; migration 0028 adds INCLUDE by hand, so

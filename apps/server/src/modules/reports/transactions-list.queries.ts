@@ -29,6 +29,7 @@ import { readWithGenericPlans } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
 import { upTo } from '../../lib/lru.ts';
 import { findCurrencies } from '../bank/bank.public.ts';
+import { amountBoundIds } from './amount-bound.queries.ts';
 import { ledgerKeptTotal, ledgerPageStart, ROLLUP_STEP_MIN_OFFSET } from './ledger-paging.queries.ts';
 import { minuteFloor } from './rollup.queries.ts';
 
@@ -211,6 +212,11 @@ export async function findTransactions(
       ),
       sql` UNION ALL `,
     );
+  // An amount bound on a currency or a category: each branch by its match count (amount-bound.queries.ts).
+  const byAmount =
+    noParty &&
+    (f.amountAbove !== undefined || f.amountBelow !== undefined) &&
+    (f.currencyId !== undefined || f.category !== undefined);
   const ids = idsUpTo(offset + f.limit);
   // A page of the whole ledger, a currency or a category, the page size written as text (`pageSize`) so the
   // joins are planned for that many rows; `reach` and `from` as the caller gives them.
@@ -283,10 +289,23 @@ export async function findTransactions(
             // the joins are planned for that many rows), where PostgreSQL planned it again on every call,
             // its OFFSET being a parameter, at more than the cost of running it.
             readWithGenericPlans(db, (tx) => readRows(tx, mergedPage(offset + f.limit, offset)))
-          : readRows(
-              db,
-              sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
-            ),
+          : byAmount
+            ? // Its generic plans: each branch's form already chose its index, and planning it again on every
+              // call cost more than running it.
+              readWithGenericPlans(db, async (tx) => {
+                const pageIds = await amountBoundIds(tx, branches.map(cond), offset + f.limit);
+                return pageIds === null
+                  ? []
+                  : readRows(
+                      tx,
+                      sql`SELECT id, created_at FROM (${pageIds}) b
+                          ORDER BY created_at DESC, id DESC LIMIT ${pageSize(f.limit)} OFFSET ${offset}`,
+                    );
+              })
+            : readRows(
+                db,
+                sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
+              ),
     totalOf(async () => {
       // A first page's watermark is read here, beside its page rather than before it.
       const w = rollupTotal ? (known ?? (await watermarkBefore(db, sql`ledger_rollup_state`))) : '-infinity';
