@@ -144,7 +144,7 @@ export const DAY_STEP_MIN_OFFSET = 1_000;
  * give the UTC day the row at `offset` was created in and the number of accounts created after that day;
  * the index `users_created_at` is then walked backward from the end of that day, skipping only the rest
  * (at most a day of registrations). A page past the end
- * finds no day and no rows. Equal to `OFFSET offset` over the whole list (tested in users.admin.pages).
+ * finds no day and no rows. Equal to `OFFSET offset` over the whole list (tested in users.admin.list.test.ts).
  */
 function pageIdsByDay(limit: SQL | number, offset: SQL | number): SQL {
   return sql`

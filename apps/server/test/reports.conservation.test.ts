@@ -2,7 +2,7 @@
  * The incremental audit: the conservation check stored by the audit-check job
  * equals one taken live and answers only while it is still true; the audit still finds a tampered
  * balance, money moved without a ledger row, a changed ledger row, a disabled append-only trigger and a
- * backdated row. On a database of its own, written as bank.rollup.test.ts's: the tampering must not reach
+ * backdated row. On a database of its own, written as reports.rollup.test.ts's: the tampering must not reach
  * the files that share the test database.
  */
 import { type Currency, parseAmount } from '@starlight/shared';
@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newObjectId } from '../src/lib/ids.ts';
 import { takeCheck, tickAuditCheck } from '../src/modules/reports/conservation.check.ts';
 import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
-import { rollupChecks, seedRollupHistory } from './bank.rollup.helpers.ts';
+import { rollupChecks, seedRollupHistory } from './reports.rollup.helpers.ts';
 import type { Market } from './exchange.helpers.ts';
 import { expectLedgerBalanced, type Member, makeAppOnOwnDatabase, mint, useTestApp } from './helpers.ts';
 

@@ -3,7 +3,7 @@
  * transfers, mints, burns, distributions, orders and trades, forge), some landing while a tick runs or
  * while a posting transaction stays open across ticks, the kept currency stats, supply history and candles
  * equal the full scans they replaced, and the incremental audit equals the full recount; a rebuild gives
- * the rollup that was kept. On a database of its own, as bank.audit.test.ts (the stored check, tampering).
+ * the rollup that was kept. On a database of its own, as reports.conservation.test.ts (the stored check, tampering).
  */
 import { amount, type Currency, type Recipe } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { postEntries } from '../src/modules/ledger/ledger.posting.ts';
 import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 import { bankCalls } from './bank.helpers.ts';
-import { rollupChecks, seedRollupHistory } from './bank.rollup.helpers.ts';
+import { rollupChecks, seedRollupHistory } from './reports.rollup.helpers.ts';
 import { type Market, placeOk } from './exchange.helpers.ts';
 import { call, expectLedgerBalanced, type Member, makeAppOnOwnDatabase, mint, useTestApp } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The bank's histories through the API (SPEC §3, §7 Bank): a member's own rows newest first with their
  * total, filtered by currency, category, amount, other party and date, paged; the admin's list of every
- * row. Stats, supply history and the audit: bank.reports.test.ts.
+ * row. Stats, supply history and the audit: reports.stats.test.ts.
  */
 import type { TransactionsResponse } from '@starlight/shared';
 import { sql } from 'drizzle-orm';

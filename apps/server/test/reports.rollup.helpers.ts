@@ -1,5 +1,5 @@
 /**
- * Helpers of the ledger rollup's and the audit's tests (bank.rollup.test.ts, bank.audit.test.ts): the full
+ * Helpers of the ledger rollup's and the audit's tests (reports.rollup.test.ts, reports.conservation.test.ts): the full
  * scans the kept answers replaced (currency stats, supply history, candles), the audit through the API, and
  * the history both files start from, written on a database of their own.
  */

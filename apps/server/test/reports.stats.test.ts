@@ -1,6 +1,6 @@
 /**
  * The bank's reports through the API (SPEC §3, §7 Bank; DESIGN §4): stats, supply history, the audit.
- * Histories: bank.history.test.ts.
+ * Histories: reports.history.test.ts.
  */
 import type { AuditResponse, CurrencyStatsEntry, SupplyHistoryResponse, SupplyPoint } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
