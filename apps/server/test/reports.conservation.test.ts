@@ -11,9 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newObjectId } from '../src/lib/ids.ts';
 import { takeCheck, tickAuditCheck } from '../src/modules/reports/conservation.check.ts';
 import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
-import { rollupChecks, seedRollupHistory } from './reports.rollup.helpers.ts';
 import type { Market } from './exchange.helpers.ts';
 import { expectLedgerBalanced, type Member, makeAppOnOwnDatabase, mint, useTestApp } from './helpers.ts';
+import { rollupChecks, seedRollupHistory } from './reports.rollup.helpers.ts';
 
 const t = useTestApp({}, { build: () => makeAppOnOwnDatabase('rollup_audit') });
 let coin: Currency;

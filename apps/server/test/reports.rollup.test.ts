@@ -11,9 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { postEntries } from '../src/modules/ledger/ledger.posting.ts';
 import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 import { bankCalls } from './bank.helpers.ts';
-import { rollupChecks, seedRollupHistory } from './reports.rollup.helpers.ts';
 import { type Market, placeOk } from './exchange.helpers.ts';
 import { call, expectLedgerBalanced, type Member, makeAppOnOwnDatabase, mint, useTestApp } from './helpers.ts';
+import { rollupChecks, seedRollupHistory } from './reports.rollup.helpers.ts';
 
 const t = useTestApp({}, { build: () => makeAppOnOwnDatabase('rollup') });
 const bank = bankCalls(t);
