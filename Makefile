@@ -45,7 +45,7 @@ apps/server/dist/server.js: $(SERVER_SOURCES) node_modules/.installed
 # V8's own defaults let the heap grow far past what is alive under load (docs/operations.md).
 SERVER_NODE_FLAGS := $(shell cat apps/server/node-flags)
 
-.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak scale-seed cluster cluster-stop cluster-restart test-cluster bench-cluster clean
+.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak scale-seed cluster cluster-stop cluster-restart cluster-failover test-cluster bench-cluster clean
 
 install: $(NODE_DEP) node_modules/.installed
 
@@ -98,6 +98,11 @@ cluster-stop: install
 
 cluster-restart: install
 	node cluster/cluster.ts restart
+
+# Promotes the standby, repoints PgBouncer at it and brings the old primary back as its standby
+# (pg_rewind, else a fresh base backup); run again to fail back (docs/cluster.md).
+cluster-failover: install
+	node cluster/cluster.ts failover
 
 # A cluster of its own (ports 18080, 3201-3203, 25532-25679) under transfers and orders through
 # HAProxy: events across replicas, load with no fault and no replica taken out, a forged X-Forwarded-For,

@@ -3,7 +3,9 @@
  * of 3 replicas (`cluster/cluster.ts`, under .cache/cluster-bench on ports of its own), 32 connections,
  * with the CPU each part spent per request: the replicas, the primary, the standby, PgBouncer, HAProxy.
  * On a 2-core machine three replicas cannot serve more than one: the figures show what the cluster
- * costs, not how it scales. Results: bench/results/cluster.json, and a table on the console.
+ * costs, not how it scales. The 3-replica cluster runs twice: with synchronous replication (the
+ * default) and without (`_async` cases), to show what waiting for the standby costs.
+ * Results: bench/results/cluster.json, and a table on the console. TEST_CLUSTER_PORT_OFFSET shifts its ports.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,23 +23,27 @@ const DURATION_S = Number(process.env.BENCH_CLUSTER_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const TICKS = 100; // Linux's USER_HZ
 
+const OFFSET = Number(process.env.TEST_CLUSTER_PORT_OFFSET ?? 0);
 const baseEnv = {
   ...process.env,
   CLUSTER_DIR: path.join(ROOT, '.cache', 'cluster-bench'),
-  CLUSTER_PORT: '28080',
-  CLUSTER_PG_PORT: '56732',
-  CLUSTER_PGBOUNCER_PORT: '56832',
-  CLUSTER_REDIS_PORT: '56879',
-  CLUSTER_REPLICA_PORT: '3301',
+  CLUSTER_PORT: String(28080 + OFFSET),
+  CLUSTER_PG_PORT: String(56732 + OFFSET),
+  CLUSTER_PGBOUNCER_PORT: String(56832 + OFFSET),
+  CLUSTER_REDIS_PORT: String(56879 + OFFSET),
+  CLUSTER_REPLICA_PORT: String(3301 + OFFSET),
   ADMIN_PASSWORD: 'Cluster-Bench-Passw0rd!',
   RATE_LIMIT_AUTH: '100000',
   // No payment provider is set up: nothing may be sold (the launcher refuses an implicit sandbox).
   CHECKOUT_SANDBOX: 'off',
 };
 
-async function cluster(command: 'start' | 'stop', replicas: number): Promise<void> {
+/** Synchronous replication on (the cluster's default) or off. */
+type Sync = 'on' | 'off';
+
+async function cluster(command: 'start' | 'stop', replicas: number, sync: Sync): Promise<void> {
   await execFileAsync(process.execPath, [path.join(ROOT, 'cluster', 'cluster.ts'), command], {
-    env: { ...baseEnv, CLUSTER_REPLICAS: String(replicas) },
+    env: { ...baseEnv, CLUSTER_REPLICAS: String(replicas), CLUSTER_SYNC_REPLICATION: sync },
   });
 }
 
@@ -84,11 +90,11 @@ interface Case {
   request: (n: number) => { method: string; path: string; headers: Record<string, string>; body?: string };
 }
 
-async function measure(replicas: number): Promise<void> {
+async function measure(replicas: number, sync: Sync): Promise<void> {
   const settings = clusterSettings(baseEnv);
-  await cluster('stop', replicas).catch(() => {});
+  await cluster('stop', replicas, sync).catch(() => {});
   rmSync(settings.dir, { recursive: true, force: true });
-  await cluster('start', replicas);
+  await cluster('start', replicas, sync);
   const env = readClusterEnv(settings.dir) as ClusterEnv;
   const lb = `http://127.0.0.1:${settings.CLUSTER_PORT}`;
   try {
@@ -166,15 +172,17 @@ async function measure(replicas: number): Promise<void> {
         }),
       },
     ];
-    for (const c of cases) {
+    // Without synchronous replication only the writes differ.
+    for (const c of sync === 'on' ? cases : cases.slice(0, 1)) {
       const before = cpuNow(env);
       const result = await runLoad({ url: lb, connections: CONNECTIONS, durationS: DURATION_S, request: c.request });
       const after = cpuNow(env);
       const perRequestUs = (part: Part) =>
         result.ok > 0 ? round((((after[part] - before[part]) / TICKS) * 1e6) / result.ok, 0) : null;
       record(path.join(ROOT, 'bench', 'results'), {
-        case: `cluster_${c.name}_${replicas}r`,
+        case: `cluster_${c.name}_${replicas}r${sync === 'on' ? '' : '_async'}`,
         replicas,
+        synchronous_replication: sync === 'on',
         requests_per_s: round(result.okPerSecond, 0),
         p50_ms: round(result.p50Ms, 1),
         p99_ms: round(result.p99Ms, 1),
@@ -190,8 +198,10 @@ async function measure(replicas: number): Promise<void> {
       });
     }
   } finally {
-    await cluster('stop', replicas);
+    await cluster('stop', replicas, sync);
   }
 }
 
-for (const replicas of [1, 3]) await measure(replicas);
+await measure(1, 'on');
+await measure(3, 'on');
+await measure(3, 'off');

@@ -23,6 +23,8 @@ const schema = z.object({
   CLUSTER_REDIS_PORT: port.default(56379),
   /** The first replica's port; the others take the next ones. */
   CLUSTER_REPLICA_PORT: port.default(3101),
+  /** `on`: a commit is acknowledged once the standby has it on disk (`synchronous_standby_names`). */
+  CLUSTER_SYNC_REPLICATION: z.enum(['on', 'off']).default('on'),
 });
 
 export type ClusterSettings = z.infer<typeof schema> & { dir: string };

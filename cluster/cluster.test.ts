@@ -3,7 +3,8 @@
  * of its own, under .cache/cluster-test), used through HAProxy under a 32-connection load of transfers and
  * orders whose client retries a failed request with the same Idempotency-Key. After each fault, every
  * acknowledged operation is in the ledger exactly once (each sender's balance is what it started with less
- * what was acknowledged) and the audit is clean.
+ * what was acknowledged) and the audit is clean. Last, `cluster-failover` after a crash of the primary, and
+ * back.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -47,7 +48,7 @@ const ORDER_WORKERS = 8;
  * Runs `node cluster/cluster.ts <command>` without blocking this process (a blocked event loop would not
  * hear HAProxy close its idle keep-alive connections, and the next request would meet a closed socket).
  */
-async function cluster(command: 'start' | 'stop' | 'restart'): Promise<void> {
+async function cluster(command: 'start' | 'stop' | 'restart' | 'failover'): Promise<void> {
   const { stdout } = await execFileAsync(process.execPath, [path.join(ROOT, 'cluster', 'cluster.ts'), command], {
     env: ENV,
   });
@@ -420,6 +421,96 @@ describe('the cluster through HAProxy', () => {
     console.log(`primary restart: service back after ${backAfterMs} ms, retried ${JSON.stringify(result.retried)}`);
     expect(backAfterMs).toBeLessThanOrEqual(15_000);
     for (const status of Object.keys(result.retried)) expect(status, JSON.stringify(result.retried)).toBe('503');
+    await expectExactlyOnce();
+  });
+
+  /**
+   * Runs `cluster-failover` under load (after `fault`); checks the roles swapped, the new standby streams
+   * synchronously, and every acknowledged operation is in the ledger exactly once.
+   */
+  async function failoverUnderLoad(what: string, fault: () => Promise<void>): Promise<void> {
+    const was = { primary: env.PRIMARY_PGDATA, standby: env.STANDBY_PGDATA };
+    let doneAfterMs = 0;
+    const result = await underLoad(async () => {
+      const t0 = Date.now();
+      await fault();
+      await cluster('failover');
+      doneAfterMs = Date.now() - t0;
+    });
+    env = readClusterEnv(settings.dir) as ClusterEnv;
+    console.log(
+      `${what}: failed over in ${doneAfterMs} ms, ${result.acked.reduce((a, b) => a + b, 0)} operations acknowledged, retried ${JSON.stringify(result.retried)}`,
+    );
+    expect(env.PRIMARY_PGDATA).toBe(was.standby);
+    expect(env.STANDBY_PGDATA).toBe(was.primary);
+    const primary = new pg.Client({ connectionString: env.PRIMARY_URL });
+    await primary.connect();
+    try {
+      const res = await primary.query<{ recovery: boolean; sync: string | null }>(
+        `SELECT pg_is_in_recovery() AS recovery,
+                (SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby') AS sync`,
+      );
+      expect(res.rows[0]?.recovery).toBe(false);
+      expect(['sync', 'quorum']).toContain(res.rows[0]?.sync);
+    } finally {
+      await primary.end();
+    }
+    expect(result.acked.reduce((a, b) => a + b, 0)).toBeGreaterThan(50);
+    await expectExactlyOnce();
+  }
+
+  it('fails over to the synchronous standby after a crash of the primary under load: nothing acknowledged lost or doubled', async () => {
+    await failoverUnderLoad('primary crash', async () => {
+      // An immediate stop is a crash for the data: no shutdown checkpoint, the WAL senders killed.
+      const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+      const [cmd, ...args] = [
+        ...asPostgres,
+        path.join(pgBinDir(), 'pg_ctl'),
+        '-D',
+        env.PRIMARY_PGDATA,
+        '-m',
+        'immediate',
+        '-w',
+        'stop',
+      ];
+      await execFileAsync(cmd as string, args);
+    });
+  });
+
+  it('fails back to the rewound former primary under load, with the event bus following', async () => {
+    await failoverUnderLoad('fail back', async () => {});
+    // The event bus reconnected through PgBouncer to the new primary: a socket sees a transfer.
+    const ws = new WebSocket(`ws://127.0.0.1:${settings.CLUSTER_PORT}/api/ws`);
+    const seen: Array<{ type: string; balances?: Array<{ currencyId: number; amount: string }> }> = [];
+    ws.addEventListener('message', (m) => seen.push(JSON.parse(String(m.data))));
+    ws.addEventListener('open', () => ws.send(JSON.stringify({ type: 'auth', token: sink.token })));
+    const until = async (check: () => boolean, what: string) => {
+      const end = Date.now() + 15_000;
+      while (!check()) {
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      await until(() => seen.some((m) => m.type === 'balances'), 'the first balances');
+      const before = await balance(sink, coin);
+      await ok('POST', '/api/bank/p2pTransfer', (senders[1] as Member).token, {
+        recipientNickName: sink.nickname,
+        currencyId: coin,
+        amount: '1',
+      });
+      acked[1] = (acked[1] ?? 0) + 1;
+      const after = String(BigInt(before) + 1n);
+      await until(
+        () =>
+          seen.some(
+            (m) => m.type === 'balances' && m.balances?.some((b) => b.currencyId === coin && b.amount === after),
+          ),
+        'the transfer after the failover',
+      );
+    } finally {
+      ws.close();
+    }
     await expectExactlyOnce();
   });
 });

@@ -1,28 +1,16 @@
 /**
- * `make cluster`, `make cluster-stop`, `make cluster-restart`: Starlight as it runs on
+ * `make cluster`, `make cluster-stop`, `make cluster-restart`, `make cluster-failover`: Starlight as it runs on
  * several machines, on this one. Under CLUSTER_DIR: a PostgreSQL primary and a hot standby fed by
  * streaming replication, PgBouncer in transaction mode in front of the primary, Redis for the shared
  * rate limits (the machine's when one answers), CLUSTER_REPLICAS API servers and HAProxy on CLUSTER_PORT
  * balancing HTTP and WebSocket over them, health-checked on /api/ready. The settings are those of
  * `deploy/`; missing Debian packages are installed, as `.ci/run` installs Chromium.
  *
- * Usage: node cluster/cluster.ts start | stop | restart
+ * Usage: node cluster/cluster.ts start | stop | restart | failover (cluster/failover.ts)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  appendFileSync,
-  chmodSync,
-  chownSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import {
@@ -37,177 +25,51 @@ import {
   waitFor,
   writeClusterEnv,
 } from './cluster-env.ts';
+import { failover } from './failover.ts';
 import { haproxyCommand, haproxyServerUp } from './haproxy.ts';
+import {
+  baseBackup,
+  initPrimary,
+  type PgNode,
+  pgNodes,
+  pgUrl,
+  psql,
+  setSynchronous,
+  startNode,
+  syncStandbyNames,
+  waitStreaming,
+  writePgbouncerIni,
+} from './pg-nodes.ts';
+import { chownToPostgres, DB_NAME, has, ownedByPostgres, pidOf, ROOT, render, run, sleep, stopPid } from './proc.ts';
 import { refuseImplicitSandbox, replicaEnvironment } from './replica-env.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const DB_NAME = 'starlight';
-const IS_ROOT = process.getuid?.() === 0;
-
-/** Runs a command, its output shown; throws when it fails. As `postgres` when asked and we are root. */
-function run(cmd: string, args: string[], opts: { asPostgres?: boolean; quiet?: boolean } = {}): string {
-  const [c, a] = opts.asPostgres && IS_ROOT ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
-  return execFileSync(c, a, { encoding: 'utf8', stdio: ['ignore', 'pipe', opts.quiet ? 'pipe' : 'inherit'] });
-}
-
-function has(cmd: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Installs what is missing of Debian's postgresql, pgbouncer and haproxy. */
-function ensurePackages(): string {
-  const missing = [
-    ...(hasPostgres() ? [] : ['postgresql']),
-    ...(has('pgbouncer') || existsSync('/usr/sbin/pgbouncer') ? [] : ['pgbouncer']),
-    ...(has('haproxy') || existsSync('/usr/sbin/haproxy') ? [] : ['haproxy']),
-  ];
-  if (missing.length > 0) {
-    console.log(`Installing Debian's ${missing.join(', ')}`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
-  }
-  return pgBinDir();
-}
-
-/** `deploy/<name>` with every `${KEY}` replaced; throws on a key without a value. */
-function render(name: string, values: Record<string, string | number>): string {
-  return readFileSync(path.join(ROOT, 'deploy', name), 'utf8').replace(/\$\{([A-Z_]+)\}/g, (_, key: string) => {
-    const v = values[key];
-    if (v === undefined) throw new Error(`deploy/${name}: no value for \${${key}}`);
-    return String(v);
-  });
-}
-
-/** Gives `postgres` a file or folder, when we are root (PostgreSQL and PgBouncer refuse to run as root). */
-function chownToPostgres(file: string): void {
-  if (!IS_ROOT) return;
-  const uid = Number(run('id', ['-u', 'postgres'], { quiet: true }).trim());
-  const gid = Number(run('id', ['-g', 'postgres'], { quiet: true }).trim());
-  chownSync(file, uid, gid);
-}
-
-/** Makes folder `dir` (if missing) for `postgres` alone, and lets `postgres` walk down to it. */
-function ownedByPostgres(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (!IS_ROOT) return;
-  chownToPostgres(dir);
-  chmodSync(dir, 0o700);
-  // `postgres` must be able to walk down to it.
-  for (let d = path.dirname(dir); d !== path.dirname(d); d = path.dirname(d)) {
-    const mode = statSync(d).mode;
-    if ((mode & 0o001) === 0) chmodSync(d, mode | 0o001);
-  }
-}
-
 /**
- * The process id in the first line of a pid file (PostgreSQL's postmaster.pid, PgBouncer's, HAProxy's,
- * Redis's), waiting up to 10 s for a daemon to write it. Throws Error when none comes.
+ * Starts both PostgreSQL nodes (initialising the primary and copying it into the standby on the first
+ * run), creates the app's database, and once the standby streams sets synchronous replication as
+ * CLUSTER_SYNC_REPLICATION says. Returns the nodes by their role now (a failover swaps them).
  */
-function pidOf(file: string): number {
-  // A daemon (pgbouncer -d, haproxy -D, redis --daemonize) writes its pid file after its parent has
-  // exited, so the file may not be there yet: wait for it, up to 10 s (a clean clone's CI met the race).
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let waited = 0; ; waited += 50) {
-    const pid = existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]?.trim()) : 0;
-    if (Number.isInteger(pid) && pid > 0) return pid;
-    if (waited >= 10_000) throw new Error(`no pid in ${file} after 10 s`);
-    Atomics.wait(pause, 0, 0, 50);
-  }
+async function startPostgres(s: ClusterSettings, bin: string): Promise<{ primary: PgNode; standby: PgNode }> {
+  const nodes = pgNodes(s);
+  const { primary, standby } = nodes;
+  if (!existsSync(path.join(primary.data, 'PG_VERSION'))) initPrimary(s, bin, primary);
+  startNode(bin, primary);
+  if (psql(bin, primary.port, [`SELECT 1 FROM pg_database WHERE datname = '${DB_NAME}'`]) !== '1')
+    psql(bin, primary.port, [`CREATE DATABASE ${DB_NAME}`]);
+  if (!existsSync(path.join(standby.data, 'PG_VERSION'))) baseBackup(bin, standby, primary.port);
+  startNode(bin, standby);
+  if (psql(bin, standby.port, ['SELECT pg_is_in_recovery()']) !== 't')
+    throw new Error('the standby is not in recovery');
+  await waitStreaming(bin, primary.port, 60_000);
+  setSynchronous(bin, primary.port, syncStandbyNames(s));
+  return nodes;
 }
 
-function pgUrl(port: number, db = DB_NAME): string {
-  return `postgres://postgres@127.0.0.1:${port}/${db}`;
-}
-
-/** Starts (initialising on the first run) the primary; creates the app's database. */
-function startPrimary(s: ClusterSettings, bin: string): string {
-  const data = path.join(s.dir, 'primary');
-  const runDir = path.join(s.dir, 'run');
-  ownedByPostgres(runDir);
-  if (!existsSync(path.join(data, 'PG_VERSION'))) {
-    ownedByPostgres(data);
-    run(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C'], {
-      asPostgres: true,
-      quiet: true,
-    });
-    appendFileSync(
-      path.join(data, 'postgresql.conf'),
-      render('postgresql.primary.conf', { PRIMARY_PORT: s.CLUSTER_PG_PORT, RUN_DIR: runDir }),
-    );
-    copyFileSync(path.join(ROOT, 'deploy', 'pg_hba.conf'), path.join(data, 'pg_hba.conf'));
-    chownToPostgres(path.join(data, 'pg_hba.conf'));
-  }
-  const log = path.join(s.dir, 'logs', 'primary.log');
-  run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', 'start'], { asPostgres: true, quiet: true });
-  const psql = (sql: string) =>
-    run(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(s.CLUSTER_PG_PORT), '-U', 'postgres', '-Atc', sql], {
-      quiet: true,
-    }).trim();
-  if (psql(`SELECT 1 FROM pg_database WHERE datname = '${DB_NAME}'`) !== '1') psql(`CREATE DATABASE ${DB_NAME}`);
-  return data;
-}
-
-/** Starts (copying the primary by pg_basebackup on the first run) the hot standby. */
-async function startStandby(s: ClusterSettings, bin: string): Promise<string> {
-  const data = path.join(s.dir, 'standby');
-  const port = s.CLUSTER_PG_PORT + 1;
-  if (!existsSync(path.join(data, 'PG_VERSION'))) {
-    rmSync(data, { recursive: true, force: true });
-    ownedByPostgres(data);
-    run(
-      path.join(bin, 'pg_basebackup'),
-      [
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(s.CLUSTER_PG_PORT),
-        '-U',
-        'postgres',
-        '-D',
-        data,
-        '-R',
-        '-X',
-        'stream',
-        '-c',
-        'fast',
-      ],
-      { asPostgres: true, quiet: true },
-    );
-    appendFileSync(path.join(data, 'postgresql.auto.conf'), `port = ${port}\n`);
-    chownToPostgres(path.join(data, 'postgresql.auto.conf'));
-  }
-  const log = path.join(s.dir, 'logs', 'standby.log');
-  run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', 'start'], { asPostgres: true, quiet: true });
-  const inRecovery = run(
-    path.join(bin, 'psql'),
-    ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', DB_NAME, '-Atc', 'SELECT pg_is_in_recovery()'],
-    { quiet: true },
-  ).trim();
-  if (inRecovery !== 't') throw new Error('the standby is not in recovery');
-  return data;
-}
-
-function startPgbouncer(s: ClusterSettings): number {
+function startPgbouncer(s: ClusterSettings, nodes: { primary: PgNode; standby: PgNode }): number {
   const dir = path.join(s.dir, 'pgbouncer');
   ownedByPostgres(dir);
-  const ini = path.join(dir, 'pgbouncer.ini');
-  writeFileSync(
-    ini,
-    render('pgbouncer.ini', {
-      DB_NAME,
-      PRIMARY_PORT: s.CLUSTER_PG_PORT,
-      PGBOUNCER_PORT: s.CLUSTER_PGBOUNCER_PORT,
-      PGBOUNCER_DIR: dir,
-    }),
-  );
+  const ini = writePgbouncerIni(s, nodes.primary.port, nodes.standby.port);
   writeFileSync(path.join(dir, 'userlist.txt'), '"postgres" ""\n');
-  for (const f of [ini, path.join(dir, 'userlist.txt')]) chownToPostgres(f);
+  chownToPostgres(path.join(dir, 'userlist.txt'));
   run(existsSync('/usr/sbin/pgbouncer') ? '/usr/sbin/pgbouncer' : 'pgbouncer', ['-d', ini], {
     asPostgres: true,
     quiet: true,
@@ -271,9 +133,10 @@ const PROXY_SOURCE = '127.0.0.2';
 function replicaEnv(s: ClusterSettings, env: Omit<ClusterEnv, 'REPLICA_PIDS' | 'HAPROXY_PID'>): ReplicaEnv {
   const wiring = {
     HOST: '127.0.0.1',
+    // All through PgBouncer (deploy/pgbouncer.ini), which a failover repoints.
     DATABASE_URL: env.PGBOUNCER_URL,
-    DATABASE_LISTEN_URL: env.PRIMARY_URL,
-    DATABASE_READ_URL: env.STANDBY_URL,
+    DATABASE_LISTEN_URL: `${env.PGBOUNCER_URL}_listen`,
+    DATABASE_READ_URL: `${env.PGBOUNCER_URL}_read`,
     REDIS_URL: env.REDIS_URL,
     DATA_DIR: path.join(s.dir, 'data'),
     TRUST_PROXY: PROXY_SOURCE,
@@ -329,23 +192,20 @@ function startHaproxy(s: ClusterSettings, ports: number[]): { pid: number; socke
   return { pid: pidOf(pidFile), socket };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Sends `signal` to `pid` and waits until it is gone (SIGKILL after `ms`). */
-async function stopPid(pid: number, signal: NodeJS.Signals, ms = 20_000): Promise<void> {
-  if (!alive(pid)) return;
-  process.kill(pid, signal);
-  const until = Date.now() + ms;
-  while (alive(pid)) {
-    if (Date.now() > until) {
-      process.kill(pid, 'SIGKILL');
-      await sleep(200);
-      return;
-    }
-    await sleep(100);
+/** Installs what is missing of Debian's postgresql, pgbouncer and haproxy. */
+function ensurePackages(): string {
+  const missing = [
+    ...(hasPostgres() ? [] : ['postgresql']),
+    ...(has('pgbouncer') || existsSync('/usr/sbin/pgbouncer') ? [] : ['pgbouncer']),
+    ...(has('haproxy') || existsSync('/usr/sbin/haproxy') ? [] : ['haproxy']),
+  ];
+  if (missing.length > 0) {
+    console.log(`Installing Debian's ${missing.join(', ')}`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
   }
+  return pgBinDir();
 }
 
 async function start(s: ClusterSettings): Promise<void> {
@@ -367,13 +227,14 @@ async function start(s: ClusterSettings): Promise<void> {
   const partial: Partial<ClusterEnv> = { REPLICA_PIDS: '', HAPROXY_PID: '', PGBOUNCER_PID: '', REDIS_PID: '' };
   const save = () => writeClusterEnv(s.dir, { ...blankEnv(), ...partial });
   try {
-    partial.PRIMARY_PGDATA = startPrimary(s, bin);
-    partial.PRIMARY_URL = pgUrl(s.CLUSTER_PG_PORT);
+    const nodes = pgNodes(s);
+    partial.PRIMARY_PGDATA = nodes.primary.data;
+    partial.PRIMARY_URL = pgUrl(nodes.primary.port);
+    partial.STANDBY_PGDATA = nodes.standby.data;
+    partial.STANDBY_URL = pgUrl(nodes.standby.port);
     save();
-    partial.STANDBY_PGDATA = await startStandby(s, bin);
-    partial.STANDBY_URL = pgUrl(s.CLUSTER_PG_PORT + 1);
-    save();
-    partial.PGBOUNCER_PID = String(startPgbouncer(s));
+    await startPostgres(s, bin);
+    partial.PGBOUNCER_PID = String(startPgbouncer(s, nodes));
     partial.PGBOUNCER_URL = pgUrl(s.CLUSTER_PGBOUNCER_PORT);
     const redis = await startRedis(s);
     partial.REDIS_URL = redis.url;
@@ -489,7 +350,8 @@ const settings = clusterSettings();
 if (command === 'start') await start(settings);
 else if (command === 'stop') await stop(settings);
 else if (command === 'restart') await restart(settings);
+else if (command === 'failover') await failover(settings);
 else {
-  console.error('Usage: node cluster/cluster.ts start | stop | restart');
+  console.error('Usage: node cluster/cluster.ts start | stop | restart | failover');
   process.exitCode = 2;
 }
