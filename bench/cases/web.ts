@@ -50,7 +50,7 @@ async function scriptCost(browser: Browser, url: string, storage: Storage): Prom
   await page.goto(url, { waitUntil: 'networkidle' });
   // On a busy machine the network can idle while the entry script still parses: wait for the app to
   // paint, then for the chunks it asks for.
-  await page.waitForFunction(() => (document.body.innerText ?? '').trim().length > 0);
+  await page.waitForFunction('document.body.innerText.trim().length > 0');
   await page.waitForLoadState('networkidle');
   // A script answered after the network went idle would read its body from a closed context.
   page.removeAllListeners('response');
