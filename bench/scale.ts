@@ -22,6 +22,7 @@
  * make bench's BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_MEMBERS, BENCH_PG_*.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -140,9 +141,19 @@ async function seededCommunity(pg: PgTarget, database: string): Promise<Seeded |
   };
 }
 
-/** A session token for the seeded admin, signed with the bench server's secret (its password is the seed's). */
-async function adminSession(admin: Seeded['admin']): Promise<string> {
-  return new SignJWT({ role: 'admin', tv: admin.tokenVersion })
+/**
+ * A session token for the seeded admin, signed with the bench server's secret (its password is the seed's),
+ * with a session row of its own as a sign-in starts (`user_sessions`, DESIGN §11.1).
+ */
+async function adminSession(pg: PgTarget, database: string, admin: Seeded['admin']): Promise<string> {
+  const sid = randomBytes(12).toString('hex');
+  await psql(
+    pg,
+    database,
+    `INSERT INTO user_sessions (id, user_id, device, address, expires_at)
+     VALUES ('${sid}', '${admin.id}', 'bench-scale', '127.0.0.1', now() + interval '6 hours')`,
+  );
+  return new SignJWT({ role: 'admin', tv: admin.tokenVersion, sid })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(admin.id)
     .setJti(`bench-scale-${Date.now()}`)
@@ -556,7 +567,7 @@ async function main(): Promise<number> {
       async (server) => {
         const client = api(server.url);
         await waitForLeaderboard(redis, target.pg, target.database);
-        const adminToken = await adminSession(seeded.admin);
+        const adminToken = await adminSession(target.pg, target.database, seeded.admin);
         let r: ReadFigures[] = [];
         if (wantReads) {
           const { token: memberToken } = await client.post<{ token: string }>('/api/user/login', {

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { call, type Member, registerMember, useTestApp } from './helpers.ts';
+import { call, type Member, registerMember, sessionTokenFor, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
 const MEMBERS = 30;
@@ -16,7 +16,7 @@ describe('session checks of concurrent requests', () => {
     const members: Member[] = [];
     for (let i = 0; i < MEMBERS; i++) members.push(await registerMember(t.app, 'sess'));
     // A token of a version the account no longer has (as after a logout elsewhere).
-    const stale = await t.app.signSession({ id: members[0]!.id, role: 'user', tokenVersion: 7 });
+    const stale = { token: await sessionTokenFor(t.built, { id: members[0]!.id, tokenVersion: 7 }) };
 
     const burst = async () =>
       Promise.all([

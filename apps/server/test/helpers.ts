@@ -94,6 +94,22 @@ export async function withRole(built: BuiltApp, member: Member, role: 'admin' | 
   return { ...member, token: res.json<AuthResponse>().token };
 }
 
+/**
+ * A session token for an account made straight in the database (no password to sign in with): a
+ * session row as a sign-in starts (`startSession`), `tokenVersion` the one the token carries.
+ */
+export async function sessionTokenFor(
+  built: BuiltApp,
+  user: { id: string; role?: string; tokenVersion?: number },
+): Promise<string> {
+  const { startSession } = await import('../src/modules/users/sessions.service.ts');
+  return startSession(
+    { db: built.database.db, app: built.app },
+    { id: user.id, role: user.role ?? 'user', tokenVersion: user.tokenVersion ?? 0 },
+    { address: '127.0.0.1', userAgent: 'vitest' },
+  );
+}
+
 /** An injected request with a bearer token. */
 export function call(
   app: FastifyInstance,

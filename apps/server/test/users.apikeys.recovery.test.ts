@@ -34,7 +34,7 @@ async function nicknameOf(m: Member): Promise<string> {
 }
 
 describe('routes that manage the account take a session only', () => {
-  it('declares sessionOnly on logout, updateProfile, the key routes and sendVerificationEmail', () => {
+  it('declares sessionOnly on logout, updateProfile, the key routes, sendVerificationEmail and sessions', () => {
     const sessionOnly = declaredRoutes.filter((r) => r.sessionOnly).map((r) => `${r.method} ${r.url}`);
     expect(sessionOnly).toEqual(
       expect.arrayContaining([
@@ -44,6 +44,9 @@ describe('routes that manage the account take a session only', () => {
         'GET /api/user/newApiKey',
         'GET /api/user/disableApiKeyAccess',
         'POST /api/user/sendVerificationEmail',
+        'GET /api/user/sessions',
+        'POST /api/user/sessions/end',
+        'POST /api/user/sessions/endOthers',
       ]),
     );
   });

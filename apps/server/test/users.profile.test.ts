@@ -6,7 +6,7 @@ import type { AuthResponse, UpdateProfileResponse, User } from '@starlight/share
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { newObjectId } from '../src/lib/ids.ts';
-import { call, type Member, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
+import { call, type Member, PASSWORD, registerMember, sessionTokenFor, uniqueNick, useTestApp } from './helpers.ts';
 
 const NEW_PASSWORD = 'An0ther!Passw0rd';
 const t = useTestApp();
@@ -33,7 +33,7 @@ async function walletOnlyMember(): Promise<Member> {
   await t.built.database.db.execute(
     sql`INSERT INTO users (id, nickname, is_wallet_only, primary_wallet) VALUES (${id}, ${nickname}, true, ${wallet})`,
   );
-  const { token } = await t.app.signSession({ id, role: 'user', tokenVersion: 0 });
+  const token = await sessionTokenFor(t.built, { id });
   return { id, nickname, email: '', token };
 }
 

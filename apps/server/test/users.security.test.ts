@@ -11,7 +11,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newObjectId } from '../src/lib/ids.ts';
 import { FORGOT_PASSWORD_MESSAGE } from '../src/modules/users/email.service.ts';
 import { SIGN_IN_LINK_MESSAGE } from '../src/modules/users/users.service.ts';
-import { call, type Member, makeApp, PASSWORD, registerMember, uniqueNick, useTestApp } from './helpers.ts';
+import {
+  call,
+  type Member,
+  makeApp,
+  PASSWORD,
+  registerMember,
+  sessionTokenFor,
+  uniqueNick,
+  useTestApp,
+} from './helpers.ts';
 import { type MailCatcher, startMailCatcher } from './mail-catcher.ts';
 
 const NEW_PASSWORD = 'An0ther!Passw0rd';
@@ -268,7 +277,7 @@ describe('reserved nicknames', () => {
     await t.built.database.db.execute(
       sql`INSERT INTO users (id, nickname, is_wallet_only, primary_wallet) VALUES (${id}, ${nickname}, true, ${wallet})`,
     );
-    const { token } = await t.app.signSession({ id, role: 'user', tokenVersion: 0 });
+    const token = await sessionTokenFor(t.built, { id });
     return { id, nickname, email: '', token };
   }
 

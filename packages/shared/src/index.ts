@@ -13,6 +13,7 @@ export * from './schemas/exchange.ts';
 export * from './schemas/forge.ts';
 export * from './schemas/items.ts';
 export * from './schemas/leaderboard.ts';
+export * from './schemas/sessions.ts';
 export * from './schemas/settlements.ts';
 export * from './schemas/user.ts';
 export * from './tables.ts';

@@ -73,6 +73,10 @@ export const ADMIN_CATEGORY = {
   CexTradePairDeleted: 22,
   /** Ours (SPEC's table has no row for it): an admin approved or refused a deposit or withdrawal. */
   Settlement: 30,
+  /** DESIGN §11.1: an admin ended a member's sessions. */
+  EndUserSessions: 40,
+  /** DESIGN §11.1: an admin reset a member's second factors. */
+  ResetUserTwoFactor: 41,
 } as const;
 export type AdminCategory = (typeof ADMIN_CATEGORY)[keyof typeof ADMIN_CATEGORY];
 
@@ -96,6 +100,8 @@ export const ADMIN_CATEGORY_LABELS: Record<AdminCategory, string> = {
   21: 'CEX Trade Pair Modified',
   22: 'CEX Trade Pair Deleted',
   30: 'Settlement',
+  40: 'End User Sessions',
+  41: 'Reset User Two-Factor',
 };
 
 /** Roles (SPEC §3, §6). */

@@ -13,6 +13,10 @@ export interface AuthUser {
   id: string;
   nickname: string;
   role: string;
+  /** The session a token signed in with (`user_sessions`, DESIGN §11.1); absent for an API key. */
+  sessionId?: string;
+  /** The session passed a second factor (DESIGN §11.1); absent for an API key. */
+  secondFactor?: boolean;
 }
 
 /** public: anyone; member: any signed-in account; admin / creator: that role (admins pass creator routes). */

@@ -157,18 +157,28 @@ export class ChangePublisher {
   }
 }
 
-/** One bus event: sessions of members that ended (logout and every other token version bump). */
+/**
+ * One bus event: sessions of a member that ended, either every token older than `tokenVersion` (a
+ * version bump: password reset, role change, deactivation) or the sessions `sessionIds` names (logout,
+ * ended from Settings or by an admin, DESIGN §11.1).
+ */
 export interface SessionsEndedEvent {
   kind: 'sessions-ended';
   userId: string;
   /** Tokens of an older version than this are no longer valid. */
-  tokenVersion: number;
+  tokenVersion?: number;
+  /** These sessions ended. */
+  sessionIds?: string[];
 }
 
 /** True when a bus event is a `SessionsEndedEvent`. */
 export function isSessionsEndedEvent(e: unknown): e is SessionsEndedEvent {
   const x = e as Partial<SessionsEndedEvent> | null;
-  return x?.kind === 'sessions-ended' && typeof x.userId === 'string' && typeof x.tokenVersion === 'number';
+  return (
+    x?.kind === 'sessions-ended' &&
+    typeof x.userId === 'string' &&
+    (typeof x.tokenVersion === 'number' || Array.isArray(x.sessionIds))
+  );
 }
 
 /** One bus event: the alert level changed (SPEC §3 defcon); every open page shows it at once. */

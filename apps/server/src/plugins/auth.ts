@@ -1,7 +1,8 @@
 /**
- * Authentication (DESIGN §8): HS256 JWTs of 24 hours carrying the user id, role and token version.
- * Every request to a non-public route loads the account, so a bumped version (logout, password or
- * role change) or a deactivation ends older sessions at once (401 `Not authorized`). Roles are
+ * Authentication (DESIGN §8, §11.1): HS256 JWTs of 24 hours carrying the user id, role, token version and
+ * session id (`sid`). Every request to a non-public route loads its session and account, so an ended
+ * session (logout, Settings, an admin), a bumped version (password reset, role change) or a deactivation
+ * ends it at once on every server process (401 `Not authorized`). Roles are
  * enforced here, per route. An `x-api-key` header authenticates as its member on member and creator
  * routes, never on admin routes nor on routes that manage the account (`config.sessionOnly`: 403); a bearer token wins when both are sent; a key in the query
  * string is refused (401) and never used, since URLs end up in logs and browser histories.
@@ -23,7 +24,7 @@ import { upTo } from '../lib/lru.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     /** Signs a session token for a user: `{token, expiresAt}` (24 hours, SPEC §9). */
-    signSession(user: { id: string; role: string; tokenVersion: number }): Promise<{ token: string; expiresAt: Date }>;
+    signSession(user: SessionClaims): Promise<{ token: string; expiresAt: Date }>;
   }
 }
 
@@ -33,21 +34,41 @@ export const SESSION_SECONDS = 24 * 60 * 60;
 /** Verified tokens kept so a signature is checked once per token, not once per request (DESIGN §9). */
 const VERIFIED_TOKENS = 10_000;
 
-/** What a verified token says: its subject, token version and expiry (epoch milliseconds). */
+/** What a session token carries: the account, its role and token version, and the session (`user_sessions`). */
+export interface SessionClaims {
+  id: string;
+  role: string;
+  tokenVersion: number;
+  sessionId: string;
+}
+
+/** What a verified token says: its subject, token version, session and expiry (epoch milliseconds). */
 interface VerifiedToken {
   sub: string;
   tv: unknown;
+  sid: string;
   expiresAt: number;
 }
 
-/** What every signed-in request reads of its account (`users`): the session holds while these allow it. */
+/**
+ * What every signed-in request reads of its session and account (`user_sessions` joined to `users`): the
+ * session holds while these allow it.
+ */
 interface SessionAccount {
+  sid: string;
+  ended: boolean;
+  second_factor: boolean;
+  /** The session's last-seen time is older than `LAST_SEEN_STEP_MS`: this request moves it. */
+  stale: boolean;
   id: string;
   nickname: string;
   role: string;
   is_active: boolean;
   token_version: number;
 }
+
+/** How coarsely a session's last-seen time moves: one write per session per 5 minutes at most. */
+const LAST_SEEN_STEP_MS = 5 * 60 * 1000;
 
 /** Most accounts read in one session check (one statement). */
 const SESSION_CHECKS_PER_READ = 256;
@@ -75,9 +96,9 @@ export function hasApiKeyInQuery(query: unknown): boolean {
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => {
   const key = new TextEncoder().encode(opts.jwtSecret);
 
-  app.decorate('signSession', async (user: { id: string; role: string; tokenVersion: number }) => {
+  app.decorate('signSession', async (user: SessionClaims) => {
     const expiresAt = new Date(Date.now() + SESSION_SECONDS * 1000);
-    const token = await new SignJWT({ role: user.role, tv: user.tokenVersion })
+    const token = await new SignJWT({ role: user.role, tv: user.tokenVersion, sid: user.sessionId })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(user.id)
       // A random id: two sign-ins in one second still get two different tokens.
@@ -97,15 +118,27 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
   // together in the next one (group commit's batching, DESIGN §9, for a read): each is checked against
   // the account as it is after it arrived, and a busy server pays one round trip for many requests
   // rather than one each (the per-request cost every route pays).
-  const sessionAccounts = new GroupCommit<string, SessionAccount | null>(async (_lane, ids) => {
+  // The session's last-seen time moves in the same batch's wake, at most once per LAST_SEEN_STEP_MS.
+  const sessionAccounts = new GroupCommit<string, SessionAccount | null>(async (_lane, sids) => {
     const rows = await queryNamed<SessionAccount & Record<string, unknown>>(
       opts.db,
       'auth_sessions',
-      sql`SELECT id, nickname, role, is_active, token_version FROM users
-          WHERE id = ANY(${pgArray([...new Set(ids)])}::bpchar[])`,
+      sql`SELECT s.id AS sid, s.ended_at IS NOT NULL AS ended, s.second_factor,
+                 s.last_seen_at < now() - make_interval(secs => ${LAST_SEEN_STEP_MS / 1000}) AS stale,
+                 u.id, u.nickname, u.role, u.is_active, u.token_version
+          FROM user_sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.id = ANY(${pgArray([...new Set(sids)])}::bpchar[])`,
     );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => ({ ok: true, value: byId.get(id) ?? null }));
+    const bySid = new Map(rows.map((r) => [r.sid, r]));
+    const stale = rows.filter((r) => r.stale && !r.ended).map((r) => r.sid);
+    if (stale.length > 0) {
+      queryNamed(
+        opts.db,
+        'auth_touch_sessions',
+        sql`UPDATE user_sessions SET last_seen_at = now() WHERE id = ANY(${pgArray(stale)}::bpchar[])`,
+      ).catch((err: unknown) => app.log.warn({ err }, 'could not move last-seen times'));
+    }
+    return sids.map((sid) => ({ ok: true, value: bySid.get(sid) ?? null }));
   }, SESSION_CHECKS_PER_READ);
 
   /** Verifies a token's signature and expiry (cached). Throws 401 `Token expired` / `Not authorized`. */
@@ -117,8 +150,11 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     }
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-      if (typeof payload.exp !== 'number') throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
-      const result = { sub: String(payload.sub), tv: payload.tv, expiresAt: payload.exp * 1000 };
+      // A token without a session id (signed before sessions were kept) is no longer honoured.
+      if (typeof payload.exp !== 'number' || typeof payload.sid !== 'string') {
+        throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+      }
+      const result = { sub: String(payload.sub), tv: payload.tv, sid: payload.sid, expiresAt: payload.exp * 1000 };
       verified.set(token, result);
       return result;
     } catch (err) {
@@ -144,14 +180,14 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     const apiKey = request.headers['x-api-key'];
     if (!token && typeof apiKey === 'string' && apiKey !== '') return authenticateApiKey(request, apiKey);
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
-    const { sub, tv } = await verifyToken(token);
-    const row = await sessionAccounts.submit('session', sub);
+    const { sub, tv, sid } = await verifyToken(token);
+    const row = await sessionAccounts.submit('session', sid);
     // A deactivated account's sessions end like a logged-out one's: 401, so the web signs out.
-    if (!row || row.token_version !== tv || !row.is_active) {
+    if (!row || row.id !== sub || row.ended || row.token_version !== tv || !row.is_active) {
       throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     }
     request.authVia = 'session';
-    return { id: row.id, nickname: row.nickname, role: row.role };
+    return { id: row.id, nickname: row.nickname, role: row.role, sessionId: sid, secondFactor: row.second_factor };
   }
 
   app.addHook('onRequest', async (request) => {

@@ -42,6 +42,8 @@ export interface LiveClient {
   user: AuthUser | null;
   /** The token version of the session the socket signed in with (null before it signs in). */
   tokenVersion: number | null;
+  /** The session the socket signed in with (`user_sessions`; null before it signs in). */
+  sessionId: string | null;
   readonly pairs: Set<string>;
   send(message: WsServerMessage): void;
 }
@@ -78,19 +80,21 @@ declare module 'fastify' {
 }
 
 /** The `exp` claim of a JWT (seconds), read without verifying: the token was verified already. */
-/** The expiry (epoch seconds) and token version of a token the auth plugin has verified. */
-function tokenClaims(token: string): { exp: number | null; tv: number | null } {
+/** The expiry (epoch seconds), token version and session id of a token the auth plugin has verified. */
+function tokenClaims(token: string): { exp: number | null; tv: number | null; sid: string | null } {
   try {
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
       exp?: unknown;
       tv?: unknown;
+      sid?: unknown;
     };
     return {
       exp: typeof payload.exp === 'number' ? payload.exp : null,
       tv: typeof payload.tv === 'number' ? payload.tv : null,
+      sid: typeof payload.sid === 'string' ? payload.sid : null,
     };
   } catch {
-    return { exp: null, tv: null };
+    return { exp: null, tv: null, sid: null };
   }
 }
 
@@ -98,6 +102,8 @@ function tokenClaims(token: string): { exp: number | null; tv: number | null } {
 export interface SessionEnder {
   /** Closes, everywhere, the member's sockets signed in with a token older than `tokenVersion`. */
   end(userId: string, tokenVersion: number): Promise<void>;
+  /** Closes, everywhere, the member's sockets signed in with the sessions `sessionIds` (DESIGN §11.1). */
+  endSessions(userId: string, sessionIds: string[]): Promise<void>;
 }
 
 /** WebSocket close code of a socket whose session ended (logout, password change, deactivation). */
@@ -116,6 +122,10 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
       const event: SessionsEndedEvent = { kind: 'sessions-ended', userId, tokenVersion };
       await bus.publish(event);
     },
+    async endSessions(userId, sessionIds) {
+      const event: SessionsEndedEvent = { kind: 'sessions-ended', userId, sessionIds };
+      await bus.publish(event);
+    },
   };
   app.decorate('live', { hub, bus, changes, sessions });
   /** Sockets of this process, by client, so an ended session's sockets can be closed. */
@@ -130,7 +140,11 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
     }
     if (!isSessionsEndedEvent(event)) return;
     for (const client of hub.clientsOfUser(event.userId)) {
-      if ((client.tokenVersion ?? -1) >= event.tokenVersion) continue;
+      const ended =
+        event.tokenVersion !== undefined
+          ? (client.tokenVersion ?? -1) < event.tokenVersion
+          : client.sessionId !== null && (event.sessionIds ?? []).includes(client.sessionId);
+      if (!ended) continue;
       client.send({ type: 'error', message: 'Not authorized' });
       client.user = null;
       socketOf.get(client)?.close(SESSION_ENDED_CLOSE, 'Session ended');
@@ -163,6 +177,7 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
       id: nextId++,
       user: null,
       tokenVersion: null,
+      sessionId: null,
       pairs: new Set(),
       send(message) {
         if (socket.readyState === OPEN) socket.send(JSON.stringify(message));
@@ -175,8 +190,9 @@ export const websocketPlugin = fp<{ database: Database }>(async (app: FastifyIns
     const authenticated = async (user: AuthUser, token: string | null) => {
       client.user = user;
       if (expiry) clearTimeout(expiry);
-      const { exp, tv } = token ? tokenClaims(token) : { exp: null, tv: null };
+      const { exp, tv, sid } = token ? tokenClaims(token) : { exp: null, tv: null, sid: null };
       client.tokenVersion = tv;
+      client.sessionId = sid;
       if (exp !== null) {
         const ms = Math.min(Math.max(exp * 1000 - Date.now(), 0), 2 ** 31 - 1);
         expiry = setTimeout(() => {

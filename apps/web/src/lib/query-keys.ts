@@ -8,6 +8,8 @@ export const queryKeys = {
   meAll: ['me'] as const,
   /** GET /api/user/getApiKey for a session token. */
   apiKey: (token: string | null) => ['api-key', token] as const,
+  /** GET /api/user/sessions for a session token (DESIGN §11.1). */
+  sessions: (token: string | null) => ['sessions', token] as const,
   currencies: ['currencies'] as const,
   /** POST /api/capp/getAuthRequest: a creator app's consent request. */
   cappAuthRequest: (requestId: string) => ['capp', 'auth-request', requestId] as const,

@@ -232,3 +232,35 @@ export const userHoldings = pgTable('user_holdings', {
   userId: objectId('user_id').primaryKey(),
   positive: integer('positive').notNull(),
 });
+
+/**
+ * Sign-in sessions (DESIGN §11.1): one row per sign-in, its id in the token's `sid` claim. A session ends
+ * when `ended_at` is set (logout, ended from Settings or by an admin, a password change ends the others);
+ * every signed-in request reads its row, so an ended one is refused at once on every server process.
+ * `last_seen_at` moves at most every few minutes (auth plugin). Rows of expired sessions are pruned.
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: objectId('id').primaryKey(),
+    userId: objectId('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The device as the Settings list names it ("Chrome on Linux"), from the sign-in's User-Agent. */
+    device: text('device').notNull(),
+    address: text('address').notNull(),
+    /** The sign-in passed a second factor (a TOTP code, a recovery code or a passkey). */
+    secondFactor: boolean('second_factor').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the token stops working on its own (24 hours after sign-in, SPEC §9). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    // A member's live sessions, newest first (Settings, the admin's User Control, "end the others").
+    index('user_sessions_user').on(t.userId, t.createdAt),
+    // Pruning the expired.
+    index('user_sessions_expires').on(t.expiresAt),
+  ],
+);

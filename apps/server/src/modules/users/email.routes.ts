@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
 import { perIpLimit } from '../../plugins/rate-limit.ts';
 import * as email from './email.service.ts';
+import { signInClient } from './sessions.service.ts';
 import type { UsersDeps } from './users.service.ts';
 
 export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit: number }> = async (
@@ -91,6 +92,6 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit
         response: { 200: authResponse, '4xx': errorResponse },
       },
     },
-    (req) => email.loginWithLink(deps, req.body.token, req.ip),
+    (req) => email.loginWithLink(deps, req.body.token, signInClient(req)),
   );
 };

@@ -11,6 +11,8 @@ import { revokeApiKeys } from '../apikeys/apikeys.public.ts';
 import { consumeMailToken, retireMailTokens } from './email.queries.ts';
 import { resetPasswordMail, verificationMail } from './email.templates.ts';
 import { hashMailToken, issueLink, mayMail } from './mail-links.ts';
+import { endSessions } from './sessions.queries.ts';
+import type { SignInClient } from './sessions.service.ts';
 import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
 import { LOGIN_TYPE, rememberAddress, session, type UsersDeps } from './users.service.ts';
 
@@ -101,6 +103,7 @@ export async function resetPassword(
     await retireMailTokens(tx, found.userId, 'signin');
     await updateUser(tx, found.userId, { passwordHash });
     await revokeApiKeys(tx, found.userId);
+    await endSessions(tx, found.userId, 'all');
     return { userId: found.userId, tokenVersion: await bumpTokenVersion(tx, found.userId) };
   });
   await Promise.all([
@@ -118,7 +121,8 @@ export async function resetPassword(
  * unknown, used or expired token or one mailed to an address the account no longer has, 403 for a
  * disabled account. A password or e-mail change, and a reset, retire outstanding sign-in links.
  */
-export async function loginWithLink(deps: UsersDeps, token: string, address: string): Promise<AuthResponse> {
+export async function loginWithLink(deps: UsersDeps, token: string, client: SignInClient): Promise<AuthResponse> {
+  const { address } = client;
   const found = await consumeMailToken(deps.db, hashMailToken(token), 'signin');
   if (!found) throw new AppError('VALIDATION', MESSAGES.invalidLink);
   const row = await findUserById(deps.db, found.userId);
@@ -128,5 +132,5 @@ export async function loginWithLink(deps: UsersDeps, token: string, address: str
     insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email),
     rememberAddress(deps, row.id, address),
   ]);
-  return session(deps, row, `Welcome back, ${row.nickname}`);
+  return session(deps, row, `Welcome back, ${row.nickname}`, client);
 }

@@ -2,10 +2,12 @@
 import { AppError, MESSAGES, type UpdateProfileInput, type UpdateProfileResponse } from '@starlight/shared';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { findUserById, findUserByNickname, loadUserDto } from '../accounts/accounts.public.ts';
 import { revokeApiKeys } from '../apikeys/apikeys.public.ts';
 import { retireMailTokens } from './email.queries.ts';
+import { endSessions } from './sessions.queries.ts';
 import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
 import { isReservedNickname, recheckPassword, type UsersDeps } from './users.service.ts';
 
@@ -25,9 +27,10 @@ import { isReservedNickname, recheckPassword, type UsersDeps } from './users.ser
  */
 export async function updateProfile(
   deps: UsersDeps,
-  userId: string,
+  auth: AuthUser,
   input: UpdateProfileInput,
 ): Promise<UpdateProfileResponse> {
+  const userId = auth.id;
   const { nickname, email, password, isAnonymous, currentPassword, revokeApiKeys: revokeKeys } = input;
   if (nickname === undefined && email === undefined && password === undefined && isAnonymous === undefined) {
     throw new AppError('VALIDATION', 'Nothing to update');
@@ -71,7 +74,10 @@ export async function updateProfile(
       }
       if (passwordHash !== undefined && revokeKeys !== false) await revokeApiKeys(tx, row.id);
       if (newEmail !== undefined) await retireMailTokens(tx, row.id, 'verify');
-      return passwordHash !== undefined ? bumpTokenVersion(tx, row.id) : undefined;
+      if (passwordHash === undefined) return undefined;
+      // The other sessions end in the list too (the version bump below already refuses their tokens).
+      if (auth.sessionId) await endSessions(tx, row.id, { except: auth.sessionId });
+      return bumpTokenVersion(tx, row.id);
     });
   } catch (err) {
     // Two members racing for one nickname or e-mail: the unique index decides.
@@ -81,8 +87,9 @@ export async function updateProfile(
   const user = await loadUserDto(deps.db, row.id);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   if (tokenVersion === undefined) return { user, message: MESSAGES.accountUpdated };
-  // A new password ends every session (and closes their sockets); this one continues with a new token.
+  // A new password ends every other session (and closes their sockets); this one continues with a new token.
   await deps.app.live.sessions.end(row.id, tokenVersion);
-  const { token } = await deps.app.signSession({ id: row.id, role: row.role, tokenVersion });
+  if (!auth.sessionId) return { user, message: MESSAGES.accountUpdated };
+  const { token } = await deps.app.signSession({ id: row.id, role: row.role, tokenVersion, sessionId: auth.sessionId });
   return { user, token, message: MESSAGES.accountUpdated };
 }

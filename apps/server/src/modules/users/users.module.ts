@@ -12,6 +12,8 @@ import { memoryFailureCounter, redisFailureCounter } from '../../lib/failure-cou
 import { createMailer } from '../../lib/mailer.ts';
 import { usersAdminRoutes } from './admin.routes.ts';
 import { emailRoutes } from './email.routes.ts';
+import { sessionsRoutes } from './sessions.routes.ts';
+import { startSessionPruning } from './sessions.service.ts';
 import { usersRoutes } from './users.routes.ts';
 import type { UsersDeps } from './users.service.ts';
 import { walletRoutes } from './wallet.routes.ts';
@@ -41,4 +43,7 @@ export const usersModule: FastifyPluginAsync<{
   await app.register(walletRoutes, { prefix, deps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(emailRoutes, { prefix, deps, authRateLimit: config.RATE_LIMIT_AUTH });
   await app.register(usersAdminRoutes, { prefix, deps });
+  await app.register(sessionsRoutes, { prefix, deps });
+  const pruning = startSessionPruning(db, app.log);
+  app.addHook('onClose', async () => pruning.stop());
 };

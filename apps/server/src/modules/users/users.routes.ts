@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
 import { perIpLimit } from '../../plugins/rate-limit.ts';
 import { updateProfile } from './profile.service.ts';
+import { signInClient } from './sessions.service.ts';
 import * as users from './users.service.ts';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRateLimit: number }> = async (
@@ -34,7 +35,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
         response: { 200: authResponse, '4xx': errorResponse },
       },
     },
-    (req) => users.register(deps, req.body, req.ip),
+    (req) => users.register(deps, req.body, signInClient(req)),
   );
 
   app.post(
@@ -49,7 +50,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
         response: { 200: loginResponse, '4xx': errorResponse },
       },
     },
-    (req) => users.login(deps, req.body, req.ip),
+    (req) => users.login(deps, req.body, signInClient(req)),
   );
 
   app.get(
@@ -75,7 +76,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
         response: { 200: messageResponse, '4xx': errorResponse },
       },
     },
-    (req) => users.logout(deps.db, app.live.sessions, requireAuth(req).id),
+    (req) => users.logout(deps, requireAuth(req)),
   );
 
   app.post(
@@ -89,6 +90,6 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
         response: { 200: updateProfileResponse, '4xx': errorResponse },
       },
     },
-    (req) => updateProfile(deps, requireAuth(req).id, req.body),
+    (req) => updateProfile(deps, requireAuth(req), req.body),
   );
 };

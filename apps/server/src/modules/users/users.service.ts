@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import type { AuthUser } from '../../http/access.ts';
 import { clientAddressKey } from '../../lib/client-address.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -25,7 +26,8 @@ import {
 } from '../accounts/accounts.public.ts';
 import { consent } from '../capp/capp.service.ts';
 import { mailSignInLinkLater } from './mail-links.ts';
-import { bumpTokenVersion, findUserByEmail } from './users.queries.ts';
+import { logoutSession, type SignInClient, startSession } from './sessions.service.ts';
+import { findUserByEmail } from './users.queries.ts';
 
 /** A hash to verify against when the account does not exist, so both answers take as long. */
 let dummyHash: Promise<string> | undefined;
@@ -54,11 +56,17 @@ export interface UsersDeps {
 }
 
 /**
- * Signs a 24-hour session for `row` and answers `{user, token, message}` with the account as the wire
+ * Starts a 24-hour session for `row` from `client` (`startSession`) and answers `{user, token, message}` with the account as the wire
  * shows it (DESIGN §3). Throws NOT_FOUND if the account vanished meanwhile. Shared by every sign-in.
  */
-export async function session(deps: UsersDeps, row: UserRow, message: string): Promise<AuthResponse> {
-  const { token } = await deps.app.signSession(row);
+export async function session(
+  deps: UsersDeps,
+  row: UserRow,
+  message: string,
+  client: SignInClient,
+  secondFactor = false,
+): Promise<AuthResponse> {
+  const token = await startSession(deps, row, client, secondFactor);
   const user = await loadUserDto(deps.db, row.id);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   return { user, token, message };
@@ -83,7 +91,8 @@ export function isReservedNickname(nickname: string): boolean {
  * Throws CONFLICT when the nickname (or a reserved one, `isReservedNickname`) or e-mail is taken,
  * VALIDATION for an unknown referrer.
  */
-export async function register(deps: UsersDeps, input: RegisterInput, address: string): Promise<AuthResponse> {
+export async function register(deps: UsersDeps, input: RegisterInput, client: SignInClient): Promise<AuthResponse> {
+  const { address } = client;
   if (isReservedNickname(input.nickname) || (await findUserByNickname(deps.db, input.nickname))) {
     throw new AppError('CONFLICT', 'Nickname already taken');
   }
@@ -109,7 +118,7 @@ export async function register(deps: UsersDeps, input: RegisterInput, address: s
     insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email),
     rememberAddress(deps, row.id, address),
   ]);
-  return session(deps, row, `Welcome to Starlight, ${row.nickname}`);
+  return session(deps, row, `Welcome to Starlight, ${row.nickname}`, client);
 }
 
 /** Failed sign-ins one address may make across every account, as a multiple of the per-account limit. */
@@ -186,7 +195,8 @@ async function reserveCheck(deps: UsersDeps, account: string): Promise<boolean> 
  * With `cAppAuthRequest` the sign-in grants a creator app's consent request instead of opening a
  * session (DESIGN §7, access log type 3): `{url, message}`, see `capp.service.ts` `consent`.
  */
-export async function login(deps: UsersDeps, input: LoginInput, address: string): Promise<LoginResponse> {
+export async function login(deps: UsersDeps, input: LoginInput, client: SignInClient): Promise<LoginResponse> {
+  const { address } = client;
   const name = input.nickOrEmail.trim().toLowerCase();
   const row = name.includes('@') ? await findUserByEmail(deps.db, name) : await findUserByNickname(deps.db, name);
   const account = row ? `user:${row.id}` : `name:${name}`;
@@ -217,7 +227,7 @@ export async function login(deps: UsersDeps, input: LoginInput, address: string)
   await rememberAddress(deps, row.id, address);
   if (input.cAppAuthRequest) return consent(deps.db, row.id, input.cAppAuthRequest, address, LOGIN_TYPE.CAppEmail);
   await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
-  return session(deps, row, `Welcome back, ${row.nickname}`);
+  return session(deps, row, `Welcome back, ${row.nickname}`, client);
 }
 
 /**
@@ -239,15 +249,11 @@ export async function recheckPassword(
 }
 
 /**
- * Ends every session of the account on the server (DESIGN §3 logout): its tokens stop working, and the
- * sockets signed in with them are closed on every server process (`sessions.end`).
+ * Ends the caller's current session on the server (DESIGN §3 logout, §11.1): its token stops working and
+ * the sockets signed in with it close on every server process; the member's other sessions go on.
  */
-export async function logout(
-  db: Db,
-  sessions: { end(userId: string, tokenVersion: number): Promise<void> },
-  userId: string,
-): Promise<{ message: string }> {
-  await sessions.end(userId, await bumpTokenVersion(db, userId));
+export async function logout(deps: UsersDeps, auth: AuthUser): Promise<{ message: string }> {
+  await logoutSession(deps, auth);
   return { message: MESSAGES.loggedOut };
 }
 

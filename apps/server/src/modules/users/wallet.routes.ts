@@ -10,6 +10,7 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { perIpLimit } from '../../plugins/rate-limit.ts';
+import { signInClient } from './sessions.service.ts';
 import type { UsersDeps } from './users.service.ts';
 import * as wallet from './wallet.service.ts';
 
@@ -49,7 +50,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimi
         response: { 200: authResponse, '4xx': errorResponse },
       },
     },
-    (req) => wallet.registerWallet(deps, req.body, req.ip),
+    (req) => wallet.registerWallet(deps, req.body, signInClient(req)),
   );
 
   app.post(
@@ -63,6 +64,6 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimi
         response: { 200: loginResponse, '4xx': errorResponse },
       },
     },
-    (req) => wallet.loginWallet(deps, req.body, req.ip),
+    (req) => wallet.loginWallet(deps, req.body, signInClient(req)),
   );
 };

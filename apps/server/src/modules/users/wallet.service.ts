@@ -27,6 +27,7 @@ import { clientAddressKey } from '../../lib/client-address.ts';
 import { onFirstUse } from '../../lib/on-first-use.ts';
 import { findUserByNickname, insertAccessLog, insertUser, type UserRow } from '../accounts/accounts.public.ts';
 import { consent } from '../capp/capp.service.ts';
+import type { SignInClient } from './sessions.service.ts';
 import { isKnownAddress, LOGIN_TYPE, rememberAddress, session, type UsersDeps } from './users.service.ts';
 import {
   deleteExpiredNonces,
@@ -216,8 +217,9 @@ function walletNickname(walletAddress: string, attempt: number): string {
 export async function registerWallet(
   deps: UsersDeps,
   input: RegisterWalletRequest,
-  address: string,
+  client: SignInClient,
 ): Promise<AuthResponse> {
+  const { address } = client;
   const wallet = input.walletAddress.toLowerCase();
   await verifyWalletSignature(deps, wallet, input.signature as `0x${string}`);
   if (await findUserByWallet(deps.db, wallet)) throw new AppError('CONFLICT', 'Wallet already registered');
@@ -254,7 +256,7 @@ export async function registerWallet(
     insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Wallet),
     rememberAddress(deps, row.id, address),
   ]);
-  return session(deps, row, `Welcome to Starlight, ${row.nickname}`);
+  return session(deps, row, `Welcome to Starlight, ${row.nickname}`, client);
 }
 
 /**
@@ -266,7 +268,12 @@ export async function registerWallet(
  * With `cAppAuthRequest` it grants a creator app's consent request instead of opening a session
  * (DESIGN §7, access log type 4): `{url, message}`, see `capp.service.ts` `consent`.
  */
-export async function loginWallet(deps: UsersDeps, input: LoginWalletRequest, address: string): Promise<LoginResponse> {
+export async function loginWallet(
+  deps: UsersDeps,
+  input: LoginWalletRequest,
+  client: SignInClient,
+): Promise<LoginResponse> {
+  const { address } = client;
   const wallet = input.walletAddress.toLowerCase();
   await verifyWalletSignature(deps, wallet, input.signature as `0x${string}`);
   const row = await findUserByWallet(deps.db, wallet);
@@ -275,5 +282,5 @@ export async function loginWallet(deps: UsersDeps, input: LoginWalletRequest, ad
   await rememberAddress(deps, row.id, address);
   if (input.cAppAuthRequest) return consent(deps.db, row.id, input.cAppAuthRequest, address, LOGIN_TYPE.CAppWallet);
   await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Wallet);
-  return session(deps, row, `Welcome back, ${row.nickname}`);
+  return session(deps, row, `Welcome back, ${row.nickname}`, client);
 }

@@ -1,6 +1,7 @@
 /**
  * SPEC §2 Settings (/userconfig): the account (wallet-only members change nickname and e-mail, others
- * their password), the Private checkbox (isAnonymous) with Update Status, and the API key panel.
+ * their password), the Private checkbox (isAnonymous) with Update Status, the sign-in sessions (DESIGN §11.1)
+ * and the API key panel.
  */
 import { Loader, Stack, Title } from '@mantine/core';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
@@ -8,6 +9,7 @@ import { AccountCard } from './AccountCard.tsx';
 import { ApiKeyPanel } from './ApiKeyPanel.tsx';
 import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 import { PrivacyCard } from './PrivacyCard.tsx';
+import { SessionsCard } from './SessionsCard.tsx';
 
 export function UserConfigPage() {
   const user = useRequireSession();
@@ -18,6 +20,7 @@ export function UserConfigPage() {
       <AccountCard user={user} />
       {!user.isWalletOnly && <ChangePasswordCard />}
       <PrivacyCard isAnonymous={user.isAnonymous} />
+      <SessionsCard />
       <ApiKeyPanel />
     </Stack>
   );
