@@ -28,7 +28,7 @@ const banner = [
         demo.password
           ? `  Demo password: ${demo.password}${database.kind === 'pglite' ? '' : ' (shown once, keep it)'}`
           : `  Demo password: ${database.kind === 'pglite' ? DEMO_PASSWORD : 'the one printed when it was seeded'}, unless changed`,
-        '  (SEED_DEMO=off on a new database starts without it)',
+        ...(demo.password ? ['  (SEED_DEMO=off on a new database starts without it)'] : []),
       ]
     : []),
   `  API docs: ${where}/api/docs`,
