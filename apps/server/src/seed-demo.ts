@@ -72,6 +72,11 @@ export function wantsDemo(config: Config, fresh: boolean): boolean {
 export async function seedDemo(db: Db, config: Config, adminId: string, seedNow: boolean): Promise<DemoSeed | null> {
   const nicknames = DEMO_MEMBERS.map((m) => m.nickname);
   const found = await demoState(db);
+  if (found === 'taken' && config.SEED_DEMO === 'on') {
+    console.warn(
+      `SEED_DEMO=on: no demo community, a member already has one of its nicknames (${nicknames.join(', ')})`,
+    );
+  }
   if (found !== 'none' || !seedNow) return found === 'demo' ? { nicknames } : null;
   const password = config.DATABASE_URL ? `Demo-${randomBytes(9).toString('base64url')}7a!` : DEMO_PASSWORD;
   const passwordHash = await hashPassword(password);
@@ -101,14 +106,15 @@ export async function seedDemo(db: Db, config: Config, adminId: string, seedNow:
 const demoEmail = (nickname: string) => `${nickname}@demo.starlight.local`;
 
 /**
- * Whether the first demo member exists (`demo`), its nickname belongs to someone else (`taken`: no demo
- * then), or neither (`none`).
+ * Whether the demo members exist (`demo`: the first of them, with its demo e-mail), one of their
+ * nicknames belongs to someone else (`taken`: no demo community then), or neither (`none`).
  */
 async function demoState(db: DbOrTx): Promise<'demo' | 'taken' | 'none'> {
-  const nickname = (DEMO_MEMBERS[0] as (typeof DEMO_MEMBERS)[number]).nickname;
-  const row = await findUserByNickname(db, nickname);
-  if (!row) return 'none';
-  return row.email === demoEmail(nickname) ? 'demo' : 'taken';
+  for (const [i, { nickname }] of DEMO_MEMBERS.entries()) {
+    const row = await findUserByNickname(db, nickname);
+    if (row) return i === 0 && row.email === demoEmail(nickname) ? 'demo' : 'taken';
+  }
+  return 'none';
 }
 
 /** Each member's starting balances, minted through the ledger (category 10). */
