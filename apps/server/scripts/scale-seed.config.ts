@@ -170,3 +170,14 @@ export function planFor(s: ScaleSettings): ScalePlan {
     member1: { orders: 1000, processes: 500, checkouts: 200, items: 1000, ledgerRows: 10_000 },
   };
 }
+
+/**
+ * Roughly how long a run of `s` takes on a 2-core machine (minutes, rounded up): the defaults took
+ * 25 min 41 s there, about half of it growing with the members and half with the ledger rows, plus a
+ * minute that any size costs (migrations, statistics, vacuum). A faster PostgreSQL takes less.
+ */
+export function estimatedMinutes(s: ScaleSettings): number {
+  const DEFAULTS_SECONDS = 1541;
+  const share = 0.5 * (s.SCALE_MEMBERS / 1_000_000) + 0.5 * (s.SCALE_TX / 10_000_000);
+  return Math.ceil((60 + (DEFAULTS_SECONDS - 60) * share) / 60);
+}

@@ -267,3 +267,41 @@ export async function runTasks(tasks: Task[], conns: Conn[], progress: Progress)
   await Promise.all(conns.map(worker));
   if (failure) throw failure;
 }
+
+/** The tables the app keeps beside its own and the seed rebuilds after the load (rollup, candles, stats, ranking). */
+export const KEPT_TABLES = [
+  'ledger_rollup',
+  'ledger_rollup_state',
+  'ledger_audit_baseline',
+  'trade_candles',
+  'trade_candles_state',
+  'user_stats_daily',
+  'user_stats_hourly',
+  'user_holdings',
+  'access_log_counts',
+  'leaderboard_entries',
+  'leaderboard_blocks',
+  'leaderboard_state',
+];
+
+/**
+ * `VACUUM (ANALYZE)` of the public tables (only those of `only` when given), biggest first, one table per
+ * connection at a time over `conns`: on two cores the big tables go about twice as fast as one statement
+ * for the whole database. Tables under 64 MB go together in one statement.
+ */
+export async function vacuumTables(conns: Conn[], progress: Progress, only?: readonly string[]): Promise<void> {
+  const [c1] = conns;
+  if (!c1) throw new Error('no session');
+  const tables = await c1.query<{ t: string; b: string }>(
+    `SELECT relname AS t, pg_total_relation_size(oid)::text AS b FROM pg_class
+      WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace AND ($1::text[] IS NULL OR relname = ANY($1::text[]))
+      ORDER BY pg_total_relation_size(oid) DESC`,
+    [only ? [...only] : null],
+  );
+  const big = tables.filter((r) => Number(r.b) >= 64 * 1024 * 1024).map((r) => r.t);
+  const small = tables.filter((r) => Number(r.b) < 64 * 1024 * 1024).map((r) => `"${r.t}"`);
+  const vacuum = (list: string) => async (c: Conn) => void (await c.query(`VACUUM (ANALYZE) ${list}`));
+  const tasks: Task[] = big.map((t) => ({ name: `vacuum ${t}`, run: vacuum(`"${t}"`) }));
+  if (small.length > 0) tasks.push({ name: `vacuum ${small.length} smaller tables`, run: vacuum(small.join(', ')) });
+  await runTasks(tasks, conns, progress);
+}

@@ -41,6 +41,7 @@ import { securityHeaders } from './plugins/security-headers.ts';
 import { web } from './plugins/web.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
 import { type SeedResult, seed } from './seed.ts';
+import { type DemoSeed, demoApplies, seedDemo, wantsDemo } from './seed-demo.ts';
 
 /**
  * The log's lines leave in writes of at least this many bytes (about 25 request lines), or after
@@ -72,6 +73,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
   seeded: SeedResult;
+  /** The demo community (seed-demo.ts), or null when there is none. */
+  demo: DemoSeed | null;
   /** The kept leaderboard: its store and the job keeping it (`runNow()` in tests). */
   leaderboard: { store: LeaderboardStore; job: PeriodicJob };
 }
@@ -96,6 +99,7 @@ export async function buildApp(
     }));
   const { db, readDb } = database;
   const seeded = await seed(db, config);
+  const demo = demoApplies(config) ? await seedDemo(db, config, seeded.adminId, wantsDemo(config, seeded.fresh)) : null;
   // ioredis loads only when Redis is configured, so a start without it does not pay for its import.
   const redis = config.REDIS_URL
     ? new (await import('ioredis')).Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
@@ -167,5 +171,5 @@ export async function buildApp(
   await app.register(web, { root: config.WEB_DIST ?? WEB_DIST_DIR });
   if (!leaderboardJob) throw new Error('the leaderboard module did not start its job');
 
-  return { app, database, seeded, leaderboard: { store: leaderboardStore, job: leaderboardJob } };
+  return { app, database, seeded, demo, leaderboard: { store: leaderboardStore, job: leaderboardJob } };
 }

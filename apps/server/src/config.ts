@@ -74,6 +74,11 @@ const variables = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   WEB_DIST: z.string().optional(),
   /** Alpha synth chips minted to the sale when their currency is first seeded (DESIGN §7). */
+  /**
+   * The demo community of a first start (members, a pair with orders and trades, packages, a recipe, a
+   * collection): `on` seeds it once on any database, `off` never; unset, only on a new embedded database.
+   */
+  SEED_DEMO: z.enum(['on', 'off']).optional(),
   CHIP_SUPPLY: z.coerce.number().int().min(0).max(1_000_000_000).default(10000),
   /**
    * Card payments (DESIGN §7): Stripe Checkout when both are set; else the built-in sandbox serves

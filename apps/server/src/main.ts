@@ -1,6 +1,7 @@
 /** The server proper (loaded by server.js): listen, print the first admin's password once, drain and stop on SIGTERM or SIGINT. */
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { DEMO_PASSWORD } from './seed-demo.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -10,7 +11,7 @@ try {
   process.exit(1);
 }
 
-const { app, database, seeded } = await buildApp(config);
+const { app, database, seeded, demo } = await buildApp(config);
 await app.listen({ port: config.PORT, host: config.HOST });
 
 const where = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
@@ -21,6 +22,15 @@ const banner = [
   seeded.generatedPassword
     ? `  Admin password (shown once, keep it): ${seeded.generatedPassword}`
     : '  Admin password: as configured (ADMIN_PASSWORD), or the one printed on the first start',
+  ...(demo
+    ? [
+        `  Demo community: sign in as ${demo.nicknames.join(', ')} (${demo.nicknames.at(-1)} is a creator)`,
+        demo.password
+          ? `  Demo password: ${demo.password}${database.kind === 'pglite' ? '' : ' (shown once, keep it)'}`
+          : `  Demo password: ${database.kind === 'pglite' ? DEMO_PASSWORD : 'the one printed when it was seeded'}, unless changed`,
+        ...(demo.password ? ['  (SEED_DEMO=off on a new database starts without it)'] : []),
+      ]
+    : []),
   `  API docs: ${where}/api/docs`,
   '',
 ];

@@ -13,6 +13,9 @@ import { updateUser } from './modules/users/users.queries.ts';
 
 export interface SeedResult {
   adminNickname: string;
+  adminId: string;
+  /** Whether this start made the admin account: the database was new (the demo community's cue). */
+  fresh: boolean;
   /** Set only when this start created the admin with a random password: print it once. */
   generatedPassword?: string;
 }
@@ -27,16 +30,18 @@ export async function seed(db: Db, config: Config): Promise<SeedResult> {
   const adminNickname = config.ADMIN_NICKNAME ?? 'admin';
   let generatedPassword: string | undefined;
   const existing = await findUserByNickname(db, adminNickname);
+  let adminId = existing?.id;
   if (!existing) {
     const password = config.ADMIN_PASSWORD ?? randomStrongPassword();
     if (!config.ADMIN_PASSWORD) generatedPassword = password;
-    await insertUser(db, {
+    const admin = await insertUser(db, {
       nickname: adminNickname,
       email: (config.ADMIN_EMAIL ?? `${adminNickname}@starlight.local`).toLowerCase(),
       passwordHash: await hashPassword(password),
       role: 'admin',
       isEmailVerified: true,
     });
+    adminId = admin.id;
   } else if (existing.role !== 'admin' || !existing.isActive) {
     await updateUser(db, existing.id, { role: 'admin', isActive: true });
   }
@@ -60,5 +65,10 @@ export async function seed(db: Db, config: Config): Promise<SeedResult> {
     ])
     .onConflictDoNothing();
   await seedChipSale(db, config.CHIP_SUPPLY);
-  return { adminNickname, ...(generatedPassword ? { generatedPassword } : {}) };
+  return {
+    adminNickname,
+    adminId: adminId as string,
+    fresh: !existing,
+    ...(generatedPassword ? { generatedPassword } : {}),
+  };
 }

@@ -25,7 +25,10 @@ export async function makeApp(overrides: Record<string, string> = {}): Promise<B
  * (migrated and seeded by the build), for a file whose tests change what every other file shares (the
  * synth chip sale's supply). It stays after the run for a look; the next run makes it afresh.
  */
-export async function makeAppOnOwnDatabase(name: string, overrides: Record<string, string> = {}): Promise<BuiltApp> {
+export async function makeAppOnOwnDatabase(
+  name: string,
+  overrides: Record<string, string | undefined> = {},
+): Promise<BuiltApp> {
   const db = `${TEST_DB_NAME}_${name}`;
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();

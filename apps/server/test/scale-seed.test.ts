@@ -6,6 +6,7 @@
 import type { AuthResponse } from '@starlight/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimatedMinutes, loadScaleSettings } from '../scripts/scale-seed.config.ts';
 import { runScaleSeed } from '../scripts/scale-seed.ts';
 import { type BuiltApp, buildApp } from '../src/app.ts';
 import { call, expectLedgerBalanced, loginAdmin } from './helpers.ts';
@@ -41,6 +42,8 @@ async function recreate(name: string): Promise<void> {
 }
 
 let built: BuiltApp;
+/** What the run printed. */
+const logged: string[] = [];
 let db: pg.Client;
 /** What the seed left in its derived structures, read before any app started on the database. */
 let derived: {
@@ -60,7 +63,7 @@ beforeAll(async () => {
   await recreate(DB);
   await runScaleSeed(
     env(testDatabaseUrl(DB), { SCALE_MEMBERS: String(MEMBERS), SCALE_TX: String(TX), SCALE_PASSWORD: PASSWORD }),
-    () => {},
+    (line) => logged.push(line),
   );
   db = new pg.Client({ connectionString: testDatabaseUrl(DB) });
   await db.connect();
@@ -229,6 +232,14 @@ describe('make scale-seed at 2,000 members', () => {
       password: 'Scale-Passw0rd!',
     });
     expect(wrong.statusCode).toBe(401);
+  });
+
+  it('prints how long it should take before it starts: about 26 minutes at the defaults on 2 cores', () => {
+    expect(logged[0]).toBe(
+      `[scale-seed] ${MEMBERS} members and ${TX} ledger rows: expect about 2 min on a 2-core machine (less on a faster PostgreSQL)`,
+    );
+    expect(estimatedMinutes(loadScaleSettings({}))).toBe(26);
+    expect(estimatedMinutes(loadScaleSettings({ SCALE_MEMBERS: '100000', SCALE_TX: '1000000' }))).toBe(4);
   });
 
   it('refuses a bad number, a negative size, a database with members and PGlite above 50,000', async () => {

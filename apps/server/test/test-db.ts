@@ -33,6 +33,8 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     ADMIN_PASSWORD: TEST_ADMIN.password,
     RATE_LIMIT_AUTH: '100000',
     RATE_LIMIT_LOGIN_FAILURES: '100000',
+    // No demo community (seed-demo.ts) on a test's embedded database: seed.demo.test.ts asks for it.
+    SEED_DEMO: 'off',
     ...overrides,
   };
   return loadConfig(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)));
