@@ -46,7 +46,8 @@ function Figure({ label, amount, currency }: { label: string; amount: string; cu
  * then fills the chart instead of sitting at the right edge of weeks of zeros.
  */
 function fromFirstActivity(points: SupplyPoint[]): SupplyPoint[] {
-  const first = points.findIndex((p) => p.supply !== '0' || p.circulating !== '0');
+  // Amounts come at the currency's precision ("0.00"): compared as amounts, not as text.
+  const first = points.findIndex((p) => fromNumeric(p.supply) !== 0n || fromNumeric(p.circulating) !== 0n);
   return first === -1 ? [] : points.slice(Math.max(first - 1, 0));
 }
 
