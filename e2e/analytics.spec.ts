@@ -28,7 +28,7 @@ test('analytics: one supply call, pairs drawn when scrolled to, axis labels whol
   browser,
   isMobile,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const page = await newPage(browser, isMobile);
   const adminToken = await adminSignIn(page.request);
   const nick = uniqueNick('ana');
@@ -94,4 +94,5 @@ test('analytics: one supply call, pairs drawn when scrolled to, axis labels whol
   expect(await clippedTicks(page)).toEqual([]);
   expect(supplyCalls).toEqual(['/api/bank/supplyHistories', '/api/bank/supplyHistories']);
   await first.screenshot({ path: testInfo.outputPath('analytics-daily-chart.png') });
+  await page.context().close();
 });
