@@ -66,6 +66,12 @@ export function readCases(f: ReadFixture): ReadCase[] {
       path: '/api/bank/supplyHistory',
       body: { currencyId, interval: '1d', limit: 366 },
     },
+    // The /analytics page's one call: every currency's week of hours (its Hourly view).
+    {
+      name: 'visitor_analytics_supply',
+      path: '/api/bank/supplyHistories',
+      body: { interval: '1h', limit: 168 },
+    },
     { name: 'visitor_recipes', method: 'GET', path: '/api/forge/recipes/fetch' },
     { name: 'visitor_packages', method: 'GET', path: '/api/checkout/packages/fetch' },
     { name: 'visitor_collections', path: '/api/inventory/getCollections', body: {} },
@@ -93,6 +99,12 @@ export function readCases(f: ReadFixture): ReadCase[] {
       name: 'member_history_dates',
       path: '/api/bank/transactions',
       body: { ...paging(), startDate: daysAgo(400), endDate: daysAgo(300) },
+    },
+    // A jump to a date a year back: the page holding that day's newest row, found by the member's own index.
+    {
+      name: 'member_history_seek_date',
+      path: '/api/bank/transactions',
+      body: { ...paging(), seekDate: daysAgo(365).slice(0, 10) },
     },
     { name: 'member_history_amount', path: '/api/bank/transactions', body: { ...paging(), amountAbove: '100' } },
     ...(f.counterparty
@@ -151,6 +163,11 @@ export function readCases(f: ReadFixture): ReadCase[] {
     { name: 'admin_admin_logs', path: '/api/audit/getAdminLogs', body: paging(1, 50) },
     { name: 'admin_all_transactions', path: '/api/bank/alltransactions', body: paging(1, 50) },
     { name: 'admin_all_transactions_deep', path: '/api/bank/alltransactions', body: paging(1000, 50) },
+    {
+      name: 'admin_all_transactions_seek_date',
+      path: '/api/bank/alltransactions',
+      body: { ...paging(1, 50), seekDate: daysAgo(365).slice(0, 10) },
+    },
     // A currency alone: a page per category of the ledger's (currency, category, time) index, merged.
     {
       name: 'admin_all_transactions_currency',

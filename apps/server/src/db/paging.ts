@@ -45,6 +45,21 @@ export async function cappedTotal(db: DbOrTx, from: SQL, offset: number): Promis
   return capTotal(Number(row?.n ?? 0), offset);
 }
 
+/**
+ * The total of a list whose rows are `SELECT 1 FROM <from>`, counted up to `cap` rows whatever the page:
+ * `{total, totalCapped}` as `cappedTotal` answers it, but the same figure on every page of the list, so
+ * a total does not move as one pages (the ledger's lists, `LEDGER_COUNT_CAP`). Costs at most `cap`
+ * index entries.
+ */
+export async function stableTotal(db: DbOrTx, from: SQL, cap: number): Promise<CappedTotal> {
+  const [row] = await queryPlanned<{ n: string }>(
+    db,
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT ${cap + 1}) capped`,
+  );
+  const n = Number(row?.n ?? 0);
+  return n > cap ? { total: cap, totalCapped: true } : { total: n, totalCapped: false };
+}
+
 /** Tables whose rows are never deleted: their row estimate lags behind their rows, never ahead of them. */
 export type GrowingTable = 'settlements' | 'access_logs' | 'admin_logs' | 'forge_processes' | 'checkout_transactions';
 

@@ -24,7 +24,9 @@ export function Paging({
         Previous
       </Button>
       <Text size="sm" c="dimmed" ta="center" style={{ flex: 1, minWidth: 0 }}>
-        Page {page} of {formatTotal(pages, totalCapped)} · {formatTotal(total, totalCapped)} in all
+        Page {page.toLocaleString('en-GB')}
+        {page <= pages || !totalCapped ? ` of ${formatTotal(pages, totalCapped)}` : ''} ·{' '}
+        {formatTotal(total, totalCapped)} in all
       </Text>
       <Button
         size="xs"

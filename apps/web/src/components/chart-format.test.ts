@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviateNumber, bucketLabel } from './chart-format.ts';
+import { abbreviateNumber, axisTick, bucketLabel } from './chart-format.ts';
 
 describe('abbreviateNumber', () => {
   it('uses K, M, B, T, Q, two decimals truncated', () => {
@@ -24,5 +24,13 @@ describe('bucketLabel', () => {
     const iso = new Date(2025, 2, 3, 14, 0).toISOString();
     expect(bucketLabel(iso, '1d')).toBe('03 Mar');
     expect(bucketLabel(iso, '1h')).toBe('03 Mar, 14:00');
+  });
+});
+
+describe('axisTick', () => {
+  it('keeps hourly ticks short: the time, or the day at midnight; daily as they are', () => {
+    expect(axisTick('03 Mar, 22:00', '1h')).toBe('22:00');
+    expect(axisTick('04 Mar, 00:00', '1h')).toBe('04 Mar');
+    expect(axisTick('04 Mar', '1d')).toBe('04 Mar');
   });
 });

@@ -40,3 +40,26 @@ export function bucketLabel(iso: string, interval: ChartInterval): string {
 export function chartNumber(text: string): number {
   return Number(text);
 }
+
+/**
+ * An x-axis tick of a time chart from its bucket label (`bucketLabel`): daily as it is; hourly the time
+ * alone ("22:00"), or the day at midnight ("04 Mar"), so a tick stays narrow enough to sit whole at
+ * the chart's edges (the full label is the tooltip's).
+ */
+export function axisTick(label: string, interval: ChartInterval): string {
+  if (interval === '1d') return label;
+  const [day, time] = label.split(', ');
+  return time === undefined ? label : time === '00:00' ? (day ?? label) : time;
+}
+
+/**
+ * The x-axis settings of every time chart: short ticks (`axisTick`) kept apart, and room on both sides
+ * so the first and last ticks, centred on the first and last buckets, are not cut off by the frame.
+ */
+export function timeAxisProps(interval: ChartInterval) {
+  return {
+    minTickGap: 16,
+    padding: { left: 24, right: 24 },
+    tickFormatter: (v: string) => axisTick(String(v), interval),
+  };
+}

@@ -16,8 +16,8 @@ export const queryKeys = {
   /** Ledger pages: own (`transactions`) and every member's (`alltransactions`). */
   transactions: (scope: 'own' | 'all', body: unknown) => ['transactions', scope, body] as const,
   transactionsAll: ['transactions'] as const,
-  supplyHistory: (currencyId: number, interval: string, limit: number) =>
-    ['supply-history', currencyId, interval, limit] as const,
+  /** POST /api/bank/supplyHistories: every currency's supply history (the /analytics page). */
+  supplyHistories: (interval: string, limit: number) => ['supply-histories', interval, limit] as const,
   currencyStats: ['admin', 'currency-stats'] as const,
   /** Admin lists: users, user stats, access and admin logs (each with its request body). */
   adminUsers: ['admin', 'users'] as const,

@@ -158,17 +158,31 @@ const txFilters = {
   category: category.optional(),
 };
 
-/** Own transactions: `nickname` narrows to the other party. */
-export const transactionsRequest = z.strictObject({ ...txFilters, nickname: nickname.optional() });
+/**
+ * Own transactions: `nickname` narrows to the other party. `seekDate` (ours): answer instead the page
+ * (of `paging.limit` rows) holding the newest matching row at or before the end of that day (UTC), and
+ * say which page it is (`page` in the answer); `paging.page` is then ignored.
+ */
+export const transactionsRequest = z.strictObject({
+  ...txFilters,
+  nickname: nickname.optional(),
+  seekDate: isoDate.optional(),
+});
 export type TransactionsRequest = z.input<typeof transactionsRequest>;
 /** `transactions` / `alltransactions` as the server receives it, parsed (amount bounds as Amounts). */
 export type TransactionsQuery = z.output<typeof transactionsRequest>;
 /** Admin Tnx Logs: every filter of SPEC §2 (nickname = any party). */
 export const allTransactionsRequest = transactionsRequest;
+/**
+ * A page of ledger rows. `total` stays the same from page to page of one list (it moves only when the
+ * ledger does): the exact count, or `LEDGER_COUNT_CAP` with `totalCapped` when more match. `page`: the
+ * page answered, when the request sought a date.
+ */
 export const transactionsResponse = z.object({
   txs: z.array(transaction),
   total: z.number().int(),
   totalCapped,
+  page: z.number().int().optional(),
   message: z.string(),
 });
 export type TransactionsResponse = z.infer<typeof transactionsResponse>;
@@ -214,6 +228,26 @@ export const supplyPoint = z.object({ time: z.string(), supply: decimalString, c
 export type SupplyPoint = z.infer<typeof supplyPoint>;
 export const supplyHistoryResponse = z.object({ points: z.array(supplyPoint), message: z.string() });
 export type SupplyHistoryResponse = z.infer<typeof supplyHistoryResponse>;
+
+/**
+ * `supplyHistories` (public, ours): every currency's supply history in one answer (the /analytics page):
+ * the last `limit` buckets of `interval` each, as `supplyHistory` answers them for one currency.
+ */
+export const supplyHistoriesRequest = z.strictObject({
+  interval: z.enum(SUPPLY_INTERVALS),
+  limit: z.number().int().min(1).max(366).optional(),
+});
+export type SupplyHistoriesRequest = z.input<typeof supplyHistoriesRequest>;
+/** `supplyHistories` as the server receives it, parsed. */
+export type SupplyHistoriesQuery = z.output<typeof supplyHistoriesRequest>;
+/** One currency's points, oldest first (see `supplyPoint`). */
+export const currencySupplyHistory = z.object({ currencyId: z.number().int(), points: z.array(supplyPoint) });
+export type CurrencySupplyHistory = z.infer<typeof currencySupplyHistory>;
+export const supplyHistoriesResponse = z.object({
+  histories: z.array(currencySupplyHistory),
+  message: z.string(),
+});
+export type SupplyHistoriesResponse = z.infer<typeof supplyHistoriesResponse>;
 
 /** DESIGN §4 conservation check, per currency. */
 export const auditEntry = z.object({

@@ -217,6 +217,12 @@ export type Paging = z.infer<typeof paging>;
  */
 export const COUNT_CAP = 10_000;
 
+/**
+ * The ledger lists' bound (transactions, alltransactions): a list's matches are counted once up to this
+ * many, whatever the page, so the total a member sees does not move as they page; more are "50,000+".
+ */
+export const LEDGER_COUNT_CAP = 50_000;
+
 /** The `totalCapped` field of list responses: true when `total` is a lower bound (see `COUNT_CAP`). */
 export const totalCapped = z.boolean();
 

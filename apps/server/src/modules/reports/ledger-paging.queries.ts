@@ -6,7 +6,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
-import { type CappedTotal, capTotal } from '../../db/paging.ts';
+import type { CappedTotal } from '../../db/paging.ts';
 import { readWithGenericPlans } from '../../db/transaction.ts';
 import { DAY, HOUR, MINUTE } from './rollup.queries.ts';
 
@@ -91,29 +91,33 @@ export async function ledgerPageStart(
 
 /**
  * The number of ledger rows in the branches `branches` (conditions on `t`, each an index range, as the page
- * reads them) of the currency and category `keys` (either may be absent), from the rollup's all-time counts
- * (`ledger_rollup`, grain `all`, one row per currency and category) and the branches' rows from the
- * watermark on (`known` as for `ledgerPageStart` bounds their index ranges), bounded as `cappedTotal`
- * bounds it (`offset + COUNT_CAP`, `totalCapped` past it): the answer a count would give, without counting
- * up to that many index entries (Tnx Logs of one currency counted up to `COUNT_CAP` entries on every page).
- * Run with its generic plan (one index range per branch whatever the watermark): PostgreSQL planned it
- * again on every call, at many times the work's cost, since a generic `created_at >= $n` looks like a third
- * of the ledger to it.
+ * reads them) of the currency and category `keys` (either may be absent) stamped from `from` on (ISO text,
+ * a day's start in UTC, or '-infinity' for all of them): from the rollup's counts (`ledger_rollup`, grain
+ * `all` for every row, else grain `day` from `from`'s day on; rows below the watermark, day buckets being
+ * aligned to UTC midnight) plus the branches' rows from the watermark on (`known` as for `ledgerPageStart`
+ * bounds their index ranges). The exact count, the same on every page of a list, without counting millions
+ * of index entries: a few hundred rollup rows and the rows of the last seconds. Run with its generic plan
+ * (one index range per branch whatever the watermark): PostgreSQL planned it again on every call, at many
+ * times the work's cost, since a generic `created_at >= $n` looks like a third of the ledger to it.
  */
 export async function ledgerKeptTotal(
   db: Db,
   known: string,
-  offset: number,
   branches: readonly SQL[],
   keys: { currencyId?: number | undefined; category?: number | undefined },
+  from = '-infinity',
 ): Promise<CappedTotal> {
-  const kept = [sql`r.grain = 'all'`];
+  const kept =
+    from === '-infinity'
+      ? [sql`r.grain = 'all'`]
+      : [sql`r.grain = 'day'`, sql`r.bucket >= ${from}::timestamptz`, sql`r.bucket < s.watermark`];
   if (keys.currencyId !== undefined) kept.push(sql`r.currency_id = ${keys.currencyId}`);
   if (keys.category !== undefined) kept.push(sql`r.category = ${keys.category}`);
   const tail = sql.join(
     branches.map(
       (b) => sql`SELECT 1 FROM bank_transactions t
-                 WHERE ${b} AND t.created_at >= ${known}::timestamptz AND t.created_at >= s.watermark`,
+                 WHERE ${b} AND t.created_at >= ${known}::timestamptz AND t.created_at >= s.watermark
+                   AND t.created_at >= ${from}::timestamptz`,
     ),
     sql` UNION ALL `,
   );
@@ -122,5 +126,5 @@ export async function ledgerKeptTotal(
          + (SELECT coalesce(sum(r.n), 0) FROM ledger_rollup r WHERE ${sql.join(kept, sql` AND `)}) AS n
     FROM ledger_rollup_state s WHERE s.id = 1`;
   const rows = await readWithGenericPlans(db, (tx) => queryPlanned<{ n: string | null }>(tx, total));
-  return capTotal(Number(rows[0]?.n ?? 0), offset);
+  return { total: Number(rows[0]?.n ?? 0), totalCapped: false };
 }

@@ -211,23 +211,28 @@ export interface SupplyRow {
 }
 
 /**
- * The last `limit` buckets of `interval`, oldest first, ending with the one holding now; every bucket
- * has a row (no gaps). Each row sums the currency's ledger from the beginning of time to the bucket's
- * end: `supply` = issued - removed as `findConservation` counts them (escrow rows excluded), and
- * `circulating` = the signed totals of the `add` categories minus those of the `subtract` categories,
- * `negative` categories signed negative, as `currencyStats` computes it (SPEC §3). From the rollup: the
- * all-time row less the window's buckets gives the total before the window, the window's buckets its
- * steps; the ledger adds its rows from the watermark on. Reads at most `limit` buckets' rows.
+ * The last `limit` buckets of `interval` of each currency of `currencyIds`, by currency, oldest first,
+ * ending with the one holding now; every bucket has a row (no gaps). Each row sums the currency's ledger
+ * from the beginning of time to the bucket's end: `supply` = issued - removed as `findConservation`
+ * counts them (escrow rows excluded), and `circulating` = the signed totals of the `add` categories minus
+ * those of the `subtract` categories, `negative` categories signed negative, as `currencyStats` computes
+ * it (SPEC §3). From the rollup (index `ledger_rollup_currency`, one range per currency): the all-time
+ * row less the window's buckets gives the total before the window, the window's buckets its steps; the
+ * ledger adds its rows from the watermark on. Reads at most `limit` buckets' rows per currency, in one
+ * statement for every currency (the /analytics page shows them all).
  */
-export async function findSupplyHistory(
+export async function findSupplyHistories(
   db: DbOrTx,
-  currencyId: number,
+  currencyIds: readonly number[],
   interval: SupplyInterval,
   limit: number,
   rule: { add: readonly number[]; subtract: readonly number[]; negative: readonly number[] },
-): Promise<SupplyRow[]> {
+): Promise<Map<number, SupplyRow[]>> {
+  const out = new Map<number, SupplyRow[]>(currencyIds.map((id) => [id, []]));
+  if (currencyIds.length === 0) return out;
   const { width, grain } = SUPPLY[interval];
   const known = await watermarkBefore(db, sql`ledger_rollup_state`);
+  const ids = sql`${pgArray([...currencyIds])}::int[]`;
   const add = sql`${pgArray([...rule.add])}::int[]`;
   const subtract = sql`${pgArray([...rule.subtract])}::int[]`;
   const negative = sql`${pgArray([...rule.negative])}::int[]`;
@@ -238,41 +243,66 @@ export async function findSupplyHistory(
       FILTER (WHERE category = ANY(${add})), 0)
       - coalesce(sum(CASE WHEN category = ANY(${negative}) THEN -total ELSE total END)
       FILTER (WHERE category = ANY(${subtract})), 0) AS circulating`;
-  const res = await db.execute<{ bucket: string | Date; supply: string; circulating: string }>(sql`
+  const res = await db.execute<{ currency_id: number; bucket: string | Date; supply: string; circulating: string }>(sql`
     WITH mark AS (SELECT ${WATERMARK} AS w, EXISTS (SELECT 1 FROM ledger_rollup_state WHERE id = 1) AS built),
     bounds AS (SELECT date_bin(${width}, now(), ${EPOCH}) AS last),
     win AS (SELECT last - ${limit - 1}::int * ${width} AS first, last + ${width} AS stop FROM bounds),
-    buckets AS (SELECT generate_series(first, stop - ${width}, ${width}) AS bucket FROM win),
+    cur AS (SELECT unnest(${ids}) AS currency_id),
+    buckets AS (
+      SELECT c.currency_id, g.bucket FROM cur c CROSS JOIN win
+      CROSS JOIN LATERAL generate_series(win.first, win.stop - ${width}, ${width}) AS g(bucket)),
     kept AS (
-      SELECT r.grain, r.bucket, r.category, r.total, r.issued, r.removed FROM ledger_rollup r, mark
-      WHERE mark.built AND r.currency_id = ${currencyId}
-        AND (r.grain = 'all' OR (r.grain = ${grain} AND r.bucket >= (SELECT first FROM win)))),
+      SELECT r.currency_id, r.grain, r.bucket, r.category, r.total, r.issued, r.removed
+      FROM cur c JOIN ledger_rollup r ON r.currency_id = c.currency_id, mark
+      WHERE mark.built AND (r.grain = 'all' OR (r.grain = ${grain} AND r.bucket >= (SELECT first FROM win)))),
     tail AS (
-      SELECT t.created_at, t.category, t.amount AS total,
+      SELECT t.currency_id, t.created_at, t.category, t.amount AS total,
              CASE WHEN t.sender_id IS NULL AND NOT t.escrow THEN t.amount ELSE 0 END AS issued,
              CASE WHEN t.recipient_id IS NULL AND NOT t.escrow THEN t.amount ELSE 0 END AS removed
       FROM bank_transactions t
-      WHERE t.currency_id = ${currencyId} AND t.created_at >= ${known}::timestamptz
+      WHERE t.currency_id = ANY(${ids}) AND t.created_at >= ${known}::timestamptz
         AND t.created_at >= (SELECT w FROM mark)
         AND t.created_at < (SELECT stop FROM win)),
     moves AS (
-      SELECT bucket, ${steps} FROM kept WHERE grain = ${grain} GROUP BY bucket
+      SELECT currency_id, bucket, ${steps} FROM kept WHERE grain = ${grain} GROUP BY currency_id, bucket
       UNION ALL
-      SELECT greatest(date_bin(${width}, created_at, ${EPOCH}), (SELECT first FROM win)), ${steps}
-      FROM tail GROUP BY 1),
-    alltime AS (SELECT ${steps} FROM kept WHERE grain = 'all'),
-    inwin AS (SELECT ${steps} FROM kept WHERE grain = ${grain}),
+      SELECT currency_id, greatest(date_bin(${width}, created_at, ${EPOCH}), (SELECT first FROM win)), ${steps}
+      FROM tail GROUP BY 1, 2),
+    alltime AS (SELECT currency_id, ${steps} FROM kept WHERE grain = 'all' GROUP BY currency_id),
+    inwin AS (SELECT currency_id, ${steps} FROM kept WHERE grain = ${grain} GROUP BY currency_id),
     before AS (
-      SELECT a.supply - i.supply AS supply, a.circulating - i.circulating AS circulating FROM alltime a, inwin i),
-    per AS (SELECT bucket, sum(supply) AS supply, sum(circulating) AS circulating FROM moves GROUP BY bucket)
-    SELECT b.bucket,
-           (SELECT supply FROM before) + sum(coalesce(p.supply, 0)) OVER (ORDER BY b.bucket) AS supply,
-           (SELECT circulating FROM before) + sum(coalesce(p.circulating, 0)) OVER (ORDER BY b.bucket) AS circulating
-    FROM buckets b LEFT JOIN per p ON p.bucket = b.bucket
-    ORDER BY b.bucket`);
-  return res.rows.map((r) => ({
-    time: new Date(r.bucket),
-    supply: fromNumeric(String(r.supply)),
-    circulating: fromNumeric(String(r.circulating)),
-  }));
+      SELECT c.currency_id, coalesce(a.supply, 0) - coalesce(i.supply, 0) AS supply,
+             coalesce(a.circulating, 0) - coalesce(i.circulating, 0) AS circulating
+      FROM cur c LEFT JOIN alltime a ON a.currency_id = c.currency_id
+      LEFT JOIN inwin i ON i.currency_id = c.currency_id),
+    per AS (
+      SELECT currency_id, bucket, sum(supply) AS supply, sum(circulating) AS circulating
+      FROM moves GROUP BY currency_id, bucket)
+    SELECT b.currency_id, b.bucket,
+           f.supply + sum(coalesce(p.supply, 0)) OVER (PARTITION BY b.currency_id ORDER BY b.bucket) AS supply,
+           f.circulating
+             + sum(coalesce(p.circulating, 0)) OVER (PARTITION BY b.currency_id ORDER BY b.bucket) AS circulating
+    FROM buckets b JOIN before f ON f.currency_id = b.currency_id
+    LEFT JOIN per p ON p.currency_id = b.currency_id AND p.bucket = b.bucket
+    ORDER BY b.currency_id, b.bucket`);
+  for (const r of res.rows) {
+    out.get(Number(r.currency_id))?.push({
+      time: new Date(r.bucket),
+      supply: fromNumeric(String(r.supply)),
+      circulating: fromNumeric(String(r.circulating)),
+    });
+  }
+  return out;
+}
+
+/** One currency's `findSupplyHistories`. */
+export async function findSupplyHistory(
+  db: DbOrTx,
+  currencyId: number,
+  interval: SupplyInterval,
+  limit: number,
+  rule: { add: readonly number[]; subtract: readonly number[]; negative: readonly number[] },
+): Promise<SupplyRow[]> {
+  const rows = await findSupplyHistories(db, [currencyId], interval, limit, rule);
+  return rows.get(currencyId) ?? [];
 }

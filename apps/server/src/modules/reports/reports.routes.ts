@@ -4,6 +4,8 @@ import {
   currencyStatsRequest,
   currencyStatsResponse,
   errorResponse,
+  supplyHistoriesRequest,
+  supplyHistoriesResponse,
   supplyHistoryRequest,
   supplyHistoryResponse,
   transactionsRequest,
@@ -87,5 +89,19 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
       },
     },
     (req, reply) => sendJson(reply, supplyAnswers.get(req.body)),
+  );
+
+  app.post(
+    '/supplyHistories',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "Every currency's supply and circulating amount over time, one point per hour or day",
+        tags,
+        body: supplyHistoriesRequest,
+        response: { 200: supplyHistoriesResponse, ...errors },
+      },
+    },
+    (req, reply) => sendJson(reply, supplyAnswers.all(req.body)),
   );
 };

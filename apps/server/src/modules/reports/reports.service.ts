@@ -6,6 +6,8 @@ import {
   type CurrencyStatsQuery,
   formatAtPrecision,
   NEGATIVE_STAT_CATEGORIES,
+  type SupplyHistoriesQuery,
+  type SupplyHistoriesResponse,
   type SupplyHistoryQuery,
   type SupplyHistoryResponse,
   type TransactionsQuery,
@@ -13,16 +15,18 @@ import {
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
+import { findCurrencies } from '../bank/bank.public.ts';
 import { requireCurrency } from '../bank/currencies.service.ts';
-import { findCategoryTotals, findSupplyHistory } from './reports.queries.ts';
+import { findCategoryTotals, findSupplyHistories, findSupplyHistory, type SupplyRow } from './reports.queries.ts';
 import { findTransactions } from './transactions-list.queries.ts';
 
 /**
  * A page of ledger rows, newest first: the member's own (`ownerId`) or everyone's (admin, no owner).
- * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: more match than `total`).
- * `totals`: kept totals by account (`startMemberTotals`) for a list whose rows all name one account (a
- * member's own history; the admin's list filtered by a nickname), so a page view does not count that
- * account's rows again until it changes.
+ * Returns `{txs, total, totalCapped, message}` (DESIGN §3; `totalCapped`: more match than `total`), the
+ * total the same on every page of a list; with `seekDate`, the page holding that day's newest row and
+ * its number (`page`). `totals`: kept totals by account (`startMemberTotals`) for a list whose rows all
+ * name one account (a member's own history; the admin's list filtered by a nickname), so a page view does
+ * not count that account's rows again until it changes.
  */
 export async function listTransactions(
   db: Db,
@@ -30,18 +34,19 @@ export async function listTransactions(
   q: TransactionsQuery,
   totals?: KeptTotals,
 ): Promise<TransactionsResponse> {
-  const { paging, ...filters } = q;
-  // The total depends on the filters and on where the page starts (the count's bound moves with it).
-  // Whose list it is is part of the key: a member's own history and the admin's list by their nickname
-  // keep separate totals under the one account.
-  const key = JSON.stringify(
-    { ...filters, own: ownerId !== undefined, offset: (paging.page - 1) * paging.limit },
-    (_k, v) => (typeof v === 'bigint' ? v.toString() : v),
+  const { paging, seekDate, ...filters } = q;
+  // The total depends on the filters only. Whose list it is is part of the key: a member's own history
+  // and the admin's list by their nickname keep separate totals under the one account.
+  const key = JSON.stringify({ ...filters, own: ownerId !== undefined }, (_k, v) =>
+    typeof v === 'bigint' ? v.toString() : v,
   );
-  const { txs, total, totalCapped } = await findTransactions(db, { ...q, ownerId, ...paging }, (count, party) =>
-    party && totals ? totals.total(party, key, count) : count(),
+  const { txs, total, totalCapped, page } = await findTransactions(
+    db,
+    { ...filters, seekDate, ownerId, ...paging },
+    (count, party) => (party && totals ? totals.total(party, key, count) : count()),
   );
-  return { txs, total, totalCapped, message: `Got ${txs.length} transactions` };
+  const sought = seekDate === undefined ? {} : { page };
+  return { txs, total, totalCapped, ...sought, message: `Got ${txs.length} transactions` };
 }
 
 /**
@@ -87,15 +92,33 @@ export async function currencyStats(db: Db, q: CurrencyStatsQuery): Promise<Curr
  */
 export async function supplyHistory(db: Db, q: SupplyHistoryQuery): Promise<SupplyHistoryResponse> {
   const currency = await requireCurrency(db, q.currencyId);
-  const rows = await findSupplyHistory(db, currency.currencyId, q.interval, q.limit ?? 200, {
-    add: CIRCULATING_ADD,
-    subtract: CIRCULATING_SUBTRACT,
-    negative: NEGATIVE_STAT_CATEGORIES,
-  });
-  const points = rows.map((r) => ({
-    time: r.time.toISOString(),
-    supply: formatAtPrecision(r.supply, currency.precision),
-    circulating: formatAtPrecision(r.circulating, currency.precision),
-  }));
+  const rows = await findSupplyHistory(db, currency.currencyId, q.interval, q.limit ?? 200, SUPPLY_RULE);
+  const points = supplyPoints(rows, currency.precision);
   return { points, message: `Got ${points.length} ${currency.ticker} supply points` };
+}
+
+const SUPPLY_RULE = { add: CIRCULATING_ADD, subtract: CIRCULATING_SUBTRACT, negative: NEGATIVE_STAT_CATEGORIES };
+
+/** Rows of `findSupplyHistories` as the wire's points, amounts at `precision`. */
+function supplyPoints(rows: readonly SupplyRow[], precision: number) {
+  return rows.map((r) => ({
+    time: r.time.toISOString(),
+    supply: formatAtPrecision(r.supply, precision),
+    circulating: formatAtPrecision(r.circulating, precision),
+  }));
+}
+
+/**
+ * Every currency's supply history (public, ours; the /analytics page's one call): `supplyHistory`'s
+ * points for each currency, by currency id, in one statement over the rollup.
+ */
+export async function supplyHistories(db: Db, q: SupplyHistoriesQuery): Promise<SupplyHistoriesResponse> {
+  const currencies = await findCurrencies(db);
+  const ids = currencies.map((c) => Number(c.currencyId));
+  const rows = await findSupplyHistories(db, ids, q.interval, q.limit ?? 200, SUPPLY_RULE);
+  const histories = currencies.map((c) => ({
+    currencyId: Number(c.currencyId),
+    points: supplyPoints(rows.get(Number(c.currencyId)) ?? [], c.precision),
+  }));
+  return { histories, message: `Got ${histories.length} supply histories` };
 }

@@ -4,7 +4,12 @@
  * and served for up to `RESPONSE_TTL_MS` (1 s), and dropped at once when a currency changes (its precision
  * or name) here or on another replica.
  */
-import { type SupplyHistoryQuery, supplyHistoryResponse } from '@starlight/shared';
+import {
+  type SupplyHistoriesQuery,
+  type SupplyHistoryQuery,
+  supplyHistoriesResponse,
+  supplyHistoryResponse,
+} from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { clearOnCurrencyChange } from '../../lib/live-changes.ts';
@@ -15,6 +20,8 @@ import * as reports from './reports.service.ts';
 export interface SupplyAnswers {
   /** The supplyHistory body (JSON) for `q`. Throws NOT_FOUND for an unknown currency (never kept). */
   get(q: SupplyHistoryQuery): Promise<JsonBody>;
+  /** The supplyHistories body (JSON) for `q`: every currency's. */
+  all(q: SupplyHistoriesQuery): Promise<JsonBody>;
   /** Stops listening for changes. */
   stop(): void;
 }
@@ -27,6 +34,10 @@ export function startSupplyAnswers(app: FastifyInstance, db: Db): SupplyAnswers 
     get: (q) =>
       cache.get(String(q.currencyId), `${q.interval}:${q.limit ?? ''}`, async () =>
         serializeAnswer(supplyHistoryResponse, await reports.supplyHistory(db, q)),
+      ),
+    all: (q) =>
+      cache.get('*', `${q.interval}:${q.limit ?? ''}`, async () =>
+        serializeAnswer(supplyHistoriesResponse, await reports.supplyHistories(db, q)),
       ),
     stop,
   };

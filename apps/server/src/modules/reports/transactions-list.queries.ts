@@ -16,6 +16,7 @@ import {
   formatAmount,
   formatAtPrecision,
   fromNumeric,
+  LEDGER_COUNT_CAP,
   type Transaction,
   TX_CATEGORY,
 } from '@starlight/shared';
@@ -24,7 +25,7 @@ import { LRUCache } from 'lru-cache';
 import { type Db, type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
-import { type CappedTotal, cappedTotal, countNow, pageSize, readWholeListPage, type TotalOf } from '../../db/paging.ts';
+import { type CappedTotal, countNow, pageSize, readWholeListPage, stableTotal, type TotalOf } from '../../db/paging.ts';
 import { readWithGenericPlans } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
 import { upTo } from '../../lib/lru.ts';
@@ -45,8 +46,16 @@ export interface TxFilters {
   /** Inclusive bounds on the amount (10^-9 units). */
   amountAbove?: Amount | undefined;
   amountBelow?: Amount | undefined;
+  /** Seek: the page holding the newest row at or before the end of this day (UTC); `page` is then ignored. */
+  seekDate?: string | undefined;
   limit: number;
   page: number;
+}
+
+/** The start of the day after `date` (an ISO date, UTC) as ISO text: rows at or before `date` are below it. */
+function dayAfter(date: string): string {
+  const d = new Date(`${date.slice(0, 10)}T00:00:00.000Z`);
+  return new Date(d.getTime() + 86_400_000).toISOString();
 }
 
 /**
@@ -176,17 +185,21 @@ async function currencyBranches(db: DbOrTx): Promise<SQL[]> {
 }
 
 /**
- * A page of ledger rows matching `f`, newest first (ties by id), with the total of matches counted up to
- * a bound (`totalCapped`: more match than `total`). `totalOf`, when given, answers the total instead of
- * counting at once (see `TotalOf`).
+ * A page of ledger rows matching `f`, newest first (ties by id), with the total of matches: the same on
+ * every page (`stableTotal` up to `LEDGER_COUNT_CAP`, `totalCapped` past it; exact from the rollup's counts
+ * for a list the rollup keys). `totalOf`, when given, answers the total instead of counting at once (see
+ * `TotalOf`). With `f.seekDate`, the page holding the newest match at or before that day, found by
+ * counting the matches after it the same way (an index range from the day on: the party's
+ * `(party, created_at)` index, or the rollup's days), and `page` says which one it is (the last page when
+ * every match is later).
  */
 export async function findTransactions(
   db: Db,
   f: TxFilters,
   totalOf: TotalOf = countNow,
-): Promise<{ txs: Transaction[] } & CappedTotal> {
+): Promise<{ txs: Transaction[]; page: number } & CappedTotal> {
   const parties = await partyBranches(db, f);
-  if (parties === null) return { txs: [], total: 0, totalCapped: false };
+  if (parties === null) return { txs: [], total: 0, totalCapped: false, page: f.page };
   const noParty = f.ownerId === undefined && parties.other === null;
   const branches = !noParty
     ? parties.branches
@@ -195,14 +208,40 @@ export async function findTransactions(
       : f.currencyId === undefined && f.category !== undefined
         ? await currencyBranches(db)
         : parties.branches;
-  if (branches.length === 0) return { txs: [], total: 0, totalCapped: false };
+  if (branches.length === 0) return { txs: [], total: 0, totalCapped: false, page: f.page };
   const where: SQL[] = [...withinDates(sql`t.created_at`, f.startDate, f.endDate)];
   if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
   if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);
   if (f.amountAbove !== undefined) where.push(sql`t.amount >= ${formatAmount(f.amountAbove)}::numeric`);
   if (f.amountBelow !== undefined) where.push(sql`t.amount <= ${formatAmount(f.amountBelow)}::numeric`);
   const cond = (branch: SQL) => sql.join([branch, ...where], sql` AND `);
-  const offset = (f.page - 1) * f.limit;
+  // The list's total without a party, dates or amounts comes from the rollup's counts (currency and
+  // category are the rollup's own keys); no watermark yet (the rollup's first tick is under way): counted.
+  const rollupTotal =
+    noParty &&
+    f.startDate === undefined &&
+    f.endDate === undefined &&
+    f.amountAbove === undefined &&
+    f.amountBelow === undefined;
+  // The matches from `from` on (ISO text; '-infinity' for all of them): the list's total, or what a seek skips.
+  const countFrom = async (from: string): Promise<CappedTotal> => {
+    const w = rollupTotal ? await watermarkBefore(db, sql`ledger_rollup_state`) : '-infinity';
+    if (w !== '-infinity') return ledgerKeptTotal(db, w, branches.map(cond), f, from);
+    const since = from === '-infinity' ? [] : [sql`t.created_at >= ${from}::timestamptz`];
+    const counted = sql.join(
+      branches.map((b) => sql`SELECT 1 FROM bank_transactions t WHERE ${sql.join([cond(b), ...since], sql` AND `)}`),
+      sql` UNION ALL `,
+    );
+    return stableTotal(db, sql`(${counted}) b`, LEDGER_COUNT_CAP);
+  };
+  // The total is the list's, whatever the page: kept per party until its next change (`totalOf`).
+  const totalNow = totalOf(() => countFrom('-infinity'), f.ownerId ?? parties.other);
+  let page = f.page;
+  if (f.seekDate !== undefined) {
+    const [all, newer] = await Promise.all([totalNow, countFrom(dayAfter(f.seekDate))]);
+    page = Math.floor(Math.max(0, Math.min(newer.total, all.total - 1)) / f.limit) + 1;
+  }
+  const offset = (page - 1) * f.limit;
   // Each branch gives at most the rows up to the page's end (`reach`), in order; the merge takes the page.
   const idsUpTo = (reach: SQL | number) =>
     sql.join(
@@ -223,21 +262,9 @@ export async function findTransactions(
   const mergedPage = (reach: SQL | number, from: SQL | number) =>
     sql`SELECT id, created_at FROM (${idsUpTo(reach)}) b
         ORDER BY created_at DESC, id DESC LIMIT ${pageSize(f.limit)} OFFSET ${from}`;
-  const counted = sql.join(
-    branches.map((b) => sql`SELECT 1 FROM bank_transactions t WHERE ${cond(b)}`),
-    sql` UNION ALL `,
-  );
-  // The whole ledger past the first pages: the rollup's counts place the page. Its counts give the total
-  // of any list without a party, dates or amounts (currency and category are the rollup's own keys; every
-  // list that `everything` names is one of those). No watermark yet (the rollup's first tick is under way):
-  // the page and the total are counted.
+  // The whole ledger past the first pages: the rollup's counts place the page. No watermark yet (the
+  // rollup's first tick is under way): the page is read by its offset.
   const everything = noParty && where.length === 0;
-  const rollupTotal =
-    noParty &&
-    f.startDate === undefined &&
-    f.endDate === undefined &&
-    f.amountAbove === undefined &&
-    f.amountBelow === undefined;
   const known =
     everything && offset >= ROLLUP_STEP_MIN_OFFSET ? await watermarkBefore(db, sql`ledger_rollup_state`) : null;
   const readRows = (q: DbOrTx, pageIds: SQL) =>
@@ -306,21 +333,12 @@ export async function findTransactions(
                 db,
                 sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
               ),
-    totalOf(async () => {
-      // A first page's watermark is read here, beside its page rather than before it.
-      const w = rollupTotal ? (known ?? (await watermarkBefore(db, sql`ledger_rollup_state`))) : '-infinity';
-      return w !== '-infinity'
-        ? ledgerKeptTotal(db, w, offset, branches.map(cond), f)
-        : cappedTotal(
-            db,
-            branches.length === 1 ? sql`bank_transactions t WHERE ${cond(branches[0] as SQL)}` : sql`(${counted}) b`,
-            offset,
-          );
-    }, f.ownerId ?? parties.other),
+    totalNow,
   ]);
   const party = (n: string | null) => (n === null ? null : { nickname: n });
   return {
     ...count,
+    page,
     txs: rows.map((r) => ({
       _id: r.id,
       createdAt: new Date(r.created_at).toISOString(),

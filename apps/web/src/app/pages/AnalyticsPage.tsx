@@ -1,12 +1,15 @@
 /**
  * /analytics (SPEC §2), public: per currency, the supply and circulating amount over time from the ledger
- * (CurrencySupplyCard, supplyHistory); per trading pair, the closing price and the traded volume over time
- * (getCandles), with the latest price, the change over the window and the total volume. One Hourly /
- * Daily switch drives every chart.
+ * (CurrencySupplyCard, every currency from one supplyHistories call); per trading pair, the closing price
+ * and the traded volume over time (getCandles), with the latest price, the change over the window and the
+ * total volume. One Hourly / Daily switch drives every chart. Charts are drawn, and a pair's candles
+ * fetched, once they are scrolled to.
  */
 import { Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ChartInterval } from '../../components/chart-format.ts';
+import { WhenVisible } from '../../components/WhenVisible.tsx';
+import { useSupplyHistories } from '../../features/bank/api/get-supply-history.ts';
 import { CurrencySupplyCard } from '../../features/bank/components/CurrencySupplyCard.tsx';
 import { usePairs } from '../../features/exchange/api/get-pairs.ts';
 import { PairAnalyticsCard } from '../../features/exchange/components/PairAnalyticsCard.tsx';
@@ -18,8 +21,12 @@ type Interval = ChartInterval;
 /** Buckets per chart: a week of hours or three months of days. */
 const LIMITS: Record<Interval, number> = { '1h': 168, '1d': 90 };
 
+/** The height a pair's card takes, held until it is drawn. */
+const PAIR_CARD_HEIGHT = 360;
+
 function CurrenciesSection({ interval }: { interval: Interval }) {
   const currencies = useCurrencies();
+  const histories = useSupplyHistories(interval, LIMITS[interval]);
   const list = currencies.data ?? [];
   return (
     <Stack gap="sm" component="section" aria-labelledby="analytics-currencies">
@@ -36,7 +43,16 @@ function CurrenciesSection({ interval }: { interval: Interval }) {
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
           {list.map((c) => (
-            <CurrencySupplyCard key={c.currencyId} currency={c} interval={interval} limit={LIMITS[interval]} />
+            <CurrencySupplyCard
+              key={c.currencyId}
+              currency={c}
+              interval={interval}
+              history={{
+                points: histories.data?.get(c.currencyId),
+                isLoading: histories.isLoading,
+                error: histories.error,
+              }}
+            />
           ))}
         </SimpleGrid>
       )}
@@ -62,7 +78,10 @@ function PairsSection({ interval }: { interval: Interval }) {
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
           {list.map((p) => (
-            <PairAnalyticsCard key={p._id} pair={p} interval={interval} limit={LIMITS[interval]} />
+            // A pair's card (and its candles) waits until it is scrolled to: the pairs sit below the currencies.
+            <WhenVisible key={p._id} minHeight={PAIR_CARD_HEIGHT}>
+              <PairAnalyticsCard pair={p} interval={interval} limit={LIMITS[interval]} />
+            </WhenVisible>
           ))}
         </SimpleGrid>
       )}

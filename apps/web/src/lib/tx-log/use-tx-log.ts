@@ -6,9 +6,11 @@
  */
 import { useForm } from '@mantine/form';
 import { pageAfterError, transactionsRequest } from '@starlight/shared';
-import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { schemaValidate } from '../form.ts';
-import { useTransactions } from './get-transactions.ts';
+import { queryKeys } from '../query-keys.ts';
+import { getTransactions, useTransactions } from './get-transactions.ts';
 import {
   filtersFromSearch,
   limitOf,
@@ -39,6 +41,8 @@ export function useTxLog(
   words: (message: string) => string = (message) => message,
 ) {
   const query = useTransactions(scope, requestFromSearch(search));
+  const queryClient = useQueryClient();
+  const [seeking, setSeeking] = useState(false);
   const page = pageOf(search);
   const limit = limitOf(search);
 
@@ -75,6 +79,25 @@ export function useTxLog(
     page,
     limit,
     goToPage: (p: number) => onSearch(withPage(search, p)),
+    /**
+     * To the page holding the newest row at or before `date` ('YYYY-MM-DD'): the server finds the page and
+     * answers it, which is kept as that page's answer, so the page shows without a second request.
+     */
+    goToDate: async (date: string) => {
+      setSeeking(true);
+      try {
+        const { page: found, ...answer } = await getTransactions(scope, {
+          ...requestFromSearch(search),
+          seekDate: date,
+        });
+        const next = withPage(search, found ?? 1);
+        queryClient.setQueryData(queryKeys.transactions(scope, requestFromSearch(next)), answer);
+        onSearch(next);
+      } finally {
+        setSeeking(false);
+      }
+    },
+    seeking,
     /** A new page size applies at once, back on page 1 (the admin's Record limit). */
     setLimit: (n: number) => onSearch(withLimit(search, n)),
     /** SPEC §4: on error the page goes back by one (replacing the failed page in the history). */

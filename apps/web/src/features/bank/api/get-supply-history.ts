@@ -1,20 +1,19 @@
-/** POST /api/bank/supplyHistory (public, ours): a currency's supply and circulating per bucket, oldest first. */
-import type { SupplyHistoryRequest, SupplyHistoryResponse, SupplyInterval, SupplyPoint } from '@starlight/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+/**
+ * POST /api/bank/supplyHistories (public, ours): every currency's supply and circulating per bucket,
+ * oldest first, in one answer (the /analytics page draws them all from it).
+ */
+import type { SupplyHistoriesResponse, SupplyInterval, SupplyPoint } from '@starlight/shared';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-export function getSupplyHistory(body: SupplyHistoryRequest): Promise<SupplyHistoryResponse> {
-  return api<SupplyHistoryResponse>('POST', '/bank/supplyHistory', body);
-}
-
-export function supplyHistoryQuery(currencyId: number, interval: SupplyInterval, limit: number) {
-  return queryOptions({
-    queryKey: queryKeys.supplyHistory(currencyId, interval, limit),
-    queryFn: async (): Promise<SupplyPoint[]> => (await getSupplyHistory({ currencyId, interval, limit })).points,
+/** Every currency's points for the last `limit` buckets of `interval`, by currency id. */
+export function useSupplyHistories(interval: SupplyInterval, limit: number) {
+  return useQuery({
+    queryKey: queryKeys.supplyHistories(interval, limit),
+    queryFn: async (): Promise<Map<number, SupplyPoint[]>> => {
+      const res = await api<SupplyHistoriesResponse>('POST', '/bank/supplyHistories', { interval, limit });
+      return new Map(res.histories.map((h) => [h.currencyId, h.points]));
+    },
   });
-}
-
-export function useSupplyHistory(currencyId: number, interval: SupplyInterval, limit: number) {
-  return useQuery(supplyHistoryQuery(currencyId, interval, limit));
 }

@@ -1,14 +1,21 @@
 /**
  * /analytics, one currency: its supply (issued - removed, DESIGN §4) and circulating amount (SPEC §3)
- * over time from the ledger (supplyHistory, hourly or daily buckets), with the latest of each.
+ * over time from the ledger (the page's one supplyHistories call, hourly or daily buckets), with the latest
+ * of each; the chart is drawn once the card is scrolled to.
  */
 import { AreaChart } from '@mantine/charts';
 import { Group, Stack, Text } from '@mantine/core';
 import { abbreviateAmount, type Currency, fromNumeric, type SupplyPoint, UNIT } from '@starlight/shared';
 import { ChartCard } from '../../../components/ChartCard.tsx';
-import { abbreviateNumber, bucketLabel, type ChartInterval, chartNumber } from '../../../components/chart-format.ts';
+import {
+  abbreviateNumber,
+  bucketLabel,
+  type ChartInterval,
+  chartNumber,
+  timeAxisProps,
+} from '../../../components/chart-format.ts';
 import { formatMoney } from '../../../components/Money.tsx';
-import { useSupplyHistory } from '../api/get-supply-history.ts';
+import { WhenVisible } from '../../../components/WhenVisible.tsx';
 
 const ABBREVIATE_FROM = 1_000_000n * UNIT;
 
@@ -39,21 +46,28 @@ function Figure({ label, amount, currency }: { label: string; amount: string; cu
  * then fills the chart instead of sitting at the right edge of weeks of zeros.
  */
 function fromFirstActivity(points: SupplyPoint[]): SupplyPoint[] {
-  const first = points.findIndex((p) => p.supply !== '0' || p.circulating !== '0');
+  // Amounts come at the currency's precision ("0.00"): compared as amounts, not as text.
+  const first = points.findIndex((p) => fromNumeric(p.supply) !== 0n || fromNumeric(p.circulating) !== 0n);
   return first === -1 ? [] : points.slice(Math.max(first - 1, 0));
+}
+
+/** The state of the page's supply histories call, for one currency. */
+export interface SupplyHistoryState {
+  points: SupplyPoint[] | undefined;
+  isLoading: boolean;
+  error: Error | null;
 }
 
 export function CurrencySupplyCard({
   currency,
   interval,
-  limit,
+  history,
 }: {
   currency: Currency;
   interval: ChartInterval;
-  limit: number;
+  history: SupplyHistoryState;
 }) {
-  const history = useSupplyHistory(currency.currencyId, interval, limit);
-  const data = fromFirstActivity(history.data ?? []);
+  const data = fromFirstActivity(history.points ?? []);
   const last = data[data.length - 1];
   const hasSupply = data.length > 0;
   const points = data.map((p) => ({
@@ -76,28 +90,35 @@ export function CurrencySupplyCard({
         )
       }
     >
-      {history.isError ? (
+      {history.error ? (
         <Text c="red.4">{history.error.message}</Text>
       ) : history.isLoading ? (
         <Text c="dimmed">Loading…</Text>
       ) : !hasSupply ? (
         <Text c="dimmed">No supply yet</Text>
       ) : (
-        <AreaChart
-          h={240}
-          data={points}
-          dataKey="time"
-          withLegend
-          curveType="linear"
-          withDots={points.length < 3}
-          fillOpacity={0.25}
-          valueFormatter={abbreviateNumber}
-          xAxisProps={{ minTickGap: 24 }}
-          series={[
-            { name: 'Supply', color: 'indigo.4', label: `Supply (${currency.ticker})` },
-            { name: 'Circulating', color: 'teal.4', label: `Circulating (${currency.ticker})`, strokeDasharray: '6 4' },
-          ]}
-        />
+        <WhenVisible minHeight={240}>
+          <AreaChart
+            h={240}
+            data={points}
+            dataKey="time"
+            withLegend
+            curveType="linear"
+            withDots={points.length < 3}
+            fillOpacity={0.25}
+            valueFormatter={abbreviateNumber}
+            xAxisProps={timeAxisProps(interval)}
+            series={[
+              { name: 'Supply', color: 'indigo.4', label: `Supply (${currency.ticker})` },
+              {
+                name: 'Circulating',
+                color: 'teal.4',
+                label: `Circulating (${currency.ticker})`,
+                strokeDasharray: '6 4',
+              },
+            ]}
+          />
+        </WhenVisible>
       )}
     </ChartCard>
   );

@@ -19,9 +19,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { formatDate, type Transaction, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
+import { formatDate, pageCount, type Transaction, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
 import { IconSearch } from '@tabler/icons-react';
 import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
+import { HistoryJump } from '../../../components/HistoryJump.tsx';
 import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
@@ -56,7 +57,18 @@ const party = (p: Transaction['sender']) => p?.nickname ?? 'System';
 /** `url`: the route's filters and page (`tx*`) and how to change them. */
 export function TnxLogsTab({ url }: { url: TxLogUrl }) {
   const currencies = useCurrencies();
-  const { query: txs, form, submit, page, limit, goToPage, setLimit, stepBackAfterError } = useTxLog(url, 'all', words);
+  const {
+    query: txs,
+    form,
+    submit,
+    page,
+    limit,
+    goToPage,
+    goToDate,
+    seeking,
+    setLimit,
+    stepBackAfterError,
+  } = useTxLog(url, 'all', words);
   useErrorToast(txs.error, txs.errorUpdatedAt, stepBackAfterError);
 
   const rows = txs.data?.txs ?? [];
@@ -141,6 +153,13 @@ export function TnxLogsTab({ url }: { url: TxLogUrl }) {
           </Button>
         </form>
         {paging}
+        <HistoryJump
+          pages={pageCount(total, limit)}
+          capped={txs.data?.totalCapped ?? false}
+          onPage={goToPage}
+          onDate={(d) => void goToDate(d)}
+          busy={seeking}
+        />
         {txs.isError && (
           <Alert color="red" variant="light" role="alert">
             {errorMessage(txs.error)}

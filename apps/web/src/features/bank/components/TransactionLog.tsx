@@ -7,8 +7,9 @@
 import { Badge, Button, Card, Group, Loader, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
-import { formatDate, type Transaction, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
+import { formatDate, pageCount, type Transaction, TX_CATEGORY_LABELS, type TxCategory } from '@starlight/shared';
 import { useEffect } from 'react';
+import { HistoryJump } from '../../../components/HistoryJump.tsx';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
@@ -39,7 +40,11 @@ const categoryLabel = (tx: Transaction) => TX_CATEGORY_LABELS[tx.category as TxC
 export function TransactionLog({ url }: { url: TxLogUrl }) {
   const me = useSession((s) => s.user?.nickname);
   const { data: currencies = [], byId } = useCurrencies();
-  const { query, form, submit, page, limit, goToPage, stepBackAfterError } = useTxLog(url, 'own', words);
+  const { query, form, submit, page, limit, goToPage, goToDate, seeking, stepBackAfterError } = useTxLog(
+    url,
+    'own',
+    words,
+  );
   const isPhone = useMediaQuery('(max-width: 48em)');
   // SPEC §4: on error the page goes back by one.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure on a page above 1
@@ -48,6 +53,15 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
   }, [query.isError, page]);
   const total = query.data?.total ?? 0;
   const totalCapped = query.data?.totalCapped ?? false;
+  const jump = (
+    <HistoryJump
+      pages={pageCount(total, limit)}
+      capped={totalCapped}
+      onPage={goToPage}
+      onDate={(d) => void goToDate(d)}
+      busy={seeking}
+    />
+  );
   /** A Select's props: '' in the form is no choice. */
   const select = (key: 'limit' | 'currencyId' | 'category') => ({
     value: form.values[key] || null,
@@ -138,7 +152,10 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
               );
             })}
           </Stack>
-          <Paging page={page} limit={limit} total={total} totalCapped={totalCapped} onPage={goToPage} />
+          <Stack gap="xs" mt="xs">
+            <Paging page={page} limit={limit} total={total} totalCapped={totalCapped} onPage={goToPage} />
+            {jump}
+          </Stack>
         </>
       ) : (
         <>
@@ -179,7 +196,10 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Paging page={page} limit={limit} total={total} totalCapped={totalCapped} onPage={goToPage} />
+          <Stack gap="xs" mt="xs">
+            <Paging page={page} limit={limit} total={total} totalCapped={totalCapped} onPage={goToPage} />
+            {jump}
+          </Stack>
         </>
       )}
     </Card>

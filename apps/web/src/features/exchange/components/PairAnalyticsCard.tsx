@@ -6,7 +6,13 @@ import { CompositeChart } from '@mantine/charts';
 import { Badge, Stack, Text } from '@mantine/core';
 import { type Candle, fromNumeric, type Pair, sumAmounts, toDecimalString } from '@starlight/shared';
 import { ChartCard } from '../../../components/ChartCard.tsx';
-import { abbreviateNumber, bucketLabel, type ChartInterval, chartNumber } from '../../../components/chart-format.ts';
+import {
+  abbreviateNumber,
+  bucketLabel,
+  type ChartInterval,
+  chartNumber,
+  timeAxisProps,
+} from '../../../components/chart-format.ts';
 import { formatMoney } from '../../../components/Money.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useCandles } from '../api/get-candles.ts';
@@ -76,7 +82,7 @@ export function PairAnalyticsCard({ pair, interval, limit }: { pair: Pair; inter
             withDots={points.length < 3}
             maxBarWidth={24}
             valueFormatter={abbreviateNumber}
-            xAxisProps={{ minTickGap: 24 }}
+            xAxisProps={timeAxisProps(interval)}
             series={[
               { name: 'Volume', type: 'bar', color: 'indigo.4', yAxisId: 'right', label: `Volume (${view.buyTicker})` },
               { name: 'Price', type: 'area', color: 'teal.4', label: `Close (${view.sellTicker})` },
