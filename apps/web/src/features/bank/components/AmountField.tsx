@@ -9,7 +9,7 @@ import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 
 export interface AmountFieldProps {
   /** The form's props of the field (`form.getInputProps('amount')`): value, onChange, and its error on Send. */
-  input: Record<string, unknown>;
+  input: object;
   /** Sets the field's text (Max). */
   setValue: (text: string) => void;
   currency: Currency | undefined;
@@ -30,7 +30,7 @@ export function AmountField({ input, setValue, currency, available, max, problem
       required
       autoComplete="off"
       {...input}
-      error={problem ?? (input.error as string | undefined)}
+      error={problem ?? (input as { error?: string }).error}
       description={
         currency && available !== null
           ? `Available: ${formatMoneyWithTicker(toDecimalString(available), currency)}`
