@@ -165,7 +165,7 @@ export async function buildApp(
   await app.register(itemsModule, { db });
   await app.register(chipsModule, { db });
   await app.register(cappModule, { db, publicUrl });
-  await app.register(checkoutModule, { db, readDb, config, secret, publicUrl });
+  await app.register(checkoutModule, { db, readDb, config, secret, publicUrl, redis });
   await app.register(balancesModule, { db });
 
   await app.register(web, { root: config.WEB_DIST ?? WEB_DIST_DIR });

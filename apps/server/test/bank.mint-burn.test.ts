@@ -153,7 +153,7 @@ describe('POST /api/bank/mint and /burn', () => {
     );
     const prec = await call(t.app, t.admin.token, 'POST', '/api/bank/mint', { ...base, amount: '1.001' });
     expect(prec.statusCode).toBe(400);
-    expect(prec.json().message).toBe('"amount" contains an invalid value');
+    expect(prec.json().message).toBe('Amount can have at most 2 decimals');
     expect(await balanceOf(t.app, m, 2)).toBe('0');
   });
 });

@@ -181,17 +181,19 @@ describe('POST /api/bank/p2pTransfer', () => {
     const b = await registerMember(t.app, 'prec');
     await mint(t.app, t.admin, a.nickname, 1, '10');
     await mint(t.app, t.admin, a.nickname, whole.currencyId, '10');
-    const refused: Array<[number, string | number]> = [
-      [1, '1.001'],
-      [1, 1.001],
-      [1, '0.015'],
-      [whole.currencyId, '1.5'],
-      [whole.currencyId, 0.5],
+    const twoDecimals = 'Amount can have at most 2 decimals';
+    const wholeOnly = 'Amount must be a whole number';
+    const refused: Array<[number, string | number, string]> = [
+      [1, '1.001', twoDecimals],
+      [1, 1.001, twoDecimals],
+      [1, '0.015', twoDecimals],
+      [whole.currencyId, '1.5', wholeOnly],
+      [whole.currencyId, 0.5, wholeOnly],
     ];
-    for (const [currencyId, amount] of refused) {
+    for (const [currencyId, amount, message] of refused) {
       const res = await transfer(a, b.nickname, currencyId, amount);
       expect(res.statusCode, `${amount}`).toBe(400);
-      expect(res.json().message).toBe('"amount" contains an invalid value');
+      expect(res.json().message).toBe(message);
     }
     expect((await transfer(a, b.nickname, whole.currencyId, '2')).statusCode).toBe(200);
     expect(await balanceOf(t.app, a, 1)).toBe('10');
@@ -200,20 +202,20 @@ describe('POST /api/bank/p2pTransfer', () => {
   });
 
   it.each([
-    ['below 0.01', '0.009'],
-    ['zero', 0],
-    ['negative', -1],
-    ['negative text', '-5'],
-    ['an exponent', '1e2'],
-    ['not a number', 'ten'],
-    ['null', null],
-  ])('refuses an amount %s with 400', async (_label, amount) => {
+    ['below 0.01', '0.009', 'Amount must be at least 0.01'],
+    ['zero', 0, 'Amount must be at least 0.01'],
+    ['negative', -1, 'Amount must be at least 0.01'],
+    ['negative text', '-5', 'Amount must be at least 0.01'],
+    ['an exponent', '1e2', 'Amount must be a number, like 12.50'],
+    ['not a number', 'ten', 'Amount must be a number, like 12.50'],
+    ['null', null, '"amount" contains an invalid value'],
+  ])('refuses an amount %s with 400', async (_label, amount, message) => {
     const a = await registerMember(t.app, 'small');
     const b = await registerMember(t.app, 'small');
     await mint(t.app, t.admin, a.nickname, 2, '10');
     const res = await transfer(a, b.nickname, 2, amount as string);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('"amount" contains an invalid value');
+    expect(res.json().message).toBe(message);
     expect(await balanceOf(t.app, a, 2)).toBe('10');
     await expectLedgerBalanced(t.app, t.admin);
   });

@@ -71,7 +71,7 @@ describe('packages', () => {
   it.each([
     [{ cost: '1.999' }, '"cost" contains an invalid value'],
     [{ cost: 0 }, '"cost" contains an invalid value'],
-    [{ amount: 0 }, '"amount" contains an invalid value'],
+    [{ amount: 0 }, 'Amount must be at least 0.01'],
     [{ currency: 2 }, '"currency" contains an invalid value'],
     [{ items: [{ type: 3, amount: 1 }] }, '"items.0.type" contains an invalid value'],
     [{ items: [{ type: 1, amount: 0 }] }, '"items.0.amount" contains an invalid value'],

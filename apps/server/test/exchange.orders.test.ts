@@ -239,13 +239,13 @@ describe('placing orders', () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().message).toBe(message);
     };
-    await expect400('1.5', '1', '"initialAmount" contains an invalid value');
-    await expect400('1', '1.0001', '"price" contains an invalid value');
-    await expect400('0.001', '1', '"initialAmount" contains an invalid value');
-    await expect400('abc', '1', '"initialAmount" contains an invalid value');
-    await expect400(-1, '1', '"initialAmount" contains an invalid value');
-    await expect400('1', '0', '"price" contains an invalid value');
-    await expect400('1', 1e-12, '"price" contains an invalid value');
+    await expect400('1.5', '1', 'Initial amount must be a whole number');
+    await expect400('1', '1.0001', 'Price can have at most 3 decimals');
+    await expect400('0.001', '1', 'Initial amount must be at least 0.01');
+    await expect400('abc', '1', 'Initial amount must be a number, like 12.50');
+    await expect400(-1, '1', 'Initial amount must be at least 0.01');
+    await expect400('1', '0', 'Price must be at least 0.01');
+    await expect400('1', 1e-12, 'Price must be at least 0.01');
     expect((await place(t.app, trader, mk.pair._id, true, 2, '0.011')).statusCode).toBe(200);
     expect((await place(t.app, trader, 'f'.repeat(24), true, 2, '1')).statusCode).toBe(404);
     const bad = await call(t.app, trader.token, 'POST', '/api/cex/placeOrder', {

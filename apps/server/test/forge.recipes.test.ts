@@ -50,7 +50,7 @@ describe('recipes', () => {
     [{ name: 'ab' }, '"name" contains an invalid value'],
     [{ description: 'too short' }, '"description" contains an invalid value'],
     [{ imgUrl: 'not a url' }, '"imgUrl" contains an invalid value'],
-    [{ input: { currencyId: 1, amount: 0 } }, '"input.amount" contains an invalid value'],
+    [{ input: { currencyId: 1, amount: 0 } }, 'Input amount must be at least 0.01'],
     [{ owner: 'x' }, '"owner" is not allowed'],
   ])('refuses %j with %s and creates nothing', async (overrides, message) => {
     const before = (await ownRecipes()).length;
@@ -66,7 +66,7 @@ describe('recipes', () => {
       output: { currencyId: ingot.currencyId, amount: '1.5' },
     });
     expect(fine.statusCode).toBe(400);
-    expect(fine.json().message).toBe('"output.amount" contains an invalid value');
+    expect(fine.json().message).toBe('Output amount must be a whole number');
     const unknown = await call(t.app, t.admin.token, 'POST', '/api/forge/recipes/create', {
       ...recipeBody(),
       input: { currencyId: 999999, amount: 1 },

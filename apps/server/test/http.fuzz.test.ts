@@ -216,7 +216,7 @@ describe('the JSON body parser', () => {
     [
       'a decimal string with a space',
       '{"recipientNickName":"nobody","currencyId":1,"amount":" 10"}',
-      '"amount" contains an invalid value',
+      'Amount must be a number, like 12.50',
     ],
     [
       'a currency id beyond PostgreSQL integer',

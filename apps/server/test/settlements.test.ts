@@ -178,7 +178,7 @@ describe('withdraw', () => {
 
   it.each([
     [{ amount: '1', walletAddress: WALLET }, '"currencyId" is required'],
-    [{ currencyId: 1, amount: '0.001', walletAddress: WALLET }, '"amount" contains an invalid value'],
+    [{ currencyId: 1, amount: '0.001', walletAddress: WALLET }, 'Amount must be at least 0.01'],
     [{ currencyId: 1, amount: '1', walletAddress: 'short' }, '"walletAddress" contains an invalid value'],
     [{ currencyId: 1, amount: '1' }, '"walletAddress" is required'],
   ])('answers 400 for %j with SPEC’s message', async (body, message) => {

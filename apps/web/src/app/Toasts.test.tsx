@@ -40,4 +40,12 @@ describe('toasts', () => {
     await waitFor(() => expect(screen.queryByText('Network Error')).toBeNull());
     expect(screen.getByText('Sent 10.00 CR to bob')).toBeTruthy();
   });
+
+  it('on a wider screen, a fourth toast closes the oldest: three at most', async () => {
+    renderWithProviders(<p>page</p>);
+    for (const m of ['one', 'two', 'three', 'four']) toastSuccess(`Toast ${m}`);
+    expect(await screen.findByText('Toast four')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Toast one')).toBeNull());
+    for (const m of ['two', 'three']) expect(screen.getByText(`Toast ${m}`)).toBeTruthy();
+  });
 });

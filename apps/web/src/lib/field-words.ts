@@ -4,7 +4,7 @@
  * account forms check with the shared schemas before sending and show these instead, and a server
  * message of that form about a field named here is shown in these words too.
  */
-import { IS_INVALID, IS_REQUIRED } from '@starlight/shared';
+import { fieldLabel, IS_INVALID, IS_NOT_ALLOWED, IS_REQUIRED } from '@starlight/shared';
 
 /** A field's label (for 'X is required') and its rule in a sentence (for a value that breaks it). */
 export interface FieldWords {
@@ -55,4 +55,17 @@ export function labelWords(labels: Readonly<Record<string, string>>): Record<str
 /** `inWords` for the fields of `words`, as a function of the message (for `schemaValidate`, `useAdminSubmit`). */
 export function wordsOf(words: Readonly<Record<string, FieldWords | undefined>>): (message: string) => string {
   return (message) => inWords(message, words);
+}
+
+const ANY_SPEC_FORM = new RegExp(`^"([^"]+)" (${IS_REQUIRED}|${IS_INVALID}|${IS_NOT_ALLOWED})$`);
+
+/**
+ * Any message of SPEC's form with its field key said in words ('"amountAbove" contains an invalid value'
+ * -> 'Amount above contains an invalid value'), so that no raw field key reaches a member; any other
+ * message unchanged. The last step before a message is shown (lib/notify.ts), after a form's own words.
+ */
+export function plainWords(message: string): string {
+  const match = ANY_SPEC_FORM.exec(message);
+  if (!match?.[1]) return message;
+  return `${fieldLabel(match[1])} ${match[2]}`;
 }

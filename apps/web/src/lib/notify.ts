@@ -2,13 +2,17 @@
  * Toasts (SPEC §8): top-right, closing after 5000 ms (the container's `autoClose`, app/Toasts.tsx),
  * carrying the server's message. The toast container (app/providers.tsx) loads with the first toast
  * (lib/toasts-shown.ts). On a phone only the newest toast shows: a new one replaces the ones on screen,
- * so toasts never pile up over the page's controls.
+ * so toasts never pile up over the page's controls; a wider screen shows the newest three.
  */
-import { notifications } from '@mantine/notifications';
+import { notifications, notificationsStore } from '@mantine/notifications';
+import { plainWords } from './field-words.ts';
 import { useToastsShown } from './toasts-shown.ts';
 
 /** The screens that show one toast at a time (the phone layout of DashboardPage and the bank pages). */
 export const PHONE_TOASTS = '(max-width: 48em)';
+
+/** The most toasts on screen at once on a wider screen: a new one closes the oldest beyond it. */
+export const MAX_TOASTS = 3;
 
 function onPhone(): boolean {
   return typeof window !== 'undefined' && (window.matchMedia?.(PHONE_TOASTS).matches ?? false);
@@ -18,6 +22,13 @@ function onPhone(): boolean {
 function show(options: Parameters<typeof notifications.show>[0]): string {
   useToastsShown.setState({ shown: true });
   if (onPhone()) notifications.clean();
+  else {
+    // The newest toasts stay: the oldest close (not queue) so the new one shows at once.
+    const { notifications: shown } = notificationsStore.getState();
+    for (const old of shown.slice(0, Math.max(0, shown.length - (MAX_TOASTS - 1)))) {
+      if (old.id) notifications.hide(old.id);
+    }
+  }
   return notifications.show(options);
 }
 
@@ -26,9 +37,9 @@ export function toastSuccess(message: string): string {
   return show({ color: 'teal', message });
 }
 
-/** A red 'Error' toast with `message` (the server's, SPEC §8); returns its id. */
+/** A red 'Error' toast with `message` (the server's, SPEC §8, a field key said in words); returns its id. */
 export function toastError(message: string): string {
-  return show({ color: 'red', title: 'Error', message });
+  return show({ color: 'red', title: 'Error', message: plainWords(message) });
 }
 
 /** A blue toast with `message`: news that is neither a success nor a failure ('You have no key yet'). */

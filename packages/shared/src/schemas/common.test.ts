@@ -8,7 +8,16 @@ import {
   p2pTransferRequest,
   transactionsRequest,
 } from './bank.ts';
-import { amountInput, fraction, type Issue, issueList, issueMessage, paging } from './common.ts';
+import {
+  amountInput,
+  fieldLabel,
+  fraction,
+  type Issue,
+  issueList,
+  issueMessage,
+  paging,
+  precisionMessage,
+} from './common.ts';
 import { loginRequest, registerRequest, updateProfileRequest } from './user.ts';
 
 /** The issues of a parse that must fail. */
@@ -103,11 +112,24 @@ describe('other request messages', () => {
     expect(firstMessage(updateProfileRequest, { isAnonymous: 'yes' })).toBe('"isAnonymous" contains an invalid value');
   });
 
+  it('says amount rules in words a member reads, with the field in words', () => {
+    expect(fieldLabel('amount')).toBe('Amount');
+    expect(fieldLabel('input.amount')).toBe('Input amount');
+    expect(fieldLabel(['items', 0, 'amount'])).toBe('Items amount');
+    expect(fieldLabel('initialAmount')).toBe('Initial amount');
+    expect(precisionMessage('Amount', 2)).toBe('Amount can have at most 2 decimals');
+    expect(precisionMessage('Amount', 1)).toBe('Amount can have at most 1 decimal');
+    expect(precisionMessage('Amount', 0)).toBe('Amount must be a whole number');
+    expect(
+      issueList(issuesOf(p2pTransferRequest, { recipientNickName: 'friend1', currencyId: 1, amount: 'x' })),
+    ).toEqual([{ field: 'amount', message: 'Amount must be a number, like 12.50' }]);
+  });
+
   it('p2pTransfer checks the amount and the currency id', () => {
     const base = { recipientNickName: 'friend1', currencyId: 1, amount: '1' };
-    expect(firstMessage(p2pTransferRequest, { ...base, amount: '0.001' })).toBe('"amount" contains an invalid value');
-    expect(firstMessage(p2pTransferRequest, { ...base, amount: -5 })).toBe('"amount" contains an invalid value');
-    expect(firstMessage(p2pTransferRequest, { ...base, amount: '1e3' })).toBe('"amount" contains an invalid value');
+    expect(firstMessage(p2pTransferRequest, { ...base, amount: '0.001' })).toBe('Amount must be at least 0.01');
+    expect(firstMessage(p2pTransferRequest, { ...base, amount: -5 })).toBe('Amount must be at least 0.01');
+    expect(firstMessage(p2pTransferRequest, { ...base, amount: '1e3' })).toBe('Amount must be a number, like 12.50');
     expect(firstMessage(p2pTransferRequest, { ...base, currencyId: 'x' })).toBe(
       '"currencyId" contains an invalid value',
     );

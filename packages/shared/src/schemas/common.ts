@@ -23,9 +23,38 @@ z.config({
 /** A Zod issue as it comes out of a failed parse. */
 export type Issue = z.core.$ZodIssue;
 
-/** The user-facing message of one issue, in SPEC §5's form. */
+/**
+ * A field's wire path in words, for the messages of the rules that speak to a member: `amount` -> 'Amount',
+ * `input.amount` -> 'Input amount', `initialAmount` -> 'Initial amount' (list indexes are left out).
+ */
+export function fieldLabel(path: ReadonlyArray<PropertyKey> | string): string {
+  const parts = typeof path === 'string' ? path.split('.') : path.map(String);
+  const words = parts
+    .filter((p) => !/^\d+$/.test(p))
+    .join(' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The words of SPEC §5's precision rule for the field `label` of a currency with `precision` decimals:
+ * 'Amount can have at most 2 decimals', 'Amount must be a whole number' at precision 0.
+ */
+export function precisionMessage(label: string, precision: number): string {
+  if (precision === 0) return `${label} must be a whole number`;
+  return `${label} can have at most ${precision} decimal${precision === 1 ? '' : 's'}`;
+}
+
+/** The issue param that marks an amount's refusal, said in words ('Amount must be at least 0.01'). */
+const AMOUNT_RULE = 'amount';
+
+/** The user-facing message of one issue, in SPEC §5's form (an amount's in words: its rule's own text). */
 export function issueMessage(issue: Issue): string {
   const label = issue.path.map(String).join('.');
+  if (issue.code === 'custom' && issue.params?.rule === AMOUNT_RULE) {
+    return `${fieldLabel(issue.path) || 'Amount'} ${issue.message}`;
+  }
   if (issue.code === 'unrecognized_keys') {
     const key = [...issue.path.map(String), issue.keys[0] ?? ''].join('.');
     return `"${key}" ${IS_NOT_ALLOWED}`;
@@ -175,13 +204,15 @@ export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
 
 /**
  * A JSON number or decimal string parsed to an Amount (10^-9 units), refused as `contains an invalid
- * value` unless `accepts` the parsed Amount.
+ * value` unless `accepts` the parsed Amount; with `words`, refused with the rule `words` says of the
+ * parsed Amount (null when it is not a number), after the field's label.
  */
-function decimalInput(accepts: (a: Amount) => boolean) {
+function decimalInput(accepts: (a: Amount) => boolean, words?: (a: Amount | null, input: unknown) => string) {
   return z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
     const a = parseAmount(v);
     if (a === null || !accepts(a)) {
-      ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
+      if (words) ctx.issues.push({ code: 'custom', message: words(a, v), input: v, params: { rule: AMOUNT_RULE } });
+      else ctx.issues.push({ code: 'custom', message: IS_INVALID, input: v });
       return z.NEVER;
     }
     return a;
@@ -189,10 +220,19 @@ function decimalInput(accepts: (a: Amount) => boolean) {
 }
 
 /**
- * SPEC §5 amount: a JSON number or decimal string, at least 0.01, parsed to an Amount (10^-9 units).
- * The currency's precision is checked by the service, which knows the currency.
+ * SPEC §5 amount: a JSON number or decimal string, at least 0.01, parsed to an Amount (10^-9 units);
+ * refused in words (`Amount must be a number, like 12.50`, `Amount must be at least 0.01`, DESIGN §3: the
+ * rule's own text). The currency's precision is checked by the service, which knows the currency.
  */
-export const amountInput = decimalInput((a) => a >= MIN_AMOUNT && a <= MAX_AMOUNT);
+export const amountInput = decimalInput(
+  (a) => a >= MIN_AMOUNT && a <= MAX_AMOUNT,
+  (a, input) =>
+    a === null && !/^\s*-\s*\d/.test(String(input))
+      ? 'must be a number, like 12.50'
+      : a === null || a < MIN_AMOUNT
+        ? 'must be at least 0.01'
+        : 'must be at most 100,000,000,000,000,000,000',
+);
 
 /** A filter amount: any non-negative decimal (amountAbove / amountBelow). */
 export const amountFilter = decimalInput((a) => a <= MAX_AMOUNT);

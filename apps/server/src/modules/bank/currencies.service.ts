@@ -5,10 +5,12 @@ import {
   AppError,
   type CreateCurrencyInput,
   type Currency,
+  fieldLabel,
   fitsPrecision,
   formatAmount,
   fromNumeric,
   type ModifyCurrencyInput,
+  precisionMessage,
   toDecimalString,
 } from '@starlight/shared';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
@@ -66,10 +68,14 @@ export async function requireCurrency(db: DbOrTx, currencyId: number): Promise<C
   return currency;
 }
 
-/** Throws VALIDATION when `amount` has more decimals than the currency's precision (SPEC §5). */
+/**
+ * Throws VALIDATION when `amount` has more decimals than the currency's precision (SPEC §5), in words
+ * with the field's label (DESIGN §3, the rule's own text): `Amount can have at most 2 decimals`,
+ * `Amount must be a whole number` at precision 0.
+ */
 export function requirePrecision(amount: Amount, currency: Pick<CurrencyRow, 'precision'>, field = 'amount'): void {
   if (!fitsPrecision(amount, currency.precision)) {
-    throw new AppError('VALIDATION', `"${field}" contains an invalid value`);
+    throw new AppError('VALIDATION', precisionMessage(fieldLabel(field), currency.precision));
   }
 }
 

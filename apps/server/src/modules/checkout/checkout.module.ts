@@ -4,10 +4,14 @@
  * webhooks, the last with a JSON parser of their own).
  */
 import type { FastifyPluginAsync } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { memoryFailureCounter, redisFailureCounter } from '../../lib/failure-counter.ts';
 import { startMemberTotals } from '../../lib/kept-totals.ts';
+import { createMailer } from '../../lib/mailer.ts';
 import { startEventBatches } from './checkout.batch.ts';
+import { mailReceiptLater, type ReceiptDeps } from './checkout.receipt.ts';
 import { checkoutRoutes } from './checkout.routes.ts';
 import type { CheckoutDeps } from './checkout.service.ts';
 import { packagesRoutes } from './packages.routes.ts';
@@ -16,7 +20,8 @@ import { webhookRoutes } from './webhook.routes.ts';
 
 /**
  * Registers the checkout at `/api/checkout`, with the payment providers `config` turns on (`secret`: the
- * server secret the sandbox signs with); `readDb` serves the admin's checkout list.
+ * server secret the sandbox signs with); `readDb` serves the admin's checkout list. A completed purchase
+ * mails its receipt through the configured mailer, counted in `redis` with the site's other mails.
  */
 export const checkoutModule: FastifyPluginAsync<{
   db: Db;
@@ -24,8 +29,24 @@ export const checkoutModule: FastifyPluginAsync<{
   config: Config;
   secret: string;
   publicUrl: string;
-}> = async (app, { db, readDb, config, secret, publicUrl }) => {
-  const deps: CheckoutDeps = { db, readDb, providers: paymentProviders(config, secret), publicUrl, log: app.log };
+  redis: Redis | null;
+}> = async (app, { db, readDb, config, secret, publicUrl, redis }) => {
+  const receipts: ReceiptDeps = {
+    db,
+    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log: app.log }),
+    mailsSent: redis ? redisFailureCounter(redis, 'mails') : memoryFailureCounter(),
+    maxMailsPerRecipient: config.RATE_LIMIT_MAILS,
+    publicUrl,
+    log: app.log,
+  };
+  const deps: CheckoutDeps = {
+    db,
+    readDb,
+    providers: paymentProviders(config, secret),
+    publicUrl,
+    log: app.log,
+    receipt: (by) => mailReceiptLater(receipts, by),
+  };
   // Members' own checkout totals, kept until their next change (lib/kept-totals.ts).
   const ownTotals = startMemberTotals(app);
   app.addHook('onClose', async () => ownTotals.stop());

@@ -351,3 +351,49 @@ export async function findCheckouts(
   );
   return { transactions, ...(count ?? { total: transactions.length, totalCapped: false }) };
 }
+
+/** What a purchase receipt shows: the checkout, its Credits' precision, and its member's nickname and e-mail. */
+export interface ReceiptFacts {
+  id: string;
+  packageName: string;
+  cost: string;
+  amount: string;
+  precision: number;
+  nickname: string;
+  email: string | null;
+  updatedAt: Date;
+}
+
+/** The receipt facts of the checkout `by` names (by its primary key or a provider's unique ref), or null. */
+export async function findReceiptFacts(db: DbOrTx, by: CheckoutLookup): Promise<ReceiptFacts | null> {
+  const where = lookupWhere(by);
+  if (!where) return null;
+  const res = await db.execute<{
+    id: string;
+    package_name: string;
+    cost: string;
+    amount: string;
+    precision: number;
+    nickname: string;
+    email: string | null;
+    updated_at: string | Date;
+  }>(sql`
+    SELECT t.id, t.package_name, t.cost::text AS cost, t.amount::text AS amount, c.precision, u.nickname, u.email,
+           t.updated_at
+    FROM checkout_transactions t
+    JOIN users u ON u.id = t.user_id
+    JOIN currencies c ON c.currency_id = ${sql.raw(String(CREDITS_CURRENCY_ID))}
+    WHERE ${where}`);
+  const r = res.rows[0];
+  if (!r) return null;
+  return {
+    id: r.id,
+    packageName: r.package_name,
+    cost: r.cost,
+    amount: r.amount,
+    precision: Number(r.precision),
+    nickname: r.nickname,
+    email: r.email,
+    updatedAt: new Date(r.updated_at),
+  };
+}

@@ -26,7 +26,14 @@ import { type ChangePublisher, LiveChanges } from '../../lib/live-changes.ts';
 import { requireCurrency, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
 import { type NamedEvent, namesCheckout } from './checkout.batch.ts';
 import { applyProviderEvent, costCents, type EventOutcome } from './checkout.events.ts';
-import { findCheckout, findCheckouts, insertCheckout, recordRefusedEvent, updateCheckout } from './checkout.queries.ts';
+import {
+  type CheckoutLookup,
+  findCheckout,
+  findCheckouts,
+  insertCheckout,
+  recordRefusedEvent,
+  updateCheckout,
+} from './checkout.queries.ts';
 import { findPackage } from './packages.queries.ts';
 import { type Headers, type PaymentProvider, type ProviderEvent, RefusedEvent } from './providers/provider.ts';
 import type { sandboxProvider } from './providers/sandbox.ts';
@@ -43,6 +50,8 @@ export interface CheckoutDeps {
   /** The site's public origin: where providers send the member back. */
   publicUrl: string;
   log: { debug(msg: string): void; warn(msg: string): void };
+  /** Mails a completed purchase's receipt after its commit (checkout.receipt.ts); absent: no receipts. */
+  receipt?: ((by: CheckoutLookup) => void) | undefined;
 }
 
 /**
@@ -170,6 +179,15 @@ export async function receiveWebhook(
       : await inLiveTransaction(deps.db, publisher, (tx, changes) =>
           applyProviderEvent(tx, event, changes, (m) => deps.log.warn(m)),
         );
+  // Committed: the completing event (only it; a redelivery is a duplicate) mails the receipt.
+  if (outcome === 'completed') {
+    deps.receipt?.({
+      id: event.checkoutId,
+      providerId: event.providerId,
+      refId: event.refId,
+      paymentRef: event.paymentRef,
+    });
+  }
   // Debug, not info: a webhook request already has its one info line (DESIGN §9).
   deps.log.debug(`checkout event ${event.eventType} ${event.eventId}: ${outcome}`);
   return outcome;

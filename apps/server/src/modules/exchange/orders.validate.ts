@@ -1,5 +1,12 @@
 /** The checks an order passes before it touches money (SPEC §5, §7 placeOrder; DESIGN §5). */
-import { AppError, fitsPrecision, formatAmount, type PlaceOrderInput } from '@starlight/shared';
+import {
+  AppError,
+  fieldLabel,
+  fitsPrecision,
+  formatAmount,
+  type PlaceOrderInput,
+  precisionMessage,
+} from '@starlight/shared';
 import type { AuthUser } from '../../http/access.ts';
 import { fillCost, unitStep } from './matching.engine.ts';
 import type { PairRow } from './pairs.queries.ts';
@@ -25,10 +32,10 @@ export function validateOrder(pair: PairRow, member: AuthUser, input: Omit<Place
   if (!pair.visible && !isAdmin(member)) throw new AppError('NOT_FOUND', 'Pair not found');
   requireOpenForTrading(pair, buySide);
   if (!fitsPrecision(initialAmount, pair.buyPrecision)) {
-    throw new AppError('VALIDATION', '"initialAmount" contains an invalid value');
+    throw new AppError('VALIDATION', precisionMessage(fieldLabel('initialAmount'), pair.buyPrecision));
   }
   if (!fitsPrecision(price, pair.sellPrecision)) {
-    throw new AppError('VALIDATION', '"price" contains an invalid value');
+    throw new AppError('VALIDATION', precisionMessage(fieldLabel('price'), pair.sellPrecision));
   }
   if (fillCost(initialAmount, price, pair.sellPrecision) === 0n) {
     throw new AppError(

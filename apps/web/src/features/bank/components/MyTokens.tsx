@@ -1,6 +1,8 @@
 /**
- * SPEC §2 Holdings, Currency tab 'My Tokens': refresh, Distribute Currency and help popups, the
- * currencies with a balance above 0 that allow transfer, withdraw or deposit, each with Transfer.
+ * SPEC §2 Holdings, Currency tab 'My Tokens': refresh, Distribute Currency and help popups, and every
+ * currency the member holds (the dashboard's list: Credits and chips too), each with the actions its
+ * currency allows (Withdraw, Transfer); a currency that allows none shows its balance alone. The actions
+ * sit beside the balance while there is room and under it when there is not, never over it.
  */
 import { ActionIcon, Avatar, Button, Card, Group, List, Modal, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -14,7 +16,7 @@ import { type SettlementKind, SettlementModal } from './SettlementModal.tsx';
 import { TransferModal } from './TransferModal.tsx';
 
 export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => void }) {
-  const { holdings, currencies, me, refresh } = useHoldings();
+  const { all: holdings, currencies, me, refresh } = useHoldings();
   const [transferFor, setTransferFor] = useState<number | null>(null);
   const [settling, setSettling] = useState<{ kind: SettlementKind; currencyId?: number } | null>(null);
   const depositable = (currencies.data ?? []).some((c) => c.canDeposit);
@@ -66,20 +68,22 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
             <Group
               key={currency.currencyId}
               justify="space-between"
-              wrap="nowrap"
+              wrap="wrap"
+              gap="xs"
               p="xs"
               style={{ borderRadius: 8, background: 'var(--mantine-color-dark-6)' }}
               data-testid={`token-${currency.ticker}`}
             >
+              {/* At least 16rem for the name and balance: narrower, the actions go to the next line. */}
               <Group
                 gap="sm"
                 wrap="nowrap"
-                style={{ cursor: onOpenLogs ? 'pointer' : undefined, minWidth: 0, flex: 1 }}
+                style={{ cursor: onOpenLogs ? 'pointer' : undefined, minWidth: 0, flex: '1 1 16rem' }}
               >
                 <Avatar src={currency.imgUrl || null} radius="xl" color="yellow" size="md">
                   {currency.ticker.slice(0, 2)}
                 </Avatar>
-                <div>
+                <div style={{ minWidth: 0 }}>
                   {onOpenLogs ? (
                     <Button variant="transparent" p={0} h="auto" onClick={() => onOpenLogs(currency.currencyId)}>
                       {currency.name}
@@ -87,12 +91,17 @@ export function MyTokens({ onOpenLogs }: { onOpenLogs?: (currencyId: number) => 
                   ) : (
                     <Text fw={600}>{currency.name}</Text>
                   )}
-                  <Text size="lg" fw={700} data-testid={`balance-${currency.ticker}`}>
+                  <Text
+                    size="lg"
+                    fw={700}
+                    data-testid={`balance-${currency.ticker}`}
+                    style={{ overflowWrap: 'anywhere' }}
+                  >
                     <Money amount={amount} currency={currency} />
                   </Text>
                 </div>
               </Group>
-              <Group gap={6} wrap="wrap" justify="flex-end" style={{ flexShrink: 0 }}>
+              <Group gap={6} wrap="wrap" justify="flex-end" style={{ flexShrink: 0, marginLeft: 'auto' }}>
                 {currency.canWithdraw && (
                   <Button
                     size="xs"

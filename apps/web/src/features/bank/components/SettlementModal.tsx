@@ -2,7 +2,8 @@
  * SPEC §2 My Tokens, DESIGN §8: the Withdraw and Deposit popups. A withdrawal is debited at once with the
  * currency's withdrawal tax (shown before sending) and paid out by an admin; a deposit is a claim (the
  * transaction reference from the wallet) credited once an admin approves it. The wallet address is
- * prefilled from the member's primary wallet.
+ * prefilled from the member's primary wallet. A withdrawal shows the member's balance (Available) with a
+ * Max that leaves room for the tax, and both say what is wrong with the amount as it is typed.
  */
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -16,6 +17,9 @@ import { fractionToPercent } from '../../../lib/percent.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useDeposit } from '../api/deposit.ts';
 import { useWithdraw } from '../api/withdraw.ts';
+import { useBalanceOf } from '../hooks/use-balance.ts';
+import { amountProblem, maxTaxOnTop } from '../utils/amount-limits.ts';
+import { AmountField } from './AmountField.tsx';
 
 /** The popup's fields in words, by their labels (SPEC §5 'Amount is required'). */
 const words = wordsOf(
@@ -76,6 +80,19 @@ export function SettlementModal({
   const tax = currency && parsed !== null ? feeOf(parsed, fromNumeric(taxRate), currency.precision) : null;
   const fmt = (v: bigint) => formatMoneyWithTicker(toDecimalString(v), currency);
   const pending = withdraw.isPending || deposit.isPending;
+  // A withdrawal's tax leaves the balance on top of the amount; a deposit comes from the wallet, unbounded here.
+  const balance = useBalanceOf(currency?.currencyId);
+  const available = isWithdrawal ? balance : null;
+  const rate = fromNumeric(taxRate);
+  const max = currency && available !== null ? maxTaxOnTop(available, rate, currency.precision) : null;
+  const problem = amountProblem(
+    form.values.amount,
+    currency,
+    available,
+    (a) => (currency ? a + feeOf(a, rate, currency.precision) : a),
+    fmt,
+  );
+  const ready = currency !== undefined && parsed !== null && problem === null;
 
   const close = () => {
     form.reset();
@@ -116,12 +133,19 @@ export function SettlementModal({
             data={allowed.map((c) => ({ value: String(c.currencyId), label: `${c.name} (${c.ticker})` }))}
             {...form.getInputProps('currencyId')}
           />
-          <TextInput label="Amount" inputMode="decimal" required data-autofocus {...form.getInputProps('amount')} />
+          <AmountField
+            input={{ ...form.getInputProps('amount'), 'data-autofocus': true }}
+            setValue={(text) => form.setFieldValue('amount', text)}
+            currency={currency}
+            available={available}
+            max={max}
+            problem={problem}
+          />
           <TextInput label="Wallet address" required autoComplete="off" {...form.getInputProps('walletAddress')} />
           {!isWithdrawal && (
             <TextInput label="Transaction reference" required autoComplete="off" {...form.getInputProps('reference')} />
           )}
-          {currency && tax !== null && parsed !== null && (
+          {currency && tax !== null && parsed !== null && problem === null && (
             <Alert variant="light" color={tax > 0n ? 'yellow' : 'blue'} p="xs">
               <Text size="sm">
                 {tax > 0n
@@ -136,7 +160,7 @@ export function SettlementModal({
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={pending}>
+            <Button type="submit" loading={pending} disabled={!ready}>
               {isWithdrawal ? 'Withdraw' : 'Claim deposit'}
             </Button>
           </Group>

@@ -3,12 +3,14 @@
  * the request it sends (with an Idempotency-Key), the server's message in a toast, and a refusal or a
  * missing field that keeps the popup open.
  */
-import { type Currency, currenciesResponse, p2pTransferResponse } from '@starlight/shared';
+import { type Currency, currenciesResponse, meResponse, p2pTransferResponse } from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useSession } from '../../../lib/session.ts';
 import { type AnswerOf, answers, refuse } from '../../../test/answer.ts';
 import { testCurrency, testUser } from '../../../test/fixtures.ts';
+import { signInMember } from '../../../test/money-retry.ts';
 import { server } from '../../../test/setup.ts';
 import { renderWithProviders } from '../../../test/TestProviders.tsx';
 import { TransferModal } from './TransferModal.tsx';
@@ -45,6 +47,9 @@ async function fillIn(recipient: string, amount: string) {
 }
 
 describe('TransferModal', () => {
+  // A transfer's answer stores the sender (with their balances) in the session: each test starts signed out.
+  beforeEach(() => useSession.getState().clear());
+
   it('shows the tax before sending, sends the transfer once with an Idempotency-Key, and toasts the answer', async () => {
     const sent = mockApi(transferred);
     const onClose = vi.fn();
@@ -94,5 +99,27 @@ describe('TransferModal', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
     expect(sent).toHaveLength(0);
+  });
+
+  it('shows the balance with a Max, says a wrong amount in words and keeps Send off until it can go', async () => {
+    const member = signInMember([{ currencyId: 2, amount: '900' }]);
+    const sent = mockApi(transferred);
+    server.use(answers.get('/user/me', meResponse, () => ({ user: member, message: 'OK' })));
+    renderWithProviders(<TransferModal opened onClose={() => {}} />);
+    const user = await fillIn('bob', '999999999');
+    expect(await screen.findByText('Available: 900.00 CR')).toBeInTheDocument();
+    expect(screen.getByText('More than you have: your balance is 900.00 CR')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    const amount = screen.getByRole('textbox', { name: /Amount/ });
+    await user.clear(amount);
+    await user.type(amount, '12.345');
+    expect(await screen.findByText('Amount can have at most 2 decimals')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: /^Max/ }));
+    expect(amount).toHaveValue('900.00');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]?.body).toMatchObject({ amount: '900.00' });
   });
 });

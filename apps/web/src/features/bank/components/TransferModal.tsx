@@ -1,6 +1,8 @@
 /**
  * SPEC §2 Transfer popup: recipient nickname, a currency that allows transfer, amount, note. Shows the
- * currency's tax before sending; the toast carries the server's message.
+ * member's balance of the currency (Available) with a Max, says what is wrong with the amount as it is
+ * typed (decimals, balance), keeps Send off until the amount can go, and shows the currency's tax before
+ * sending; the toast carries the server's message.
  */
 import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -12,6 +14,9 @@ import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastSuccess } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
 import { useP2pTransfer } from '../api/p2p-transfer.ts';
+import { useBalanceOf } from '../hooks/use-balance.ts';
+import { amountProblem, maxTaxInside } from '../utils/amount-limits.ts';
+import { AmountField } from './AmountField.tsx';
 
 /** The popup's fields in words, by their labels (SPEC §5 'Amount is required'). */
 const words = wordsOf(
@@ -52,6 +57,11 @@ export function TransferModal({
   // DESIGN §4: the server refuses a transfer whose rounded-up tax is the whole amount.
   const takesAll = tax !== null && parsed !== null && parsed > 0n && tax >= parsed;
   const fmt = (v: bigint) => formatMoneyWithTicker(toDecimalString(v), currency);
+  // The tax comes out of the amount (the recipient receives the rest): the whole balance can go.
+  const available = useBalanceOf(currency?.currencyId);
+  const max = currency && available !== null ? maxTaxInside(available, currency.precision) : null;
+  const problem = amountProblem(form.values.amount, currency, available, undefined, fmt);
+  const ready = currency !== undefined && parsed !== null && problem === null && !takesAll;
 
   const close = () => {
     form.reset();
@@ -80,9 +90,16 @@ export function TransferModal({
             data={transferable.map((c) => ({ value: String(c.currencyId), label: `${c.name} (${c.ticker})` }))}
             {...form.getInputProps('currencyId')}
           />
-          <TextInput label="Amount" inputMode="decimal" required {...form.getInputProps('amount')} />
+          <AmountField
+            input={form.getInputProps('amount')}
+            setValue={(text) => form.setFieldValue('amount', text)}
+            currency={currency}
+            available={available}
+            max={max}
+            problem={problem}
+          />
           <Textarea label="Note (optional)" maxLength={255} autosize minRows={2} {...form.getInputProps('note')} />
-          {currency && tax !== null && parsed !== null && (
+          {currency && tax !== null && parsed !== null && problem === null && (
             <Alert variant="light" color={takesAll ? 'red' : tax > 0n ? 'yellow' : 'blue'} p="xs">
               <Text size="sm">
                 {takesAll
@@ -97,7 +114,7 @@ export function TransferModal({
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={transfer.isPending} disabled={takesAll}>
+            <Button type="submit" loading={transfer.isPending} disabled={!ready}>
               Send
             </Button>
           </Group>

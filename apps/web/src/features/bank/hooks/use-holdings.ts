@@ -1,4 +1,4 @@
-/** The member's holdings: balances above 0 in currencies that can move, with the list and `me` behind them. */
+/** The member's holdings: every balance above 0, with the currency list and `me` behind them. */
 import type { Currency } from '@starlight/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -11,7 +11,10 @@ export interface Holding {
   amount: string;
 }
 
-/** SPEC §2: balances above 0 in currencies that allow transfer, withdraw or deposit; `refresh` reloads both lists. */
+/**
+ * Every balance above 0 (`all`: My Tokens and the dashboard list the same holdings, Credits and chips
+ * included, whatever their currency allows); `refresh` reloads the balances and the currency list.
+ */
 export function useHoldings() {
   const me = useMe();
   const user = useSession((s) => s.user);
@@ -24,16 +27,14 @@ export function useHoldings() {
   useEffect(() => {
     if (balanceIds) refetchIfUnknown(client, balanceIds.split(',').map(Number));
   }, [balanceIds, currencies.data, client]);
-  /** Every non-zero balance (the dashboard's summary: Credits too, which cannot be moved). */
+  /** Every non-zero balance (Credits too, which cannot be moved). */
   const all: Holding[] = [];
   for (const b of balances) {
     const currency = currencies.byId.get(b.currencyId);
     if (currency && b.amount !== '0') all.push({ currency, amount: b.amount });
   }
-  /** SPEC §2 My Tokens: those of currencies that allow transfer, withdraw or deposit. */
-  const holdings = all.filter(({ currency }) => currency.canTransfer || currency.canWithdraw || currency.canDeposit);
   const refresh = async () => {
     await Promise.all([currencies.refresh(), me.refetch()]);
   };
-  return { holdings, all, currencies, me, refresh };
+  return { all, currencies, me, refresh };
 }

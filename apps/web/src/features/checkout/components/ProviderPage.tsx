@@ -85,10 +85,18 @@ function Purchase({ checkoutId }: { checkoutId: string }) {
   if (checkouts.isLoading) return <Loader size="sm" aria-label="Loading your purchase" />;
   const c = checkouts.data?.transactions.find((x) => x._id === checkoutId);
   if (!c) return <NoPurchase signedIn reason="We found no purchase of yours with this reference." />;
+  // A payment that did not go through is told in the error colour, never as a thank-you.
+  const failed = c.state === CHECKOUT_STATE.Cancelled;
   return (
     <Frame
-      icon={<IconHeartHandshake size={48} color="var(--mantine-color-teal-4)" aria-hidden />}
-      title="Thank you for your purchase"
+      icon={
+        failed ? (
+          <IconReceiptOff size={48} color="var(--mantine-color-red-5)" aria-hidden />
+        ) : (
+          <IconHeartHandshake size={48} color="var(--mantine-color-teal-4)" aria-hidden />
+        )
+      }
+      title={failed ? 'Payment failed' : 'Thank you for your purchase'}
     >
       <PurchaseState c={c} />
       <Group>

@@ -14,7 +14,7 @@ import {
 import { IconCheck, IconClockPause, IconX } from '@tabler/icons-react';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { errorMessage } from '../../../lib/errors.ts';
-import { toastError, toastSuccess } from '../../../lib/notify.ts';
+import { toastError, toastInfo, toastSuccess } from '../../../lib/notify.ts';
 import { useRequireSession } from '../../../lib/use-require-session.ts';
 import { useCheckouts } from '../api/get-checkouts.ts';
 import { useSandboxAction } from '../api/sandbox-action.ts';
@@ -33,7 +33,10 @@ export function SandboxPage() {
   const act = async (action: SandboxAction) => {
     try {
       const res = await press.mutateAsync(action);
-      toastSuccess(res.message);
+      // A failed payment is news of a failure (SPEC §8: the error colour), not a success.
+      if (res.outcome === 'cancelled') toastError(res.message);
+      else if (res.outcome === 'completed') toastSuccess(res.message);
+      else toastInfo(res.message);
       if (action === 'pay') await navigate({ to: '/provider', search: { checkout: checkoutId } });
       if (action === 'fail') await navigate({ to: '/checkout' });
     } catch (err) {
