@@ -4,7 +4,7 @@
  * or, for one of the creator's collections, Edit Collection with the same fields (DESIGN §7
  * `modifyCollection`: an emptied field is cleared).
  */
-import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type CreateCollectionRequest,
@@ -13,6 +13,8 @@ import {
   modifyCollectionRequest,
   type OwnCollection,
 } from '@starlight/shared';
+import { useState } from 'react';
+import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
@@ -69,6 +71,7 @@ export function CollectionDialog({
   onClose: () => void;
   onDone?: (collectionId: string) => void;
 }) {
+  const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateCollection();
   const modify = useModifyCollection();
   const editing = collection !== null;
@@ -90,6 +93,7 @@ export function CollectionDialog({
     },
   });
   const submit = form.onSubmit(async (values) => {
+    setFailure(null);
     try {
       const saved = collection
         ? await modify.mutateAsync(toModifyCollection(collection._id, values))
@@ -99,7 +103,9 @@ export function CollectionDialog({
       onClose();
     } catch (err) {
       form.setErrors(serverErrorsIn(err));
-      toastError(creatorWords(errorMessage(err)));
+      const said = creatorWords(errorMessage(err));
+      setFailure(said);
+      toastError(said);
     }
   });
   const title = editing ? 'Edit Collection' : 'Create Collection';
@@ -118,14 +124,15 @@ export function CollectionDialog({
             {...form.getInputProps('redirectUrls')}
           />
           <TextInput label="App cancel URL" placeholder="https://" {...form.getInputProps('cancelUrl')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || modify.isPending}>
-              {editing ? 'Save' : 'Create'}
-            </Button>
-          </Group>
+          <DialogFooter
+            failure={failure}
+            onCancel={onClose}
+            submit={
+              <Button type="submit" loading={create.isPending || modify.isPending}>
+                {editing ? 'Save' : 'Create'}
+              </Button>
+            }
+          />
         </Stack>
       </form>
     </Modal>

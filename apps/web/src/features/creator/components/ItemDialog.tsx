@@ -4,7 +4,7 @@
  * object) or Edit Item with the same fields but the owner, who keeps the item (`modifyItem`: an emptied
  * description or image is cleared). Every rule is checked, in words, before anything is sent.
  */
-import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type CreateItemRequest,
@@ -13,6 +13,8 @@ import {
   type ModifyItemRequest,
   modifyItemRequest,
 } from '@starlight/shared';
+import { useState } from 'react';
+import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { dropEmpty } from '../../../lib/form.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
@@ -67,6 +69,7 @@ export function ItemDialog({
   onClose: () => void;
 }) {
   const me = useSession((s) => s.user?.nickname ?? '');
+  const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateItem();
   const modify = useModifyItem();
   const request = (v: Values) => (item ? toModifyItem(item._id, v) : toCreateItem(collectionId, v));
@@ -90,6 +93,7 @@ export function ItemDialog({
     },
   });
   const submit = form.onSubmit(async (values) => {
+    setFailure(null);
     try {
       const saved = item
         ? await modify.mutateAsync(toModifyItem(item._id, values))
@@ -98,7 +102,9 @@ export function ItemDialog({
       onClose();
     } catch (err) {
       form.setErrors(serverErrorsIn(err));
-      toastError(creatorWords(errorMessage(err)));
+      const said = creatorWords(errorMessage(err));
+      setFailure(said);
+      toastError(said);
     }
   });
   return (
@@ -129,14 +135,15 @@ export function ItemDialog({
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             {...form.getInputProps('metadata')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || modify.isPending}>
-              {item ? 'Save' : 'Create'}
-            </Button>
-          </Group>
+          <DialogFooter
+            failure={failure}
+            onCancel={onClose}
+            submit={
+              <Button type="submit" loading={create.isPending || modify.isPending}>
+                {item ? 'Save' : 'Create'}
+              </Button>
+            }
+          />
         </Stack>
       </form>
     </Modal>
