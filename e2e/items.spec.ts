@@ -54,11 +54,9 @@ test('a creator makes a collection; a member sees its items grouped, with detail
     await dialog.getByLabel('App redirect URLs').fill('https://app.example.com/back');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(page.getByText(`Collection ${collectionName} created`)).toBeVisible();
-    const row = page
-      .getByRole('table', { name: 'My collections' })
-      .getByRole('row', { name: new RegExp(collectionName) });
-    await expect(row).toContainText('https://app.example.com/back');
-    collectionId = (await row.getByRole('code').textContent()) ?? '';
+    const card = page.getByRole('article', { name: collectionName });
+    await expect(card).toContainText('https://app.example.com/back');
+    collectionId = (await card.getByRole('code').textContent()) ?? '';
     await expectNoSeriousA11yViolations(page);
   }
   expect(creator.user.nickname).toBe(creatorNick);

@@ -59,6 +59,8 @@ describe('the route table', () => {
         'POST /api/inventory/createCollection creator',
         'POST /api/inventory/getCollections public',
         'POST /api/inventory/createItem creator',
+        'POST /api/inventory/modifyItem creator',
+        'POST /api/inventory/modifyCollection creator',
         'POST /api/inventory/getItems member',
         'POST /api/inventory/getUserItems member',
         'POST /api/inventory/getUserItemsGrouped member',

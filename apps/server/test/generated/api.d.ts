@@ -261,6 +261,10 @@ export interface paths {
     /** Create an item collection, with the app URLs a consent request may name (creator or admin) */
     post: operations["createCollection"];
   };
+  "/api/inventory/modifyCollection": {
+    /** Change one of the caller's collections: name, description, image, app URLs (its creator only) */
+    post: operations["modifyCollection"];
+  };
   "/api/inventory/getCollections": {
     /** Every item collection, and the caller's own with their app URLs */
     post: operations["getCollections"];
@@ -268,6 +272,10 @@ export interface paths {
   "/api/inventory/createItem": {
     /** Add an item to one of the caller's collections, owned by a member */
     post: operations["createItem"];
+  };
+  "/api/inventory/modifyItem": {
+    /** Change an item of one of the caller's collections (its creator only); the owner keeps it */
+    post: operations["modifyItem"];
   };
   "/api/inventory/getItems": {
     /** A collection's items (hidden data only for its creator) */
@@ -5315,6 +5323,103 @@ export interface operations {
       };
     };
   };
+  /** Change one of the caller's collections: name, description, image, app URLs (its creator only) */
+  modifyCollection: {
+    requestBody: {
+      content: {
+        "application/json": {
+          collectionId: string;
+          name?: string;
+          description?: string | "";
+          imgUrl?: string | "";
+          redirectUrls?: string[];
+          cancelUrl?: string | "";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            collection: {
+              _id: string;
+              name: string;
+              description: string;
+              imgUrl: string;
+              creator: {
+                nickname: string;
+              };
+              createdAt: string;
+              redirectUrls: string[];
+              cancelUrl: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** Every item collection, and the caller's own with their app URLs */
   getCollections: {
     responses: {
@@ -5361,6 +5466,112 @@ export interface operations {
           description?: string;
           /** Format: uri */
           imgUrl?: string;
+          metadata?: components["schemas"]["ItemDataInput"];
+          variabledata?: components["schemas"]["ItemDataInput"];
+          hiddendata?: components["schemas"]["ItemDataInput"];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            item: {
+              _id: string;
+              itemCollection: string;
+              owner: {
+                nickname: string;
+              };
+              name: string;
+              description: string;
+              imgUrl: string;
+              metadata: {
+                [key: string]: unknown;
+              };
+              variabledata: {
+                [key: string]: unknown;
+              };
+              hiddendata?: {
+                [key: string]: unknown;
+              };
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Change an item of one of the caller's collections (its creator only); the owner keeps it */
+  modifyItem: {
+    requestBody: {
+      content: {
+        "application/json": {
+          itemId: string;
+          name?: string;
+          description?: string | "";
+          imgUrl?: string | "";
           metadata?: components["schemas"]["ItemDataInput"];
           variabledata?: components["schemas"]["ItemDataInput"];
           hiddendata?: components["schemas"]["ItemDataInput"];

@@ -44,6 +44,10 @@ export const queryKeys = {
     collections: (token: string | null) => ['items', 'collections', token] as const,
     /** The caller's items of a collection grouped by name, per request body. */
     grouped: (body: unknown) => ['items', 'grouped', body] as const,
+    groupedAll: ['items', 'grouped'] as const,
+    /** A collection's items as its creator manages them, per request body. */
+    ofCollection: (body: unknown) => ['items', 'of-collection', body] as const,
+    ofCollectionAll: ['items', 'of-collection'] as const,
   },
   forge: {
     /** The recipes the session may see (an admin sees inactive ones too). */

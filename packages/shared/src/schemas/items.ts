@@ -51,6 +51,20 @@ export const createCollectionRequest = z.strictObject({
   cancelUrl: appUrl.optional(),
 });
 export type CreateCollectionRequest = z.infer<typeof createCollectionRequest>;
+/**
+ * `modifyCollection {collectionId, name?, description?, imgUrl?, redirectUrls?, cancelUrl?}` (the collection's
+ * creator) -> `{collection, message}`: the fields sent replace the stored ones; `''` clears a description,
+ * an image or the cancel URL, `[]` every redirect URL.
+ */
+export const modifyCollectionRequest = z.strictObject({
+  collectionId: objectId,
+  name: name.optional(),
+  description: description.or(z.literal('')).optional(),
+  imgUrl: url.or(z.literal('')).optional(),
+  redirectUrls: z.array(appUrl).max(10).optional(),
+  cancelUrl: appUrl.or(z.literal('')).optional(),
+});
+export type ModifyCollectionRequest = z.infer<typeof modifyCollectionRequest>;
 export const collectionResponse = z.object({ collection: ownCollection, message: z.string() });
 export type CollectionResponse = z.infer<typeof collectionResponse>;
 /** `getCollections` -> `{data, message}`: every collection (ours: `mine`, the caller's own with their URLs). */
@@ -88,6 +102,21 @@ export const createItemRequest = z.strictObject({
   hiddendata: itemData.optional(),
 });
 export type CreateItemRequest = z.infer<typeof createItemRequest>;
+/**
+ * `modifyItem {itemId, name?, description?, imgUrl?, metadata?, variabledata?, hiddendata?}` (the collection's
+ * creator) -> `{item, message}`: the fields sent replace the stored ones (`''` clears a description or image);
+ * the owner never changes here.
+ */
+export const modifyItemRequest = z.strictObject({
+  itemId: objectId,
+  name: name.optional(),
+  description: description.or(z.literal('')).optional(),
+  imgUrl: url.or(z.literal('')).optional(),
+  metadata: itemData.optional(),
+  variabledata: itemData.optional(),
+  hiddendata: itemData.optional(),
+});
+export type ModifyItemRequest = z.infer<typeof modifyItemRequest>;
 export const itemResponse = z.object({ item, message: z.string() });
 export type ItemResponse = z.infer<typeof itemResponse>;
 

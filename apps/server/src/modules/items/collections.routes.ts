@@ -1,5 +1,11 @@
-/** Routes of /api/inventory's collections (SPEC §7, DESIGN §7): creating one, and the list. */
-import { collectionResponse, collectionsResponse, createCollectionRequest, errorResponse } from '@starlight/shared';
+/** Routes of /api/inventory's collections (SPEC §7, DESIGN §7): creating and changing one, and the list. */
+import {
+  collectionResponse,
+  collectionsResponse,
+  createCollectionRequest,
+  errorResponse,
+  modifyCollectionRequest,
+} from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
@@ -7,7 +13,7 @@ import { sendJson } from '../../lib/response-cache.ts';
 import type { CollectionAnswers } from './collections.cache.ts';
 import * as items from './items.service.ts';
 
-/** `collections`: the module's kept collection list visitors read, dropped by a new collection. */
+/** `collections`: the module's kept collection list visitors read, dropped by a new or changed collection. */
 export const collectionsRoutes: FastifyPluginAsyncZod<{ db: Db; collections: CollectionAnswers }> = async (
   app,
   { db, collections },
@@ -27,6 +33,20 @@ export const collectionsRoutes: FastifyPluginAsyncZod<{ db: Db; collections: Col
       },
     },
     (req) => items.createCollection(db, requireAuth(req), req.body).finally(() => collections.clear()),
+  );
+
+  app.post(
+    '/modifyCollection',
+    {
+      config: { access: 'creator' },
+      schema: {
+        summary: "Change one of the caller's collections: name, description, image, app URLs (its creator only)",
+        tags,
+        body: modifyCollectionRequest,
+        response: { 200: collectionResponse, ...errors },
+      },
+    },
+    (req) => items.modifyCollection(db, requireAuth(req), req.body).finally(() => collections.clear()),
   );
 
   app.post(

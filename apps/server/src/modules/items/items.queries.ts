@@ -3,11 +3,11 @@
  * Reads other modules' tables: `users` (an item's owner's nickname, and the owner a creator names), joined in the list's one statement.
  */
 import type { GroupedItem, Item, ItemCollection, ItemData, OwnCollection } from '@starlight/shared';
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { cappedTotal, countNow, pageSize, type TotalOf } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
-import { itemCollections } from '../../db/schema/index.ts';
+import { itemCollections, items } from '../../db/schema/index.ts';
 import { readWithGenericPlans } from '../../db/transaction.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { PostAlong } from '../ledger/ledger.public.ts';
@@ -83,6 +83,40 @@ export async function insertCollection(
   const id = newObjectId();
   await db.insert(itemCollections).values({ id, ...values });
   return id;
+}
+
+/** The stored fields of a collection its creator may change (DESIGN §7 `modifyCollection`). */
+export type CollectionPatch = Partial<
+  Pick<CollectionRow, 'name' | 'description' | 'imgUrl' | 'redirectUrls' | 'cancelUrl'>
+>;
+
+/** Writes `patch` (only the fields it has) on collection `id`. */
+export async function updateCollection(db: DbOrTx, id: string, patch: CollectionPatch): Promise<void> {
+  if (Object.keys(patch).length === 0) return;
+  await db.update(itemCollections).set(patch).where(eq(itemCollections.id, id));
+}
+
+/** Item `id`'s collection, owner and the collection's creator (for the creator's check), or null. */
+export async function findItemParties(
+  db: DbOrTx,
+  id: string,
+): Promise<{ collectionId: string; ownerId: string; creatorId: string } | null> {
+  const res = await db.execute<{ collection_id: string; owner_id: string; creator_id: string }>(sql`
+    SELECT i.collection_id, i.owner_id, c.creator_id
+    FROM items i JOIN item_collections c ON c.id = i.collection_id WHERE i.id = ${id} FOR UPDATE OF i`);
+  const row = res.rows[0];
+  return row ? { collectionId: row.collection_id, ownerId: row.owner_id, creatorId: row.creator_id } : null;
+}
+
+/** The stored fields of an item its collection's creator may change (DESIGN §7 `modifyItem`). */
+export type ItemPatch = Partial<
+  Pick<typeof items.$inferInsert, 'name' | 'description' | 'imgUrl' | 'metadata' | 'variabledata' | 'hiddendata'>
+>;
+
+/** Writes `patch` (only the fields it has) on item `id`. */
+export async function updateItem(db: DbOrTx, id: string, patch: ItemPatch): Promise<void> {
+  if (Object.keys(patch).length === 0) return;
+  await db.update(items).set(patch).where(eq(items.id, id));
 }
 
 /** An item to insert (data as given, already checked). */

@@ -1,4 +1,4 @@
-/** Routes of /api/inventory's items (SPEC §7, DESIGN §7): creating them, and the lists. */
+/** Routes of /api/inventory's items (SPEC §7, DESIGN §7): creating and changing them, and the lists. */
 import {
   createItemRequest,
   errorResponse,
@@ -8,6 +8,7 @@ import {
   groupedItemsResponse,
   itemResponse,
   itemsResponse,
+  modifyItemRequest,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
@@ -37,6 +38,20 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db; totals: CollectionTota
       },
     },
     (req) => withLiveChanges(app.live.changes, (changes) => items.createItem(db, requireAuth(req), req.body, changes)),
+  );
+
+  app.post(
+    '/modifyItem',
+    {
+      config: { access: 'creator' },
+      schema: {
+        summary: "Change an item of one of the caller's collections (its creator only); the owner keeps it",
+        tags,
+        body: modifyItemRequest,
+        response: { 200: itemResponse, ...errors },
+      },
+    },
+    (req) => withLiveChanges(app.live.changes, (changes) => items.modifyItem(db, requireAuth(req), req.body, changes)),
   );
 
   app.post(

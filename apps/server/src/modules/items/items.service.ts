@@ -15,6 +15,8 @@ import {
   type GroupedItemsResponse,
   type ItemResponse,
   type ItemsResponse,
+  type ModifyCollectionRequest,
+  type ModifyItemRequest,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -26,10 +28,13 @@ import {
   findCollection,
   findCollections,
   findGroupedItems,
+  findItemParties,
   findItems,
   findOwnCollection,
   insertCollection,
   insertItems,
+  updateCollection,
+  updateItem,
 } from './items.queries.ts';
 import type { CollectionTotals } from './items.totals.ts';
 
@@ -95,6 +100,56 @@ export async function createItem(
     // The owner's own item totals (lib/kept-totals.ts) count it too.
     changes.touchUser(owner.id);
     return { item, message: 'Item created' };
+  });
+}
+
+/** The fields of `input` that were sent, without `skip` (the object's id). */
+function sentFields<T extends object>(input: T, skip: keyof T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([k, v]) => k !== skip && v !== undefined)) as Partial<T>;
+}
+
+/**
+ * `modifyCollection` (DESIGN §7, the collection's creator): replaces the fields sent (name, description,
+ * image, the app URLs a consent request may name). Throws NOT_FOUND `Collection not found` and
+ * FORBIDDEN (another's collection, an admin's included).
+ */
+export async function modifyCollection(
+  db: Db,
+  creator: AuthUser,
+  input: ModifyCollectionRequest,
+): Promise<CollectionResponse> {
+  const found = await findCollection(db, input.collectionId);
+  if (!found) throw new AppError('NOT_FOUND', 'Collection not found');
+  if (found.creatorId !== creator.id) throw new AppError('FORBIDDEN', "Only the collection's creator changes it");
+  await updateCollection(db, found.id, sentFields(input, 'collectionId'));
+  const collection = await findOwnCollection(db, found.id);
+  if (!collection) throw new Error(`collection ${found.id} vanished`);
+  return { collection, message: `Collection ${collection.name} updated` };
+}
+
+/**
+ * `modifyItem` (DESIGN §7, the collection's creator): replaces the fields sent of one item (name,
+ * description, image, metadata, variable and hidden data); its owner keeps it. Throws NOT_FOUND
+ * `Item not found` and FORBIDDEN (an item of another's collection).
+ */
+export async function modifyItem(
+  db: Db,
+  creator: AuthUser,
+  input: ModifyItemRequest,
+  changes: LiveChanges,
+): Promise<ItemResponse> {
+  return inTransaction(db, async (tx) => {
+    const parties = await findItemParties(tx, input.itemId);
+    if (!parties) throw new AppError('NOT_FOUND', 'Item not found');
+    if (parties.creatorId !== creator.id)
+      throw new AppError('FORBIDDEN', "Only the collection's creator changes its items");
+    await updateItem(tx, input.itemId, sentFields(input, 'itemId'));
+    const { data } = await findItems(tx, { id: input.itemId }, creator.id, { limit: 1, page: 1 });
+    const item = data[0];
+    if (!item) throw new Error(`item ${input.itemId} vanished`);
+    // The owner's open pages show the item's new face.
+    changes.touchUser(parties.ownerId);
+    return { item, message: `Item ${item.name} updated` };
   });
 }
 

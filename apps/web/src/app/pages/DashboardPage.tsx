@@ -1,10 +1,10 @@
 /**
- * SPEC §2 Dashboard: welcome with nickname; User, Admin (role admin) and Creator (role creator,
- * desktop) buttons; Logout. The Admin Console opens in place (?view=admin); otherwise the member's
- * console: balances, recent activity and open orders, each linking to its page, so the page is never empty.
+ * SPEC §2 Dashboard: welcome with nickname; User, Admin (role admin) and Creator (role creator; on a
+ * phone too, where the creator console works whole) buttons; Logout. The Admin Console opens in place
+ * (?view=admin); otherwise the member's console: balances, recent activity and open orders, each linking
+ * to its page, so the page is never empty.
  */
 import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { MESSAGES } from '@starlight/shared';
 import { IconLogout, IconShieldLock, IconUser, IconWand } from '@tabler/icons-react';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
@@ -27,7 +27,6 @@ export function DashboardPage() {
   const user = useRequireSession();
   const { view } = route.useSearch({ select: parseDashboardView });
   const navigate = useNavigate();
-  const isPhone = useMediaQuery('(max-width: 48em)');
   if (!user) return <Loader m="xl" />;
   // A view the member's role does not open falls back to their own console.
   const shown =
@@ -66,7 +65,7 @@ export function DashboardPage() {
                 Admin
               </Button>
             )}
-            {user.role === 'creator' && !isPhone && (
+            {user.role === 'creator' && (
               <Button
                 onClick={() => navigate({ to: '/dashboard', search: { view: 'creator' } })}
                 color="teal.9"

@@ -19,32 +19,11 @@ import {
 } from '@mantine/core';
 import type { GroupedItem } from '@starlight/shared';
 import { useState } from 'react';
+import { ItemDataBadges, itemDataEntries } from '../../../components/ItemDataBadges.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCollections } from '../../../lib/collections.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useGroupedItems } from '../api/get-user-items-grouped.ts';
-
-/** Item data flattened to `key: value` rows (nested keys joined with a dot). */
-function entries(data: Record<string, unknown>, prefix = ''): Array<[string, string]> {
-  return Object.entries(data).flatMap(([k, v]) =>
-    v !== null && typeof v === 'object'
-      ? entries(v as Record<string, unknown>, `${prefix}${k}.`)
-      : [[`${prefix}${k}`, String(v)] as [string, string]],
-  );
-}
-
-function DataBadges({ data }: { data: Record<string, unknown> }) {
-  const rows = entries(data).slice(0, 6);
-  return (
-    <Group gap={4}>
-      {rows.map(([k, v]) => (
-        <Badge key={k} variant="light" color="gray" tt="none" size="sm">
-          {k}: {v}
-        </Badge>
-      ))}
-    </Group>
-  );
-}
 
 function Details({ item, onClose }: { item: GroupedItem | null; onClose: () => void }) {
   return (
@@ -57,7 +36,7 @@ function Details({ item, onClose }: { item: GroupedItem | null; onClose: () => v
           <Text>{item.description || 'No description'}</Text>
           <Table striped aria-label={`Stats of ${item.name}`}>
             <Table.Tbody>
-              {[...entries(item.metadata), ...entries(item.variabledata)].map(([k, v]) => (
+              {[...itemDataEntries(item.metadata), ...itemDataEntries(item.variabledata)].map(([k, v]) => (
                 <Table.Tr key={k}>
                   <Table.Th>{k}</Table.Th>
                   <Table.Td>{v}</Table.Td>
@@ -121,8 +100,8 @@ export function GameItems({ collectionId }: { collectionId?: string } = {}) {
                           ×{g.count}
                         </Badge>
                       </Group>
-                      <DataBadges data={g.metadata} />
-                      <DataBadges data={g.variabledata} />
+                      <ItemDataBadges data={g.metadata} />
+                      <ItemDataBadges data={g.variabledata} />
                       <Button size="compact-xs" variant="light" w="fit-content" onClick={() => setDetails(g)}>
                         Details
                       </Button>
