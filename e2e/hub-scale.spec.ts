@@ -184,7 +184,7 @@ test('the Hub shows a deep book by price level, pages My orders, and the dashboa
   // The dashboard: five open orders, side badges whole, and "and 52 more" leads to My orders.
   await page.goto('/dashboard');
   const card = page.getByTestId('member-console').getByRole('region', { name: 'Open orders' });
-  await expect(card.getByRole('row')).toHaveCount(6);
+  await expect(card.getByRole('row')).toHaveCount(6, { timeout: 90_000 });
   const badge = card.getByText('Buy', { exact: true }).first();
   await expect(badge).toBeVisible();
   expect(await showsWhole(page, badge), 'the side badge is cut').toBe(true);
