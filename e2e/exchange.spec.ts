@@ -113,6 +113,11 @@ function myOrders(page: Page) {
   return page.getByRole('table', { name: 'My orders' });
 }
 
+/** Shows the orders of one state in My orders (Open by default). */
+async function showMyOrders(page: Page, which: 'Open' | 'Filled' | 'Cancelled') {
+  await page.getByRole('region', { name: 'My orders', exact: true }).getByText(which, { exact: true }).click();
+}
+
 test('a sell placed by one member is bought by another, live', async ({ browser, isMobile, request }) => {
   const seller = await register(request, uniqueNick('sella'));
   const buyer = await register(request, uniqueNick('buyb'));
@@ -142,8 +147,8 @@ test('a sell placed by one member is bought by another, live', async ({ browser,
   await expect(myOrders(pageA).getByRole('row', { name: 'Sell order Placed' })).toBeVisible();
   await expect(balances(pageA).getByText('95.00 SD')).toBeVisible();
 
-  // B sees the sell appear without reloading, picks its price from the list and buys it all.
-  const sells = pageB.getByRole('table', { name: 'Sell orders' });
+  // B sees the sell appear without reloading, picks its price from the book's levels and buys it all.
+  const sells = pageB.getByRole('table', { name: 'Sell price levels' });
   const row = sells.getByRole('row').filter({ hasText: '5.00' });
   await expect(row).toBeVisible();
   await expect(row).toContainText('2.00');
@@ -156,10 +161,13 @@ test('a sell placed by one member is bought by another, live', async ({ browser,
   await expect(pageB.getByRole('alert').filter({ hasText: 'Placed a buy order of' })).toBeVisible();
 
   // Both orders are filled; the book is empty again; the balances moved (fees burned).
+  await expect(myOrders(pageA).getByText('No orders Found')).toBeVisible();
+  await showMyOrders(pageA, 'Filled');
+  await showMyOrders(pageB, 'Filled');
   await expect(myOrders(pageB).getByRole('row', { name: 'Buy order Filled' })).toBeVisible();
   await expect(myOrders(pageA).getByRole('row', { name: 'Sell order Filled' })).toBeVisible();
   await expect(myOrders(pageA).getByRole('button', { name: 'Cancel' })).toHaveCount(0);
-  await expect(pageA.getByRole('table', { name: 'Sell orders' }).getByText('No sell orders')).toBeVisible();
+  await expect(pageA.getByRole('table', { name: 'Sell price levels' }).getByText('No sell orders')).toBeVisible();
   await expect(balances(pageB).getByText('4.95 SD')).toBeVisible();
   await expect(balances(pageB).getByText('90.00 SN')).toBeVisible();
   await expect(balances(pageA).getByText('9.90 SN')).toBeVisible();

@@ -119,8 +119,9 @@ test('My orders names side and state in full words', async ({ browser, isMobile,
   await page.addInitScript((p) => localStorage.setItem('quantumhubPair', p), pair._id);
   await page.goto('/quantumhub');
   const table = page.getByRole('table', { name: 'My orders' });
-  await expect(table.getByRole('row')).toHaveCount(4); // header + 3 orders
-  for (const word of ['Buy', 'Sell', 'Partly filled', 'Placed', 'Cancelled']) {
+  // Open orders first: the partly filled buy and the resting sell.
+  await expect(table.getByRole('row')).toHaveCount(3); // header + 2 orders
+  for (const word of ['Buy', 'Sell', 'Partly filled', 'Placed']) {
     const badge = table.getByText(word, { exact: true }).first();
     await expect(badge).toBeVisible();
     expect(await showsWhole(badge), `"${word}" is cut`).toBe(true);
@@ -128,6 +129,12 @@ test('My orders names side and state in full words', async ({ browser, isMobile,
   const cancel = table.getByRole('button', { name: 'Cancel' }).first();
   expect(await showsWhole(cancel), 'Cancel is out of sight').toBe(true);
   await table.screenshot({ path: `.cache/e2e-results/screens/my-orders-${info.project.name}.png` });
+  // The cancelled sell under Cancelled.
+  await page.getByRole('region', { name: 'My orders', exact: true }).getByText('Cancelled', { exact: true }).click();
+  await expect(table.getByRole('row')).toHaveCount(2);
+  const cancelledBadge = table.getByText('Cancelled', { exact: true });
+  await expect(cancelledBadge).toBeVisible();
+  expect(await showsWhole(cancelledBadge), '"Cancelled" is cut').toBe(true);
 });
 
 test('the history shows the signed amount, category and note without scrolling sideways', async ({

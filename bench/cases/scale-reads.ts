@@ -58,6 +58,8 @@ export function readCases(f: ReadFixture): ReadCase[] {
     { name: 'visitor_pairs', method: 'GET', path: '/api/cex/getPairs' },
     { name: 'visitor_order_book', path: '/api/cex/getOrders', body: { pair } },
     { name: 'visitor_depth', path: '/api/cex/getDepth', body: { pair } },
+    // The Quantum Hub's book as it opens: 20 price levels a side.
+    { name: 'visitor_hub_levels', path: '/api/cex/getDepth', body: { pair, levels: 20 } },
     { name: 'visitor_trades', path: '/api/cex/getTrades', body: { pair, limit: 50 } },
     { name: 'visitor_candles_1h', path: '/api/cex/getCandles', body: { pair, interval: '1h' } },
     { name: 'visitor_candles_1d', path: '/api/cex/getCandles', body: { pair, interval: '1d', limit: 730 } },
@@ -122,6 +124,18 @@ export function readCases(f: ReadFixture): ReadCase[] {
       body: { ...paging(), currencyId, category: 3, startDate: daysAgo(730), endDate: daysAgo(0), amountAbove: '0.01' },
     },
     { name: 'member_own_orders', method: 'GET', path: '/api/cex/getUserOrders' },
+    // The Quantum Hub as member1 opens it: the book's levels and My orders' first page (Open, this pair),
+    // then the other filters, every pair, and a deeper page; the dashboard's open orders (five).
+    { name: 'member_hub_levels', path: '/api/cex/getDepth', body: { pair, levels: 20 } },
+    { name: 'member_hub_my_orders_open', path: '/api/cex/getMyOrdersPage', body: { state: 1, pair, ...paging(1, 10) } },
+    {
+      name: 'member_hub_my_orders_filled',
+      path: '/api/cex/getMyOrdersPage',
+      body: { state: 3, pair, ...paging(1, 10) },
+    },
+    { name: 'member_hub_my_orders_cancelled', path: '/api/cex/getMyOrdersPage', body: { state: 2, ...paging(1, 10) } },
+    { name: 'member_hub_my_orders_page_20', path: '/api/cex/getMyOrdersPage', body: { state: 3, ...paging(20, 10) } },
+    { name: 'member_dashboard_open_orders', path: '/api/cex/getMyOrdersPage', body: { state: 1, ...paging(1, 5) } },
     { name: 'member_forge_processes', path: '/api/forge/getForgeProcesses', body: paging() },
     { name: 'member_checkouts', path: '/api/checkout/getTransactions', body: paging() },
     { name: 'member_items', path: '/api/inventory/getUserItems', body: paging() },
@@ -149,6 +163,13 @@ export function readCases(f: ReadFixture): ReadCase[] {
       body: { ...paging(1, 50), nickname: f.nicknameSearch },
     },
     { name: 'admin_user_stats', path: '/api/user/getUserStats', body: {} },
+    // Cex Control's View Orders of the busiest pair: each side's first page, and a deep page of the sells.
+    { name: 'admin_view_orders_buys', path: '/api/cex/getBookPage', body: { pair, buySide: true, ...paging(1, 20) } },
+    {
+      name: 'admin_view_orders_sells_page_50',
+      path: '/api/cex/getBookPage',
+      body: { pair, buySide: false, ...paging(50, 20) },
+    },
     {
       name: 'admin_user_stats_range',
       path: '/api/user/getUserStats',

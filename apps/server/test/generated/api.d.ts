@@ -209,6 +209,14 @@ export interface paths {
     /** The caller's own orders of every state, newest first */
     get: operations["getUserOrders"];
   };
+  "/api/cex/getMyOrdersPage": {
+    /** A page of the caller's own orders of one state (1 Placed, 2 Cancelled, 3 Filled), newest first */
+    post: operations["getMyOrdersPage"];
+  };
+  "/api/cex/getBookPage": {
+    /** A page of one side of a pair's open orders in price-time priority, without owners */
+    post: operations["getBookPage"];
+  };
   "/api/cex/getTrades": {
     /** A pair's recent trades, newest first */
     post: operations["getTrades"];
@@ -218,7 +226,7 @@ export interface paths {
     post: operations["getCandles"];
   };
   "/api/cex/getDepth": {
-    /** A pair's open quantity per price level */
+    /** A pair's book by price level (price, open quantity, order count), best first; `levels` a side */
     post: operations["getDepth"];
   };
   "/api/forge/recipes/fetch": {
@@ -4216,6 +4224,152 @@ export interface operations {
       };
     };
   };
+  /** A page of the caller's own orders of one state (1 Placed, 2 Cancelled, 3 Filled), newest first */
+  getMyOrdersPage: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          state: 1 | 2 | 3;
+          pair?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            orders: {
+                _id: string;
+                pair: string;
+                buySide: boolean;
+                initialAmount: string;
+                filledAmount: string;
+                price: string;
+                state: number;
+                createdAt: string;
+              }[];
+            total: number;
+            totalCapped: boolean;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A page of one side of a pair's open orders in price-time priority, without owners */
+  getBookPage: {
+    requestBody: {
+      content: {
+        "application/json": {
+          pair: string;
+          buySide: boolean;
+          paging: {
+            limit: number;
+            page: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            orders: {
+                _id: string;
+                pair: string;
+                buySide: boolean;
+                initialAmount: string;
+                filledAmount: string;
+                price: string;
+                state: number;
+                createdAt: string;
+              }[];
+            total: number;
+            totalCapped: boolean;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** A pair's recent trades, newest first */
   getTrades: {
     requestBody: {
@@ -4324,7 +4478,7 @@ export interface operations {
       };
     };
   };
-  /** A pair's open quantity per price level */
+  /** A pair's book by price level (price, open quantity, order count), best first; `levels` a side */
   getDepth: {
     requestBody: {
       content: {

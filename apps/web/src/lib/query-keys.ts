@@ -66,6 +66,11 @@ export const queryKeys = {
     trades: (pair: string) => ['exchange', 'trades', pair] as const,
     candlesOf: (pair: string) => ['exchange', 'candles', pair] as const,
     candles: (pair: string, interval: string) => ['exchange', 'candles', pair, interval] as const,
-    myOrders: (token: string | null) => ['exchange', 'my-orders', token] as const,
+    /** The member's own order pages, each with its request body (refetched on the feed's `orders` push). */
+    myOrdersPages: ['exchange', 'my-orders'] as const,
+    myOrdersPage: (token: string | null, body: unknown) => ['exchange', 'my-orders', token, body] as const,
+    /** A page of one side of a pair's book (the admin's View Orders). */
+    bookPagesOf: (pair: string) => ['exchange', 'book-page', pair] as const,
+    bookPage: (pair: string, body: unknown) => ['exchange', 'book-page', pair, body] as const,
   },
 };

@@ -5,7 +5,18 @@
  * `initialAmount`, `filledAmount` and trade `amount` are in buyCurrency.
  */
 import { z } from 'zod';
-import { amountInput, currencyId, decimalString, fraction, name, nickname, note, objectId } from './common.ts';
+import {
+  amountInput,
+  currencyId,
+  decimalString,
+  fraction,
+  name,
+  nickname,
+  note,
+  objectId,
+  paging,
+  totalCapped,
+} from './common.ts';
 
 /** SPEC §3 exchange pair. `name` is `"<buy currency name> → <sell currency name>"` (DESIGN §5). */
 export const pair = z.object({
@@ -135,6 +146,30 @@ export const getUserOrdersQuery = z.strictObject({ pair: objectId.optional() });
 export const userOrdersResponse = z.object({ orders: z.array(order), message: z.string() });
 export type UserOrdersResponse = z.infer<typeof userOrdersResponse>;
 
+/** A page of orders: `total` counted up to `COUNT_CAP` past the page's first row (`totalCapped`). */
+export const ordersPageResponse = z.object({
+  orders: z.array(order),
+  total: z.number().int(),
+  totalCapped,
+  message: z.string(),
+});
+export type OrdersPageResponse = z.infer<typeof ordersPageResponse>;
+
+/**
+ * `getMyOrdersPage` (member, ours): a page of the caller's own orders, newest first, of one `state`
+ * (1 Placed, 2 Cancelled, 3 Filled) and optionally one pair.
+ */
+export const getMyOrdersPageRequest = z.strictObject({
+  paging,
+  state: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  pair: objectId.optional(),
+});
+export type GetMyOrdersPageRequest = z.infer<typeof getMyOrdersPageRequest>;
+
+/** `getBookPage` (public, ours): a page of one side of a pair's open orders in price-time priority. */
+export const getBookPageRequest = z.strictObject({ pair: objectId, buySide: z.boolean(), paging });
+export type GetBookPageRequest = z.infer<typeof getBookPageRequest>;
+
 /** `getTrades` (public, ours): the latest trades of a pair, newest first. `limit` 1..200, default 50. */
 export const getTradesRequest = z.strictObject({ pair: objectId, limit: z.number().int().min(1).max(200).optional() });
 export const tradesResponse = z.object({ trades: z.array(trade), message: z.string() });
@@ -163,7 +198,10 @@ export type Candle = z.infer<typeof candle>;
 export const candlesResponse = z.object({ candles: z.array(candle), message: z.string() });
 export type CandlesResponse = z.infer<typeof candlesResponse>;
 
-/** `getDepth` (public, ours): open quantity per price level, best first. `levels` 1..500, default 50. */
+/**
+ * `getDepth` (public, ours): the book by price level, best first: per price the open quantity and how
+ * many orders rest there. `levels` a side, 1..500, default 50 (the Quantum Hub's book shows 20).
+ */
 export const getDepthRequest = z.strictObject({ pair: objectId, levels: z.number().int().min(1).max(500).optional() });
 export const depthLevel = z.object({ price: decimalString, amount: decimalString, orders: z.number().int() });
 export type DepthLevel = z.infer<typeof depthLevel>;

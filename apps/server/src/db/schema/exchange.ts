@@ -71,6 +71,9 @@ export const exchangeOrders = pgTable(
       .where(sql`${t.state} = 1 AND ${t.buySide}`),
     index('exchange_orders_book_sells').on(t.pairId, t.price, t.seq).where(sql`${t.state} = 1 AND NOT ${t.buySide}`),
     index('exchange_orders_user').on(t.userId, t.seq),
+    // A member's orders of one state (and pair), newest first: the pages of My orders and the dashboard's open orders.
+    index('exchange_orders_user_state').on(t.userId, t.state, t.seq),
+    index('exchange_orders_user_pair_state').on(t.userId, t.pairId, t.state, t.seq),
     check('exchange_orders_amounts', sql`${t.initialAmount} > 0 AND ${t.price} > 0`),
     check('exchange_orders_filled', sql`${t.filledAmount} >= 0 AND ${t.filledAmount} <= ${t.initialAmount}`),
     check('exchange_orders_escrow', sql`${t.escrowRemaining} >= 0`),

@@ -23,5 +23,5 @@ export const exchangeModule: FastifyPluginAsync<{ db: Db; readDb: Db }> = async 
   const batches = startOrderBatches(app, db);
   await app.register(pairsRoutes, { prefix: '/api/cex', db });
   await app.register(ordersRoutes, { prefix: '/api/cex', db, batches });
-  await app.register(marketRoutes, { prefix: '/api/cex', answers });
+  await app.register(marketRoutes, { prefix: '/api/cex', answers, db });
 };

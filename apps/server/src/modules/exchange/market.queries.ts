@@ -2,6 +2,7 @@
 import { type Amount, fromNumeric } from '@starlight/shared';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { cappedTotal } from '../../db/paging.ts';
 import { exchangeOrders } from '../../db/schema/index.ts';
 import { type OrderRow, toOrderRow } from './orders.queries.ts';
 
@@ -80,17 +81,32 @@ export async function findLastTradeSeq(db: DbOrTx, pairId: string): Promise<numb
   return Number(res.rows[0]?.seq ?? 0);
 }
 
-/** The open quantity of a pair per price level, best first, `levels` a side. */
+/**
+ * The book of a pair by price level, best first, at most `levels` a side: per price the open quantity
+ * (initial less filled) and the count of orders. An index walk of the side's book index, never a scan of
+ * the side: a recursive step reads the next distinct price below (buys) or above (sells) the last one
+ * (one index probe each), and each level's sum reads only that price's range of the index.
+ */
 export async function findDepth(
   db: DbOrTx,
   pairId: string,
   levels: number,
 ): Promise<{ buys: DepthRow[]; sells: DepthRow[] }> {
   const side = async (buySide: boolean) => {
+    const onSide = sql`o.pair_id = ${pairId} AND o.state = 1 AND ${buySide ? sql`o.buy_side` : sql`NOT o.buy_side`}`;
+    const [order, beyond] = buySide ? [sql`DESC`, sql`<`] : [sql`ASC`, sql`>`];
     const res = await db.execute<{ price: string; amount: string; orders: string }>(sql`
-      SELECT price, sum(initial_amount - filled_amount) AS amount, count(*) AS orders
-      FROM exchange_orders WHERE pair_id = ${pairId} AND state = 1 AND ${sideIs(buySide)}
-      GROUP BY price ORDER BY price ${buySide ? sql`DESC` : sql`ASC`} LIMIT ${levels}`);
+      WITH RECURSIVE lv(price, n) AS (
+        (SELECT o.price, 1 FROM exchange_orders o WHERE ${onSide} ORDER BY o.price ${order} LIMIT 1)
+        UNION ALL
+        SELECT (SELECT o.price FROM exchange_orders o WHERE ${onSide} AND o.price ${beyond} lv.price
+                ORDER BY o.price ${order} LIMIT 1), lv.n + 1
+        FROM lv WHERE lv.n < ${levels} AND lv.price IS NOT NULL)
+      SELECT lv.price, a.amount, a.orders FROM lv
+      CROSS JOIN LATERAL (SELECT sum(o.initial_amount - o.filled_amount) AS amount, count(*) AS orders
+                          FROM exchange_orders o WHERE ${onSide} AND o.price = lv.price) a
+      WHERE lv.price IS NOT NULL
+      ORDER BY lv.price ${order}`);
     return res.rows.map((r) => ({
       price: fromNumeric(String(r.price)),
       amount: fromNumeric(String(r.amount)),
@@ -99,6 +115,28 @@ export async function findDepth(
   };
   const [buys, sells] = await Promise.all([side(true), side(false)]);
   return { buys, sells };
+}
+
+/**
+ * A page of one side of a pair's open book in price-time priority (buys highest price first, sells
+ * lowest, then oldest), `limit` from `offset`, with its total counted up to `offset + COUNT_CAP`. Read
+ * from the side's book index (the side as SQL text, so the planner matches its partial index).
+ */
+export async function findBookPage(
+  db: DbOrTx,
+  q: { pairId: string; buySide: boolean; limit: number; offset: number },
+): Promise<{ orders: OrderRow[]; total: number; totalCapped: boolean }> {
+  const [orders, count] = await Promise.all([
+    db
+      .select()
+      .from(exchangeOrders)
+      .where(and(eq(exchangeOrders.pairId, q.pairId), sql`${exchangeOrders.state} = 1`, sideIs(q.buySide)))
+      .orderBy(q.buySide ? desc(exchangeOrders.price) : exchangeOrders.price, exchangeOrders.seq)
+      .limit(q.limit)
+      .offset(q.offset),
+    cappedTotal(db, sql`exchange_orders WHERE pair_id = ${q.pairId} AND state = 1 AND ${sideIs(q.buySide)}`, q.offset),
+  ]);
+  return { orders: orders.map(toOrderRow), ...count };
 }
 
 /** One price level of the book. */

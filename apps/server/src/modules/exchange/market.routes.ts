@@ -3,22 +3,28 @@ import {
   candlesResponse,
   depthResponse,
   errorResponse,
+  getBookPageRequest,
   getCandlesRequest,
   getDepthRequest,
+  getMyOrdersPageRequest,
   getOrdersRequest,
   getOrdersResponse,
   getTradesRequest,
   getUserOrdersQuery,
+  ordersPageResponse,
   tradesResponse,
   userOrdersResponse,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { sendJson } from '../../lib/response-cache.ts';
 import type { MarketAnswers } from './market.cache.ts';
+import * as market from './market.service.ts';
+import { requireViewablePair } from './pairs.service.ts';
 
-/** `answers`: the module's kept market reads, built once per change of their pair. */
-export const marketRoutes: FastifyPluginAsyncZod<{ answers: MarketAnswers }> = async (app, { answers }) => {
+/** `answers`: the module's kept market reads, built once per change of their pair; `db`: the pages' reads. */
+export const marketRoutes: FastifyPluginAsyncZod<{ answers: MarketAnswers; db: Db }> = async (app, { answers, db }) => {
   const tags = ['exchange'];
   const errors = { '4xx': errorResponse };
 
@@ -48,6 +54,34 @@ export const marketRoutes: FastifyPluginAsyncZod<{ answers: MarketAnswers }> = a
       },
     },
     (req, reply) => sendJson(reply, answers.userOrders(requireAuth(req), req.query.pair)),
+  );
+
+  app.post(
+    '/getMyOrdersPage',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: "A page of the caller's own orders of one state (1 Placed, 2 Cancelled, 3 Filled), newest first",
+        tags,
+        body: getMyOrdersPageRequest,
+        response: { 200: ordersPageResponse, ...errors },
+      },
+    },
+    (req) => market.myOrdersPage(db, requireAuth(req), req.body),
+  );
+
+  app.post(
+    '/getBookPage',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "A page of one side of a pair's open orders in price-time priority, without owners",
+        tags,
+        body: getBookPageRequest,
+        response: { 200: ordersPageResponse, ...errors },
+      },
+    },
+    async (req) => market.bookPage(db, await requireViewablePair(db, req.body.pair, req.auth), req.body),
   );
 
   app.post(
@@ -83,7 +117,7 @@ export const marketRoutes: FastifyPluginAsyncZod<{ answers: MarketAnswers }> = a
     {
       config: { access: 'public' },
       schema: {
-        summary: "A pair's open quantity per price level",
+        summary: "A pair's book by price level (price, open quantity, order count), best first; `levels` a side",
         tags,
         body: getDepthRequest,
         response: { 200: depthResponse, ...errors },

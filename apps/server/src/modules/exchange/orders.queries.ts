@@ -254,16 +254,36 @@ export async function findOpenOrdersOfPair(db: DbOrTx, pairId: string): Promise<
   return rows.map(toOrderRow);
 }
 
-/** A member's orders, newest first, optionally of one pair; at most `limit`; each with its pair's precisions. */
+/** Which of a member's orders `findUserOrders` reads: of one pair and one state when given; a page of them. */
+export interface UserOrdersFilter {
+  pairId?: string | undefined;
+  state?: number | undefined;
+  limit: number;
+  offset?: number;
+}
+
+/** The `exchange_orders` rows (alias `o`) a member's orders filter selects, as SQL for FROM. */
+export function userOrdersFrom(userId: string, f: Omit<UserOrdersFilter, 'limit' | 'offset'>): SQL {
+  const pair = f.pairId === undefined ? sql`` : sql` AND o.pair_id = ${f.pairId}`;
+  const state = f.state === undefined ? sql`` : sql` AND o.state = ${f.state}`;
+  return sql`exchange_orders o WHERE o.user_id = ${userId}${pair}${state}`;
+}
+
+/**
+ * A member's orders, newest first (`seq` descending), filtered by `f`, each with its pair's precisions.
+ * Served by `exchange_orders_user` (member), `exchange_orders_user_state` (member and state) or
+ * `exchange_orders_user_pair_state` (member, pair and state), newest first, so a page reads its rows only.
+ */
 export async function findUserOrders(
   db: DbOrTx,
   userId: string,
-  pairId: string | undefined,
-  limit: number,
+  f: UserOrdersFilter,
 ): Promise<Array<OrderRow & { buyPrecision: number; sellPrecision: number }>> {
-  const where = pairId
-    ? and(eq(exchangeOrders.userId, userId), eq(exchangeOrders.pairId, pairId))
-    : eq(exchangeOrders.userId, userId);
+  const where = and(
+    eq(exchangeOrders.userId, userId),
+    f.pairId === undefined ? undefined : eq(exchangeOrders.pairId, f.pairId),
+    f.state === undefined ? undefined : eq(exchangeOrders.state, f.state),
+  );
   const buy = alias(currencies, 'buy_currency');
   const sell = alias(currencies, 'sell_currency');
   const rows = await db
@@ -274,7 +294,8 @@ export async function findUserOrders(
     .innerJoin(sell, eq(sell.currencyId, exchangePairs.sellCurrency))
     .where(where)
     .orderBy(desc(exchangeOrders.seq))
-    .limit(limit);
+    .limit(f.limit)
+    .offset(f.offset ?? 0);
   return rows.map((r) => ({ ...toOrderRow(r.order), buyPrecision: r.buyPrecision, sellPrecision: r.sellPrecision }));
 }
 

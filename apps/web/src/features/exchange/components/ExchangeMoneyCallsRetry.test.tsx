@@ -7,11 +7,10 @@
 import { notifications } from '@mantine/notifications';
 import {
   currenciesResponse,
-  getOrdersResponse,
   type Order,
   orderResponse,
+  ordersPageResponse,
   placeOrderResponse,
-  userOrdersResponse,
 } from '@starlight/shared';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -45,8 +44,16 @@ beforeEach(() => {
   signInMember([{ currencyId: credits.currencyId, amount: '100.00' }]);
   server.use(
     answers.get('/bank/currencies', currenciesResponse, () => ({ currencies: [gem, credits], message: 'OK' })),
-    answers.get('/cex/getUserOrders', userOrdersResponse, () => ({ orders: [sell], message: 'OK' })),
-    answers.post('/cex/getOrders', getOrdersResponse, () => ({ orders: { buys: [], sells: [sell] }, message: 'OK' })),
+    answers.post('/cex/getMyOrdersPage', ordersPageResponse, () => ({
+      orders: [sell],
+      total: 1,
+      totalCapped: false,
+      message: 'OK',
+    })),
+    answers.post('/cex/getBookPage', ordersPageResponse, async ({ request }) => {
+      const { buySide } = (await request.json()) as { buySide: boolean };
+      return { orders: buySide ? [] : [sell], total: buySide ? 0 : 1, totalCapped: false, message: 'OK' };
+    }),
   );
 });
 

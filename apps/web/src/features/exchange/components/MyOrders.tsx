@@ -1,9 +1,9 @@
 /**
- * SPEC §2 Quantum Hub 'my orders': the member's orders sorted by state then creation time, numbers
- * abbreviated (M, B, T, Q), a Cancel button on Placed orders; empty: 'No orders Found'. Live through the
- * socket's `orders` pushes.
+ * SPEC §2 Quantum Hub 'my orders': the member's orders of one state (Open, Filled, Cancelled) on this pair
+ * or every pair, newest first, a page at a time; numbers abbreviated (M, B, T, Q), a Cancel button on
+ * Placed orders; empty: 'No orders Found'. The socket's `orders` pushes refetch the page.
  */
-import { Badge, Box, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import {
   abbreviateAmount,
   formatDate,
@@ -14,14 +14,15 @@ import {
   type OrderState,
   type Pair,
 } from '@starlight/shared';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCancelOrder } from '../api/cancel-order.ts';
-import { useMyOrders } from '../api/get-user-orders.ts';
+import { useMyOrdersPage } from '../api/get-my-orders-page.ts';
 import { toastServerMessage } from '../utils/messages.ts';
-import { sortMyOrders } from '../utils/order-preview.ts';
-import { OrdersTable } from './OrdersTable.tsx';
+import { OrdersTable, ScrollRegion } from './OrdersTable.tsx';
 import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 
 const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal' };
@@ -33,14 +34,44 @@ const stateOf = (o: Order) =>
     ? 'Partly filled'
     : (ORDER_STATE_LABELS[o.state as OrderState] ?? String(o.state));
 /** Side and state badges never shrink into an ellipsis: full words, always. */
-const WHOLE = { root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } } as const;
+export const WHOLE = { root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } } as const;
+
+/** The id of My orders' heading: the section's name and the target of links to it. */
+const MY_ORDERS_ID = 'my-orders-title';
+
+/** The states My orders filters by, as the server numbers them (SPEC §3). */
+const FILTERS = [
+  { value: String(ORDER_STATE.Placed), label: 'Open' },
+  { value: String(ORDER_STATE.Filled), label: 'Filled' },
+  { value: String(ORDER_STATE.Cancelled), label: 'Cancelled' },
+] as const;
+type Filter = (typeof FILTERS)[number]['value'];
+
+/** Orders a page. */
+const PAGE_SIZE = 10;
+
+/** The Hub's address hash of My orders on every pair (the dashboard's "and N more" links there). */
+export const MY_ORDERS_HASH = 'my-orders';
+const arrivedByLink = () => window.location.hash === `#${MY_ORDERS_HASH}`;
 
 export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: string | null }) {
   const user = useSession((s) => s.user);
-  const orders = useMyOrders();
+  const [scope, setScope] = useState<'pair' | 'all'>(() => (arrivedByLink() ? 'all' : 'pair'));
+  const [filter, setFilter] = useState<Filter>(FILTERS[0].value);
+  const [page, setPage] = useState(1);
+  const pair = scope === 'pair' && currentPair !== null ? currentPair : undefined;
+  const orders = useMyOrdersPage({
+    state: Number(filter) as OrderState,
+    ...(pair ? { pair } : {}),
+    paging: { limit: PAGE_SIZE, page },
+  });
   const cancel = useCancelOrder();
   const { byId } = useCurrencies();
-  const [scope, setScope] = useState<'pair' | 'all'>('pair');
+  const loaded = orders.data !== undefined;
+  // Arriving from the dashboard's link: bring the list into view once it has rows.
+  useEffect(() => {
+    if (loaded && arrivedByLink()) document.getElementById(MY_ORDERS_ID)?.scrollIntoView();
+  }, [loaded]);
   if (!user) return null;
   const byPair = new Map(pairs.map((p) => [p._id, p]));
   const tickers = (o: Order) => {
@@ -51,9 +82,7 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
       sell: pair ? (byId.get(pair.sellCurrency)?.ticker ?? '') : '',
     };
   };
-  const shown = sortMyOrders(
-    (orders.data ?? []).filter((o) => scope === 'all' || currentPair === null || o.pair === currentPair),
-  );
+  const shown = orders.data?.orders ?? [];
   const cancelOrder = async (o: Order) => {
     try {
       toastServerMessage((await cancel.mutateAsync(o._id)).message);
@@ -61,15 +90,27 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
       // The mutation toasted the failure (useIdempotentMutation).
     }
   };
+  const paging = (
+    <Paging
+      page={page}
+      limit={PAGE_SIZE}
+      total={orders.data?.total ?? 0}
+      totalCapped={orders.data?.totalCapped ?? false}
+      onPage={setPage}
+    />
+  );
   return (
     <PanelCard
-      id="my-orders-title"
+      id={MY_ORDERS_ID}
       title="My orders"
       control={
         <ViewSwitch
-          label="Which orders"
+          label="Which pairs"
           value={scope}
-          onChange={setScope}
+          onChange={(v) => {
+            setScope(v);
+            setPage(1);
+          }}
           options={[
             { value: 'pair', label: 'This pair' },
             { value: 'all', label: 'All pairs' },
@@ -77,69 +118,90 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
         />
       }
     >
-      {orders.isLoading ? (
+      <SegmentedControl
+        fullWidth
+        size="xs"
+        mb="xs"
+        aria-label="Which orders"
+        value={filter}
+        onChange={(v) => {
+          setFilter(FILTERS.find((f) => f.value === v)?.value ?? filter);
+          setPage(1);
+        }}
+        data={[...FILTERS]}
+      />
+      {orders.isError ? (
+        <Text c="red.4">{errorMessage(orders.error)}</Text>
+      ) : !loaded ? (
         <Text c="dimmed">Loading…</Text>
       ) : (
-        // A long list scrolls; the region takes keyboard focus so it can be scrolled without a mouse (axe).
-        <Box mah={420} style={{ overflowY: 'auto' }} role="region" aria-label="My orders (scrollable)" tabIndex={0}>
-          <OrdersTable
-            label="My orders"
-            orders={shown}
-            empty="No orders Found"
-            rowLabel={(o) => `${sideOf(o)} order ${stateOf(o)}`}
-            columns={[
-              {
-                // One column for the order, one for its state: the panel is narrow on every screen, so a
-                // third column pushed the state and Cancel out of sight on a phone.
-                header: 'Order',
-                cell: (o) => {
-                  const t = tickers(o);
-                  return (
-                    <Stack gap={2}>
-                      <Group gap={6} wrap="nowrap" align="start">
-                        <Badge color={o.buySide ? 'teal' : 'red'} variant="light" size="sm" styles={WHOLE}>
-                          {sideOf(o)}
-                        </Badge>
-                        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                          {abbreviateAmount(fromNumeric(o.initialAmount))} {t.buy} @{' '}
-                          {abbreviateAmount(fromNumeric(o.price))} {t.sell}
+        <Stack gap="xs">
+          <ScrollRegion label="My orders" maxHeight={420}>
+            <OrdersTable
+              label="My orders"
+              orders={shown}
+              empty="No orders Found"
+              rowLabel={(o) => `${sideOf(o)} order ${stateOf(o)}`}
+              columns={[
+                {
+                  // One column for the order, one for its state: the panel is narrow on every screen, so a
+                  // third column pushed the state and Cancel out of sight on a phone.
+                  header: 'Order',
+                  cell: (o) => {
+                    const t = tickers(o);
+                    return (
+                      <Stack gap={2}>
+                        <Group gap={6} wrap="nowrap" align="start">
+                          <Badge color={o.buySide ? 'teal' : 'red'} variant="light" size="sm" styles={WHOLE}>
+                            {sideOf(o)}
+                          </Badge>
+                          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                            {abbreviateAmount(fromNumeric(o.initialAmount))} {t.buy} @{' '}
+                            {abbreviateAmount(fromNumeric(o.price))} {t.sell}
+                          </Text>
+                        </Group>
+                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                          {t.pair?.name ?? 'Removed pair'} · Filled {abbreviateAmount(fromNumeric(o.filledAmount))}
                         </Text>
-                      </Group>
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {t.pair?.name ?? 'Removed pair'} · Filled {abbreviateAmount(fromNumeric(o.filledAmount))}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {formatDate(o.createdAt)}
-                      </Text>
-                    </Stack>
-                  );
+                        <Text size="xs" c="dimmed">
+                          {formatDate(o.createdAt)}
+                        </Text>
+                      </Stack>
+                    );
+                  },
                 },
-              },
-              {
-                header: 'State',
-                align: 'right',
-                cell: (o) => (
-                  <Stack gap={4} align="flex-end">
-                    <Badge color={STATE_COLORS[o.state as OrderState] ?? 'gray'} variant="dot" size="sm" styles={WHOLE}>
-                      {stateOf(o)}
-                    </Badge>
-                    {o.state === ORDER_STATE.Placed && (
-                      <Button
-                        size="compact-sm"
-                        variant="light"
-                        color="red"
-                        loading={cancel.isPending && cancel.variables === o._id}
-                        onClick={() => void cancelOrder(o)}
+                {
+                  header: 'State',
+                  align: 'right',
+                  cell: (o) => (
+                    <Stack gap={4} align="flex-end">
+                      <Badge
+                        color={STATE_COLORS[o.state as OrderState] ?? 'gray'}
+                        variant="dot"
+                        size="sm"
+                        styles={WHOLE}
                       >
-                        Cancel
-                      </Button>
-                    )}
-                  </Stack>
-                ),
-              },
-            ]}
-          />
-        </Box>
+                        {stateOf(o)}
+                      </Badge>
+                      {o.state === ORDER_STATE.Placed && (
+                        <Button
+                          size="compact-sm"
+                          variant="light"
+                          color="red"
+                          loading={cancel.isPending && cancel.variables === o._id}
+                          onClick={() => void cancelOrder(o)}
+                        >
+                          Cancel
+                        </Button>
+                      )}
+                    </Stack>
+                  ),
+                },
+              ]}
+            />
+          </ScrollRegion>
+          {shown.length > 0 && paging}
+        </Stack>
       )}
     </PanelCard>
   );

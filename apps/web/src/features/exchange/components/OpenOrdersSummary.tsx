@@ -1,21 +1,26 @@
-/** The dashboard's open orders: the member's Placed orders on every pair, linking to the Quantum Hub. */
-import { Badge, Loader, Text } from '@mantine/core';
-import { abbreviateAmount, fromNumeric, ORDER_STATE, type Order } from '@starlight/shared';
+/**
+ * The dashboard's open orders: the member's newest Placed orders on every pair (one page of five), linking
+ * to the Quantum Hub, and "and N more" to the Hub's My orders.
+ */
+import { Anchor, Badge, Loader, Text } from '@mantine/core';
+import { abbreviateAmount, formatTotal, fromNumeric, ORDER_STATE, type Order } from '@starlight/shared';
+import { Link } from '@tanstack/react-router';
 import { SummaryCard } from '../../../components/SummaryCard.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { useMyOrdersPage } from '../api/get-my-orders-page.ts';
 import { usePairs } from '../api/get-pairs.ts';
-import { useMyOrders } from '../api/get-user-orders.ts';
-import { sortMyOrders } from '../utils/order-preview.ts';
+import { MY_ORDERS_HASH, WHOLE } from './MyOrders.tsx';
 import { OrdersTable } from './OrdersTable.tsx';
 
 const SHOWN = 5;
 
 export function OpenOrdersSummary() {
-  const orders = useMyOrders();
+  const orders = useMyOrdersPage({ state: ORDER_STATE.Placed, paging: { limit: SHOWN, page: 1 } });
   const pairs = usePairs();
   const { byId } = useCurrencies();
   const byPair = new Map((pairs.data ?? []).map((p) => [p._id, p]));
-  const open = sortMyOrders((orders.data ?? []).filter((o) => o.state === ORDER_STATE.Placed));
+  const open = orders.data?.orders ?? [];
+  const more = (orders.data?.total ?? 0) - open.length;
   const ticker = (o: Order, side: 'buy' | 'sell') => {
     const pair = byPair.get(o.pair);
     return pair ? (byId.get(side === 'buy' ? pair.buyCurrency : pair.sellCurrency)?.ticker ?? '') : '';
@@ -28,13 +33,13 @@ export function OpenOrdersSummary() {
         <>
           <OrdersTable
             label="Open orders"
-            orders={open.slice(0, SHOWN)}
+            orders={open}
             empty="No open orders"
             columns={[
               {
                 header: 'Side',
                 cell: (o) => (
-                  <Badge color={o.buySide ? 'teal' : 'red'} variant="light" size="sm">
+                  <Badge color={o.buySide ? 'teal' : 'red'} variant="light" size="sm" styles={WHOLE}>
                     {o.buySide ? 'Buy' : 'Sell'}
                   </Badge>
                 ),
@@ -48,9 +53,11 @@ export function OpenOrdersSummary() {
               },
             ]}
           />
-          {open.length > SHOWN && (
-            <Text size="xs" c="dimmed" mt="xs">
-              and {open.length - SHOWN} more
+          {more > 0 && (
+            <Text size="xs" mt="xs">
+              <Anchor component={Link} to="/quantumhub" hash={MY_ORDERS_HASH}>
+                and {formatTotal(more, orders.data?.totalCapped ?? false)} more
+              </Anchor>
             </Text>
           )}
         </>

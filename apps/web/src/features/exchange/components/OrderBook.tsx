@@ -1,16 +1,23 @@
 /**
- * SPEC §2 Quantum Hub: the buy and sell lists of the selected pair (open orders, best price first), and
- * the same book grouped by price level (from depth). Live through the socket's `book` pushes.
+ * SPEC §2 Quantum Hub: the book of the selected pair, by default grouped by price level (from depth: price,
+ * quantity and order count, best first), or as the individual open orders; each side in a panel of capped
+ * height that scrolls. Live through the socket's `book` pushes.
  */
 import { SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { type DepthLevel, fromNumeric, type Order, toDecimalString } from '@starlight/shared';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
+import { useSession } from '../../../lib/session.ts';
 import { useDepth } from '../api/get-depth.ts';
 import { useBook } from '../api/get-orders.ts';
 import type { PairView } from '../hooks/use-pair-view.ts';
-import { OrdersTable } from './OrdersTable.tsx';
+import { OrdersTable, ScrollRegion } from './OrdersTable.tsx';
 import { PanelCard, ViewSwitch } from './PanelCard.tsx';
+
+/** How many price levels a side the book shows (the depth query holds more, for the depth chart). */
+export const BOOK_LEVELS = 20;
+/** The height of a side's panel (pixels): about ten rows, the rest scrolls. */
+const BOOK_HEIGHT = 330;
 
 /** The unfilled quantity of an order, as a decimal string. */
 function remainingOf(o: Order): string {
@@ -26,17 +33,19 @@ function BookSide({
   side: 'buy' | 'sell';
   orders: Order[];
   view: PairView;
-  onPick: (price: string) => void;
+  onPick: ((price: string) => void) | undefined;
 }) {
   const color = side === 'buy' ? 'teal.4' : 'red.4';
+  const label = side === 'buy' ? 'Buy orders' : 'Sell orders';
   return (
     <OrdersTable
-      label={side === 'buy' ? 'Buy orders' : 'Sell orders'}
+      scrollHeight={BOOK_HEIGHT}
+      label={label}
       title={side === 'buy' ? 'Buys' : 'Sells'}
       titleColor={color}
       orders={orders}
       empty={`No ${side} orders`}
-      onRowClick={(o) => onPick(toDecimalString(fromNumeric(o.price)))}
+      onRowClick={onPick && ((o) => onPick(toDecimalString(fromNumeric(o.price))))}
       columns={[
         { header: `Price (${view.sellTicker})`, color, cell: (o) => formatMoney(o.price, view.sell) },
         {
@@ -49,49 +58,73 @@ function BookSide({
   );
 }
 
-function LevelsTable({ side, levels, view }: { side: 'buy' | 'sell'; levels: DepthLevel[]; view: PairView }) {
+function LevelsTable({
+  side,
+  levels,
+  view,
+  onPick,
+}: {
+  side: 'buy' | 'sell';
+  levels: DepthLevel[];
+  view: PairView;
+  onPick: ((price: string) => void) | undefined;
+}) {
   const color = side === 'buy' ? 'teal.4' : 'red.4';
+  const label = side === 'buy' ? 'Buy price levels' : 'Sell price levels';
   return (
     <div>
       <Title order={3} size="h5" mb={4} c={color}>
         {side === 'buy' ? 'Buys' : 'Sells'} by price
       </Title>
-      <Table aria-label={side === 'buy' ? 'Buy price levels' : 'Sell price levels'} striped verticalSpacing={4} fz="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Price ({view.sellTicker})</Table.Th>
-            <Table.Th ta="right">Quantity ({view.buyTicker})</Table.Th>
-            <Table.Th ta="right">Orders</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {levels.length === 0 ? (
+      <ScrollRegion label={label} maxHeight={BOOK_HEIGHT}>
+        <Table aria-label={label} striped highlightOnHover={Boolean(onPick)} verticalSpacing={4} fz="sm">
+          <Table.Thead>
             <Table.Tr>
-              <Table.Td colSpan={3}>
-                <Text size="sm" c="dimmed">
-                  No {side} orders
-                </Text>
-              </Table.Td>
+              <Table.Th>Price ({view.sellTicker})</Table.Th>
+              <Table.Th ta="right">Quantity ({view.buyTicker})</Table.Th>
+              <Table.Th ta="right">Orders</Table.Th>
             </Table.Tr>
-          ) : (
-            levels.map((l) => (
-              <Table.Tr key={l.price} style={{ fontVariantNumeric: 'tabular-nums' }}>
-                <Table.Td c={color}>{formatMoney(l.price, view.sell)}</Table.Td>
-                <Table.Td ta="right">{formatMoney(l.amount, view.buy)}</Table.Td>
-                <Table.Td ta="right">{l.orders}</Table.Td>
+          </Table.Thead>
+          <Table.Tbody>
+            {levels.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={3}>
+                  <Text size="sm" c="dimmed">
+                    No {side} orders
+                  </Text>
+                </Table.Td>
               </Table.Tr>
-            ))
-          )}
-        </Table.Tbody>
-      </Table>
+            ) : (
+              levels.map((l) => (
+                <Table.Tr
+                  key={l.price}
+                  onClick={onPick && (() => onPick(toDecimalString(fromNumeric(l.price))))}
+                  style={{ fontVariantNumeric: 'tabular-nums', cursor: onPick ? 'pointer' : undefined }}
+                >
+                  <Table.Td c={color}>{formatMoney(l.price, view.sell)}</Table.Td>
+                  <Table.Td ta="right">{formatMoney(l.amount, view.buy)}</Table.Td>
+                  <Table.Td ta="right">{l.orders.toLocaleString('en-GB')}</Table.Td>
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </ScrollRegion>
     </div>
   );
 }
 
+/**
+ * The book panel: by price level by default (at most `BOOK_LEVELS` a side), or the individual orders.
+ * Clicking a level or an order copies its price into the order form, when there is one (signed in).
+ */
 export function OrderBook({ view, onPick }: { view: PairView; onPick: (price: string) => void }) {
-  const [mode, setMode] = useState<'orders' | 'levels'>('orders');
-  const book = useBook(view.pair._id);
-  const depth = useDepth(mode === 'levels' ? view.pair._id : null);
+  const [mode, setMode] = useState<'orders' | 'levels'>('levels');
+  const signedIn = useSession((s) => s.user) !== null;
+  const pick = signedIn ? onPick : undefined;
+  const depth = useDepth(view.pair._id);
+  const book = useBook(mode === 'orders' ? view.pair._id : null);
+  const loading = mode === 'orders' ? book.isLoading : depth.isLoading;
   return (
     <PanelCard
       id="order-book-title"
@@ -102,28 +135,30 @@ export function OrderBook({ view, onPick }: { view: PairView; onPick: (price: st
           value={mode}
           onChange={setMode}
           options={[
-            { value: 'orders', label: 'Orders' },
             { value: 'levels', label: 'By price level' },
+            { value: 'orders', label: 'Orders' },
           ]}
         />
       }
     >
-      {book.isLoading ? (
+      {loading ? (
         <Text c="dimmed">Loading orders…</Text>
       ) : mode === 'orders' ? (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <BookSide side="sell" orders={book.data?.sells ?? []} view={view} onPick={onPick} />
-          <BookSide side="buy" orders={book.data?.buys ?? []} view={view} onPick={onPick} />
+          <BookSide side="sell" orders={book.data?.sells ?? []} view={view} onPick={pick} />
+          <BookSide side="buy" orders={book.data?.buys ?? []} view={view} onPick={pick} />
         </SimpleGrid>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <LevelsTable side="sell" levels={depth.data?.sells ?? []} view={view} />
-          <LevelsTable side="buy" levels={depth.data?.buys ?? []} view={view} />
+          <LevelsTable side="sell" levels={(depth.data?.sells ?? []).slice(0, BOOK_LEVELS)} view={view} onPick={pick} />
+          <LevelsTable side="buy" levels={(depth.data?.buys ?? []).slice(0, BOOK_LEVELS)} view={view} onPick={pick} />
         </SimpleGrid>
       )}
-      <Text size="xs" c="dimmed" mt="xs">
-        Click an order to copy its price into the form.
-      </Text>
+      {signedIn && (
+        <Text size="xs" c="dimmed" mt="xs">
+          {mode === 'levels' ? 'Click a price level' : 'Click an order'} to copy its price into the form.
+        </Text>
+      )}
     </PanelCard>
   );
 }

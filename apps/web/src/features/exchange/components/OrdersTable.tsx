@@ -5,7 +5,7 @@
  */
 
 import type { MantineColor, MantineFontSize, MantineSpacing } from '@mantine/core';
-import { Table, Text, Title } from '@mantine/core';
+import { Box, Table, Text, Title } from '@mantine/core';
 import type { Order } from '@starlight/shared';
 import type { ReactNode } from 'react';
 import classes from './orders-table.module.css';
@@ -19,6 +19,26 @@ export interface OrderColumn {
   cell: (order: Order) => ReactNode;
 }
 
+/**
+ * A list in a box of capped height that scrolls; it takes keyboard focus so it can be scrolled without a
+ * mouse (axe). `label` names the region ("Sell price levels (scrollable)").
+ */
+export function ScrollRegion({
+  label,
+  maxHeight,
+  children,
+}: {
+  label: string;
+  maxHeight: number;
+  children: ReactNode;
+}) {
+  return (
+    <Box mah={maxHeight} style={{ overflowY: 'auto' }} role="region" aria-label={`${label} (scrollable)`} tabIndex={0}>
+      {children}
+    </Box>
+  );
+}
+
 export function OrdersTable({
   label,
   title,
@@ -29,6 +49,7 @@ export function OrdersTable({
   onRowClick,
   rowLabel,
   scroll,
+  scrollHeight,
   fz = 'sm',
   horizontalSpacing,
 }: {
@@ -46,6 +67,8 @@ export function OrdersTable({
   rowLabel?: (order: Order) => string;
   /** Wrap in a horizontal scroll region of this minimum width (0: never wider than the screen). */
   scroll?: { minWidth: number };
+  /** Cap the table's height at this many pixels: it then scrolls in a `ScrollRegion`. */
+  scrollHeight?: number;
   fz?: MantineFontSize;
   horizontalSpacing?: MantineSpacing;
 }) {
@@ -103,7 +126,11 @@ export function OrdersTable({
           {title}
         </Title>
       )}
-      {scroll ? (
+      {scrollHeight !== undefined ? (
+        <ScrollRegion label={label} maxHeight={scrollHeight}>
+          {table}
+        </ScrollRegion>
+      ) : scroll ? (
         <Table.ScrollContainer
           minWidth={scroll.minWidth}
           type="native"

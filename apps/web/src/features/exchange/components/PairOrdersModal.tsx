@@ -1,5 +1,6 @@
 /**
- * Admin Console, Cex Control: View Orders of a pair. Buys and Sells tables (created at, initial amount,
+ * Admin Console, Cex Control: View Orders of a pair. Buys and Sells tables, each a page of twenty open orders
+ * in price-time priority with its paging (created at, initial amount,
  * filled amount, price, state), a Payout button on Placed sell orders (the rest was settled off-platform,
  * DESIGN §5; confirmed first, since it burns the escrow), and the Quantum Hub's own create-order form,
  * which places an order as the admin. On a phone the dialog is full screen and the tables compact, so
@@ -19,8 +20,9 @@ import {
 } from '@starlight/shared';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
+import { Paging } from '../../../components/Paging.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
-import { useBook } from '../api/get-orders.ts';
+import { useBookPage } from '../api/get-book-page.ts';
 import { usePayoutOrder } from '../api/payout-order.ts';
 import { type PairView, usePairView } from '../hooks/use-pair-view.ts';
 import { toastServerMessage } from '../utils/messages.ts';
@@ -41,9 +43,20 @@ function restText(o: Order, view: PairView | null): string {
   return `${formatMoney(rest, view?.buy)} ${view?.buyTicker ?? ''}`.trim();
 }
 
+/** Orders a page of each side. */
+const PAGE_SIZE = 20;
+
+/** One side's page of the book and its paging. */
+function useSidePage(pair: string, buySide: boolean) {
+  const [page, setPage] = useState(1);
+  const query = useBookPage({ pair, buySide, paging: { limit: PAGE_SIZE, page } });
+  return { query, page, setPage };
+}
+
 function PairOrders({ pair, compact }: { pair: Pair; compact: boolean }) {
   const view = usePairView(pair);
-  const book = useBook(pair._id);
+  const buys = useSidePage(pair._id, true);
+  const sells = useSidePage(pair._id, false);
   const payout = usePayoutOrder();
   // The order asked about stays in `asked` while the question fades out, so its text does not blank.
   const [asked, setAsked] = useState<Order | null>(null);
@@ -97,24 +110,35 @@ function PairOrders({ pair, compact }: { pair: Pair; compact: boolean }) {
       ? [{ header: 'Actions', hiddenHeader: true, align: 'right' as const, cell: payoutButton }]
       : []),
   ];
-  const table = (title: 'Buys' | 'Sells', orders: Order[], withPayout: boolean) => (
-    <OrdersTable
-      label={title}
-      title={title}
-      orders={orders}
-      empty="No orders Found"
-      columns={columns(withPayout)}
-      // Very large amounts may still overflow: the region then scrolls and takes keyboard focus (axe).
-      scroll={{ minWidth: compact ? 0 : 560 }}
-      fz={compact ? 'xs' : 'sm'}
-      horizontalSpacing={compact ? 6 : 'xs'}
-    />
+  const table = (title: 'Buys' | 'Sells', side: ReturnType<typeof useSidePage>, withPayout: boolean) => (
+    <Stack gap={4}>
+      {side.query.isError && <Text c="red.4">{errorMessage(side.query.error)}</Text>}
+      <OrdersTable
+        label={title}
+        title={title}
+        orders={side.query.data?.orders ?? []}
+        empty={side.query.isPending ? 'Loading…' : 'No orders Found'}
+        columns={columns(withPayout)}
+        // Very large amounts may still overflow: the region then scrolls and takes keyboard focus (axe).
+        scroll={{ minWidth: compact ? 0 : 560 }}
+        fz={compact ? 'xs' : 'sm'}
+        horizontalSpacing={compact ? 6 : 'xs'}
+      />
+      {(side.query.data?.total ?? 0) > PAGE_SIZE && (
+        <Paging
+          page={side.page}
+          limit={PAGE_SIZE}
+          total={side.query.data?.total ?? 0}
+          totalCapped={side.query.data?.totalCapped ?? false}
+          onPage={side.setPage}
+        />
+      )}
+    </Stack>
   );
   return (
     <Stack gap="md">
-      {book.isError && <Text c="red.4">{errorMessage(book.error)}</Text>}
-      {table('Buys', book.data?.buys ?? [], false)}
-      {table('Sells', book.data?.sells ?? [], true)}
+      {table('Buys', buys, false)}
+      {table('Sells', sells, true)}
       {view && <OrderForm view={view} />}
       {/* Paying out burns the member's escrow for good: the admin confirms first (like Delete pair). In the
           modal stack, Escape closes this question only, not View Orders beneath it. */}

@@ -76,6 +76,7 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
         case 'book':
           client.setQueryData(queryKeys.exchange.book(msg.pair), msg.orders);
           client.setQueryData(queryKeys.exchange.depth(msg.pair), msg.depth);
+          void client.invalidateQueries({ queryKey: queryKeys.exchange.bookPagesOf(msg.pair) });
           return;
         case 'trades':
           client.setQueryData<Trade[]>(queryKeys.exchange.trades(msg.pair), (cur) => mergeTrades(cur, msg.trades));
@@ -83,7 +84,8 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
           void client.invalidateQueries({ queryKey: queryKeys.exchange.candlesOf(msg.pair) });
           return;
         case 'orders':
-          client.setQueryData(queryKeys.exchange.myOrders(token), msg.orders);
+          // The member's orders changed: the pages on screen refetch (each is a page of one state).
+          void client.invalidateQueries({ queryKey: queryKeys.exchange.myOrdersPages });
           return;
         case 'balances': {
           client.setQueryData<User>(queryKeys.me(token), (me) => (me ? { ...me, balances: msg.balances } : me));

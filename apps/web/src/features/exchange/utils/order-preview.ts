@@ -63,10 +63,3 @@ export function previewOrder(input: {
     proceedsIn: 'sell',
   };
 }
-
-/** SPEC §2 My orders: by state (Placed first), then newest first. */
-export function sortMyOrders<T extends { state: number; createdAt: string }>(orders: T[]): T[] {
-  return [...orders].sort((a, b) =>
-    a.state !== b.state ? a.state - b.state : a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0,
-  );
-}
