@@ -42,6 +42,8 @@ export const queryKeys = {
     collections: (token: string | null) => ['items', 'collections', token] as const,
     /** The caller's items of a collection grouped by name, per request body. */
     grouped: (body: unknown) => ['items', 'grouped', body] as const,
+    /** The collections the session's member holds items of, with their counts. */
+    held: (token: string | null) => ['items', 'held', token] as const,
   },
   forge: {
     /** The recipes the session may see (an admin sees inactive ones too). */

@@ -15,6 +15,7 @@ import {
   type GroupedItemsResponse,
   type ItemResponse,
   type ItemsResponse,
+  type UserCollectionsResponse,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -22,6 +23,7 @@ import type { AuthUser } from '../../http/access.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { findUserByNickname } from '../accounts/accounts.public.ts';
+import { findHeldCollections } from './held-collections.queries.ts';
 import {
   findCollection,
   findCollections,
@@ -158,4 +160,13 @@ export async function getUserItemsGrouped(
   return listed(
     await findGroupedItems(db, member.id, collectionId, input.paging, (count) => totals.total(member.id, key, count)),
   );
+}
+
+/**
+ * `getUserCollections {}` (member): the collections the caller holds items of, by name, with their
+ * counts (`findHeldCollections`). Only the caller's own items are read.
+ */
+export async function getUserCollections(db: Db, member: AuthUser): Promise<UserCollectionsResponse> {
+  const data = await findHeldCollections(db, member.id);
+  return { data, message: data.length === 0 ? 'No Data' : `Got ${data.length} collection(s)` };
 }

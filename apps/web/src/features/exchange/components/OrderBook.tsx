@@ -3,7 +3,7 @@
  * the same book grouped by price level (from depth). Live through the socket's `book` pushes.
  */
 import { SimpleGrid, Table, Text, Title } from '@mantine/core';
-import { type DepthLevel, fromNumeric, type Order, toDecimalString } from '@starlight/shared';
+import { type DepthLevel, formatTotal, fromNumeric, type Order, toDecimalString } from '@starlight/shared';
 import { useState } from 'react';
 import { formatMoney } from '../../../components/Money.tsx';
 import { useDepth } from '../api/get-depth.ts';
@@ -78,7 +78,7 @@ function LevelsTable({ side, levels, view }: { side: 'buy' | 'sell'; levels: Dep
               <Table.Tr key={l.price} style={{ fontVariantNumeric: 'tabular-nums' }}>
                 <Table.Td c={color}>{formatMoney(l.price, view.sell)}</Table.Td>
                 <Table.Td ta="right">{formatMoney(l.amount, view.buy)}</Table.Td>
-                <Table.Td ta="right">{l.orders}</Table.Td>
+                <Table.Td ta="right">{formatTotal(l.orders)}</Table.Td>
               </Table.Tr>
             ))
           )}
