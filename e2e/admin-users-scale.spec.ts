@@ -5,34 +5,14 @@
  * phone size.
  */
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
+import { bulkMembers } from './bulk.ts';
 import { expectNoSeriousA11yViolations, newPage, signIn } from './fixtures.ts';
 
 const MEMBERS = 12_000;
 
-/** The browser tests' database (e2e/serve.ts made it fresh for this run). */
-function databaseUrl(): string {
-  const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  url.pathname = `/${process.env.STARLIGHT_E2E_DB ?? 'starlight_e2e'}`;
-  return url.toString();
-}
-
 /** member1 … member12000 in one INSERT … SELECT (once per run: the second project finds them there). */
 test.beforeAll(async () => {
-  const client = new pg.Client({ connectionString: databaseUrl() });
-  await client.connect();
-  try {
-    await client.query(
-      `INSERT INTO users (id, nickname, email, is_email_verified, is_anonymous, created_at)
-       SELECT 'd' || lpad(to_hex(g), 23, '0'), 'member' || g, 'member' || g || '@scale.example', g % 5 < 2,
-              g % 10 = 0, now() - interval '1 hour' - g * interval '1 minute'
-       FROM generate_series(1, $1::int) g
-       ON CONFLICT DO NOTHING`,
-      [MEMBERS],
-    );
-  } finally {
-    await client.end();
-  }
+  await bulkMembers({ prefix: 'member', idPrefix: 'd', count: MEMBERS, newest: 'first' });
 });
 
 test('User Logs pages through 10,000+ members and finds one by nickname; User Control shows the kept stats', async ({

@@ -13,7 +13,7 @@ import {
   uniqueNick,
 } from './fixtures.ts';
 
-test('buy synth chips, open them, see the ships', async ({ browser, isMobile, request }) => {
+test('buy synth chips, open them, see the ships', async ({ browser, isMobile, request }, testInfo) => {
   const visitor = await newPage(browser, isMobile);
   await visitor.goto('/synthchips');
   await expect(visitor.getByTestId('chips-remaining')).toContainText('left');
@@ -54,7 +54,27 @@ test('buy synth chips, open them, see the ships', async ({ browser, isMobile, re
     await page.goto('/userbank?tab=bank');
     await page.getByRole('tab', { name: 'Game Items' }).click();
   }
-  await page.getByRole('combobox', { name: 'Collection' }).click();
-  await page.getByRole('option', { name: 'Alpha Ships' }).click();
-  await expect(page.getByTestId('item-card').first()).toContainText('Alpha ');
+  // The only collection they hold, chosen already, with its count.
+  await expect(page.getByRole('combobox', { name: 'Collection' })).toHaveValue('Alpha Ships (10 items)');
+  const card = page.getByTestId('item-card').first();
+  await expect(card).toContainText('Alpha ');
+  // "An uncommon …", "An epic …", "A rare …": the article fits the rarity.
+  await card.getByRole('button', { name: 'Details' }).click();
+  const details = page.getByRole('dialog');
+  await expect(details.getByText(/ from an Alpha synth chip$/)).toBeVisible();
+  await expect(details.getByText(/^A [aeiou]/i)).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  // The drop table's rarity badges show their whole word at any size.
+  await page.goto('/synthchips');
+  const badges = page.getByTestId('drop-rarity');
+  await expect(badges).toHaveCount(5);
+  for (const badge of await badges.all()) {
+    const whole = await badge.evaluate((node) => {
+      const label = (node.querySelector('.mantine-Badge-label') ?? node) as HTMLElement;
+      return label.scrollWidth <= label.clientWidth + 1;
+    });
+    expect(whole, await badge.textContent()).toBe(true);
+  }
+  await page.screenshot({ path: testInfo.outputPath('drop-table.png'), fullPage: true });
 });

@@ -79,3 +79,23 @@ test('ranks members, shows my rank, hides a private member', async ({ browser, i
   await expect(page.getByText(privateNick)).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
 });
+
+test('a refused board says so in words, not the field the server named', async ({ browser, isMobile }, info) => {
+  const visitor = await newPage(browser, isMobile);
+  // The server refuses the currency as it refuses an invalid one (SPEC §8 validation message).
+  await visitor.route('**/api/user/leaderboard', (route) =>
+    route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        message: '"currencyId" contains an invalid value',
+        errors: [{ field: 'currencyId', message: '"currencyId" contains an invalid value' }],
+      }),
+    }),
+  );
+  await visitor.goto('/leaderboard?currency=3');
+  const alert = visitor.getByRole('alert').filter({ hasText: 'Could not load the leaderboard' });
+  await expect(alert).toContainText('This currency has no leaderboard. Choose another tab.');
+  await expect(visitor.getByText(/currencyId/)).toHaveCount(0);
+  await visitor.screenshot({ path: info.outputPath('leaderboard-refused.png'), fullPage: true });
+});

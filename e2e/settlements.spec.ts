@@ -1,10 +1,22 @@
 /**
  * Deposits and withdrawals in a browser: a member withdraws in My Tokens and the balance
  * drops; the admin refuses it in the Settlements panel and the balance comes back; the member claims a
- * deposit, the admin approves it and the balance grows.
+ * deposit, the admin approves it and the balance grows. The table shows a state badge's whole word and
+ * long hashes shortened, whole in the title, with a copy button.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN, expectNoSeriousA11yViolations, newPage, PASSWORD, signIn, uniqueNick } from './fixtures.ts';
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import {
+  ADMIN,
+  adminSignIn,
+  apiPost,
+  createCurrency,
+  expectNoSeriousA11yViolations,
+  newPage,
+  PASSWORD,
+  registerMember,
+  signIn,
+  uniqueNick,
+} from './fixtures.ts';
 
 /** A currency that allows withdrawals (10% tax) and deposits, and 100 of it minted to `nick`. */
 async function setUp(request: APIRequestContext, nick: string): Promise<{ ticker: string; name: string }> {
@@ -107,4 +119,51 @@ test('withdraw, refused and paid back; deposit, approved and credited', async ({
 
   await member.reload();
   await expect(member.getByTestId(`balance-${ticker}`)).toHaveText(`115.00 ${ticker}`);
+});
+
+/** Whether `el` shows its whole text: no ellipsis, nothing cut by its box. */
+function wholeText(el: Locator): Promise<boolean> {
+  return el.evaluate((node) => {
+    const inner = (node.querySelector('.mantine-Badge-label') ?? node) as HTMLElement;
+    return inner.scrollWidth <= inner.clientWidth + 1 && node.scrollWidth <= (node as HTMLElement).clientWidth + 1;
+  });
+}
+
+test('Settlements shows the whole state badge and shortened hashes with a copy button', async ({
+  browser,
+  isMobile,
+  request,
+}, info) => {
+  const adminToken = await adminSignIn(request);
+  const { currencyId } = await createCurrency(request, adminToken, { prefix: 'H' });
+  await apiPost(request, adminToken, '/api/bank/modifyCurrency', { currencyId, canDeposit: true });
+  const nick = uniqueNick('hash');
+  const member = await registerMember(request, nick);
+  const wallet = '0xAbCdEf0123456789abcdef0123456789ABCDEF01';
+  const reference = `0x${'feed'.repeat(15)}beef`;
+  await apiPost(request, member.token, '/api/bank/deposit', {
+    currencyId,
+    amount: '5',
+    walletAddress: wallet,
+    reference,
+  });
+
+  const admin = await newPage(browser, isMobile);
+  await signIn(admin);
+  await admin.goto('/dashboard?view=admin&tab=currency');
+  const panel = admin.getByRole('region', { name: 'Settlements' });
+  const row = panel.getByRole('row').filter({ hasText: nick });
+  await expect(row).toBeVisible();
+  const badge = row.getByText('pending', { exact: true });
+  await expect(badge).toBeVisible();
+  expect(await wholeText(badge)).toBe(true);
+  const short = row.getByTitle(reference);
+  await expect(short).toHaveText('0xfeed…beef');
+  // The server keeps wallet addresses in lower case.
+  await expect(row.getByTitle(wallet.toLowerCase())).toHaveText('0xabcd…ef01');
+  await expect(row.getByRole('button', { name: 'Copy transaction reference' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Copy wallet address' })).toBeVisible();
+  await expect(row.getByText(reference, { exact: true })).toHaveCount(0);
+  await row.scrollIntoViewIfNeeded();
+  await admin.screenshot({ path: info.outputPath('settlements-hashes.png'), fullPage: true });
 });

@@ -85,6 +85,12 @@ describe('synth chips', () => {
       expect(item.metadata).toMatchObject({ class: item.name.replace('Alpha ', '') });
       expect(item.owner.nickname).toBe(m.nickname);
       expect(item.hiddendata).toBeUndefined();
+      // "An uncommon", "An epic", "A rare": the article goes with the rarity's first sound.
+      const rarity = String(item.metadata.rarity).toLowerCase();
+      expect(item.description).toBe(
+        `${/^[aeiou]/.test(rarity) ? 'An' : 'A'} ${rarity} ${item.name.replace('Alpha ', '').toLowerCase()} from an Alpha synth chip`,
+      );
+      expect(item.description).not.toMatch(/^A [aeiou]/i);
     }
     expect(table.table.reduce((s, r) => s + Number(r.odds), 0)).toBeCloseTo(1, 10);
     // The answer is the ships as stored: the member's item list shows the same ten, newest first.

@@ -63,6 +63,7 @@ describe('the route table', () => {
         'POST /api/inventory/modifyCollection creator',
         'POST /api/inventory/getItems member',
         'POST /api/inventory/getUserItems member',
+        'POST /api/inventory/getUserCollections member',
         'POST /api/inventory/getUserItemsGrouped member',
         'GET /api/inventory/synthChips public',
         'GET /api/inventory/dropTable public',

@@ -3,7 +3,15 @@
  * collection's creator adds items, for any member; item data is nested text, numbers and booleans,
  * size-limited; members read their own items, grouped by name; `hiddendata` reaches only the creator.
  */
-import type { CollectionsResponse, GroupedItemsResponse, Item, ItemsResponse, OwnCollection } from '@starlight/shared';
+import type {
+  CollectionsResponse,
+  GroupedItemsResponse,
+  Item,
+  ItemsResponse,
+  OwnCollection,
+  UserCollectionsResponse,
+} from '@starlight/shared';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, type Member, registerMember, useTestApp, withRole } from './helpers.ts';
 
@@ -236,6 +244,55 @@ describe('items', () => {
       paging: { limit: 10, page: 1 },
     });
     expect(other.json<GroupedItemsResponse>().data.map((g) => g.name)).toEqual(['Falcon']);
+  });
+
+  it("lists the member's own collections by name with their counts, from items_owner", async () => {
+    const owner = await registerMember(t.app, 'held');
+    const second = await call(t.app, otherCreator.token, 'POST', '/api/inventory/createCollection', {
+      name: 'Another Armada',
+      description: 'A second collection of ships',
+      imgUrl: 'https://example.com/armada.png',
+    });
+    expect(second.statusCode, second.body).toBe(200);
+    const armada = second.json<{ collection: OwnCollection }>().collection;
+    await call(t.app, otherCreator.token, 'POST', '/api/inventory/createCollection', {
+      name: 'Unheld Collection',
+      description: 'Nobody here holds one of these',
+      imgUrl: 'https://example.com/none.png',
+    });
+    const before = await call(t.app, owner.token, 'POST', '/api/inventory/getUserCollections', {});
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.json<UserCollectionsResponse>().data).toEqual([]);
+    for (const name of ['Viper', 'Falcon', 'Viper']) {
+      expect((await createItem(creator, { owner: owner.nickname, name })).statusCode).toBe(200);
+    }
+    const armadaItem = await call(t.app, otherCreator.token, 'POST', '/api/inventory/createItem', {
+      itemCollection: armada._id,
+      owner: owner.nickname,
+      name: 'Dreadnought',
+      description: 'A heavy battleship of the armada',
+      imgUrl: 'https://example.com/d.png',
+      metadata: {},
+      variabledata: {},
+      hiddendata: {},
+    });
+    expect(armadaItem.statusCode, armadaItem.body).toBe(200);
+
+    const res = await call(t.app, owner.token, 'POST', '/api/inventory/getUserCollections', {});
+    expect(res.json<UserCollectionsResponse>().data).toEqual([
+      { _id: armada._id, name: 'Another Armada', count: 1, countCapped: false },
+      { _id: collection._id, name: 'Test Fleet', count: 3, countCapped: false },
+    ]);
+    // Another member's list names only what they hold; a visitor may not ask.
+    const other = await call(t.app, otherCreator.token, 'POST', '/api/inventory/getUserCollections', {});
+    expect(other.json<UserCollectionsResponse>().data).toEqual([]);
+    expect((await call(t.app, undefined, 'POST', '/api/inventory/getUserCollections', {})).statusCode).toBe(401);
+
+    const plan = await t.built.database.db.execute<{ 'QUERY PLAN': string }>(
+      sql`EXPLAIN SELECT i.collection_id FROM items i WHERE i.owner_id = ${owner.id}
+          ORDER BY i.collection_id LIMIT 1`,
+    );
+    expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('items_owner');
   });
 
   it('pages through the groups in name order, each with its count and its newest item', async () => {

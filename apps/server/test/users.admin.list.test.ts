@@ -11,6 +11,15 @@ import { userListSql } from '../src/modules/users/admin.queries.ts';
 import { call, makeAppOnOwnDatabase, registerMember, useTestApp } from './helpers.ts';
 import { BULK, bulkMembers } from './users.admin.helpers.ts';
 
+/**
+ * The order of a nickname search of `text` as SPEC's list with the ranking: the nicknames that start with
+ * it (any case) first, in byte order (so the exact one leads), then the rest newest first.
+ */
+function rankedOrder(text: string): SQL {
+  const starts = sql`lower(nickname) COLLATE "C" LIKE ${`${text.toLowerCase()}%`}`;
+  return sql`(${starts}) DESC, CASE WHEN ${starts} THEN lower(nickname) COLLATE "C" END, created_at DESC, id DESC`;
+}
+
 describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', () => {
   const t = useTestApp({}, { build: () => makeAppOnOwnDatabase('uadm_list') });
   const db = () => t.built.database.db;
@@ -38,12 +47,14 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
     index: string;
     where: SQL;
     most?: boolean;
+    order?: SQL;
   }> = [
     {
       name: 'nickname',
       f: { nickname: 'BULK123' },
       index: 'users_nickname_trgm',
       where: sql`strpos(lower(nickname), 'bulk123') > 0`,
+      order: rankedOrder('bulk123'),
     },
     {
       name: 'e-mail',
@@ -93,11 +104,11 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
       where: sql`NOT is_active AND is_anonymous AND is_wallet_only`,
     },
   ];
-  for (const { name, f, index, where, most } of filters) {
+  for (const { name, f, index, where, most, order } of filters) {
     it(`filters by ${name} on ${index}, as SPEC defines it`, async () => {
       const body = await list(f);
       const expected = await db().execute<{ id: string }>(
-        sql`SELECT id FROM users WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT 50`,
+        sql`SELECT id FROM users WHERE ${where} ORDER BY ${order ?? sql`created_at DESC, id DESC`} LIMIT 50`,
       );
       const all = await db().execute<{ n: string }>(sql`SELECT count(*) AS n FROM users WHERE ${where}`);
       const n = Number(all.rows[0]?.n);
@@ -198,7 +209,7 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
       ]) {
         const body = await list({ nickname, paging });
         const expected = await db().execute<{ id: string }>(
-          sql`SELECT id FROM users WHERE ${where} ORDER BY created_at DESC, id DESC
+          sql`SELECT id FROM users WHERE ${where} ORDER BY ${rankedOrder(nickname)}
               LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}`,
         );
         expect(
@@ -209,6 +220,33 @@ describe('getUsers and getUserStats at size (PostgreSQL, 12,000 bulk members)', 
         expect(body.totalCapped).toBe(false);
       }
     }
+  });
+
+  it('ranks the exact nickname first (any case), then those that start with it, then the rest', async () => {
+    // (Pages across the ranks: the search of a common part above.) The exact one is the oldest and the part-of-a-word ones the newest: newest first put it last.
+    await db().execute(sql`
+      INSERT INTO users (id, nickname, email, created_at) VALUES
+        ('f00000000000000000000001', 'Ranked77', 'ranked77@rank.example', '2020-01-01T00:00:00Z'),
+        ('f00000000000000000000002', 'ranked77b', 'ranked77b@rank.example', '2021-01-01T00:00:00Z'),
+        ('f00000000000000000000003', 'RANKED77a', 'ranked77a@rank.example', '2022-01-01T00:00:00Z'),
+        ('f00000000000000000000004', 'xranked77', 'xranked77@rank.example', '2023-01-01T00:00:00Z'),
+        ('f00000000000000000000005', 'yranked77z', 'yranked77z@rank.example', '2024-01-01T00:00:00Z')`);
+    const nicks = (body: GetUsersResponse) => body.users.map((u) => u.nickname);
+    const all = await list({ nickname: 'rANKED77' });
+    expect(nicks(all)).toEqual(['Ranked77', 'RANKED77a', 'ranked77b', 'yranked77z', 'xranked77']);
+    expect(all.total).toBe(5);
+
+    // The prefix part is a range of users_nickname_prefix read in its order (no sort of every match).
+    const plan = (
+      await db().execute<{ 'QUERY PLAN': string }>(
+        sql`EXPLAIN SELECT u.id FROM users u WHERE lower(u.nickname) COLLATE "C" LIKE 'bulk1%' AND true
+            ORDER BY lower(u.nickname) COLLATE "C" LIMIT 50`,
+      )
+    ).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    expect(plan).toContain('Index Scan using users_nickname_prefix');
+    expect(plan).not.toContain('Sort');
   });
 
   it('writes a new member into the trigram indexes at once, so no search reads a pending list', async () => {

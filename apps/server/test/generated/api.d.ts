@@ -297,6 +297,10 @@ export interface paths {
     /** The caller's items of a collection, grouped by name with their count */
     post: operations["getUserItemsGrouped"];
   };
+  "/api/inventory/getUserCollections": {
+    /** The collections the caller holds items of, by name, with how many */
+    post: operations["getUserCollections"];
+  };
   "/api/inventory/synthChips": {
     /** Synth chips left on sale and their price in Credits */
     get: operations["getSynthChips"];
@@ -6047,6 +6051,78 @@ export interface operations {
               }[];
             total: number;
             totalCapped: boolean;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The collections the caller holds items of, by name, with how many */
+  getUserCollections: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                _id: string;
+                name: string;
+                count: number;
+                countCapped: boolean;
+              }[];
             message: string;
           };
         };

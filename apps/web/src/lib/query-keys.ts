@@ -48,6 +48,8 @@ export const queryKeys = {
     /** A collection's items as its creator manages them, per request body. */
     ofCollection: (body: unknown) => ['items', 'of-collection', body] as const,
     ofCollectionAll: ['items', 'of-collection'] as const,
+    /** The collections the session's member holds items of, with their counts. */
+    held: (token: string | null) => ['items', 'held', token] as const,
   },
   forge: {
     /** The recipes the session may see (an admin sees inactive ones too). */

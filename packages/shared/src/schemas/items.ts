@@ -160,3 +160,19 @@ export const groupedItemsResponse = z.object({
   message: z.string(),
 });
 export type GroupedItemsResponse = z.infer<typeof groupedItemsResponse>;
+
+/**
+ * A collection the caller holds items of, with how many (`count`, counted up to COUNT_CAP: `countCapped`
+ * when they hold more).
+ */
+export const heldCollection = z.object({
+  _id: z.string(),
+  name: z.string(),
+  count: z.number().int(),
+  countCapped: z.boolean(),
+});
+export type HeldCollection = z.infer<typeof heldCollection>;
+/** `getUserCollections {}` (member) -> `{data, message}`: the caller's collections by name. */
+export const getUserCollectionsRequest = z.strictObject({});
+export const userCollectionsResponse = z.object({ data: z.array(heldCollection), message: z.string() });
+export type UserCollectionsResponse = z.infer<typeof userCollectionsResponse>;

@@ -43,6 +43,9 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_nickname_lower').on(sql`lower(${t.nickname})`),
+    // The admin search's ranking (users/admin-search.queries.ts): the nicknames that start with a term, as a
+    // range in byte order whatever the database's collation (a LIKE prefix needs a C-collated btree).
+    index('users_nickname_prefix').on(sql`(lower(${t.nickname}) COLLATE "C")`),
     uniqueIndex('users_email').on(t.email),
     uniqueIndex('users_primary_wallet').on(t.primaryWallet),
     uniqueIndex('users_api_key_hash').on(t.apiKeyHash),

@@ -229,6 +229,11 @@ export async function openSynthChips(
  * each drawn from the drop table with a CSPRNG (DESIGN §7), as rows to insert. `checkoutId` names the
  * purchase whose package granted them (null for ships opened from chips).
  */
+/** `word` after its indefinite article: "an uncommon", "an epic", "a rare". */
+function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'An' : 'A'} ${word}`;
+}
+
 function drawShips(sale: Sale, owners: readonly string[], checkoutId: string | null): NewItem[] {
   return owners.map((ownerId) => {
     const d = drawShip();
@@ -236,7 +241,7 @@ function drawShips(sale: Sale, owners: readonly string[], checkoutId: string | n
       collectionId: sale.shipsCollectionId,
       ownerId,
       name: `Alpha ${d.ship}`,
-      description: `A ${d.rarity.toLowerCase()} ${d.ship.toLowerCase()} from an Alpha synth chip`,
+      description: `${withArticle(d.rarity.toLowerCase())} ${d.ship.toLowerCase()} from an Alpha synth chip`,
       imgUrl: shipImageUrl(d.ship),
       metadata: { rarity: d.rarity, class: d.ship },
       variabledata: {},

@@ -3,12 +3,14 @@ import {
   createItemRequest,
   errorResponse,
   getItemsRequest,
+  getUserCollectionsRequest,
   getUserItemsGroupedRequest,
   getUserItemsRequest,
   groupedItemsResponse,
   itemResponse,
   itemsResponse,
   modifyItemRequest,
+  userCollectionsResponse,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
@@ -94,5 +96,19 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db; totals: CollectionTota
       },
     },
     (req) => items.getUserItemsGrouped(db, requireAuth(req), req.body, ownTotals),
+  );
+
+  app.post(
+    '/getUserCollections',
+    {
+      config: { access: 'member' },
+      schema: {
+        summary: 'The collections the caller holds items of, by name, with how many',
+        tags,
+        body: getUserCollectionsRequest,
+        response: { 200: userCollectionsResponse, ...errors },
+      },
+    },
+    (req) => items.getUserCollections(db, requireAuth(req)),
   );
 };

@@ -17,6 +17,7 @@ import {
   type ItemsResponse,
   type ModifyCollectionRequest,
   type ModifyItemRequest,
+  type UserCollectionsResponse,
 } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -24,6 +25,7 @@ import type { AuthUser } from '../../http/access.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { findUserByNickname } from '../accounts/accounts.public.ts';
+import { findHeldCollections } from './held-collections.queries.ts';
 import {
   findCollection,
   findCollections,
@@ -213,4 +215,13 @@ export async function getUserItemsGrouped(
   return listed(
     await findGroupedItems(db, member.id, collectionId, input.paging, (count) => totals.total(member.id, key, count)),
   );
+}
+
+/**
+ * `getUserCollections {}` (member): the collections the caller holds items of, by name, with their
+ * counts (`findHeldCollections`). Only the caller's own items are read.
+ */
+export async function getUserCollections(db: Db, member: AuthUser): Promise<UserCollectionsResponse> {
+  const data = await findHeldCollections(db, member.id);
+  return { data, message: data.length === 0 ? 'No Data' : `Got ${data.length} collection(s)` };
 }

@@ -10,12 +10,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { endOfDay } from '../../db/date-range.ts';
 import { inTransaction, readWithGenericPlans } from '../../db/transaction.ts';
-
-/**
- * `EXISTS` a positive balance of the account `u` (the primary key's `user_id` prefix: a few rows): what
- * `user_holdings` keeps, and the user list's `hasCurrency` (users' admin.queries.ts) asks the same.
- */
-const HAS_CURRENCY = sql`EXISTS (SELECT 1 FROM balances b WHERE b.user_id = u.id AND b.amount > 0)`;
+import { HAS_CURRENCY } from '../ledger/ledger.public.ts';
 
 const STAT_KEYS = [
   'total',

@@ -10,96 +10,19 @@ import { withinDates } from '../../db/date-range.ts';
 import { type CappedTotal, cappedTotal, capTotal, pageSize, readWholeListPage } from '../../db/paging.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { UserRow } from '../accounts/accounts.public.ts';
-
-/**
- * `EXISTS` a positive balance of the account `u` (the primary key's `user_id` prefix: a few rows): the
- * list's `hasCurrency`, the same test as the user stats' `haveCurrency` (reports/user-stats.queries.ts).
- */
-const HAS_CURRENCY = sql`EXISTS (SELECT 1 FROM balances b WHERE b.user_id = u.id AND b.amount > 0)`;
+import { HAS_CURRENCY } from '../ledger/ledger.public.ts';
+import {
+  emailFilter,
+  nicknameFilter,
+  nicknamePrefixFilter,
+  nicknameSample,
+  prefixMatchIds,
+} from './admin-search.queries.ts';
 
 /** A user-list row: the account's columns and whether it holds a positive balance of any currency. */
 export type AdminUserRecord = Omit<UserRow, 'passwordHash' | 'apiKeyHash' | 'apiKeySealed' | 'isSystem'> & {
   hasCurrency: boolean;
 };
-
-/** `text` as a LIKE pattern matching it anywhere: `%`, `_` and `\` escaped, lower-cased. */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * `email` contains `text` (kept lower case, so any case matches). The trigram index is asked only for the
- * part up to and with the `@` when that part has 3 characters or more: the part after it is a domain many
- * members share (each of its trigrams lists most of the table, and GIN reads every list it is given,
- * so `r4567@scale` cost far more than `r4567@`); the whole text is then checked on
- * the few rows found.
- */
-function emailFilter(text: string): SQL {
-  const lower = text.toLowerCase();
-  const at = lower.indexOf('@');
-  if (at < 3 || at === lower.length - 1) return sql`u.email LIKE ${containsPattern(lower)}`;
-  return sql`u.email LIKE ${containsPattern(lower.slice(0, at + 1))} AND strpos(u.email, ${lower}) > 0`;
-}
-
-/** A trigram in more than this share of nicknames is left out of the index search (see `nicknameFilter`). */
-const FREQUENT_TRIGRAM_SHARE = 0.05;
-/** The fewest sampled nicknames from which trigram shares are judged (fewer: the whole term is searched). */
-const MIN_NICKNAME_SAMPLE = 50;
-
-/**
- * `lower(nickname)` contains `text`, in any case. The trigram index (`users_nickname_trgm`)
- * is asked for the longest part of the term whose trigrams are each in at most `FREQUENT_TRIGRAM_SHARE` of
- * `sample` (nicknames the planner sampled, see `nicknameSample`), and the whole term is then checked on the
- * rows found (strpos). GIN checks every candidate of a term's rarest trigram against each of its other
- * trigrams, reading a page of each one's list per candidate: a trigram most nicknames share (`mem`, `ber`
- * of `member…`) costs its whole list (`member123` reads far more index pages than its part `er123`, and
- * `r123`, leaving out `er1` which many nicknames hold, fewer still). The whole term goes to the index when
- * it is not all letters and digits, when every trigram is frequent or none is, and without a sample large
- * enough to judge.
- */
-function nicknameFilter(text: string, sample: readonly string[]): SQL {
-  const whole = sql`lower(u.nickname) LIKE ${containsPattern(text)}`;
-  const lower = text.toLowerCase();
-  if (!/^[a-z0-9]{4,}$/.test(lower) || sample.length < MIN_NICKNAME_SAMPLE) return whole;
-  const rare: boolean[] = [];
-  for (let i = 0; i + 3 <= lower.length; i++) {
-    const trigram = lower.slice(i, i + 3);
-    const shared = sample.filter((nick) => nick.includes(trigram)).length;
-    rare.push(shared <= FREQUENT_TRIGRAM_SHARE * sample.length);
-  }
-  // The longest run of rare trigrams: the part of the term from its first to its last trigram's end.
-  let best = { from: 0, count: 0 };
-  for (let i = 0, run = 0; i < rare.length; i++) {
-    run = rare[i] ? run + 1 : 0;
-    if (run > best.count) best = { from: i - run + 1, count: run };
-  }
-  if (best.count === 0 || best.count === rare.length) return whole;
-  const part = lower.slice(best.from, best.from + best.count + 2);
-  return sql`lower(u.nickname) LIKE ${containsPattern(part)} AND strpos(lower(u.nickname), ${lower}) > 0`;
-}
-
-/** Per database handle: the sampled nicknames and when they were read (`nicknameSample`). */
-const nicknameSamples = new WeakMap<object, { at: number; sample: Promise<string[]> }>();
-const NICKNAME_SAMPLE_TTL_MS = 10 * 60_000;
-
-/**
- * The nicknames (lower case) ANALYZE sampled for `users_nickname_trgm`: its histogram, about 100 evenly
- * spread through the sorted nicknames; empty before any ANALYZE (PGlite). Read once per 10 minutes per
- * database handle. Only `nicknameFilter`'s choice of index search depends on it, never the rows found.
- */
-async function nicknameSample(db: DbOrTx): Promise<readonly string[]> {
-  const kept = nicknameSamples.get(db);
-  if (kept && Date.now() - kept.at < NICKNAME_SAMPLE_TTL_MS) return kept.sample;
-  const sample = db
-    .execute<{ sample: string[] | null }>(
-      sql`SELECT histogram_bounds::text::text[] AS sample FROM pg_stats
-          WHERE schemaname = current_schema() AND tablename = 'users_nickname_trgm' LIMIT 1`,
-    )
-    .then((res) => res.rows[0]?.sample ?? [])
-    .catch(() => []);
-  nicknameSamples.set(db, { at: Date.now(), sample });
-  return sample;
-}
 
 /** The SQL roles `getUsers` may filter by: a literal in the query, so a partial index's predicate applies. */
 const ROLE_LITERAL: Record<string, string> = { admin: "'admin'", user: "'user'", creator: "'creator'" };
@@ -186,7 +109,8 @@ async function keptTotal(db: DbOrTx, offset: number): Promise<CappedTotal> {
 }
 
 /**
- * A search's total and page from one pass over its matches: the ids and creation times of up to
+ * A search's total and page from one pass over its matches (`window`: the page's rows among the matches
+ * `ranked` leaves out, the nicknames a nickname search ranks first, `prefixMatchIds`): the ids and creation times of up to
  * `offset + COUNT_CAP + 1` matches, in the order the trigram index finds them (the plan `cappedTotal` has),
  * are counted (`total`, `totalCapped` as `cappedTotal` gives them) and, when they are all the matches,
  * sorted for the page (`ids`, in the list's order: a top-N sort of at most that many rows). So the index is
@@ -198,14 +122,16 @@ async function searchMatches(
   db: DbOrTx,
   from: SQL,
   offset: number,
-  limit: number,
+  window: { offset: number; limit: number },
+  ranked: SQL | null,
 ): Promise<{ ids: string[] | null } & CappedTotal> {
   const bound = offset + COUNT_CAP;
   const res = await db.execute<{ n: string; ids: string[] | null }>(sql`
-    WITH m AS MATERIALIZED (SELECT u.id, u.created_at FROM ${from} LIMIT ${bound + 1}),
+    WITH m AS MATERIALIZED (SELECT u.id, u.created_at, ${ranked ?? sql`false`} AS ranked FROM ${from} LIMIT ${bound + 1}),
          c AS MATERIALIZED (SELECT count(*) AS n FROM m)
     SELECT c.n, CASE WHEN c.n <= ${bound}
-                     THEN ARRAY(SELECT id::text FROM m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset})
+                     THEN ARRAY(SELECT id::text FROM m WHERE NOT ranked ORDER BY created_at DESC, id DESC
+                                LIMIT ${window.limit} OFFSET ${window.offset})
                 END AS ids
     FROM c`);
   const count = capTotal(Number(res.rows[0]?.n ?? 0), offset);
@@ -215,6 +141,7 @@ async function searchMatches(
 /**
  * The parts of a user-list query (exported for the tests that check each filter's plan): `pageIds`, the
  * ids of the page in the list's order; `from`, what `cappedTotal` counts; `offset`, the page's first row;
+ * `others`, the conditions but the nickname's;
  * `everyone`, no filter (the kept per-day counts then answer the total and deep pages); `search`, a
  * nickname or e-mail filter (`searchMatches` then answers both). `nicknames`: the
  * planner's sample of nicknames (`nicknameSample`), which parts of a nickname search the index is asked for.
@@ -222,8 +149,9 @@ async function searchMatches(
 export function userListSql(
   f: GetUsersQuery,
   nicknames: readonly string[] = [],
-): { pageIds: SQL; from: SQL; offset: number; everyone: boolean; search: boolean } {
+): { pageIds: SQL; from: SQL; others: SQL; offset: number; everyone: boolean; search: boolean } {
   const where = userConditions(f, nicknames);
+  const others = sql.join([sql`true`, ...userConditions({ ...f, nickname: undefined }, [])], sql` AND `);
   const cond = sql.join([sql`true`, ...where], sql` AND `);
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
@@ -233,6 +161,7 @@ export function userListSql(
       ? everyonePageIds(limit, offset)
       : sql`SELECT u.id FROM users u WHERE ${cond} ORDER BY u.created_at DESC, u.id DESC LIMIT ${limit} OFFSET ${offset}`,
     from: sql`users u WHERE ${cond}`,
+    others,
     offset,
     everyone,
     search: Boolean(f.nickname || f.email),
@@ -241,7 +170,9 @@ export function userListSql(
 
 /**
  * A page of accounts matching `f`, newest first (created_at DESC, id DESC), with the total of matches
- * counted up to `COUNT_CAP` rows past the page (`cappedTotal`; `totalCapped` when more match).
+ * counted up to `COUNT_CAP` rows past the page (`cappedTotal`; `totalCapped` when more match). A nickname
+ * search ranks first the nicknames that start with the term, the exact one (any case) leading, in
+ * `users_nickname_prefix`'s order (`prefixMatchIds`), then the other matches newest first.
  *
  * The page is found on the index alone (ids only, in the index's order, OFFSET skipping index entries
  * without reading the table), then only its rows are read: a deep filtered page costs its offset in index
@@ -263,7 +194,7 @@ export async function findUsers(
   // generic plan where that is no worse: a search's page by its ids, planned on every call, spent as long
   // planning as running. Not a search's page in the list's order,
   // whose best plan depends on how many match (a custom plan knows).
-  const readRows = (pageIds: SQL, planned: boolean, on: DbOrTx = db) =>
+  const readRows = (pageIds: SQL, planned: boolean, on: DbOrTx = db, order = sql`u.created_at DESC, u.id DESC`) =>
     (planned ? queryPlanned : queryOnce)<{
       id: string;
       nickname: string;
@@ -289,16 +220,37 @@ export async function findUsers(
              u.is_email_verified, u.is_anonymous, u.referrer_id, r.nickname AS referrer_nickname, u.fame,
              u.token_version, u.created_at, u.updated_at, ${HAS_CURRENCY} AS has_currency
       FROM page JOIN users u ON u.id = page.id LEFT JOIN users r ON r.id = u.referrer_id
-      ORDER BY u.created_at DESC, u.id DESC`,
+      ORDER BY ${order}`,
     );
   let rows: Awaited<ReturnType<typeof readRows>>;
   let count: CappedTotal;
   if (q.search) {
-    const found = await searchMatches(db, q.from, q.offset, f.paging.limit);
+    // A nickname search: first the nicknames that start with it (the exact one first), then the other
+    // matches in the list's order, the page taking from the first as far as they reach.
+    const { limit } = f.paging;
+    const reach = f.nickname ? await prefixMatchIds(db, f.nickname, q.others, q.offset + limit) : [];
+    const ranked = reach.slice(q.offset);
+    const window = { offset: Math.max(0, q.offset - reach.length), limit: limit - ranked.length };
+    const rankedBy = f.nickname ? nicknamePrefixFilter(f.nickname) : null;
+    const found = await searchMatches(db, q.from, q.offset, window, rankedBy);
     count = found;
-    rows = found.ids
-      ? await readRows(sql`SELECT unnest(${pgArray(found.ids)}::bpchar[]) AS id`, true)
-      : await readRows(q.pageIds, false);
+    const rest =
+      found.ids ??
+      (window.limit === 0
+        ? []
+        : (
+            await queryOnce<{ id: string }>(
+              db,
+              sql`SELECT u.id FROM ${q.from} ${rankedBy ? sql`AND NOT (${rankedBy})` : sql``}
+                  ORDER BY u.created_at DESC, u.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+            )
+          ).map((r) => r.id));
+    rows = await readRows(
+      sql`SELECT id, n FROM unnest(${pgArray([...ranked, ...rest])}::bpchar[]) WITH ORDINALITY AS p(id, n)`,
+      true,
+      db,
+      sql`page.n`,
+    );
   } else {
     // Every account: the page with its generic plan (readWholeListPage), planned on every call before,
     // at a cost near the work's own on any page.

@@ -22,6 +22,7 @@ import {
   type Currency,
   type CurrencyStatsEntry,
   type CurrencyStatsRequest,
+  formatTotal,
   fromNumeric,
   TX_CATEGORY_LABELS,
   type TxCategory,
@@ -81,7 +82,7 @@ function StatsCard({ entry, currency }: { entry: CurrencyStatsEntry; currency: C
             <Text size="sm" ta="right" style={{ whiteSpace: 'nowrap' }}>
               <StatAmount amount={c.total} currency={currency} />{' '}
               <Text span c="dimmed" size="sm">
-                in {c.count} {c.count === 1 ? 'txn' : 'txns'}
+                in {formatTotal(c.count)} {c.count === 1 ? 'txn' : 'txns'}
               </Text>
             </Text>
           </Group>

@@ -3,6 +3,7 @@
  * and the CurrencyStats panel.
  */
 import { Alert, Button, SimpleGrid, Stack, Text } from '@mantine/core';
+import { formatTotal } from '@starlight/shared';
 import { IconFlame, IconPencil, IconPlus, IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
 import { AdminSection } from '../../../components/AdminSection.tsx';
@@ -29,7 +30,7 @@ export function CurrencyTab() {
         gap="sm"
         aside={
           <Text size="sm" c="dimmed">
-            {currencies.data ? `${currencies.data.length} currencies` : ''}
+            {currencies.data ? `${formatTotal(currencies.data.length)} currencies` : ''}
           </Text>
         }
       >

@@ -1,5 +1,6 @@
 /**
- * SPEC §2 Holdings, Game Items tab: a collection selector, the member's items of that collection grouped
+ * SPEC §2 Holdings, Game Items tab: a selector of the collections the member holds items of (with how
+ * many; chosen already when there is one), the member's items of that collection grouped
  * by name (card: name, count, image, metadata, variable data), 10 a page from page 1, and a Details
  * dialog with the image, description and stats. `No Data` when the collection holds none of theirs.
  */
@@ -17,12 +18,12 @@ import {
   Table,
   Text,
 } from '@mantine/core';
-import type { GroupedItem } from '@starlight/shared';
+import { formatTotal, type GroupedItem } from '@starlight/shared';
 import { useState } from 'react';
 import { ItemDataBadges, itemDataEntries } from '../../../components/ItemDataBadges.tsx';
 import { Paging } from '../../../components/Paging.tsx';
-import { useCollections } from '../../../lib/collections.ts';
 import { errorMessage } from '../../../lib/errors.ts';
+import { useHeldCollections } from '../api/get-user-collections.ts';
 import { useGroupedItems } from '../api/get-user-items-grouped.ts';
 
 function Details({ item, onClose }: { item: GroupedItem | null; onClose: () => void }) {
@@ -51,24 +52,28 @@ function Details({ item, onClose }: { item: GroupedItem | null; onClose: () => v
 }
 
 export function GameItems({ collectionId }: { collectionId?: string } = {}) {
-  const collections = useCollections();
+  const collections = useHeldCollections();
   const [chosen, setChosen] = useState<string | null>(collectionId ?? null);
   const [page, setPage] = useState(1);
   const [details, setDetails] = useState<GroupedItem | null>(null);
-  const current = collectionId ?? chosen;
+  const list = collections.data?.data ?? [];
+  // One collection held: it is the one to show, no choice to make.
+  const current = collectionId ?? chosen ?? (list.length === 1 ? (list[0]?._id ?? null) : null);
   const grouped = useGroupedItems(
     current ? { filters: { itemCollection: current }, paging: { limit: 10, page } } : null,
   );
-  const list = collections.data?.data ?? [];
   return (
     <Card withBorder radius="md">
       <Stack gap="sm">
         {collectionId === undefined && (
           <Select
             label="Collection"
-            placeholder={list.length === 0 ? 'No collections yet' : 'Choose a collection'}
-            data={list.map((c) => ({ value: c._id, label: c.name }))}
-            value={chosen}
+            placeholder={list.length === 0 ? 'No items yet' : 'Choose a collection'}
+            data={list.map((c) => ({
+              value: c._id,
+              label: `${c.name} (${formatTotal(c.count, c.countCapped)} ${c.count === 1 ? 'item' : 'items'})`,
+            }))}
+            value={current}
             onChange={(v) => {
               setChosen(v);
               setPage(1);
@@ -91,13 +96,17 @@ export function GameItems({ collectionId }: { collectionId?: string } = {}) {
                   <Group wrap="nowrap" align="start" gap="sm">
                     <Image src={g.imgUrl || null} alt="" w={56} h={56} radius="sm" fallbackSrc="/favicon.svg" />
                     <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
-                      {/* The name wraps and the count keeps its width: a member reads both whole. */}
-                      <Group justify="space-between" wrap="nowrap" align="start" gap="xs">
-                        <Text fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                      {/* The name wraps between words, the count goes below it when both do not fit on
+                          a line, and only a word wider than the whole card breaks: a member reads both whole. */}
+                      <Group justify="space-between" align="start" gap="xs" style={{ rowGap: 2 }}>
+                        <Text fw={600} style={{ overflowWrap: 'break-word', minWidth: 0 }}>
                           {g.name}
                         </Text>
-                        <Badge style={{ flexShrink: 0, overflow: 'visible' }} aria-label={`${g.count} owned`}>
-                          ×{g.count}
+                        <Badge
+                          style={{ flexShrink: 0, overflow: 'visible' }}
+                          aria-label={`${formatTotal(g.count)} owned`}
+                        >
+                          ×{formatTotal(g.count)}
                         </Badge>
                       </Group>
                       <ItemDataBadges data={g.metadata} />

@@ -7,6 +7,7 @@ import { formatDate, type Settlement } from '@starlight/shared';
 import { useState } from 'react';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
+import { ShortHash } from '../../../components/ShortHash.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { toastSuccess } from '../../../lib/notify.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
@@ -109,11 +110,18 @@ export function SettlementsPanel() {
       s.kind === 'deposit' ? 'Deposit' : 'Withdrawal',
       s.user.nickname,
       formatMoneyWithTicker(s.amount, byId.get(s.currencyId)),
-      <Text key="wallet" size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-        {s.walletAddress}
-        {s.reference ? ` · ${s.reference}` : ''}
-      </Text>,
-      <Badge key="state" color={STATE_COLOR[s.state]} variant="light">
+      // A 42-character wallet and a 66-character reference, shortened: the whole in the title and a copy.
+      <Stack key="wallet" gap={0}>
+        {s.walletAddress && <ShortHash value={s.walletAddress} label="wallet address" />}
+        {s.reference && <ShortHash value={s.reference} label="transaction reference" />}
+      </Stack>,
+      // As wide as its word: never cut to "PEN…".
+      <Badge
+        key="state"
+        color={STATE_COLOR[s.state]}
+        variant="light"
+        styles={{ root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } }}
+      >
         {s.state}
       </Badge>,
       s.state === 'pending' ? (

@@ -29,6 +29,7 @@ import { useMe } from '../../../lib/me.ts';
 import { toastSuccess } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useChipAction, useDropTable, useSynthChips } from '../api/synth-chips.ts';
+import { rarityColor } from '../utils/rarity.ts';
 
 export function SynthChipsPage() {
   const user = useSession((s) => s.user);
@@ -123,8 +124,16 @@ export function SynthChipsPage() {
             <Table.Tbody>
               {(table.data?.table ?? []).map((r) => (
                 <Table.Tr key={r.rarity}>
-                  <Table.Td>
-                    <Badge variant="light">{r.rarity}</Badge>
+                  {/* As wide as its rarity: the ships' list wraps, never the badge's word ("LEGEN…"). */}
+                  <Table.Td w="1%" style={{ whiteSpace: 'nowrap' }}>
+                    <Badge
+                      variant="light"
+                      color={rarityColor(r.rarity)}
+                      data-testid="drop-rarity"
+                      styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+                    >
+                      {r.rarity}
+                    </Badge>
                   </Table.Td>
                   <Table.Td>{(Number(r.odds) * 100).toFixed(0)}%</Table.Td>
                   <Table.Td>{r.ships.join(', ')}</Table.Td>

@@ -95,10 +95,11 @@ describe('/leaderboard', () => {
     expect(router.state.location.search).toEqual({ currency: 2 });
   });
 
-  it("shows the server's refusal", async () => {
+  it("shows the server's refusal of the currency in words", async () => {
     mockBoards(() => refuse(400, '"currencyId" contains an invalid value'));
     renderRoute('/leaderboard?currency=3', LeaderboardPage);
     expect(await screen.findByText('Could not load the leaderboard')).toBeInTheDocument();
-    expect(screen.getByText('"currencyId" contains an invalid value')).toBeInTheDocument();
+    expect(screen.getByText('This currency has no leaderboard. Choose another tab.')).toBeInTheDocument();
+    expect(screen.queryByText(/currencyId/)).not.toBeInTheDocument();
   });
 });

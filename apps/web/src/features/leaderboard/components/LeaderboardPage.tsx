@@ -8,6 +8,7 @@ import type { Currency, Leader } from '@starlight/shared';
 import { IconTrophy } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { formatMoney, formatMoneyWithTicker } from '../../../components/Money.tsx';
+import { ApiError } from '../../../lib/api.ts';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { parseLeaderboardSearch } from '../../../lib/route-search.ts';
@@ -74,6 +75,16 @@ function LeaderTable({
   );
 }
 
+/**
+ * Why a board did not load, in words: the server's refusal of the currency (a 400 naming the field
+ * `"currencyId"`, or a 404) says the currency has no board; anything else keeps its own message.
+ */
+export function boardError(err: unknown): string {
+  if (err instanceof ApiError && (err.status === 400 || err.status === 404))
+    return 'This currency has no leaderboard. Choose another tab.';
+  return errorMessage(err);
+}
+
 function Board({ currencyId }: { currencyId: number }) {
   const signedIn = useSession((s) => s.token !== null);
   const board = useLeaderboard(currencyId);
@@ -83,7 +94,7 @@ function Board({ currencyId }: { currencyId: number }) {
   if (board.isError)
     return (
       <Alert color="red" title="Could not load the leaderboard">
-        {errorMessage(board.error)}
+        {boardError(board.error)}
       </Alert>
     );
   if (!board.data) return <Skeleton h={240} />;
