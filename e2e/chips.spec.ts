@@ -74,7 +74,7 @@ test('buy synth chips, open them, see the ships', async ({ browser, isMobile, re
       const label = (node.querySelector('.mantine-Badge-label') ?? node) as HTMLElement;
       return label.scrollWidth <= label.clientWidth + 1;
     });
-    expect(whole, await badge.textContent()).toBe(true);
+    expect(whole, (await badge.textContent()) ?? 'rarity badge').toBe(true);
   }
   await page.screenshot({ path: testInfo.outputPath('drop-table.png'), fullPage: true });
 });

@@ -12,7 +12,6 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import pg from 'pg';
 import {
   ADMIN,
-  acceptDisclaimerUpFront,
   adminSignIn,
   apiPost,
   expectNoSeriousA11yViolations,
@@ -112,7 +111,7 @@ async function ownOrders(nickname: string, pair: string, counts: { open: number;
 }
 
 /** True when the element shows all of its text (nothing clipped or cut to an ellipsis). */
-function showsWhole(page: Page, selector: ReturnType<Page['getByText']>) {
+function showsWhole(selector: ReturnType<Page['getByText']>) {
   return selector.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1);
 }
 
@@ -187,7 +186,7 @@ test('the Hub shows a deep book by price level, pages My orders, and the dashboa
   await expect(card.getByRole('row')).toHaveCount(6, { timeout: 90_000 });
   const badge = card.getByText('Buy', { exact: true }).first();
   await expect(badge).toBeVisible();
-  expect(await showsWhole(page, badge), 'the side badge is cut').toBe(true);
+  expect(await showsWhole(badge), 'the side badge is cut').toBe(true);
   await page.screenshot({ path: info.outputPath('dashboard-open-orders.png'), fullPage: true });
   await card.getByRole('link', { name: 'and 52 more' }).click();
   await expect(page).toHaveURL(/\/quantumhub#my-orders$/);

@@ -144,6 +144,26 @@ describe("a member's sessions", () => {
   });
 });
 
+describe('pruning', () => {
+  it('deletes sessions expired over 30 days ago and keeps the rest', async () => {
+    const m = await registerMember(t.app, 'prune');
+    const db = t.built.database.db;
+    await db.execute(sql`UPDATE user_sessions SET expires_at = now() - interval '31 days' WHERE user_id = ${m.id}`);
+    await signInFrom(t.app, m, CHROME_LINUX);
+    await db.execute(
+      sql`UPDATE user_sessions SET expires_at = now() - interval '1 day', created_at = now() - interval '2 days'
+          WHERE user_id = ${m.id} AND expires_at > now()`,
+    );
+    const job = startSessionPruning(db, t.app.log, 3_600_000);
+    await job.runNow();
+    await job.stop();
+    const left = await db.execute(
+      sql`SELECT expires_at > now() - interval '30 days' AS kept FROM user_sessions WHERE user_id = ${m.id}`,
+    );
+    expect(left.rows).toEqual([{ kept: true }]);
+  });
+});
+
 describe("an admin and a member's sessions", () => {
   it('lists them, ends them all, and writes the admin log (40 End User Sessions)', async () => {
     const m = await registerMember(t.app, 'adm');
