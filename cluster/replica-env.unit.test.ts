@@ -39,6 +39,7 @@ function sample(name: string): string {
     CHECKOUT_SANDBOX: 'off',
     RATE_LIMIT_ACCOUNT_FAILURES: '7',
     PORT: '9999',
+    SEED_DEMO: 'off',
   };
   if (fixed[name]) return fixed[name];
   if (/^(RATE_LIMIT_|DRAIN_|DB_POOL|CHIP_)/.test(name)) return '11';

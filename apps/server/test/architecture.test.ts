@@ -187,7 +187,7 @@ describe('the server’s import graph', () => {
     // Which module owns each table: the one that writes it (ARCHITECTURE.md, server).
     const owners: Record<string, readonly string[]> = {
       accounts: ['users', 'access_logs', 'access_log_counts'],
-      users: ['mail_tokens', 'wallet_nonces'],
+      users: ['mail_tokens', 'wallet_nonces', 'user_sessions'],
       oversight: ['admin_logs', 'alert_level'],
       ledger: ['balances', 'bank_transactions'],
       bank: ['currencies'],
