@@ -73,6 +73,26 @@ export interface paths {
     /** Set an account's role and active state, effective at once (admin) */
     post: operations["administrateUser"];
   };
+  "/api/user/sessions": {
+    /** The caller's live sessions, newest first, the current one marked */
+    get: operations["getSessions"];
+  };
+  "/api/user/sessions/end": {
+    /** End one of the caller's sessions: its token is refused at once everywhere */
+    post: operations["endSessions"];
+  };
+  "/api/user/sessions/endOthers": {
+    /** End every session of the caller's but the current one */
+    post: operations["endOthersSessions"];
+  };
+  "/api/user/getUserSessions": {
+    /** A member's live sessions (admin) */
+    post: operations["getUserSessions"];
+  };
+  "/api/user/endUserSessions": {
+    /** End every session of a member, written to the admin log (admin) */
+    post: operations["endUserSessions"];
+  };
   "/api/user/leaderboard": {
     /** The top 100 holders of a currency and, when signed in, the caller's rank and neighbours */
     post: operations["leaderboard"];
@@ -132,6 +152,10 @@ export interface paths {
   "/api/bank/supplyHistory": {
     /** A currency's supply and circulating amount over time, one point per hour or day */
     post: operations["supplyHistory"];
+  };
+  "/api/bank/supplyHistories": {
+    /** Every currency's supply and circulating amount over time, one point per hour or day */
+    post: operations["supplyHistories"];
   };
   "/api/bank/audit": {
     /** Conservation check per currency: balances plus escrow equal issued minus removed, with tamper checks; full=true recounts the whole ledger (admin) */
@@ -1566,6 +1590,379 @@ export interface operations {
       };
     };
   };
+  /** The caller's live sessions, newest first, the current one marked */
+  getSessions: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            sessions: {
+                _id: string;
+                current: boolean;
+                device: string;
+                address: string;
+                createdAt: string;
+                lastSeenAt: string;
+                secondFactor: boolean;
+              }[];
+            message: string;
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** End one of the caller's sessions: its token is refused at once everywhere */
+  endSessions: {
+    requestBody: {
+      content: {
+        "application/json": {
+          _id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** End every session of the caller's but the current one */
+  endOthersSessions: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A member's live sessions (admin) */
+  getUserSessions: {
+    requestBody: {
+      content: {
+        "application/json": {
+          nickname: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            sessions: {
+                _id: string;
+                current: boolean;
+                device: string;
+                address: string;
+                createdAt: string;
+                lastSeenAt: string;
+                secondFactor: boolean;
+              }[];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** End every session of a member, written to the admin log (admin) */
+  endUserSessions: {
+    requestBody: {
+      content: {
+        "application/json": {
+          nickname: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** The top 100 holders of a currency and, when signed in, the caller's rank and neighbours */
   leaderboard: {
     requestBody: {
@@ -2354,6 +2751,7 @@ export interface operations {
           amountBelow?: number | string;
           category?: number;
           nickname?: string;
+          seekDate?: string;
         };
       };
     };
@@ -2384,6 +2782,7 @@ export interface operations {
               })[];
             total: number;
             totalCapped: boolean;
+            page?: number;
             message: string;
           };
         };
@@ -2454,6 +2853,7 @@ export interface operations {
           amountBelow?: number | string;
           category?: number;
           nickname?: string;
+          seekDate?: string;
         };
       };
     };
@@ -2484,6 +2884,7 @@ export interface operations {
               })[];
             total: number;
             totalCapped: boolean;
+            page?: number;
             message: string;
           };
         };
@@ -2663,6 +3064,60 @@ export interface operations {
                 time: string;
                 supply: string;
                 circulating: string;
+              }[];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Every currency's supply and circulating amount over time, one point per hour or day */
+  supplyHistories: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          interval: "1h" | "1d";
+          limit?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            histories: {
+                currencyId: number;
+                points: {
+                    time: string;
+                    supply: string;
+                    circulating: string;
+                  }[];
               }[];
             message: string;
           };
