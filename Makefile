@@ -45,7 +45,7 @@ apps/server/dist/server.js: $(SERVER_SOURCES) node_modules/.installed
 # V8's own defaults let the heap grow far past what is alive under load (docs/operations.md).
 SERVER_NODE_FLAGS := $(shell cat apps/server/node-flags)
 
-.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale soak scale-seed cluster cluster-stop cluster-restart cluster-failover test-cluster bench-cluster clean
+.PHONY: install build start dev test typecheck lint unit e2e bench bench-scale bench-export soak scale-seed cluster cluster-stop cluster-restart cluster-failover test-cluster bench-cluster clean
 
 install: $(NODE_DEP) node_modules/.installed
 
@@ -82,6 +82,10 @@ soak: install
 
 # A realistic community in the PostgreSQL database of DATABASE_URL (docs/scale.md):
 # SCALE_MEMBERS (default 1000000), SCALE_TX (default 10000000), SCALE_PASSWORD.
+# The admin's Tnx Logs CSV of a scale-seed database's whole ledger: time and the server's memory.
+bench-export: build
+	node bench/export.ts
+
 scale-seed: install
 	node apps/server/scripts/scale-seed.ts
 

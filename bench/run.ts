@@ -7,10 +7,10 @@
  * `node bench/run.ts transfer_untaxed` or `node bench/run.ts web` (default: everything; a run of only
  * the web case skips pgbench). The web case needs the built web app (`make bench` builds it).
  *
- * Cases: ledger (transfer_untaxed, transfer_taxed), bank (mint, withdraw), exchange (orders_spread,
- * orders_hot_pair), forge (forge_start, forge_claim), checkout (webhook_completed), chips (chips_buy: one
+ * Cases: ledger (transfer_untaxed, transfer_taxed, transfer_untaxed_apikey), bank (mint, withdraw), exchange (orders_spread,
+ * orders_hot_pair, orders_mixed_types: limit, market, IOC, FOK and post-only on one pair), forge (forge_start, forge_claim), checkout (webhook_completed), chips (chips_buy: one
  * synth chip bought per request; chips_open: one opened per request, each request's member holding chips
- * bought up front), web (first paint and bundle sizes) and
+ * bought up front), market (market_buy: one open listing bought per request), signin (login_password, login_totp: a whole sign-in's latency, one at a time), web (first paint and bundle sizes) and
  * startup (milliseconds from `node` starting to a healthy server on the migrated database, five starts).
  *
  * Settings (environment): BENCH_CONNECTIONS (32), BENCH_DURATION (10 s), BENCH_WARMUP (2 s),
@@ -30,6 +30,8 @@ import { chipsSuite } from './cases/chips.ts';
 import { exchangeSuite } from './cases/exchange.ts';
 import { forgeSuite } from './cases/forge.ts';
 import { ledgerSuite } from './cases/ledger.ts';
+import { marketSuite } from './cases/market.ts';
+import { signinSuite } from './cases/signin.ts';
 import { startupSuite } from './cases/startup.ts';
 import { webSuite } from './cases/web.ts';
 import { api } from './lib/api.ts';
@@ -47,6 +49,8 @@ const SUITES: Suite[] = [
   forgeSuite,
   checkoutSuite,
   chipsSuite,
+  marketSuite,
+  signinSuite,
   webSuite,
   startupSuite,
 ];

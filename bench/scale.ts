@@ -22,12 +22,10 @@
  * make bench's BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_MEMBERS, BENCH_PG_*.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { SignJWT } from 'jose';
 import { BENCH_STRIPE_WEBHOOK_SECRET, checkoutSuite } from './cases/checkout.ts';
 import { chipsSuite } from './cases/chips.ts';
 import { exchangeSuite } from './cases/exchange.ts';
@@ -51,7 +49,8 @@ import {
   type TableRow,
   writeShare,
 } from './lib/scale.ts';
-import { BENCH_JWT_SECRET, type ServerHandle, startServer } from './lib/server.ts';
+import { adminSession, MEMBER, parseDatabaseUrl, type Seeded, StopError, seededCommunity } from './lib/scale-db.ts';
+import { type ServerHandle, startServer } from './lib/server.ts';
 
 const execFileP = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -68,15 +67,10 @@ const EMPTY_DB = 'starlight_bench_scale_empty';
 const PGBENCH_DB = 'starlight_bench_scale_pgbench';
 const EMPTY_ADMIN = 'admin';
 const EMPTY_ADMIN_PASSWORD = 'Bench-admin-9!';
-/** The member whose history the seed makes the heaviest. */
-const MEMBER = 'member1';
 /** The seed's default SCALE_PASSWORD (apps/server/scripts/scale-seed.ts, docs/scale.md). */
 const DEFAULT_SCALE_PASSWORD = 'Scale-Passw0rd!';
 
 const log = (message: string) => console.error(`[bench-scale] ${message}`);
-
-/** Stops bench-scale with a message for people (exit 2). */
-class StopError extends Error {}
 
 const intEnv = (name: string, fallback: number) => {
   const v = process.env[name];
@@ -84,83 +78,6 @@ const intEnv = (name: string, fallback: number) => {
   if (!Number.isInteger(n) || n < 0) throw new StopError(`${name} must be a whole number, not ${v}`);
   return n;
 };
-
-/** The PostgreSQL target and database name of a postgres:// URL. */
-function parseDatabaseUrl(name: string, url: string): { pg: PgTarget; database: string } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new StopError(`${name} is not a URL: ${url}`);
-  }
-  const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
-  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new StopError(`${name} names no plain database: ${url}`);
-  return {
-    pg: {
-      host: decodeURIComponent(u.hostname) || '127.0.0.1',
-      port: Number(u.port || 5432),
-      user: decodeURIComponent(u.username) || 'postgres',
-    },
-    database,
-  };
-}
-
-interface Seeded {
-  members: number;
-  ledgerRows: number;
-  admin: { id: string; nickname: string; tokenVersion: number };
-}
-
-/**
- * Whether `database` holds a community from `make scale-seed`: member1 with its `@scale.example` e-mail,
- * and how many members (`member<n>`; wallet-only ones have no e-mail) and ledger rows (planner estimates: exact counts of millions of rows take
- * seconds). Null when it does not (or the database does not exist).
- */
-async function seededCommunity(pg: PgTarget, database: string): Promise<Seeded | null> {
-  const exists = await psql(pg, 'postgres', `SELECT 1 FROM pg_database WHERE datname = '${database}'`);
-  if (exists !== '1') return null;
-  const hasUsers = await psql(pg, database, `SELECT to_regclass('public.users') IS NOT NULL`);
-  if (hasUsers !== 't') return null;
-  const m1 = await psql(pg, database, `SELECT email FROM users WHERE nickname = '${MEMBER}'`);
-  if (m1 !== `${MEMBER}@scale.example`) return null;
-  const out = await psql(
-    pg,
-    database,
-    `SELECT (SELECT count(*) FROM users WHERE nickname LIKE 'member%')
-       || '|' || (SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'bank_transactions'::regclass)
-       || '|' || (SELECT id || ',' || nickname || ',' || token_version FROM users
-                   WHERE role = 'admin' AND is_active AND NOT is_system ORDER BY created_at LIMIT 1)`,
-  );
-  const [members = '0', ledgerRows = '0', admin = ''] = out.split('|');
-  const [id = '', nickname = '', tokenVersion = '0'] = admin.split(',');
-  if (!id) return null;
-  return {
-    members: Number(members),
-    ledgerRows: Number(ledgerRows),
-    admin: { id, nickname, tokenVersion: Number(tokenVersion) },
-  };
-}
-
-/**
- * A session token for the seeded admin, signed with the bench server's secret (its password is the seed's),
- * with a session row of its own as a sign-in starts (`user_sessions`, DESIGN §11.1).
- */
-async function adminSession(pg: PgTarget, database: string, admin: Seeded['admin']): Promise<string> {
-  const sid = randomBytes(12).toString('hex');
-  await psql(
-    pg,
-    database,
-    `INSERT INTO user_sessions (id, user_id, device, address, expires_at)
-     VALUES ('${sid}', '${admin.id}', 'bench-scale', '127.0.0.1', now() + interval '6 hours')`,
-  );
-  return new SignJWT({ role: 'admin', tv: admin.tokenVersion, sid })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(admin.id)
-    .setJti(`bench-scale-${Date.now()}`)
-    .setIssuedAt()
-    .setExpirationTime('6h')
-    .sign(new TextEncoder().encode(BENCH_JWT_SECRET));
-}
 
 /** `redis-cli -u <url> FLUSHDB` for one of bench-scale's own logical databases. */
 async function flushRedis(url: string): Promise<void> {

@@ -33,6 +33,8 @@ const baseEnv = {
   CLUSTER_REDIS_PORT: String(56879 + OFFSET),
   CLUSTER_REPLICA_PORT: String(3301 + OFFSET),
   ADMIN_PASSWORD: 'Cluster-Bench-Passw0rd!',
+  // The bench's admin signs in with a password alone.
+  ADMIN_MFA: 'optional',
   RATE_LIMIT_AUTH: '100000',
   // No payment provider is set up: nothing may be sold (the launcher refuses an implicit sandbox).
   CHECKOUT_SANDBOX: 'off',

@@ -33,6 +33,8 @@ const ENV = {
   CLUSTER_REPLICA_PORT: String(3201 + OFFSET),
   CLUSTER_REPLICAS: '3',
   ADMIN_PASSWORD: 'Cluster-Test-Passw0rd!',
+  // The test's admin signs in with a password alone.
+  ADMIN_MFA: 'optional',
   // 33 sign-ups from one address in a run, and earlier runs' counters in the machine's Redis.
   RATE_LIMIT_AUTH: '100000',
   // No payment provider is set up: nothing may be sold (the launcher refuses an implicit sandbox).

@@ -40,9 +40,11 @@ function sample(name: string): string {
     RATE_LIMIT_ACCOUNT_FAILURES: '7',
     PORT: '9999',
     SEED_DEMO: 'off',
+    ADMIN_MFA: 'optional',
   };
   if (fixed[name]) return fixed[name];
-  if (/^(RATE_LIMIT_|DRAIN_|DB_POOL|CHIP_)/.test(name)) return '11';
+  if (/^(RATE_LIMIT_|DRAIN_|DB_POOL|CHIP_)/.test(name) || /_(HOURS|PER_HOUR)$/.test(name)) return '11';
+  if (/_MS$/.test(name)) return '11000';
   return `value-of-${name}`;
 }
 

@@ -3,7 +3,7 @@
  * trading pairs' charts (below the fold) fetched and drawn only once scrolled to, and time-axis labels
  * whole inside their chart ("22:00", never "22:0" cut at the edge). Desktop and phone; screenshots kept.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { adminSignIn, apiPost, createCurrency, newPage, PASSWORD, uniqueNick } from './fixtures.ts';
 
 /** The machine running these is shared and busy: waits get more room than the default (never a timing assertion). */
@@ -22,6 +22,17 @@ async function clippedTicks(page: Page): Promise<string[]> {
     }
     return out;
   });
+}
+
+/**
+ * Scrolls to a supply card until its chart is drawn: cards above it may still grow while the page settles
+ * and push it back out of view before it was seen, as a member would scroll again.
+ */
+async function scrolledToAndDrawn(card: Locator): Promise<void> {
+  await expect(async () => {
+    await card.scrollIntoViewIfNeeded();
+    await expect(card.locator('svg.recharts-surface')).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 test('analytics: one supply call, pairs drawn when scrolled to, axis labels whole', async ({
@@ -67,8 +78,7 @@ test('analytics: one supply call, pairs drawn when scrolled to, axis labels whol
   });
   await page.goto('/analytics');
   const first = page.getByRole('region', { name: `${`Coin ${made[0]?.ticker}`} supply` });
-  await first.scrollIntoViewIfNeeded();
-  await slow(first.locator('svg.recharts-surface')).toBeVisible();
+  await scrolledToAndDrawn(first);
   // One call answers every currency.
   expect(supplyCalls).toEqual(['/api/bank/supplyHistories']);
   // The pairs sit below the twelve currencies: nothing fetched for them yet.
@@ -89,8 +99,7 @@ test('analytics: one supply call, pairs drawn when scrolled to, axis labels whol
   await first.screenshot({ path: testInfo.outputPath('analytics-hourly-chart.png') });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.getByText('Daily', { exact: true }).click();
-  await first.scrollIntoViewIfNeeded();
-  await slow(first.locator('svg.recharts-surface')).toBeVisible();
+  await scrolledToAndDrawn(first);
   expect(await clippedTicks(page)).toEqual([]);
   expect(supplyCalls).toEqual(['/api/bank/supplyHistories', '/api/bank/supplyHistories']);
   await first.screenshot({ path: testInfo.outputPath('analytics-daily-chart.png') });

@@ -218,10 +218,12 @@ test('the admin pays out a sell order in View Orders', async ({ page, isMobile, 
   await page.getByRole('button', { name: 'Admin' }).click();
   await page.getByRole('tab', { name: 'Cex Control' }).click();
   await expect(page).toHaveURL(/[?&]tab=cex-control/);
-  // The pair's View Orders is in view without scrolling sideways (a table on a desktop, cards on a phone).
+  // The pair's View Orders is in view without scrolling sideways (a table on a desktop, cards on a phone):
+  // the page is scrolled down to it only (other specs' pairs may come first in the list).
   const viewOrders = page
     .getByRole(isMobile ? 'list' : 'table', { name: 'Trading Pairs' })
     .getByRole('button', { name: `View Orders of ${pairName}` });
+  await viewOrders.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - window.innerHeight / 2));
   await expect(viewOrders).toBeInViewport();
   await viewOrders.click();
   const modal = page.getByRole('dialog', { name: `Orders · ${pairName}` });

@@ -1,11 +1,45 @@
 /** Shared constants and helpers of the browser tests. */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
-export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+/**
+ * Where the browser reaches the server: a host name, not an IP address, because browsers refuse WebAuthn
+ * (passkeys) on an IP-address origin; `localhost` is a secure context over http, and resolves to 127.0.0.1.
+ */
+export const BASE_URL = `http://localhost:${E2E_PORT}`;
 export const ADMIN = { nickname: 'admin', password: 'Admin-Passw0rd!' };
 export const PASSWORD = 'Str0ng!Passw0rd';
+
+/** Where the e2e server writes its mails (no SMTP_URL: one `.eml` file each). */
+export const OUTBOX = path.resolve(import.meta.dirname, '../.cache/e2e-data/outbox');
+
+/**
+ * The newest link to `PUBLIC_URL/{page}/{token}` mailed to `email`, as a path (`/{page}/{token}`), read
+ * from the server's outbox; waits up to 10 s for the mail.
+ */
+export async function mailedLink(email: string, page: string): Promise<string> {
+  const pattern = new RegExp(`https?://[^/\\s]+(/${page}/[A-Za-z0-9_-]{20,255})`);
+  let found: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const files = (await readdir(OUTBOX).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort();
+        for (const file of files.reverse()) {
+          const raw = (await readFile(path.join(OUTBOX, file), 'utf8')).replace(/=\r?\n/g, '');
+          if (!raw.includes(`To: ${email}`)) continue;
+          found = pattern.exec(raw)?.[1];
+          if (found) return true;
+        }
+        return false;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return found as string;
+}
 
 /** A unique alphanumeric nickname (SPEC §5). */
 export function uniqueNick(prefix: string): string {
@@ -131,4 +165,19 @@ export async function createCurrency(
     },
   );
   return { currencyId: currency.currencyId, ticker };
+}
+
+/**
+ * Resolves once one of `page`'s sockets has signed in (the server's `auth` answer), whichever socket it is
+ * (a visitor's socket reconnects with the session): the member's pushes reach the page from then on. Call
+ * before the action that opens the socket.
+ */
+export function socketSignedIn(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('"type":"auth"')) resolve();
+      }),
+    );
+  });
 }

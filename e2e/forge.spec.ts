@@ -145,6 +145,9 @@ test('admin creates a recipe; a member forges, claims, and cancels within the wi
   const row = page.getByTestId('forge-process-row').filter({ hasText: quick });
   await expect(row.getByText(`${ore.ticker} x 10.00 × 2`)).toBeVisible();
   await expect(row.getByText(/^00:00:0[1-5]$/)).toBeVisible();
+  // The forge_ready notice arrives live at the finish; on a phone only the newest toast shows, so the claim
+  // waits for it and its own "Process finished" is the newest.
+  await expect(page.getByRole('alert').filter({ hasText: `${quick} is ready` })).toBeVisible({ timeout: 15_000 });
   await row.getByRole('button', { name: `Claim ${quick}` }).click({ timeout: 15_000 });
   await expect(page.getByText('Process finished')).toBeVisible();
   await expect(row.getByText('Forged')).toBeVisible();

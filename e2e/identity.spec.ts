@@ -3,41 +3,16 @@
  * reset page → sign in, verify the e-mail from the popup and from My Info. Mails are read from the
  * server's outbox (no SMTP_URL in the browser tests), as a newcomer on `make start` would.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { acceptDisclaimerUpFront, expectNoSeriousA11yViolations, PASSWORD, uniqueNick } from './fixtures.ts';
+import {
+  acceptDisclaimerUpFront,
+  expectNoSeriousA11yViolations,
+  mailedLink,
+  PASSWORD,
+  uniqueNick,
+} from './fixtures.ts';
 
-const OUTBOX = path.resolve(import.meta.dirname, '../.cache/e2e-data/outbox');
 const NEW_PASSWORD = 'Fr3sh!Passw0rd';
-
-/**
- * The path of the newest link (`/verifyemail/…` or `/resetpassword/…`) mailed to `email`, read from the
- * `.eml` files (quoted-printable soft line breaks undone). Waits for the mail to arrive.
- */
-async function mailedLink(email: string, kind: 'verifyemail' | 'resetpassword'): Promise<string> {
-  const pattern = new RegExp(`https?://[^/\\s]+(/${kind}/[A-Za-z0-9_-]{150,255})`);
-  let found: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const files = (await readdir(OUTBOX).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort();
-        for (const file of files.reverse()) {
-          const raw = (await readFile(path.join(OUTBOX, file), 'utf8')).replace(/=\r?\n/g, '');
-          if (!raw.includes(`To: ${email}`)) continue;
-          const match = pattern.exec(raw);
-          if (match) {
-            found = match[1];
-            return true;
-          }
-        }
-        return false;
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(true);
-  return found as string;
-}
 
 /** Registers a member through the API and opens `path` signed in as them. */
 async function signedIn(page: Page, pathname: string): Promise<{ nick: string; email: string }> {

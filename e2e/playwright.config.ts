@@ -61,6 +61,10 @@ export default defineConfig({
       ADMIN_PASSWORD: ADMIN.password,
       ADMIN_EMAIL: 'admin@starlight.e2e',
       RATE_LIMIT_AUTH: '10000',
+      // The admin signs in with a password alone (the two-factor rule has its own server tests).
+      ADMIN_MFA: 'optional',
+      // A confirmed withdrawal address is usable at once (its own waiting time has server tests).
+      WITHDRAW_ADDRESS_HOLD_HOURS: '0',
     },
   },
 });

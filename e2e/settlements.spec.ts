@@ -61,6 +61,8 @@ async function openSettlements(admin: Page): Promise<ReturnType<Page['getByRole'
 }
 
 test('withdraw, refused and paid back; deposit, approved and credited', async ({ browser, isMobile, request }) => {
+  // Two browsers (the member and the admin) and four money steps: more than the default minute on a busy machine.
+  test.slow();
   const member = await newPage(browser, isMobile);
   const nick = uniqueNick('wd');
   await request.post('/api/user/register', {

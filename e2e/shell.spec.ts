@@ -1,5 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { acceptDisclaimerUpFront, expectNoSeriousA11yViolations } from './fixtures.ts';
+import {
+  acceptDisclaimerUpFront,
+  expectNoSeriousA11yViolations,
+  registerMember,
+  storeSession,
+  uniqueNick,
+} from './fixtures.ts';
 
 test.describe('the beta disclaimer', () => {
   test('blocks the page until ticked, then stays away for a month', async ({ page }) => {
@@ -46,6 +52,7 @@ test.describe('the shell', () => {
       ['FaQ', /\/Faq$/],
       ['Buy Credits', /\/checkout$/],
       ['Synth Chips', /\/synthchips$/],
+      ['Market', /\/market$/],
       ['Home', /\/$/],
     ];
     await page.goto('/');
@@ -81,6 +88,7 @@ test.describe('the shell', () => {
       'FaQ',
       'Buy Credits',
       'Synth Chips',
+      'Market',
     ];
     await page.goto('/');
     let scope = page.locator('header');
@@ -93,6 +101,39 @@ test.describe('the shell', () => {
     if (isMobile) {
       await scope.getByRole('button', { name: 'Close menu' }).click();
       await expect(scope).toBeHidden();
+    }
+  });
+
+  test("a member's header keeps the bell and the menu inside the window at every width", async ({
+    page,
+    isMobile,
+    request,
+  }, info) => {
+    const member = await registerMember(request, uniqueNick('hdr'));
+    await storeSession(page, member);
+    const header = page.locator('header');
+    // Desktop: every entry's icon (and word, where they show) and the bell; phone: the bell and Menu.
+    const widths = isMobile ? [360, 390, 430] : [1024, 1280, 1440, 1600, 1920];
+    const menu = isMobile
+      ? header.getByRole('button', { name: 'Menu', exact: true })
+      : header.getByRole('link', { name: 'Market', exact: true });
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/market');
+      for (const target of [header.getByRole('button', { name: /^Notifications/ }), menu]) {
+        await expect(target).toBeVisible();
+        const box = await target.boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= width, `inside ${width} px`).toBe(true);
+      }
+      // No word of the menu is cut where the words show (narrower, icons carry hover tips wider than them).
+      if (width < 1280) continue;
+      const cut = await header.evaluate((h) =>
+        [...h.querySelectorAll('a, span, button')]
+          .filter((e) => e.scrollWidth > e.clientWidth + 1)
+          .map((e) => e.outerHTML.slice(0, 120)),
+      );
+      expect(cut, `cut at ${width} px`).toEqual([]);
+      if (width === 1280) await page.screenshot({ path: info.outputPath('member-header-1280.png') });
     }
   });
 

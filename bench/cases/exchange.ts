@@ -2,7 +2,9 @@
  * The exchange benchmark (DESIGN §9): orders placed (and matched when they cross) per second
  * through POST /api/cex/placeOrder. About half the orders cross a resting one at the same price, so
  * the rate covers placing, escrow and matching. Once spread over several pairs (each pair's book is
- * its own lock), once on one hot pair (every order queues on the same book).
+ * its own lock), once on one hot pair (every order queues on the same book), and once on one pair with
+ * the order types of DESIGN §11.4 mixed (`orders_mixed_types`: limit, market, IOC, FOK and post-only),
+ * so its ratio stands beside the limit-only cases'.
  */
 import type { RawRequest } from 'autocannon';
 import { testCurrencyRequest } from '../lib/api.ts';
@@ -79,9 +81,59 @@ async function tradeCount(ctx: BenchContext): Promise<number> {
   return Number(await psql(ctx.pg, ctx.database, 'SELECT count(*) FROM exchange_trades'));
 }
 
+/** One step of the mixed cycle: the order's fields besides the pair. */
+type MixedOrder = { buySide: boolean; initialAmount: string; price?: string } & Record<string, unknown>;
+
+/**
+ * The mixed cycle, one order each in turn. Makers rest 2.00 a side (post-only at 0.98 / 1.02, limit at
+ * 0.99 / 1.01) and takers take 1.00 (a crossing limit each way, market, IOC and FOK), so each side's book
+ * grows by about 1.00 a cycle and a market or FOK order always finds enough to fill: nothing is refused
+ * by design. A post-only order never crosses: no buy rests above 1.01, no sell below 1.01.
+ */
+const MIXED_CYCLE: readonly MixedOrder[] = [
+  { buySide: false, initialAmount: '2.00', price: '1.02', postOnly: true },
+  { buySide: true, initialAmount: '2.00', price: '0.98', postOnly: true },
+  { buySide: false, initialAmount: '2.00', price: '1.01' },
+  { buySide: true, initialAmount: '2.00', price: '0.99' },
+  { buySide: true, initialAmount: '1.00', price: '1.01' },
+  { buySide: true, initialAmount: '1.00', type: 'market' },
+  { buySide: false, initialAmount: '1.00', type: 'market' },
+  { buySide: false, initialAmount: '1.00', price: '0.98', timeInForce: 'IOC' },
+  { buySide: true, initialAmount: '1.00', price: '1.02', timeInForce: 'FOK' },
+  { buySide: false, initialAmount: '1.00', price: '0.99' },
+];
+
+/** Request `n` of the mixed run on `pair`: step n of the cycle, trader n mod T. */
+function mixedRequest(market: Market, pair: string): (n: number) => RawRequest {
+  return (n) => {
+    const trader = market.traders[n % market.traders.length] as Trader;
+    const order = MIXED_CYCLE[n % MIXED_CYCLE.length] as MixedOrder;
+    return {
+      method: 'POST',
+      path: '/api/cex/placeOrder',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${trader.token}` },
+      body: JSON.stringify({ pair, ...order }),
+    };
+  };
+}
+
+/** Rests 10 makers a side on `pair` (the cycle's limit makers), so the first market and FOK orders fill. */
+async function seedBook(ctx: BenchContext, market: Market, pair: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const trader = market.traders[i % market.traders.length] as Trader;
+    const buySide = i % 2 === 1;
+    await ctx.api.post(
+      '/api/cex/placeOrder',
+      { pair, buySide, initialAmount: '2.00', price: buySide ? '0.99' : '1.01' },
+      trader.token,
+    );
+  }
+}
+
 const CASES = [
-  { name: 'orders_spread', hot: false },
-  { name: 'orders_hot_pair', hot: true },
+  { name: 'orders_spread', hot: false, mixed: false },
+  { name: 'orders_hot_pair', hot: true, mixed: false },
+  { name: 'orders_mixed_types', hot: true, mixed: true },
 ];
 
 export const exchangeSuite: Suite = {
@@ -91,10 +143,13 @@ export const exchangeSuite: Suite = {
     const market = await setUpMarket(ctx, Number(process.env.BENCH_TRADERS || 64));
     for (const c of CASES) {
       if (!selected(c.name)) continue;
-      const pairs = c.hot ? market.pairs.slice(0, 1) : market.pairs;
+      // The mixed case has a pair of its own (the last), so the other cases' leftover books are not in its way.
+      const pairs = c.mixed ? market.pairs.slice(-1) : c.hot ? market.pairs.slice(0, 1) : market.pairs;
       ctx.log(`exchange: ${c.name} over ${pairs.length} pair(s)...`);
+      if (c.mixed) await seedBook(ctx, market, pairs[0] as string);
       const before = await tradeCount(ctx);
-      const measured = await measure(ctx, orderRequest(market, pairs));
+      const request = c.mixed ? mixedRequest(market, pairs[0] as string) : orderRequest(market, pairs);
+      const measured = await measure(ctx, request);
       const trades = (await tradeCount(ctx)) - before;
       report({
         ...throughputFigures(ctx, c.name, 'orders_per_s', measured),
@@ -102,6 +157,7 @@ export const exchangeSuite: Suite = {
         trades_per_order: Math.round((trades / Math.max(1, measured.okWithWarmup)) * 1000) / 1000,
         pairs: pairs.length,
         traders: market.traders.length,
+        ...(c.mixed ? { order_types: 'limit, market, IOC, FOK, post-only' } : {}),
       });
     }
   },

@@ -78,6 +78,11 @@ export function readCases(f: ReadFixture): ReadCase[] {
     { name: 'visitor_packages', method: 'GET', path: '/api/checkout/packages/fetch' },
     { name: 'visitor_collections', path: '/api/inventory/getCollections', body: {} },
     { name: 'visitor_synth_chips', method: 'GET', path: '/api/inventory/synthChips' },
+    // The marketplace's Browse (DESIGN §11.5): newest first, cheapest in a currency, a name's prefix, a collection.
+    { name: 'visitor_market_newest', path: '/api/market/listings', body: paging() },
+    { name: 'visitor_market_cheapest', path: '/api/market/listings', body: { ...paging(), currencyId, sort: 'price' } },
+    { name: 'visitor_market_name', path: '/api/market/listings', body: { ...paging(), name: 'Blades', sort: 'price' } },
+    { name: 'visitor_market_page_20', path: '/api/market/listings', body: paging(20) },
     { name: 'visitor_drop_table', method: 'GET', path: '/api/inventory/dropTable' },
     { name: 'visitor_defcon', method: 'GET', path: '/api/audit/getDefconLevel' },
   ]);
@@ -123,7 +128,12 @@ export function readCases(f: ReadFixture): ReadCase[] {
       path: '/api/bank/transactions',
       body: { ...paging(), currencyId, category: 3, startDate: daysAgo(730), endDate: daysAgo(0), amountAbove: '0.01' },
     },
+    // The bell and the notifications page (DESIGN §11.3): the member's own rows beside the broadcasts.
+    { name: 'member_notifications', path: '/api/user/notifications', body: paging(1, 10) },
+    { name: 'member_notifications_unread', path: '/api/user/notifications', body: { ...paging(), unreadOnly: true } },
+    { name: 'member_notifications_page_20', path: '/api/user/notifications', body: paging(20) },
     { name: 'member_own_orders', method: 'GET', path: '/api/cex/getUserOrders' },
+    { name: 'member_my_listings', path: '/api/market/myListings', body: paging(1, 10) },
     // The Quantum Hub as member1 opens it: the book's levels and My orders' first page (Open, this pair),
     // then the other filters, every pair, and a deeper page; the dashboard's open orders (five).
     { name: 'member_hub_levels', path: '/api/cex/getDepth', body: { pair, levels: 20 } },
@@ -150,6 +160,11 @@ export function readCases(f: ReadFixture): ReadCase[] {
             name: 'member_items_grouped',
             path: '/api/inventory/getUserItemsGrouped',
             body: { filters: { itemCollection: f.collection }, ...paging() },
+          },
+          {
+            name: 'member_market_collection',
+            path: '/api/market/listings',
+            body: { itemCollectionId: f.collection, sort: 'price', ...paging() },
           },
         ]
       : []),

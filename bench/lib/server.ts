@@ -81,6 +81,8 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
         ADMIN_NICKNAME: opts.adminNickname,
         ADMIN_EMAIL: `${opts.adminNickname}@bench.example.com`,
         ADMIN_PASSWORD: opts.adminPassword,
+        // The bench's admin signs in with a password alone.
+        ADMIN_MFA: 'optional',
         RATE_LIMIT_AUTH: '1000000',
         RATE_LIMIT_LOGIN_FAILURES: '1000000',
         // The chips case buys tens of thousands of synth chips up front (the default sale holds 10,000).

@@ -99,6 +99,8 @@ export interface ScalePlan {
   chipBuys: number;
   collections: number;
   items: number;
+  /** Open marketplace listings. */
+  listings: number;
   accessLogs: number;
   adminLogs: number;
   settlements: number;
@@ -107,7 +109,14 @@ export interface ScalePlan {
   distributions: number;
   distributionRecipients: number;
   /** member1's share of each part (the heaviest history). */
-  member1: { orders: number; processes: number; checkouts: number; items: number; ledgerRows: number };
+  member1: {
+    orders: number;
+    processes: number;
+    checkouts: number;
+    items: number;
+    listings: number;
+    ledgerRows: number;
+  };
 }
 
 /** Ledger rows per unit of each part, as the generators write them (for the budget). */
@@ -160,6 +169,7 @@ export function planFor(s: ScaleSettings): ScalePlan {
     chipBuys: r(base.chipBuys * k, 20),
     collections: 20,
     items: r(2_000_000 * f, 1500),
+    listings: r(200_000 * f, 300),
     accessLogs: r(5_000_000 * f, 1000),
     adminLogs: r(100_000 * f, 100),
     settlements: r(base.settlements * k, 40),
@@ -167,7 +177,7 @@ export function planFor(s: ScaleSettings): ScalePlan {
     burns: r(5_000 * f * k, 5),
     distributions: 6,
     distributionRecipients: r(Math.min(1000, n / 50) * Math.min(1, k * 2), 10),
-    member1: { orders: 1000, processes: 500, checkouts: 200, items: 1000, ledgerRows: 10_000 },
+    member1: { orders: 1000, processes: 500, checkouts: 200, items: 1000, listings: 50, ledgerRows: 10_000 },
   };
 }
 

@@ -22,16 +22,18 @@ interface PairSpec {
   base: number;
   /** Share of all trades. */
   share: number;
-  fee: string;
+  /** The resting side's fee and the incoming side's (DESIGN §11.4). */
+  makerFee: string;
+  takerFee: string;
 }
 
 const PAIRS: PairSpec[] = [
-  { idx: 1, buy: 2, sell: 1, base: 1.0, share: 0.45, fee: '0' },
-  { idx: 2, buy: 5, sell: 1, base: 25.0, share: 0.15, fee: '0' },
-  { idx: 3, buy: 6, sell: 1, base: 3.0, share: 0.15, fee: '0' },
-  { idx: 4, buy: 5, sell: 2, base: 24.0, share: 0.1, fee: '0' },
-  { idx: 5, buy: 6, sell: 2, base: 2.9, share: 0.1, fee: '0' },
-  { idx: 6, buy: 5, sell: 6, base: 8.5, share: 0.05, fee: '0.005' },
+  { idx: 1, buy: 2, sell: 1, base: 1.0, share: 0.45, makerFee: '0', takerFee: '0' },
+  { idx: 2, buy: 5, sell: 1, base: 25.0, share: 0.15, makerFee: '0', takerFee: '0' },
+  { idx: 3, buy: 6, sell: 1, base: 3.0, share: 0.15, makerFee: '0', takerFee: '0' },
+  { idx: 4, buy: 5, sell: 2, base: 24.0, share: 0.1, makerFee: '0', takerFee: '0' },
+  { idx: 5, buy: 6, sell: 2, base: 2.9, share: 0.1, makerFee: '0', takerFee: '0' },
+  { idx: 6, buy: 5, sell: 6, base: 8.5, share: 0.05, makerFee: '0.0025', takerFee: '0.005' },
 ];
 /** Months of history (each pair's queues close at a month's end). */
 const CHUNKS = 24;
@@ -59,15 +61,18 @@ export async function stageExchange(conn: Conn, ctx: SeedContext, tickers: Map<n
     const n = Math.max(4, Math.round((plan.trades * p.share * 1.04) / CHUNKS));
     const open = p.idx === 1 ? plan.openOrdersBusiest : plan.openOrdersOther;
     const id = `${S}.oid('b0', ${ts(w.start - 3600)}, ${p.idx})`;
-    return `(${p.idx}, ${id}, ${p.buy}, ${p.sell}, ${p.base}, ${n}, ${n * 10}::bigint, ${p.fee}::numeric, ${open},
+    return `(${p.idx}, ${id}, ${p.buy}, ${p.sell}, ${p.base}, ${n}, ${n * 10}::bigint, ${p.makerFee}::numeric,
+             ${p.takerFee}::numeric, ${open},
              ${lit(tickers.get(p.buy) ?? '')}, ${lit(tickers.get(p.sell) ?? '')},
-             ${p.fee === '0' ? 'NULL' : lit(ctx.adminId)})`;
+             ${p.makerFee === '0' && p.takerFee === '0' ? 'NULL' : lit(ctx.adminId)})`;
   }).join(',\n');
   await conn.query(`CREATE UNLOGGED TABLE ${S}.xpair AS SELECT * FROM (VALUES ${values})
-                      v(pair, id, buy_cur, sell_cur, base, n, xlen, fee, open, bt, st, collector)`);
+                      v(pair, id, buy_cur, sell_cur, base, n, xlen, maker_fee, taker_fee, open, bt, st, collector)`);
   await conn.query(
-    `INSERT INTO exchange_pairs (id, buy_currency, sell_currency, fee, fee_collector_id, created_at, updated_at)
-     SELECT id, buy_cur, sell_cur, fee, collector, ${ts(w.start - 3600)}, ${ts(w.start - 3600)} FROM ${S}.xpair`,
+    `INSERT INTO exchange_pairs (id, buy_currency, sell_currency, fee, maker_fee, taker_fee, fee_collector_id,
+                                 created_at, updated_at)
+     SELECT id, buy_cur, sell_cur, greatest(maker_fee, taker_fee), maker_fee, taker_fee, collector,
+            ${ts(w.start - 3600)}, ${ts(w.start - 3600)} FROM ${S}.xpair`,
   );
   // Queue points: each order of a side starts at one; 0 and every price step start one on both sides.
   await conn.query(
@@ -200,6 +205,11 @@ export async function insertOrders(conn: Conn): Promise<void> {
   );
 }
 
+/** A trade's buyer pays the taker fee when their order came in, the maker fee when it rested (DESIGN §11.4). */
+const BUYER_FEE = '(CASE WHEN t.taker_buy THEN p.taker_fee ELSE p.maker_fee END)';
+/** A trade's seller pays the other side's fee. */
+const SELLER_FEE = '(CASE WHEN t.taker_buy THEN p.maker_fee ELSE p.taker_fee END)';
+
 /** Writes the staged trades in time order, `seq` following it, and the identity sequence after them. */
 export async function insertTrades(conn: Conn): Promise<void> {
   await conn.query(
@@ -208,7 +218,7 @@ export async function insertTrades(conn: Conn): Promise<void> {
      SELECT ${S}.oid('b2', t.created_at, (t.pair * 256 + t.chunk) * 68719476736 + t.segno),
             row_number() OVER (ORDER BY t.created_at, t.buy_id, t.sell_id), p.id, t.buy_id, t.sell_id, t.taker_buy,
             t.price, t.qty, t.qty * t.price,
-            ceil(t.qty * p.fee * 100) / 100, ceil(t.qty * t.price * p.fee * 100) / 100, t.created_at
+            ceil(t.qty * ${BUYER_FEE} * 100) / 100, ceil(t.qty * t.price * ${SELLER_FEE} * 100) / 100, t.created_at
        FROM ${S}.xtr t JOIN ${S}.xpair p USING (pair)
       ORDER BY t.created_at, t.buy_id, t.sell_id`,
   );
@@ -253,9 +263,9 @@ export async function insertTradeLedger(conn: Conn): Promise<void> {
          ('22', 22, p.buy_cur, t.qty, NULL, t.buyer_id, true, 'Bought ' || ${what}, t.sell_id),
          ('23', 22, p.sell_cur, t.qty * (t.buy_price - t.price), NULL, t.buyer_id, true,
                 'Escrow returned: price improvement', t.buy_id),
-         ('24', 23, p.buy_cur, ceil(t.qty * p.fee * 100) / 100, t.buyer_id, p.collector, false,
+         ('24', 23, p.buy_cur, ceil(t.qty * ${BUYER_FEE} * 100) / 100, t.buyer_id, p.collector, false,
                 'Exchange fee on ' || ${what}, t.buy_id),
-         ('25', 23, p.sell_cur, ceil(t.qty * t.price * p.fee * 100) / 100, t.seller_id, p.collector, false,
+         ('25', 23, p.sell_cur, ceil(t.qty * t.price * ${SELLER_FEE} * 100) / 100, t.seller_id, p.collector, false,
                 'Exchange fee on ' || ${what}, t.sell_id)
        ) r(tag, category, currency_id, amount, sender, recipient, escrow, note, reference)
       WHERE r.amount > 0`),

@@ -132,7 +132,30 @@ export const BIG_TABLES = [
   'access_logs',
   'admin_logs',
   'settlements',
+  'notifications',
+  'market_listings',
 ];
+/** The tables whose row counts a run reports. */
+export const COUNTED_TABLES = [
+  'users',
+  'balances',
+  'bank_transactions',
+  'exchange_orders',
+  'exchange_trades',
+  'forge_recipes',
+  'forge_processes',
+  'checkout_transactions',
+  'checkout_events',
+  'item_collections',
+  'items',
+  'access_logs',
+  'admin_logs',
+  'settlements',
+  'notifications',
+  'broadcasts',
+  'market_listings',
+];
+
 /** Tables other tables' foreign keys point at: their primary key stays (rows go in in id order). */
 const KEEP_PRIMARY_KEY = new Set(['users', 'exchange_orders', 'checkout_transactions']);
 

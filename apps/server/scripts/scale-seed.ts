@@ -42,7 +42,10 @@ import {
   insertTransfers,
   setUpCurrencies,
 } from './scale-seed.ledger.ts';
+import { insertMarket } from './scale-seed.market.ts';
+import { insertBroadcasts, insertFillNotifications, insertTransferNotifications } from './scale-seed.notifications.ts';
 import {
+  COUNTED_TABLES,
   type Conn,
   createHelpers,
   dropIndexes,
@@ -265,6 +268,17 @@ export async function runScaleSeed(
         },
         { name: 'funding', after: ['transfers'], run: (c) => insertFunding(c, ctx) },
         { name: 'ledger move', after: ['funding'], run: (c) => moveLedger(c) },
+        { name: 'notifications', after: ['funding'], run: (c) => insertTransferNotifications(c, ctx) },
+        {
+          name: 'fill notifications',
+          after: [...users, 'exchange orders', 'exchange trades'],
+          run: (c) => insertFillNotifications(c, ctx),
+        },
+        {
+          name: 'broadcasts',
+          after: ['notifications', 'fill notifications'],
+          run: (c) => insertBroadcasts(c, ctx),
+        },
         { name: 'balances', after: ['funding'], run: (c) => insertBalances(c) },
         {
           name: 'items',
@@ -274,6 +288,7 @@ export async function runScaleSeed(
             await insertItems(c, ctx, plan.items - (have?.n ?? 0));
           },
         },
+        { name: 'market listings', after: ['items'], run: (c) => insertMarket(c, ctx) },
         { name: 'access log', after: users, run: (c) => insertAccessLogs(c, ctx) },
         { name: 'admin log', after: users, run: (c) => insertAdminLogs(c, ctx) },
       ];
@@ -334,23 +349,7 @@ export async function runScaleSeed(
       await vacuumTables(sessions.conns, progress, KEPT_TABLES);
 
       const counts: Record<string, number> = {};
-      const tables = [
-        'users',
-        'balances',
-        'bank_transactions',
-        'exchange_orders',
-        'exchange_trades',
-        'forge_recipes',
-        'forge_processes',
-        'checkout_transactions',
-        'checkout_events',
-        'item_collections',
-        'items',
-        'access_logs',
-        'admin_logs',
-        'settlements',
-      ];
-      for (const t of tables) {
+      for (const t of COUNTED_TABLES) {
         const [r] = await c1.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t}`);
         counts[t] = r?.n ?? 0;
       }

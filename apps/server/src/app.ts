@@ -21,11 +21,16 @@ import { cappModule } from './modules/capp/capp.module.ts';
 import { checkoutModule } from './modules/checkout/checkout.module.ts';
 import { chipsModule } from './modules/chips/chips.module.ts';
 import { exchangeModule } from './modules/exchange/exchange.module.ts';
+import { exportsModule } from './modules/exports/exports.module.ts';
+import { redeemExportLink } from './modules/exports/exports.service.ts';
 import { forgeModule } from './modules/forge/forge.module.ts';
 import { itemsModule } from './modules/items/items.module.ts';
 import { leaderboardModule } from './modules/leaderboard/leaderboard.module.ts';
 import { appLeaderboardStore } from './modules/leaderboard/leaderboard.redis-store.ts';
 import type { LeaderboardStore } from './modules/leaderboard/leaderboard.store.ts';
+import { marketModule } from './modules/market/market.module.ts';
+import { createMfaDeps, mfaModule } from './modules/mfa/mfa.module.ts';
+import { notificationsModule } from './modules/notifications/notifications.module.ts';
 import { oversightModule } from './modules/oversight/oversight.module.ts';
 import { reportsModule } from './modules/reports/reports.module.ts';
 import { settlementsModule } from './modules/settlements/settlements.module.ts';
@@ -77,6 +82,8 @@ export interface BuiltApp {
   demo: DemoSeed | null;
   /** The kept leaderboard: its store and the job keeping it (`runNow()` in tests). */
   leaderboard: { store: LeaderboardStore; job: PeriodicJob };
+  /** The job mailing the notifications members chose to get by e-mail (`runNow()` in tests). */
+  notificationMails: PeriodicJob;
 }
 
 /**
@@ -138,7 +145,12 @@ export async function buildApp(
   await app.register(rateLimits, { redis, apiKeyMax: config.RATE_LIMIT_API_KEY });
   await app.register(openapi, { publicUrl });
   const secret = jwtSecret(config);
-  await app.register(authPlugin, { db, jwtSecret: secret });
+  await app.register(authPlugin, {
+    db,
+    jwtSecret: secret,
+    adminMfa: config.ADMIN_MFA,
+    redeemLink: (token, path, query) => redeemExportLink(db, token, path, query),
+  });
   await app.register(websocketPlugin, { database });
   await app.register(metrics, { database });
   await app.register(health, { database });
@@ -146,7 +158,10 @@ export async function buildApp(
   // The modules, each through its root (`modules/<module>/<module>.module.ts`), in the order of their routes.
   const leaderboardStore = options.leaderboardStore ?? appLeaderboardStore(redis, config.DATABASE_URL);
   let leaderboardJob: PeriodicJob | undefined;
-  await app.register(usersModule, { db, readDb, config, redis, publicUrl });
+  let notificationMails: PeriodicJob | undefined;
+  const mfa = createMfaDeps(db, secret, redis, config.SECURITY_HOLD_HOURS);
+  await app.register(mfaModule, { deps: mfa });
+  await app.register(usersModule, { db, readDb, config, redis, publicUrl, mfa });
   await app.register(leaderboardModule, {
     db,
     readDb,
@@ -155,13 +170,24 @@ export async function buildApp(
       leaderboardJob = job;
     },
   });
-  await app.register(apikeysModule, { db, secret });
+  await app.register(apikeysModule, { db, secret, mfa });
+  await app.register(notificationsModule, {
+    db,
+    config,
+    redis,
+    publicUrl,
+    started: (job) => {
+      notificationMails = job;
+    },
+  });
+  await app.register(exportsModule, { db });
   await app.register(bankModule, { db });
   await app.register(reportsModule, { db, readDb });
-  await app.register(settlementsModule, { db, readDb });
+  await app.register(settlementsModule, { db, readDb, mfa, config, redis, publicUrl });
   await app.register(oversightModule, { db, readDb });
   await app.register(exchangeModule, { db, readDb });
   await app.register(forgeModule, { db, readDb });
+  await app.register(marketModule, { db, readDb });
   await app.register(itemsModule, { db });
   await app.register(chipsModule, { db });
   await app.register(cappModule, { db, publicUrl });
@@ -170,6 +196,14 @@ export async function buildApp(
 
   await app.register(web, { root: config.WEB_DIST ?? WEB_DIST_DIR });
   if (!leaderboardJob) throw new Error('the leaderboard module did not start its job');
+  if (!notificationMails) throw new Error('the notifications module did not start its mail job');
 
-  return { app, database, seeded, demo, leaderboard: { store: leaderboardStore, job: leaderboardJob } };
+  return {
+    app,
+    database,
+    seeded,
+    demo,
+    leaderboard: { store: leaderboardStore, job: leaderboardJob },
+    notificationMails,
+  };
 }

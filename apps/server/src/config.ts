@@ -33,6 +33,12 @@ const variables = z.object({
   ADMIN_NICKNAME: optionalText,
   ADMIN_EMAIL: optionalText,
   ADMIN_PASSWORD: optionalText,
+  /**
+   * Whether admin routes need a session that passed a second factor (DESIGN §11.1): `required` (the
+   * default) answers 403 to an admin signed in with a password alone; `optional` is for local trials and
+   * for tests and tools that are not about it.
+   */
+  ADMIN_MFA: z.enum(['required', 'optional']).default('required'),
   PUBLIC_URL: optionalText.pipe(z.url().optional()),
   REDIS_URL: optionalText,
   /**
@@ -56,8 +62,29 @@ const variables = z.object({
    * can meet within an hour: hence at most 49).
    */
   RATE_LIMIT_ACCOUNT_FAILURES: z.coerce.number().int().min(1).max(49).default(20),
-  /** Mails of one kind (verification, reset, sign-in link) to one address per hour; more are silently not sent. */
+  /**
+   * Mails of one kind (verification, reset, sign-in link, receipt) to one address per hour; more are
+   * silently not sent. Notification mails have their own budget (`NOTIFICATION_MAILS_PER_HOUR`).
+   */
   RATE_LIMIT_MAILS: z.coerce.number().int().min(1).default(3),
+  /**
+   * How often the notification mail job looks for notifications due to go by e-mail (milliseconds,
+   * DESIGN §11.3): the longest a chosen notification waits for its mail, and the span one digest gathers.
+   */
+  NOTIFICATION_MAIL_EVERY_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  /**
+   * Notification mails (one notification, a digest or a broadcast) to one member's address per hour
+   * (DESIGN §11.3), in a budget apart from `RATE_LIMIT_MAILS`'s kinds; past it a mail is not sent and the
+   * drop is logged (the notifications stay in the app).
+   */
+  NOTIFICATION_MAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(12),
+  /**
+   * Hours a confirmed withdrawal address waits before withdrawals may go to it, and turning the
+   * "allowed addresses only" switch off waits before it takes effect (DESIGN §11.2).
+   */
+  WITHDRAW_ADDRESS_HOLD_HOURS: z.coerce.number().int().min(0).max(720).default(24),
+  /** Hours withdrawals pause after a password reset, an e-mail change or two-factor turned off (DESIGN §11.2). */
+  SECURITY_HOLD_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   /**
    * Proxies whose X-Forwarded-For is believed: comma-separated addresses or CIDRs (or the names
    * loopback, linklocal, uniquelocal). Unset (the default), no proxy header is believed: the client IP

@@ -22,6 +22,13 @@ const banner = [
   seeded.generatedPassword
     ? `  Admin password (shown once, keep it): ${seeded.generatedPassword}`
     : '  Admin password: as configured (ADMIN_PASSWORD), or the one printed on the first start',
+  ...(config.ADMIN_MFA === 'required'
+    ? [
+        '  Admin two-factor: required (ADMIN_MFA). Sign in as the admin, set up an authenticator app or a passkey',
+        '  in Settings → Security, then sign in again with it: the admin console opens only after that.',
+        '  For a local trial, ADMIN_MFA=optional opens it with the password alone.',
+      ]
+    : ['  Admin two-factor: optional (ADMIN_MFA=optional): the admin console opens with a password alone']),
   ...(demo
     ? [
         `  Demo community: sign in as ${demo.nicknames.join(', ')} (${demo.nicknames.at(-1)} is a creator)`,

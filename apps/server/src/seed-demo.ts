@@ -145,6 +145,8 @@ async function seedMarket(tx: Tx, idOf: (nick: DemoNick) => string, adminId: str
     canSell: true,
     visible: true,
     fee: fromNumeric('0.002'),
+    makerFee: fromNumeric('0.002'),
+    takerFee: fromNumeric('0.002'),
     feeCollectorId: adminId,
   });
   const roleOf = new Map(DEMO_MEMBERS.map((m) => [m.nickname, m.role]));
@@ -155,6 +157,9 @@ async function seedMarket(tx: Tx, idOf: (nick: DemoNick) => string, adminId: str
       buySide: o.buy,
       initialAmount: fromNumeric(o.amount),
       price: fromNumeric(o.price),
+      type: 'limit',
+      timeInForce: 'GTC',
+      postOnly: false,
     } satisfies PlaceOrderInput,
   }));
   const outcomes = await placeOrders(tx, jobs, new LiveChanges());

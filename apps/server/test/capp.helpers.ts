@@ -3,7 +3,7 @@
  * API key, the app's calls made with its key, members signing in on a request, and what the database
  * holds of requests and sign-ins.
  */
-import type { CreateAuthRequestResponse, OwnCollection } from '@starlight/shared';
+import type { CreateAuthRequestResponse, Item, OwnCollection } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
@@ -90,7 +90,8 @@ export function cappCalls(t: TestApp, own: () => CreatorApp) {
     return withKey(t.app, key, '/api/capp/getUserItems', { userId, itemCollectionId });
   }
 
-  async function giveItem(owner: Member, name: string) {
+  /** Creates the item `name` in the app's collection for `owner`, and answers it. */
+  async function giveItem(owner: Member, name: string): Promise<Item> {
     const res = await call(t.app, own().member.token, 'POST', '/api/inventory/createItem', {
       itemCollection: own().collection._id,
       owner: owner.nickname,
@@ -98,6 +99,7 @@ export function cappCalls(t: TestApp, own: () => CreatorApp) {
       hiddendata: { serial: 'X-1' },
     });
     expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ item: Item }>().item;
   }
 
   async function requestCount(): Promise<number> {

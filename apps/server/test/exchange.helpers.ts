@@ -60,6 +60,17 @@ export async function createMarket(
 ): Promise<Market> {
   const base = await createCurrency(app, admin, precisions.base ?? 2);
   const quote = await createCurrency(app, admin, precisions.quote ?? 2);
+  return createPairBetween(app, admin, base, quote, extra);
+}
+
+/** Creates a pair trading `base` against `quote`; `extra` adds createPair fields. */
+export async function createPairBetween(
+  app: FastifyInstance,
+  admin: Member,
+  base: TestCurrency,
+  quote: TestCurrency,
+  extra: Record<string, unknown> = {},
+): Promise<Market> {
   const res = await call(app, admin.token, 'POST', '/api/cex/createPair', {
     buyCurrency: base.currencyId,
     sellCurrency: quote.currencyId,
@@ -128,7 +139,8 @@ export async function ordersOf(app: FastifyInstance, member: Member): Promise<Or
 /**
  * Checks a pair's orders against the ledger and the rules, straight from the database:
  * each order's `escrow_remaining` equals what the ledger holds in escrow for it; an open buy holds
- * exactly ceil(rest x price), an open sell its rest, a closed order nothing; filled never exceeds
+ * exactly ceil(rest x price), an open sell its rest, an Untriggered stop all it escrowed, a closed order
+ * nothing; filled never exceeds
  * initial and equals the traded quantity (payouts aside); Filled means fully filled; the book is not crossed;
  * no trade has one member on both sides (self-trade prevention, DESIGN §5).
  */
@@ -175,6 +187,12 @@ export async function expectBookConsistent(built: BuiltApp, pairId: string, sell
       expect(escrow, `${where}: escrow of the rest`).toBe(o.buy_side ? buyEscrowFor(rest, price, sellPrecision) : rest);
       if (o.buy_side && (bestBid === null || price > bestBid)) bestBid = price;
       if (!o.buy_side && (bestAsk === null || price < bestAsk)) bestAsk = price;
+    } else if (o.state === 5) {
+      // An Untriggered stop-limit order (DESIGN §11.4): off the book, nothing filled, its whole escrow held.
+      expect(filled, `${where}: an untriggered order has not traded`).toBe(0n);
+      expect(escrow, `${where}: escrow of a waiting stop`).toBe(
+        o.buy_side ? buyEscrowFor(initial, price, sellPrecision) : initial,
+      );
     } else {
       expect(escrow, `${where}: a closed order holds nothing`).toBe(0n);
       if (o.state === 3) expect(filled, `${where}: Filled is complete`).toBe(initial);
@@ -226,5 +244,16 @@ export function exchangeCalls(t: TestApp) {
     return res.rows.map((r) => ({ ...r, amount: r.amount.replace(/\.?0+$/, '') }));
   }
 
-  return { cancel, payout, modify, adminLogs, ledgerRows };
+  /** placeOrder on `mk`'s pair as `who` with any of its fields (type, time in force, post-only, expiry). */
+  const placeWith = (who: Member, mk: Market, body: Record<string, unknown>) =>
+    call(t.app, who.token, 'POST', '/api/cex/placeOrder', { pair: mk.pair._id, ...body });
+
+  /** `placeWith` that must succeed; returns the body. */
+  async function placeWithOk(who: Member, mk: Market, body: Record<string, unknown>): Promise<PlaceOrderResponse> {
+    const res = await placeWith(who, mk, body);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<PlaceOrderResponse>();
+  }
+
+  return { cancel, payout, modify, adminLogs, ledgerRows, placeWith, placeWithOk };
 }

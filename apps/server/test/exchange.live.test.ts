@@ -2,7 +2,7 @@
  * The live feed at /api/ws (DESIGN §1, §5): two server processes on one database keep one book and
  * both push the same events (LISTEN/NOTIFY); the socket protocol; the in-process bus on PGlite.
  */
-import type { GetOrdersResponse, Order, Trade, WsServerMessage } from '@starlight/shared';
+import type { DepthResponse, GetOrdersResponse, Order, Trade, WsServerMessage } from '@starlight/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
 import { createMarket, expectBookConsistent, fundedMember, ordersOf, place } from './exchange.helpers.ts';
@@ -74,16 +74,17 @@ describe('two server processes on one database', () => {
     const sameIds = (seen: Set<string>) => [...tradeIds].every((id) => seen.has(id));
     await visitorOnA.until((ms) => sameIds(tradesIn(ms, m.pair._id)));
     await bobOnB.until((ms) => sameIds(tradesIn(ms, m.pair._id)));
-    // Their last book is the final book.
-    const finalBook = bookA.json<GetOrdersResponse>().orders;
-    await visitorOnA.until((ms) => {
-      const last = ms.filter((x) => x.type === 'book').at(-1);
-      return last?.type === 'book' && JSON.stringify(last.orders) === JSON.stringify(finalBook);
-    });
-    await bobOnB.until((ms) => {
-      const last = ms.filter((x) => x.type === 'book').at(-1);
-      return last?.type === 'book' && JSON.stringify(last.orders) === JSON.stringify(finalBook);
-    });
+    // Their last book is the final book by price level, and carries no single orders.
+    const depthA = await a.app.inject({ method: 'POST', url: '/api/cex/getDepth', payload: { pair: m.pair._id } });
+    const finalDepth = depthA.json<DepthResponse>().depth;
+    expect(finalDepth.buys.length + finalDepth.sells.length).toBeGreaterThan(0);
+    for (const socket of [visitorOnA, bobOnB]) {
+      await socket.until((ms) => {
+        const last = ms.filter((x) => x.type === 'book').at(-1);
+        return last?.type === 'book' && JSON.stringify(last.depth) === JSON.stringify(finalDepth);
+      });
+      expect(Object.keys(socket.last('book') ?? {}).sort()).toEqual(['depth', 'pair', 'type']);
+    }
     // Bob's own orders and balances reach him on B, including what Alice's orders on A did to them.
     const bobOrders = await ordersOf(a.app, bob);
     await bobOnB.until((ms) => {

@@ -27,7 +27,22 @@ describe('market data', () => {
     expect(body.orders.sells.map((o) => o._id)).toEqual([o5.order._id, o4.order._id]);
     for (const o of [...body.orders.buys, ...body.orders.sells]) {
       expect(Object.keys(o).sort()).toEqual(
-        ['_id', 'buySide', 'createdAt', 'filledAmount', 'initialAmount', 'pair', 'price', 'state'].sort(),
+        [
+          '_id',
+          'buySide',
+          'createdAt',
+          'filledAmount',
+          'initialAmount',
+          'pair',
+          'price',
+          'state',
+          'type',
+          'timeInForce',
+          'postOnly',
+          'stopPrice',
+          'expiresAt',
+          'expired',
+        ].sort(),
       );
     }
     expect((await call(t.app, undefined, 'POST', '/api/cex/getOrders', {})).statusCode).toBe(400);

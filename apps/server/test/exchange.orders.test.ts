@@ -34,7 +34,22 @@ describe('placing orders', () => {
     expect(body.tx).toEqual({ note: text });
     expect(body.trades).toEqual([]);
     expect(Object.keys(body.order).sort()).toEqual(
-      ['_id', 'buySide', 'createdAt', 'filledAmount', 'initialAmount', 'pair', 'price', 'state'].sort(),
+      [
+        '_id',
+        'buySide',
+        'createdAt',
+        'filledAmount',
+        'initialAmount',
+        'pair',
+        'price',
+        'state',
+        'type',
+        'timeInForce',
+        'postOnly',
+        'stopPrice',
+        'expiresAt',
+        'expired',
+      ].sort(),
     );
     expect(body.order).toMatchObject({
       pair: m.pair._id,
@@ -43,6 +58,12 @@ describe('placing orders', () => {
       filledAmount: '0.00',
       price: '1.50',
       state: 1,
+      type: 'limit',
+      timeInForce: 'GTC',
+      postOnly: false,
+      stopPrice: null,
+      expiresAt: null,
+      expired: false,
     });
     expect(await balanceOf(t.app, buyer, m.quote.currencyId)).toBe('95.5');
     expect(await ledgerRows(body.order._id)).toEqual([

@@ -65,6 +65,7 @@ describe('the route table', () => {
         'POST /api/inventory/getUserItems member',
         'POST /api/inventory/getUserCollections member',
         'POST /api/inventory/getUserItemsGrouped member',
+        'POST /api/inventory/giftItem member',
         'GET /api/inventory/synthChips public',
         'GET /api/inventory/dropTable public',
         'POST /api/inventory/buySynthChips member',

@@ -15,11 +15,11 @@ export interface CaughtMail {
   subject: string;
   text: string;
   html: string;
-  /** The first `http(s)://…/verifyemail/…`, `/resetpassword/…` or `/loginlink/…` link of the plain-text body. */
+  /** The first `http(s)://…/verifyemail/…`, `/resetpassword/…`, `/loginlink/…` or `/withdrawaddress/…` link of the plain-text body. */
   link: string | null;
 }
 
-const LINK = /https?:\/\/\S+\/(?:verifyemail|resetpassword|loginlink)\/[A-Za-z0-9_-]+/;
+const LINK = /https?:\/\/\S+\/(?:verifyemail|resetpassword|loginlink|withdrawaddress)\/[A-Za-z0-9_-]+/;
 
 async function parseMail(raw: Buffer | string): Promise<CaughtMail> {
   const mail = await simpleParser(raw);
@@ -40,8 +40,8 @@ export interface MailCatcher {
   url: string;
   /** Every mail received so far. */
   mails: CaughtMail[];
-  /** Resolves with the next mail to `to` not yet taken (waits up to `timeoutMs`). */
-  next(to: string, timeoutMs?: number): Promise<CaughtMail>;
+  /** Resolves with the next mail to `to` not yet taken, of those `where` accepts (waits up to `timeoutMs`). */
+  next(to: string, timeoutMs?: number, where?: (mail: CaughtMail) => boolean): Promise<CaughtMail>;
   close(): Promise<void>;
 }
 
@@ -72,10 +72,10 @@ export async function startMailCatcher(): Promise<MailCatcher> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    async next(to, timeoutMs = 5000) {
+    async next(to, timeoutMs = 5000, where = () => true) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const mail = mails.find((m) => !taken.has(m) && m.to.includes(to));
+        const mail = mails.find((m) => !taken.has(m) && m.to.includes(to) && where(m));
         if (mail) {
           taken.add(mail);
           return mail;

@@ -3,7 +3,7 @@
  * counts and the mix, every balance equal to its ledger rows, escrow equal to the open orders, the audit
  * clean, member1's heavy history and sign-in with SCALE_PASSWORD, and the refusals.
  */
-import type { AuthResponse } from '@starlight/shared';
+import type { AuthResponse, ListingsResponse, NotificationsResponse } from '@starlight/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimatedMinutes, loadScaleSettings } from '../scripts/scale-seed.config.ts';
@@ -232,6 +232,63 @@ describe('make scale-seed at 2,000 members', () => {
       password: 'Scale-Passw0rd!',
     });
     expect(wrong.statusCode).toBe(401);
+  });
+
+  it("gives members the last 90 days' transfers and fills as notifications, and broadcasts, which member1 reads", async () => {
+    const n = await one<Record<string, number>>(
+      `SELECT (SELECT count(*)::int FROM notifications WHERE kind <> 'security') AS own,
+              (SELECT count(*)::int FROM bank_transactions WHERE category = 3 AND created_at >= now() - interval '90 days')
+              + (SELECT 2 * count(*)::int FROM exchange_trades WHERE created_at >= now() - interval '90 days') AS announced,
+              (SELECT count(*)::int FROM notifications WHERE created_at < now() - interval '91 days') AS stale,
+              (SELECT count(*)::int FROM broadcasts) AS broadcasts`,
+    );
+    expect(n.own).toBeGreaterThan(0);
+    // One per transfer received and one per side of a trade in the kept days (the clock moved on a little
+    // since the seed).
+    expect(Math.abs((n.own ?? 0) - (n.announced ?? 0))).toBeLessThanOrEqual(10);
+    // This file's own sign-ins (member1 from a new device) write `security` notices beside the seeded kinds.
+    const kinds = await db.query<{ kind: string }>(
+      "SELECT DISTINCT kind FROM notifications WHERE kind <> 'security' ORDER BY 1",
+    );
+    expect(kinds.rows.map((r) => r.kind)).toEqual(['order_filled', 'transfer_received']);
+    expect(n.stale).toBe(0);
+    expect(n.broadcasts).toBe(30);
+    const res = await call(built.app, undefined, 'POST', '/api/user/login', {
+      nickOrEmail: 'member1@scale.example',
+      password: PASSWORD,
+    });
+    const { token } = res.json<AuthResponse>();
+    // The newest 50: broadcasts every three days and this file's sign-in notice sit among member1's own.
+    const page = await call(built.app, token, 'POST', '/api/user/notifications', { paging: { page: 1, limit: 50 } });
+    expect(page.statusCode, page.body).toBe(200);
+    const body = page.json<NotificationsResponse>();
+    expect(body.notifications).toHaveLength(Math.min(50, body.total));
+    expect(body.total).toBeGreaterThan(body.unread);
+    expect(body.notifications.some((x) => x.kind === 'transfer_received' && /^You received /.test(x.title))).toBe(true);
+  });
+
+  it("lists items on the market by their owners, member1's among them, browsable and cheapest first", async () => {
+    const m = await one<Record<string, number>>(
+      `SELECT (SELECT count(*)::int FROM market_listings WHERE state = 'open') AS open,
+              (SELECT count(*)::int FROM market_listings l JOIN items i ON i.id = l.item_id
+                WHERE l.seller_id <> i.owner_id) AS not_owned,
+              (SELECT count(*)::int FROM market_listings l JOIN users u ON u.id = l.seller_id
+                WHERE u.nickname = 'member1') AS member1,
+              (SELECT count(DISTINCT royalty)::int FROM item_collections) AS royalties`,
+    );
+    expect(m.open).toBeGreaterThanOrEqual(300);
+    expect(m.not_owned).toBe(0);
+    expect(m.member1).toBe(50);
+    expect(m.royalties).toBeGreaterThan(1);
+    const page = await call(built.app, undefined, 'POST', '/api/market/listings', {
+      paging: { page: 1, limit: 10 },
+      currencyId: 1,
+      sort: 'price',
+    });
+    expect(page.statusCode, page.body).toBe(200);
+    const prices = page.json<ListingsResponse>().listings.map((l) => Number(l.price));
+    expect(prices).toHaveLength(10);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
   });
 
   it('prints how long it should take before it starts: about 26 minutes at the defaults on 2 cores', () => {

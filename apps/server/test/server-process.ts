@@ -45,6 +45,7 @@ export async function startServerProcess(env: Record<string, string> = {}, cwd?:
       ADMIN_NICKNAME: TEST_ADMIN.nickname,
       ADMIN_EMAIL: TEST_ADMIN.email,
       ADMIN_PASSWORD: TEST_ADMIN.password,
+      ADMIN_MFA: 'optional',
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'info',

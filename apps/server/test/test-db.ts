@@ -35,6 +35,8 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     RATE_LIMIT_LOGIN_FAILURES: '100000',
     // No demo community (seed-demo.ts) on a test's embedded database: seed.demo.test.ts asks for it.
     SEED_DEMO: 'off',
+    // Admins without a second factor (tests about it set ADMIN_MFA=required: http.admin-mfa.test.ts).
+    ADMIN_MFA: 'optional',
     ...overrides,
   };
   return loadConfig(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)));

@@ -8,8 +8,8 @@ import type { ApiKeyResponse, UpdateProfileResponse, User } from '@starlight/sha
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { declaredRoutes, SESSION_ONLY_MESSAGE } from '../src/http/access.ts';
+import { hashMailToken } from '../src/lib/mailer.ts';
 import { insertMailToken } from '../src/modules/users/email.queries.ts';
-import { hashMailToken } from '../src/modules/users/mail-links.ts';
 import { call, type Member, PASSWORD, registerMember, useTestApp } from './helpers.ts';
 
 const t = useTestApp();

@@ -159,16 +159,16 @@ describe('what a key may do', () => {
   it('keeps no usable key in the database: a hash and a sealed copy only', async () => {
     const m = await registerMember(t.app, 'leak');
     const key = await newKey(t.app, m);
-    const res = await t.built.database.db.execute(sql`SELECT * FROM users WHERE id = ${m.id}`);
+    const res = await t.built.database.db.execute(sql`SELECT * FROM api_keys WHERE user_id = ${m.id}`);
     const row = res.rows[0] as Record<string, unknown>;
-    expect(JSON.stringify(row)).not.toContain(key.slice(3));
+    expect(JSON.stringify(row)).not.toContain(key.slice(11));
     // Neither stored form works as a key.
-    for (const stored of [row.api_key_hash, row.api_key_sealed]) {
+    for (const stored of [row.secret_hash, row.sealed]) {
       expect((await withKey(t.app, String(stored), '/api/user/me')).statusCode).toBe(401);
     }
     const me = await call(t.app, m.token, 'GET', '/api/user/me');
-    expect(me.body).not.toContain(String(row.api_key_hash));
-    expect(me.body).not.toContain(String(row.api_key_sealed));
+    expect(me.body).not.toContain(String(row.secret_hash));
+    expect(me.body).not.toContain(String(row.sealed));
   });
 });
 

@@ -40,7 +40,8 @@ describe('responses', () => {
     await call(t.app, undefined, 'POST', '/api/user/forgotPassword', { email: m.email });
     const resetLink = (await catcher.next(m.email)).link ?? '';
     const res = await t.built.database.db.execute(
-      sql`SELECT password_hash, api_key_hash, api_key_sealed FROM users WHERE id = ${m.id}`,
+      sql`SELECT u.password_hash, k.secret_hash AS api_key_hash, k.sealed AS api_key_sealed
+          FROM users u JOIN api_keys k ON k.user_id = u.id AND k.revoked_at IS NULL WHERE u.id = ${m.id}`,
     );
     const stored = res.rows[0] as { password_hash: string; api_key_hash: string; api_key_sealed: string };
     const never = {

@@ -6,9 +6,11 @@
  */
 import type { AuthResponse, SessionsResponse } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.ts';
-import { deviceName, startSessionPruning } from '../src/modules/users/sessions.service.ts';
+import { deviceName } from '../src/modules/users/device-name.ts';
+import { startSessionPruning } from '../src/modules/users/sessions.service.ts';
 import { SESSION_ENDED_CLOSE } from '../src/plugins/websocket.ts';
 import { call, type Member, makeApp, PASSWORD, registerMember, useTestApp } from './helpers.ts';
 import { LiveSocket } from './live-socket.ts';
@@ -126,6 +128,21 @@ describe("a member's sessions", () => {
     const left = await sessionsOf(token);
     expect(left).toHaveLength(1);
     expect(left[0]!.current).toBe(true);
+  });
+
+  it("a password change's new token ends when its session does, not 24 hours later", async () => {
+    const m = await registerMember(t.app, 'pwdexp');
+    // A session signed in 23 hours ago: an hour left.
+    await t.built.database.db.execute(
+      sql`UPDATE user_sessions SET expires_at = date_trunc('second', now()) + interval '1 hour' WHERE user_id = ${m.id}`,
+    );
+    const res = await call(t.app, m.token, 'POST', '/api/user/updateProfile', {
+      password: 'N3w!Passw0rd-y',
+      currentPassword: PASSWORD,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const exp = decodeJwt(res.json<{ token: string }>().token).exp ?? 0;
+    expect(Math.abs(exp - (Math.floor(Date.now() / 1000) + 3600))).toBeLessThanOrEqual(5);
   });
 
   it('refuses a token signed before sessions were kept (no session id)', async () => {

@@ -16,8 +16,18 @@ export const TX_CATEGORY = {
   CexTradeExecuted: 22,
   CexFeesPaid: 23,
   OpenedAlphaSynthChips: 33,
+  /** DESIGN §11.5: a marketplace purchase, the buyer paying the seller. */
+  MarketPurchase: 50,
+  /** DESIGN §11.5: the collection's royalty on a marketplace purchase, the buyer paying the creator. */
+  MarketRoyalty: 51,
 } as const;
 export type TxCategory = (typeof TX_CATEGORY)[keyof typeof TX_CATEGORY];
+
+/** Groups of categories a ledger list filters on at once (`categoryGroup`): `market`, DESIGN §11.5's two. */
+export const TX_CATEGORY_GROUPS = {
+  market: [TX_CATEGORY.MarketPurchase, TX_CATEGORY.MarketRoyalty],
+} as const satisfies Record<string, readonly TxCategory[]>;
+export type TxCategoryGroup = keyof typeof TX_CATEGORY_GROUPS;
 
 export const TX_CATEGORY_LABELS: Record<TxCategory, string> = {
   1: 'Deposit',
@@ -34,6 +44,8 @@ export const TX_CATEGORY_LABELS: Record<TxCategory, string> = {
   22: 'CEX Trade Executed',
   23: 'CEX Fees Paid',
   33: 'Opened Alpha Synth Chips',
+  50: 'Market Purchase',
+  51: 'Market Royalty',
 };
 
 /** Categories whose currency-stats totals count negative (DESIGN §4). */
@@ -77,6 +89,12 @@ export const ADMIN_CATEGORY = {
   EndUserSessions: 40,
   /** DESIGN §11.1: an admin reset a member's second factors. */
   ResetUserTwoFactor: 41,
+  /** DESIGN §11.3: an admin sent a notification to every member, or every member of a role. */
+  Broadcast: 42,
+  /** DESIGN §11.2: an admin revoked one of a member's API keys. */
+  RevokeUserApiKey: 43,
+  /** DESIGN §11.6: an admin deleted (anonymised) a member's account. */
+  DeleteUserAccount: 44,
 } as const;
 export type AdminCategory = (typeof ADMIN_CATEGORY)[keyof typeof ADMIN_CATEGORY];
 
@@ -102,6 +120,9 @@ export const ADMIN_CATEGORY_LABELS: Record<AdminCategory, string> = {
   30: 'Settlement',
   40: 'End User Sessions',
   41: 'Reset User Two-Factor',
+  42: 'Broadcast',
+  43: 'Revoke User API Key',
+  44: 'Delete User Account',
 };
 
 /** Roles (SPEC §3, §6). */
@@ -109,9 +130,14 @@ export const ROLES = ['admin', 'user', 'creator'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Exchange order states (SPEC §4, DESIGN §5). */
-export const ORDER_STATE = { Placed: 1, Cancelled: 2, Filled: 3 } as const;
+export const ORDER_STATE = { Placed: 1, Cancelled: 2, Filled: 3, Untriggered: 5 } as const;
 export type OrderState = (typeof ORDER_STATE)[keyof typeof ORDER_STATE];
-export const ORDER_STATE_LABELS: Record<OrderState, string> = { 1: 'Placed', 2: 'Cancelled', 3: 'Filled' };
+export const ORDER_STATE_LABELS: Record<OrderState, string> = {
+  1: 'Placed',
+  2: 'Cancelled',
+  3: 'Filled',
+  5: 'Untriggered',
+};
 
 /** Forge process states (SPEC §4). */
 export const PROCESS_STATE = { Started: 1, Completed: 3, Cancelled: 4 } as const;

@@ -1,7 +1,9 @@
 /**
  * Messages the server pushes on `/api/ws` (the client's are `schemas/exchange.ts`'s `wsClientMessage`):
  * - `auth`: the socket is signed in as `user`;
- * - `book`: a subscribed pair's whole open book (`orders`, as getOrders) and `depth` (as getDepth);
+ * - `book`: a subscribed pair's book by price level (`depth`, as getDepth), on subscribe and after every
+ *   change; a client showing single orders fetches getOrders again when it arrives (a deep book's 500
+ *   orders a side would otherwise go to every watcher on every change);
  * - `trades`: a subscribed pair's trades, newest first (the snapshot on subscribe, then only new ones;
  *   a client may see a trade twice around its subscription and should key them by `_id`);
  * - `orders`: the member's own orders, as getUserOrders (the whole list, on every change);
@@ -10,7 +12,8 @@
  * - `pong`: the answer to `ping`;
  * - `defcon`: the alert level changed (SPEC §3), pushed to every socket;
  * - `currencies`: currencies an admin created or changed, each whole as getCurrencies lists it, pushed to
- *   every socket (currencies are public), so a page's currency list never misses one.
+ *   every socket (currencies are public), so a page's currency list never misses one;
+ * - `notification`: a notification of the member's (or a broadcast) as it commits (DESIGN §11.3).
  *
  * The server writes them through this type only (`plugins/websocket.ts`), so their shapes are checked
  * when it compiles. The browser reads them with `readWsServerMessage`, which checks the JSON and the
@@ -19,17 +22,19 @@
  */
 import type { Currency } from './schemas/bank.ts';
 import type { Depth, Order, Trade } from './schemas/exchange.ts';
+import type { Notification } from './schemas/notifications.ts';
 
 export type WsServerMessage =
   | { type: 'auth'; user: { _id: string; nickname: string; role: string } }
-  | { type: 'book'; pair: string; orders: { buys: Order[]; sells: Order[] }; depth: Depth }
+  | { type: 'book'; pair: string; depth: Depth }
   | { type: 'trades'; pair: string; trades: Trade[] }
   | { type: 'orders'; orders: Order[] }
   | { type: 'balances'; balances: Array<{ currencyId: number; amount: string }> }
   | { type: 'error'; message: string }
   | { type: 'pong' }
   | { type: 'defcon'; defconLvl: number; defconMsg: string }
-  | { type: 'currencies'; currencies: Currency[] };
+  | { type: 'currencies'; currencies: Currency[] }
+  | { type: 'notification'; notification: Notification };
 
 const TYPES: ReadonlySet<string> = new Set<WsServerMessage['type']>([
   'auth',
@@ -41,6 +46,7 @@ const TYPES: ReadonlySet<string> = new Set<WsServerMessage['type']>([
   'pong',
   'defcon',
   'currencies',
+  'notification',
 ]);
 
 /** The message in the text frame `raw`, or null when it is not JSON or not of a known type. */

@@ -103,6 +103,14 @@ export function commitBehind(tx: DbOrTx): void {
   commitSenders.get(tx)?.();
 }
 
+/**
+ * The work of `tx` goes on after its next ledger posting: its COMMIT waits until the work ends instead of
+ * leaving behind that posting (`commitBehindLast`). Does nothing when the COMMIT was not to go behind.
+ */
+export function holdCommit(tx: DbOrTx): void {
+  commitSenders.delete(tx);
+}
+
 const ISOLATION_LEVELS = new Set(['read uncommitted', 'read committed', 'repeatable read', 'serializable']);
 const ACCESS_MODES = new Set(['read only', 'read write']);
 

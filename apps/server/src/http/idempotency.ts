@@ -66,3 +66,20 @@ export async function withIdempotency<T>(
     txOpts,
   );
 }
+
+/**
+ * Whether `opts` repeats a request that already completed under its Idempotency-Key (same route and body),
+ * so `withIdempotency` will replay its answer: a check that would refuse the repeat (a step-up code, used
+ * once by the first attempt) is skipped for it. False without a key.
+ */
+export async function isCompletedRepeat(
+  db: Db,
+  opts: { userId: string; key: string | undefined; route: string; body: unknown },
+): Promise<boolean> {
+  if (opts.key === undefined) return false;
+  const [row] = await db
+    .select({ requestHash: idempotencyKeys.requestHash, response: idempotencyKeys.response })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, opts.userId), eq(idempotencyKeys.key, opts.key)));
+  return row !== undefined && row.response !== null && row.requestHash === requestHash(opts.route, opts.body);
+}

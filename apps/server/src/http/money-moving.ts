@@ -9,7 +9,7 @@ import { inTransaction, type TransactionOptions } from '../db/transaction.ts';
 import { requireAuth } from '../http/access.ts';
 import type { GroupCommit } from '../lib/group-commit.ts';
 import { type ChangePublisher, LiveChanges } from '../lib/live-changes.ts';
-import { idempotencyKey, withIdempotency } from './idempotency.ts';
+import { idempotencyKey, isCompletedRepeat, withIdempotency } from './idempotency.ts';
 
 /** Runs `work` with a fresh change set, then queues what it changed on `publisher` (after it returned). */
 export async function withLiveChanges<T>(
@@ -43,6 +43,24 @@ export function inLiveTransaction<T>(
   return withLiveChanges(publisher, (changes) => inTransaction(db, (tx) => work(tx, changes), { ...BATCH, ...opts }));
 }
 
+/** The Idempotency-Key scope of a signed-in caller's request: the caller, the key, the route and the body. */
+function idempotencyScope(req: FastifyRequest) {
+  return {
+    userId: requireAuth(req).id,
+    key: idempotencyKey(req),
+    route: req.routeOptions.url ?? req.url,
+    body: req.body,
+  };
+}
+
+/**
+ * Whether `req` repeats a money-moving request that already completed under its Idempotency-Key: its answer
+ * is replayed, so checks that the first attempt passed (a step-up code, used once) are not asked again.
+ */
+export function isCompletedRepeatOf(db: Db, req: FastifyRequest): Promise<boolean> {
+  return isCompletedRepeat(db, idempotencyScope(req));
+}
+
 /**
  * A money-moving request of a signed-in caller: `work` runs in one transaction under the request's
  * Idempotency-Key (a repeat replays the first answer, see `withIdempotency`), then what it changed goes
@@ -55,12 +73,7 @@ export function moneyMoving<T>(
   work: (tx: Tx, changes: LiveChanges) => Promise<T>,
   opts?: TransactionOptions,
 ): Promise<T> {
-  const scope = {
-    userId: requireAuth(req).id,
-    key: idempotencyKey(req),
-    route: req.routeOptions.url ?? req.url,
-    body: req.body,
-  };
+  const scope = idempotencyScope(req);
   return withLiveChanges(req.server.live.changes, (changes) =>
     withIdempotency(db, scope, (tx) => work(tx, changes), opts),
   );

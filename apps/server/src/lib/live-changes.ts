@@ -3,17 +3,22 @@
  * of currencies. Services collect them in a `LiveChanges` while they work; after the commit the route
  * hands them to the `ChangePublisher`, which merges them into one bus event every `PUBLISH_MS`; in every
  * server process the modules that own the data (`subscribeToChanges`) then load and push the fresh book,
- * trades, orders, balances and currencies to its sockets.
+ * trades, orders, balances and currencies to its sockets, and the notifications written (DESIGN §11.3).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from './event-bus.ts';
 
-/** The pairs, members, currencies and item collections one request (or batch) changed. */
+/**
+ * The pairs, members, currencies and item collections one request (or batch) changed, and the
+ * notifications and broadcasts it wrote.
+ */
 export class LiveChanges {
   readonly pairs = new Set<string>();
   readonly users = new Set<string>();
   readonly currencies = new Set<number>();
   readonly collections = new Set<string>();
+  readonly notifications = new Set<string>();
+  readonly broadcasts = new Set<string>();
   touchPair(pairId: string): void {
     this.pairs.add(pairId);
   }
@@ -42,14 +47,30 @@ export class LiveChanges {
   touchCollection(collectionId: string): void {
     this.collections.add(collectionId);
   }
+  /** Notifications written (their ids): their members' sockets get them after the commit. */
+  touchNotifications(ids: Iterable<string>): void {
+    for (const id of ids) this.notifications.add(id);
+  }
+  /** A broadcast written (its id): every socket of its role gets it after the commit. */
+  touchBroadcast(id: string): void {
+    this.broadcasts.add(id);
+  }
   get isEmpty(): boolean {
-    return this.pairs.size === 0 && this.users.size === 0 && this.currencies.size === 0 && this.collections.size === 0;
+    return (
+      this.pairs.size === 0 &&
+      this.users.size === 0 &&
+      this.currencies.size === 0 &&
+      this.collections.size === 0 &&
+      this.notifications.size === 0 &&
+      this.broadcasts.size === 0
+    );
   }
 }
 
 /**
- * One bus event: ids of pairs, members, currencies and item collections that changed. `currencies` and
- * `collections` may be missing (an event of a replica that predates them, or none changed) and then mean none.
+ * One bus event: ids of pairs, members, currencies and item collections that changed, and of notifications
+ * and broadcasts written. The optional lists may be missing (an event of a replica that predates them, or
+ * none changed) and then mean none.
  */
 export interface ChangeEvent {
   kind: 'changes';
@@ -57,6 +78,8 @@ export interface ChangeEvent {
   users: string[];
   currencies?: number[];
   collections?: string[];
+  notifications?: string[];
+  broadcasts?: string[];
 }
 
 /** True when a bus event is a `ChangeEvent`. */
@@ -67,7 +90,9 @@ export function isChangeEvent(e: unknown): e is ChangeEvent {
     Array.isArray(x.pairs) &&
     Array.isArray(x.users) &&
     (x.currencies === undefined || Array.isArray(x.currencies)) &&
-    (x.collections === undefined || Array.isArray(x.collections))
+    (x.collections === undefined || Array.isArray(x.collections)) &&
+    (x.notifications === undefined || Array.isArray(x.notifications)) &&
+    (x.broadcasts === undefined || Array.isArray(x.broadcasts))
   );
 }
 
@@ -86,6 +111,8 @@ export class ChangePublisher {
   private readonly users = new Set<string>();
   private readonly currencies = new Set<number>();
   private readonly collections = new Set<string>();
+  private readonly notifications = new Set<string>();
+  private readonly broadcasts = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private readonly bus: EventBus;
   private readonly log: FastifyBaseLogger;
@@ -120,6 +147,8 @@ export class ChangePublisher {
     for (const u of changes.users) this.users.add(u);
     for (const c of changes.currencies) this.currencies.add(c);
     for (const c of changes.collections) this.collections.add(c);
+    for (const n of changes.notifications) this.notifications.add(n);
+    for (const b of changes.broadcasts) this.broadcasts.add(b);
     this.timer ??= setTimeout(() => void this.flush(), PUBLISH_MS);
   }
 
@@ -132,22 +161,30 @@ export class ChangePublisher {
       ...[...this.pairs].map((id) => ['p', id] as const),
       ...[...this.users].map((id) => ['u', id] as const),
       ...[...this.collections].map((id) => ['k', id] as const),
+      ...[...this.notifications].map((id) => ['n', id] as const),
+      ...[...this.broadcasts].map((id) => ['b', id] as const),
     ];
     this.pairs.clear();
     this.users.clear();
     this.currencies.clear();
     this.collections.clear();
+    this.notifications.clear();
+    this.broadcasts.clear();
     try {
       for (let i = 0; i < ids.length; i += IDS_PER_EVENT) {
         const chunk = ids.slice(i, i + IDS_PER_EVENT);
         const currencies = chunk.filter(([k]) => k === 'c').map(([, id]) => Number(id));
         const collections = chunk.filter(([k]) => k === 'k').map(([, id]) => id);
+        const notifications = chunk.filter(([k]) => k === 'n').map(([, id]) => id);
+        const broadcasts = chunk.filter(([k]) => k === 'b').map(([, id]) => id);
         const event: ChangeEvent = {
           kind: 'changes',
           pairs: chunk.filter(([k]) => k === 'p').map(([, id]) => id),
           users: chunk.filter(([k]) => k === 'u').map(([, id]) => id),
           ...(currencies.length > 0 ? { currencies } : {}),
           ...(collections.length > 0 ? { collections } : {}),
+          ...(notifications.length > 0 ? { notifications } : {}),
+          ...(broadcasts.length > 0 ? { broadcasts } : {}),
         };
         await this.bus.publish(event);
       }
@@ -194,12 +231,17 @@ export function isDefconChangedEvent(e: unknown): e is DefconChangedEvent {
   return x?.kind === 'defcon' && typeof x.defconLvl === 'number' && typeof x.defconMsg === 'string';
 }
 
-/** The pairs, members, currencies and item collections changed (since the last flush of a subscriber). */
+/**
+ * The pairs, members, currencies and item collections changed, and the notifications and broadcasts
+ * written (since the last flush of a subscriber).
+ */
 export interface ChangedIds {
   pairs: string[];
   users: string[];
   currencies: number[];
   collections: string[];
+  notifications: string[];
+  broadcasts: string[];
 }
 
 /**
@@ -218,6 +260,8 @@ export function subscribeToChanges(
   const users = new Set<string>();
   const currencies = new Set<number>();
   const collections = new Set<string>();
+  const notifications = new Set<string>();
+  const broadcasts = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
   let stopped = false;
@@ -228,11 +272,15 @@ export function subscribeToChanges(
       users: [...users],
       currencies: [...currencies],
       collections: [...collections],
+      notifications: [...notifications],
+      broadcasts: [...broadcasts],
     };
     pairs.clear();
     users.clear();
     currencies.clear();
     collections.clear();
+    notifications.clear();
+    broadcasts.clear();
     await flush(changed);
   };
   const unsubscribe = bus.subscribe((event) => {
@@ -241,6 +289,8 @@ export function subscribeToChanges(
     for (const u of event.users) users.add(u);
     for (const c of event.currencies ?? []) if (Number.isSafeInteger(c)) currencies.add(c);
     for (const c of event.collections ?? []) if (typeof c === 'string') collections.add(c);
+    for (const n of event.notifications ?? []) if (typeof n === 'string') notifications.add(n);
+    for (const b of event.broadcasts ?? []) if (typeof b === 'string') broadcasts.add(b);
     if (timer) return;
     timer = setTimeout(() => {
       flushing = flushing.then(run).catch((err: unknown) => {
@@ -305,6 +355,8 @@ export function watchChanges(
       users: [...c.users],
       currencies: [...c.currencies],
       collections: [...c.collections],
+      notifications: [...c.notifications],
+      broadcasts: [...c.broadcasts],
     }),
   );
   const stopRemote = live.bus.subscribe((event) => {
@@ -314,6 +366,8 @@ export function watchChanges(
       users: event.users,
       currencies: event.currencies ?? [],
       collections: event.collections ?? [],
+      notifications: event.notifications ?? [],
+      broadcasts: event.broadcasts ?? [],
     });
   });
   return () => {

@@ -4,10 +4,12 @@
  * (`make start`) works with no mail server. nodemailer is loaded with the first mail, not at start,
  * so a start that never mails does not pay for it.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FailureCounter } from './failure-counter.ts';
 import { onFirstUse } from './on-first-use.ts';
 
 /** One mail: a subject, a plain-text and an HTML body, and the one link it carries (logged in outbox mode). */
@@ -84,4 +86,40 @@ export function createMailer({ smtpUrl, from, dataDir, log }: MailerOptions): Ma
       log.info({ to: mail.to, subject: mail.subject, file, link: mail.link }, 'mail written to the outbox');
     },
   };
+}
+
+/** Escapes text for HTML element content and attribute values (a mail's HTML body). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The window of the per-recipient mail limit: an hour. */
+const MAIL_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * Counts a mail of `kind` to `to` in `mailsSent` (shared by every replica when it is Redis) and says
+ * whether it may go: at most `maxPerHour` of each kind per address per hour, so a flood of requests
+ * cannot fill a mailbox. Each kind has its own budget.
+ */
+export async function mayMail(
+  mailsSent: FailureCounter,
+  maxPerHour: number,
+  kind: string,
+  to: string,
+): Promise<boolean> {
+  return (await mailsSent.record(`${kind}:${to.toLowerCase()}`, MAIL_WINDOW_MS)) <= maxPerHour;
+}
+
+/**
+ * A new token for a mailed link (DESIGN §8): 192 characters of base64url over 144 CSPRNG bytes (SPEC §5:
+ * 150 to 255), with the form it is stored in (`hashMailToken`).
+ */
+export function newMailToken(): { token: string; hash: string } {
+  const token = randomBytes(144).toString('base64url');
+  return { token, hash: hashMailToken(token) };
+}
+
+/** The stored form of a mailed link's token: its SHA-256, hex. */
+export function hashMailToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }

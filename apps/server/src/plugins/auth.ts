@@ -5,7 +5,12 @@
  * ends it at once on every server process (401 `Not authorized`). Roles are
  * enforced here, per route. An `x-api-key` header authenticates as its member on member and creator
  * routes, never on admin routes nor on routes that manage the account (`config.sessionOnly`: 403); a bearer token wins when both are sent; a key in the query
- * string is refused (401) and never used, since URLs end up in logs and browser histories.
+ * string is refused (401) and never used, since URLs end up in logs and browser histories. A key works only
+ * on routes whose `config.scope` it holds and from its allowed addresses (403), until it expires or is
+ * revoked (401), checked on every request like a session (DESIGN §11.2). With `ADMIN_MFA=required` an admin
+ * route also needs a session that passed a second factor (403 `ADMIN_MFA_MESSAGE`, DESIGN §11.1). A CSV
+ * export (`config.downloadLink`) also opens with a single-use download link, `?token=`, as the session
+ * that made it (DESIGN §11.6).
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, MESSAGES } from '@starlight/shared';
@@ -19,27 +24,35 @@ import { pgArray } from '../db/pg-array.ts';
 import { type Access, type AuthUser, SESSION_ONLY_MESSAGE } from '../http/access.ts';
 import { hashApiKey } from '../lib/api-key-crypto.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
+import { ipAllowed } from '../lib/ip-ranges.ts';
 import { upTo } from '../lib/lru.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Signs a session token for a user: `{token, expiresAt}` (24 hours, SPEC §9). */
-    signSession(user: SessionClaims): Promise<{ token: string; expiresAt: Date }>;
+    /** Signs a session token for a user, valid until `user.expiresAt` (its session's end, SPEC §9: 24 hours). */
+    signSession(user: SessionClaims): Promise<string>;
   }
 }
 
-/** SPEC §9: sessions last 24 hours. */
-export const SESSION_SECONDS = 24 * 60 * 60;
+/**
+ * Whether the account `u` has TOTP on (`user_totp`, the mfa module's table), read with the session or key so
+ * a step-up check (DESIGN §11.1) costs no round trip of its own.
+ */
+const TOTP_ON = sql`EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = u.id AND t.enabled_at IS NOT NULL)`;
 
 /** Verified tokens kept so a signature is checked once per token, not once per request (DESIGN §9). */
 const VERIFIED_TOKENS = 10_000;
 
-/** What a session token carries: the account, its role and token version, and the session (`user_sessions`). */
+/**
+ * What a session token carries: the account, its role and token version, the session (`user_sessions`) and
+ * when the session ends (its row's `expires_at`).
+ */
 export interface SessionClaims {
   id: string;
   role: string;
   tokenVersion: number;
   sessionId: string;
+  expiresAt: Date;
 }
 
 /** What a verified token says: its subject, token version, session and expiry (epoch milliseconds). */
@@ -65,9 +78,33 @@ interface SessionAccount {
   role: string;
   is_active: boolean;
   token_version: number;
+  totp_on: boolean;
 }
 
-/** How coarsely a session's last-seen time moves: one write per session per 5 minutes at most. */
+/** What every request with an `x-api-key` reads of its key and account (`api_keys` joined to `users`). */
+interface KeyAccount {
+  key_id: string;
+  hash: string;
+  scopes: string[];
+  allowed_ips: string[];
+  /** Revoked or past its expiry: refused like an unknown key. */
+  dead: boolean;
+  /** The key's last-used time is older than `LAST_SEEN_STEP_MS`: this request moves it. */
+  stale: boolean;
+  id: string;
+  nickname: string;
+  role: string;
+  is_active: boolean;
+  totp_on: boolean;
+}
+
+/** The 403 of an API key on a route whose scope it lacks (DESIGN §11.2). */
+export const scopeMessage = (scope: string) => `This API key does not allow ${scope}`;
+
+/** The 403 of an API key used from an address outside its `allowedIps` (DESIGN §11.2). */
+export const KEY_ADDRESS_MESSAGE = 'This API key cannot be used from this address';
+
+/** How coarsely a session's last-seen time: one write per session per 5 minutes at most. */
 const LAST_SEEN_STEP_MS = 5 * 60 * 1000;
 
 /** Most accounts read in one session check (one statement). */
@@ -76,7 +113,17 @@ const SESSION_CHECKS_PER_READ = 256;
 interface AuthOptions {
   db: Db;
   jwtSecret: string;
+  /** `required`: admin routes refuse a session that did not pass a second factor (DESIGN §11.1 `ADMIN_MFA`). */
+  adminMfa: 'required' | 'optional';
+  /**
+   * Redeems a download link (DESIGN §11.6) for the route `path` with the request's query: the session it
+   * was made in; throws 401 for a link that does not open this export. Absent: links are refused.
+   */
+  redeemLink?: (token: string, path: string, query: unknown) => Promise<{ userId: string; sessionId: string }>;
 }
+
+/** The 403 of an admin route to a session without a second factor under `ADMIN_MFA=required` (DESIGN §11.1). */
+export const ADMIN_MFA_MESSAGE = 'Two-factor authentication is required for admins';
 
 /**
  * The token of an `Authorization: Bearer <token>` header, or undefined. The scheme is matched without
@@ -97,19 +144,20 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
   const key = new TextEncoder().encode(opts.jwtSecret);
 
   app.decorate('signSession', async (user: SessionClaims) => {
-    const expiresAt = new Date(Date.now() + SESSION_SECONDS * 1000);
-    const token = await new SignJWT({ role: user.role, tv: user.tokenVersion, sid: user.sessionId })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(user.id)
-      // A random id: two sign-ins in one second still get two different tokens.
-      .setJti(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(key);
-    return { token, expiresAt };
+    return (
+      new SignJWT({ role: user.role, tv: user.tokenVersion, sid: user.sessionId })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.id)
+        // A random id: two sign-ins in one second still get two different tokens.
+        .setJti(randomUUID())
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(user.expiresAt.getTime() / 1000))
+        .sign(key)
+    );
   });
   app.decorateRequest('auth', null);
   app.decorateRequest('authVia', null);
+  app.decorateRequest('apiKey', null);
   // A token is immutable: once its signature checks out, only its expiry and the account (read below on
   // every request) can end it. So the signature check is cached, the expiry is checked every time.
   const verified = new LRUCache<string, VerifiedToken>(upTo(VERIFIED_TOKENS));
@@ -125,7 +173,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
       'auth_sessions',
       sql`SELECT s.id AS sid, s.ended_at IS NOT NULL AS ended, s.second_factor,
                  s.last_seen_at < now() - make_interval(secs => ${LAST_SEEN_STEP_MS / 1000}) AS stale,
-                 u.id, u.nickname, u.role, u.is_active, u.token_version
+                 u.id, u.nickname, u.role, u.is_active, u.token_version, ${TOTP_ON} AS totp_on
           FROM user_sessions s JOIN users u ON u.id = s.user_id
           WHERE s.id = ANY(${pgArray([...new Set(sids)])}::bpchar[])`,
     );
@@ -139,6 +187,31 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
       ).catch((err: unknown) => app.log.warn({ err }, 'could not move last-seen times'));
     }
     return sids.map((sid) => ({ ok: true, value: bySid.get(sid) ?? null }));
+  }, SESSION_CHECKS_PER_READ);
+
+  // Keys are read like sessions: on every request, never kept, in shared batches; the last-used time moves
+  // in the batch's wake at most once per LAST_SEEN_STEP_MS per key.
+  const keyAccounts = new GroupCommit<string, KeyAccount | null>(async (_lane, hashes) => {
+    const rows = await queryNamed<KeyAccount & Record<string, unknown>>(
+      opts.db,
+      'auth_api_keys',
+      sql`SELECT k.id AS key_id, k.secret_hash AS hash, k.scopes, k.allowed_ips,
+                 (k.revoked_at IS NOT NULL OR k.expires_at <= now()) IS TRUE AS dead,
+                 (k.last_used_at IS NULL OR k.last_used_at < now() - make_interval(secs => ${LAST_SEEN_STEP_MS / 1000})) AS stale,
+                 u.id, u.nickname, u.role, u.is_active, ${TOTP_ON} AS totp_on
+          FROM api_keys k JOIN users u ON u.id = k.user_id
+          WHERE k.secret_hash = ANY(${pgArray([...new Set(hashes)])}::text[])`,
+    );
+    const byHash = new Map(rows.map((r) => [r.hash, r]));
+    const stale = rows.filter((r) => r.stale && !r.dead).map((r) => r.key_id);
+    if (stale.length > 0) {
+      queryNamed(
+        opts.db,
+        'auth_touch_api_keys',
+        sql`UPDATE api_keys SET last_used_at = now() WHERE id = ANY(${pgArray(stale)}::bpchar[])`,
+      ).catch((err: unknown) => app.log.warn({ err }, "could not move API keys' last-used times"));
+    }
+    return hashes.map((hash) => ({ ok: true, value: byHash.get(hash) ?? null }));
   }, SESSION_CHECKS_PER_READ);
 
   /** Verifies a token's signature and expiry (cached). Throws 401 `Token expired` / `Not authorized`. */
@@ -163,22 +236,49 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     }
   }
 
-  /** The member of an `x-api-key` header (looked up by the key's SHA-256). Throws 401 for no such key. */
+  /**
+   * The member of an `x-api-key` header, looked up by the key's SHA-256 in batches like the session check;
+   * the key's scopes and addresses are checked per route in the hook below. Throws 401 for an unknown,
+   * revoked or expired key and for a deactivated account.
+   */
   async function authenticateApiKey(request: FastifyRequest, key: string): Promise<AuthUser> {
-    const [row] = await queryNamed<{ id: string; nickname: string; role: string; is_active: boolean }>(
-      opts.db,
-      'auth_api_key',
-      sql`SELECT id, nickname, role, is_active FROM users WHERE api_key_hash = ${hashApiKey(key)}`,
-    );
-    if (!row?.is_active) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    const row = await keyAccounts.submit('key', hashApiKey(key));
+    if (!row || row.dead || !row.is_active) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     request.authVia = 'apiKey';
-    return { id: row.id, nickname: row.nickname, role: row.role };
+    request.apiKey = { scopes: row.scopes, allowedIps: row.allowed_ips };
+    return { id: row.id, nickname: row.nickname, role: row.role, totpOn: row.totp_on };
+  }
+
+  /**
+   * The member of a download link (`?token=` on a `config.downloadLink` route, no credentials in the
+   * headers): the link is consumed, then its session is checked as a bearer token's is.
+   */
+  async function authenticateLink(request: FastifyRequest, link: string): Promise<AuthUser> {
+    if (!opts.redeemLink) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    const { userId, sessionId } = await opts.redeemLink(link, request.routeOptions.url ?? '', request.query);
+    const row = await sessionAccounts.submit('session', sessionId);
+    if (!row || row.id !== userId || row.ended || !row.is_active) {
+      throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
+    }
+    request.authVia = 'session';
+    return {
+      id: row.id,
+      nickname: row.nickname,
+      role: row.role,
+      sessionId,
+      secondFactor: row.second_factor,
+      totpOn: row.totp_on,
+    };
   }
 
   async function authenticate(request: FastifyRequest): Promise<AuthUser> {
     const token = bearerToken(request.headers.authorization);
     const apiKey = request.headers['x-api-key'];
     if (!token && typeof apiKey === 'string' && apiKey !== '') return authenticateApiKey(request, apiKey);
+    const link = (request.query as { token?: unknown } | undefined)?.token;
+    if (!token && request.routeOptions.config?.downloadLink && typeof link === 'string' && link !== '') {
+      return authenticateLink(request, link);
+    }
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     const { sub, tv, sid } = await verifyToken(token);
     const row = await sessionAccounts.submit('session', sid);
@@ -187,7 +287,14 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
       throw new AppError('UNAUTHORIZED', MESSAGES.notAuthorized);
     }
     request.authVia = 'session';
-    return { id: row.id, nickname: row.nickname, role: row.role, sessionId: sid, secondFactor: row.second_factor };
+    return {
+      id: row.id,
+      nickname: row.nickname,
+      role: row.role,
+      sessionId: sid,
+      secondFactor: row.second_factor,
+      totpOn: row.totp_on,
+    };
   }
 
   app.addHook('onRequest', async (request) => {
@@ -206,7 +313,17 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
       throw new AppError('FORBIDDEN', 'API keys cannot be used on admin routes');
     }
     if (config.sessionOnly && request.authVia === 'apiKey') throw new AppError('FORBIDDEN', SESSION_ONLY_MESSAGE);
+    if (request.apiKey) {
+      if (!ipAllowed(request.ip, request.apiKey.allowedIps)) throw new AppError('FORBIDDEN', KEY_ADDRESS_MESSAGE);
+      const scope = config.scope;
+      if (!scope || !request.apiKey.scopes.includes(scope)) {
+        throw new AppError('FORBIDDEN', scopeMessage(scope ?? 'this call'));
+      }
+    }
     if (access === 'admin' && user.role !== 'admin') throw new AppError('FORBIDDEN', 'Forbidden');
+    if (access === 'admin' && opts.adminMfa === 'required' && user.secondFactor !== true) {
+      throw new AppError('FORBIDDEN', ADMIN_MFA_MESSAGE);
+    }
     if (access === 'creator' && user.role !== 'creator' && user.role !== 'admin') {
       throw new AppError('FORBIDDEN', 'Forbidden');
     }

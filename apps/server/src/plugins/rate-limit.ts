@@ -5,7 +5,8 @@
  *   `perIpLimit(max)`, 15 minutes, an IPv6 client counted by its /64 (`clientAddressKey`);
  * - per API key, on every route: a request carrying `x-api-key` (and no bearer token) counts against its
  *   key's budget of `apiKeyMax` requests a minute, whatever the route. Requests without a key pass this
- *   one untouched (signed-in browsers and the benchmarks are not limited per request).
+ *   one untouched (signed-in browsers and the benchmarks are not limited per request);
+ * - per member, on the routes that ask for it (the CSV exports): `perMemberLimit(name, max, window)`.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -32,6 +33,28 @@ export function perIpLimit(max: number) {
     allowList: [] as string[],
   };
 }
+
+/**
+ * A route's `config.rateLimit` for `max` requests per signed-in member per `timeWindow` (e.g. '1 minute'),
+ * each route its own budget, its keys named `name` (DESIGN §11.6: the CSV exports). Counted after authentication
+ * (the `preHandler` hook), so the member is known whatever the credentials (a session, a key, a download
+ * link); a request without a member is never counted (the auth hook refused it already).
+ */
+export function perMemberLimit(name: string, max: number, timeWindow: string) {
+  return {
+    max,
+    timeWindow,
+    hook: 'preHandler' as const,
+    keyGenerator: (req: FastifyRequest) => `${name}:${req.auth?.id ?? clientAddressKey(req.ip)}`,
+    allowList: [] as string[],
+  };
+}
+
+/** CSV exports a member may start per minute on each export route (DESIGN §11.6: rate limited per member). */
+export const CSV_EXPORTS_PER_MINUTE = 10;
+
+/** The `config.rateLimit` of a CSV export route: `CSV_EXPORTS_PER_MINUTE` per member. */
+export const csvExportLimit = () => perMemberLimit('csv-export', CSV_EXPORTS_PER_MINUTE, '1 minute');
 
 const rateLimitPlugin: FastifyPluginAsync<{ redis: Redis | null; apiKeyMax: number }> = async (
   app,

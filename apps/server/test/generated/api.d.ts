@@ -13,6 +13,22 @@ export interface paths {
     /** Readiness: 200 while the database answers and the server is not draining */
     get: operations["getReady"];
   };
+  "/api/user/mfa/totp/setup": {
+    /** Start enrolling an authenticator app: a new secret, its otpauth URL and QR code */
+    post: operations["setupTotp"];
+  };
+  "/api/user/mfa/totp/enable": {
+    /** Turn two-factor authentication on with a first code; answers ten recovery codes, shown once */
+    post: operations["enableTotp"];
+  };
+  "/api/user/mfa/totp/disable": {
+    /** Turn two-factor authentication off with a code or a recovery code */
+    post: operations["disableTotp"];
+  };
+  "/api/user/mfa/recoveryCodes": {
+    /** A new set of recovery codes (the old set stops working), with a code */
+    post: operations["recoveryCodesMfa"];
+  };
   "/api/user/register": {
     /** Register with nickname, e-mail and password; answers the session token */
     post: operations["register"];
@@ -20,6 +36,10 @@ export interface paths {
   "/api/user/login": {
     /** Sign in with nickname or e-mail and password; answers the session token (or, for a creator app, its URL) */
     post: operations["login"];
+  };
+  "/api/user/login/mfa": {
+    /** Finish a sign-in with a two-factor code or a recovery code; answers as login does */
+    post: operations["mfaLogin"];
   };
   "/api/user/me": {
     /** The signed-in member with their balances */
@@ -69,6 +89,10 @@ export interface paths {
     /** Accounts matching the filters, a page at a time (admin) */
     post: operations["getUsers"];
   };
+  "/api/user/users.csv": {
+    /** Every account matching the user list filters, as CSV, newest first (admin, DESIGN §11.6) */
+    get: operations["getUsers.csv"];
+  };
   "/api/user/administrateUser": {
     /** Set an account's role and active state, effective at once (admin) */
     post: operations["administrateUser"];
@@ -93,9 +117,69 @@ export interface paths {
     /** End every session of a member, written to the admin log (admin) */
     post: operations["endUserSessions"];
   };
+  "/api/user/resetUserMfa": {
+    /** Turn a member's second factors off (authenticator app and passkeys), written to the admin log (admin) */
+    post: operations["resetUserMfa"];
+  };
+  "/api/user/export": {
+    /** The caller's own data as one JSON file: profile, balances, history, items, orders, forge processes, checkouts, sessions, sign-ins */
+    get: operations["getExport"];
+  };
+  "/api/user/deleteAccount": {
+    /** Delete (anonymise) the caller's account; refused while it holds anything */
+    post: operations["deleteAccount"];
+  };
+  "/api/user/deleteUserAccount": {
+    /** Delete (anonymise) a member's account, written to the admin log (admin) */
+    post: operations["deleteUserAccount"];
+  };
+  "/api/user/passkeys/registrationOptions": {
+    /** WebAuthn options to add a passkey to the caller’s account */
+    post: operations["registrationOptionsPasskeys"];
+  };
+  "/api/user/passkeys/register": {
+    /** Add the passkey the browser created for the last registration options */
+    post: operations["registerPasskeys"];
+  };
+  "/api/user/passkeys": {
+    /** The caller’s passkeys, newest first */
+    get: operations["getPasskeys"];
+  };
+  "/api/user/passkeys/remove": {
+    /** Remove one of the caller’s passkeys */
+    post: operations["removePasskeys"];
+  };
+  "/api/user/passkeys/authenticationOptions": {
+    /** WebAuthn options to sign in with a passkey (no nickname needed) */
+    post: operations["authenticationOptionsPasskeys"];
+  };
+  "/api/user/passkeys/login": {
+    /** Sign in with a passkey; answers the session token (or, for a creator app, its URL) */
+    post: operations["loginPasskeys"];
+  };
   "/api/user/leaderboard": {
     /** The top 100 holders of a currency and, when signed in, the caller's rank and neighbours */
     post: operations["leaderboard"];
+  };
+  "/api/user/apiKeys/create": {
+    /** Make an API key with scopes, allowed addresses and an expiry; its secret is shown only here */
+    post: operations["createApiKeys"];
+  };
+  "/api/user/apiKeys": {
+    /** The caller's API keys that are not revoked, newest first (never their secrets) */
+    get: operations["getApiKeys"];
+  };
+  "/api/user/apiKeys/revoke": {
+    /** Revoke one of the caller's API keys: it is refused at once everywhere */
+    post: operations["revokeApiKeys"];
+  };
+  "/api/user/getUserApiKeys": {
+    /** A member's API keys, never their secrets (admin) */
+    post: operations["getUserApiKeys"];
+  };
+  "/api/user/revokeUserApiKey": {
+    /** Revoke one of a member's API keys, written to the admin log (admin) */
+    post: operations["revokeUserApiKey"];
   };
   "/api/user/getApiKey": {
     /** The caller's API key, or null */
@@ -104,10 +188,30 @@ export interface paths {
   "/api/user/newApiKey": {
     /** Make a new API key; the old one stops working */
     get: operations["newApiKey"];
+    /** Make a new API key, with a two-factor code when the account has one; the old key stops working */
+    post: operations["newApiKeyWithCode"];
   };
   "/api/user/disableApiKeyAccess": {
     /** Remove the caller's API key */
     get: operations["disableApiKeyAccess"];
+  };
+  "/api/user/notifications": {
+    /** The caller's notifications and the broadcasts they see, newest first, with the unread count */
+    post: operations["notifications"];
+  };
+  "/api/user/notifications/read": {
+    /** Mark the caller's notifications `ids` read, or all of them when none are given */
+    post: operations["readNotifications"];
+  };
+  "/api/user/notificationSettings": {
+    /** Which kinds of notification also go to the caller by e-mail */
+    get: operations["getNotificationSettings"];
+    /** Choose, per kind, which notifications also go by e-mail; kinds not named keep their choice */
+    post: operations["notificationSettings"];
+  };
+  "/api/exports/link": {
+    /** A single-use download link, valid 60 seconds, for one CSV export with its filters */
+    post: operations["link"];
   };
   "/api/bank/currencies": {
     /** Every currency with its rules and taxes */
@@ -145,6 +249,14 @@ export interface paths {
     /** Every ledger row, newest first, filtered and paged (admin) */
     post: operations["alltransactions"];
   };
+  "/api/bank/transactions.csv": {
+    /** The caller's own ledger rows as CSV, newest first, with the list's filters (DESIGN §11.6) */
+    get: operations["getTransactions.csv"];
+  };
+  "/api/bank/alltransactions.csv": {
+    /** Every ledger row as CSV, newest first, with the Tnx Logs filters (admin, DESIGN §11.6) */
+    get: operations["getAlltransactions.csv"];
+  };
   "/api/bank/currencyStats": {
     /** Per currency and category: totals, counts and circulating supply in a date range (admin) */
     post: operations["currencyStats"];
@@ -177,9 +289,37 @@ export interface paths {
     /** Deposits and withdrawals, pending first (admin) */
     post: operations["getSettlements"];
   };
+  "/api/bank/settlements.csv": {
+    /** Every deposit and withdrawal matching the filters, as CSV, pending first (admin, DESIGN §11.6) */
+    get: operations["getSettlements.csv"];
+  };
   "/api/bank/settle": {
     /** Approve or refuse a pending deposit or withdrawal, once (admin) */
     post: operations["settle"];
+  };
+  "/api/bank/withdrawAddresses": {
+    /** The caller's withdrawal addresses, newest first, the allow-list switch and any pause */
+    post: operations["withdrawAddresses"];
+  };
+  "/api/bank/addWithdrawAddress": {
+    /** Save a withdrawal address; a mailed link confirms it, and it is usable after the hold */
+    post: operations["addWithdrawAddress"];
+  };
+  "/api/bank/confirmWithdrawAddress": {
+    /** Confirm a withdrawal address with the token of its mailed link (once, within 24 hours) */
+    post: operations["confirmWithdrawAddress"];
+  };
+  "/api/bank/removeWithdrawAddress": {
+    /** Remove one of the caller's withdrawal addresses */
+    post: operations["removeWithdrawAddress"];
+  };
+  "/api/bank/setAllowListOnly": {
+    /** Withdraw only to active withdrawal addresses: on at once, off after the hold */
+    post: operations["setAllowListOnly"];
+  };
+  "/api/bank/getUserWithdrawAddresses": {
+    /** A member's withdrawal addresses and allow-list switch (admin) */
+    post: operations["getUserWithdrawAddresses"];
   };
   "/api/audit/getDefconLevel": {
     /** The alert level (defcon) and its message, shown to every visitor */
@@ -189,6 +329,14 @@ export interface paths {
     /** Set the alert level 0-5 and its message (admin) */
     post: operations["setDefconLevel"];
   };
+  "/api/audit/broadcast": {
+    /** Send a notification to every member, or every member of a role, written to the admin log (admin) */
+    post: operations["broadcast"];
+  };
+  "/api/audit/broadcasts": {
+    /** The broadcasts sent, newest first, a page at a time (admin) */
+    post: operations["broadcasts"];
+  };
   "/api/audit/getAccessLogs": {
     /** Sign-ins matching the filters, a page at a time (admin) */
     post: operations["getAccessLogs"];
@@ -196,6 +344,14 @@ export interface paths {
   "/api/audit/getAdminLogs": {
     /** Admin actions matching the filters, a page at a time (admin) */
     post: operations["getAdminLogs"];
+  };
+  "/api/audit/accessLogs.csv": {
+    /** Every sign-in matching the Access Logs filters, as CSV, newest first (admin, DESIGN §11.6) */
+    get: operations["getAccessLogs.csv"];
+  };
+  "/api/audit/adminLogs.csv": {
+    /** Every admin action matching the Admin Logs filters, as CSV, newest first (admin, DESIGN §11.6) */
+    get: operations["getAdminLogs.csv"];
   };
   "/api/cex/createPair": {
     /** Create a trading pair between two currencies (admin) */
@@ -220,6 +376,10 @@ export interface paths {
   "/api/cex/cancelOrder": {
     /** Cancel an open order and return its unfilled escrow (owner or admin) */
     post: operations["cancelOrder"];
+  };
+  "/api/cex/cancelAllOrders": {
+    /** Cancel all the caller's open orders, or those of one pair, returning their escrow */
+    post: operations["cancelAllOrders"];
   };
   "/api/cex/payoutOrder": {
     /** Close a sell order settled outside the platform, burning its escrowed rest (admin) */
@@ -252,6 +412,10 @@ export interface paths {
   "/api/cex/getDepth": {
     /** A pair's book by price level (price, open quantity, order count), best first; `levels` a side */
     post: operations["getDepth"];
+  };
+  "/api/cex/portfolio": {
+    /** The caller's holdings valued in one currency at the last traded prices, and 30 days of history */
+    post: operations["portfolio"];
   };
   "/api/forge/recipes/fetch": {
     /** The active forge recipes, oldest first (an admin gets every recipe) */
@@ -289,6 +453,34 @@ export interface paths {
     /** Every member's forge processes with filters, newest first (admin) */
     post: operations["getForgeProcessesAll"];
   };
+  "/api/forge/processes.csv": {
+    /** Every forge process matching the Forge Process Logs filters, as CSV, newest first (admin, DESIGN §11.6) */
+    get: operations["getProcesses.csv"];
+  };
+  "/api/market/createListing": {
+    /** List one of your items for a price in a transferable currency */
+    post: operations["createListing"];
+  };
+  "/api/market/cancelListing": {
+    /** Cancel one of your open listings; the item is free again */
+    post: operations["cancelListing"];
+  };
+  "/api/market/buy": {
+    /** Buy an open listing: the price goes to the seller and the royalty to the creator (Idempotency-Key) */
+    post: operations["buy"];
+  };
+  "/api/market/listings": {
+    /** Open listings, filtered by collection, name or currency, newest first or by price */
+    post: operations["listings"];
+  };
+  "/api/market/listingsByItem": {
+    /** Every open listing grouped by item name and currency: the lowest price and the count, by name */
+    post: operations["listingsByItem"];
+  };
+  "/api/market/myListings": {
+    /** Your listings, every state, newest first */
+    post: operations["myListings"];
+  };
   "/api/inventory/createCollection": {
     /** Create an item collection, with the app URLs a consent request may name (creator or admin) */
     post: operations["createCollection"];
@@ -308,6 +500,10 @@ export interface paths {
   "/api/inventory/modifyItem": {
     /** Change an item of one of the caller's collections (its creator only); the owner keeps it */
     post: operations["modifyItem"];
+  };
+  "/api/inventory/giftItem": {
+    /** Give one of your items to another member by nickname; they are notified */
+    post: operations["giftItem"];
   };
   "/api/inventory/getItems": {
     /** A collection's items (hidden data only for its creator) */
@@ -389,6 +585,10 @@ export interface paths {
     /** Every member's checkouts with filters (admin) */
     post: operations["getAllTransactions"];
   };
+  "/api/checkout/checkouts.csv": {
+    /** Every checkout matching the Checkout Logs filters, as CSV, newest first (admin, DESIGN §11.6) */
+    get: operations["getCheckouts.csv"];
+  };
   "/api/checkout/sandbox/{checkoutId}/{action}": {
     /** The sandbox provider's page: pay, fail or delay the caller's checkout */
     post: operations["sandboxEvent"];
@@ -467,6 +667,329 @@ export interface operations {
       };
     };
   };
+  /** Start enrolling an authenticator app: a new secret, its otpauth URL and QR code */
+  setupTotp: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            secret: string;
+            otpauthUrl: string;
+            qrCode: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Turn two-factor authentication on with a first code; answers ten recovery codes, shown once */
+  enableTotp: {
+    requestBody: {
+      content: {
+        "application/json": {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recoveryCodes: string[];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Turn two-factor authentication off with a code or a recovery code */
+  disableTotp: {
+    requestBody: {
+      content: {
+        "application/json": {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A new set of recovery codes (the old set stops working), with a code */
+  recoveryCodesMfa: {
+    requestBody: {
+      content: {
+        "application/json": {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recoveryCodes: string[];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** Register with nickname, e-mail and password; answers the session token */
   register: {
     requestBody: {
@@ -500,6 +1023,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -578,6 +1105,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -585,6 +1116,101 @@ export interface operations {
             message: string;
           }) | {
             url: string;
+            message: string;
+          } | {
+            /** @enum {boolean} */
+            mfaRequired: true;
+            mfaToken: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Finish a sign-in with a two-factor code or a recovery code; answers as login does */
+  mfaLogin: {
+    requestBody: {
+      content: {
+        "application/json": {
+          mfaToken: string;
+          code: string;
+          cAppAuthRequest?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": ({
+            user: {
+              _id: string;
+              nickname: string;
+              email: string | null;
+              role: string;
+              primaryWallet: string | null;
+              isActive: boolean;
+              isWalletOnly: boolean;
+              isEmailVerified: boolean;
+              isAnonymous: boolean;
+              referrer: string | null;
+              fame: number;
+              balances: {
+                  currencyId: number;
+                  amount: string;
+                }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
+              createdAt: string;
+              updatedAt: string;
+            };
+            token: string;
+            message: string;
+          }) | {
+            url: string;
+            message: string;
+          } | {
+            /** @enum {boolean} */
+            mfaRequired: true;
+            mfaToken: string;
             message: string;
           };
         };
@@ -650,8 +1276,16 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
+            };
+            session?: {
+              secondFactor: boolean;
+              adminMfaRequired: boolean;
             };
             message: string;
           };
@@ -731,6 +1365,7 @@ export interface operations {
           isAnonymous?: boolean;
           currentPassword?: string;
           revokeApiKeys?: boolean;
+          mfaCode?: string;
         };
       };
     };
@@ -755,6 +1390,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -914,6 +1553,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -992,6 +1635,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -999,6 +1646,11 @@ export interface operations {
             message: string;
           }) | {
             url: string;
+            message: string;
+          } | {
+            /** @enum {boolean} */
+            mfaRequired: true;
+            mfaToken: string;
             message: string;
           };
         };
@@ -1315,7 +1967,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          "application/json": ({
             user: {
               _id: string;
               nickname: string;
@@ -1332,10 +1984,19 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
             token: string;
+            message: string;
+          }) | {
+            /** @enum {boolean} */
+            mfaRequired: true;
+            mfaToken: string;
             message: string;
           };
         };
@@ -1488,6 +2149,61 @@ export interface operations {
       };
     };
   };
+  /** Every account matching the user list filters, as CSV, newest first (admin, DESIGN §11.6) */
+  "getUsers.csv": {
+    parameters: {
+      query?: {
+        nickname?: string;
+        email?: string;
+        role?: string;
+        isActive?: boolean;
+        isWalletOnly?: boolean;
+        isEmailVerified?: boolean;
+        isAnonymous?: boolean;
+        createdAfter?: string;
+        createdBefore?: string;
+        token?: string;
+      };
+    };
+    responses: {
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** Set an account's role and active state, effective at once (admin) */
   administrateUser: {
     requestBody: {
@@ -1521,6 +2237,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -1963,6 +2683,762 @@ export interface operations {
       };
     };
   };
+  /** Turn a member's second factors off (authenticator app and passkeys), written to the admin log (admin) */
+  resetUserMfa: {
+    requestBody: {
+      content: {
+        "application/json": {
+          nickname: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's own data as one JSON file: profile, balances, history, items, orders, forge processes, checkouts, sessions, sign-ins */
+  getExport: {
+    responses: {
+      /** @description The JSON file, streamed */
+      200: {
+        content: {
+          "application/json": unknown;
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Delete (anonymise) the caller's account; refused while it holds anything */
+  deleteAccount: {
+    requestBody: {
+      content: {
+        "application/json": {
+          confirmNickname: string;
+          password?: string;
+          mfaCode?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Delete (anonymise) a member's account, written to the admin log (admin) */
+  deleteUserAccount: {
+    requestBody: {
+      content: {
+        "application/json": {
+          nickname: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** WebAuthn options to add a passkey to the caller’s account */
+  registrationOptionsPasskeys: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            options: {
+              challenge: string;
+              [key: string]: unknown;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Add the passkey the browser created for the last registration options */
+  registerPasskeys: {
+    requestBody: {
+      content: {
+        "application/json": {
+          response: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              attestationObject: string;
+              [key: string]: unknown;
+            };
+            clientExtensionResults: {
+              [key: string]: unknown;
+            };
+            [key: string]: unknown;
+          };
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            passkey: {
+              _id: string;
+              name: string;
+              credentialId: string;
+              createdAt: string;
+              lastUsedAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller’s passkeys, newest first */
+  getPasskeys: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            passkeys: ({
+                _id: string;
+                name: string;
+                credentialId: string;
+                createdAt: string;
+                lastUsedAt: string | null;
+              })[];
+            message: string;
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Remove one of the caller’s passkeys */
+  removePasskeys: {
+    requestBody: {
+      content: {
+        "application/json": {
+          _id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** WebAuthn options to sign in with a passkey (no nickname needed) */
+  authenticationOptionsPasskeys: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            options: {
+              challenge: string;
+              [key: string]: unknown;
+            };
+            challengeId: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Sign in with a passkey; answers the session token (or, for a creator app, its URL) */
+  loginPasskeys: {
+    requestBody: {
+      content: {
+        "application/json": {
+          challengeId: string;
+          response: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+              [key: string]: unknown;
+            };
+            clientExtensionResults: {
+              [key: string]: unknown;
+            };
+            [key: string]: unknown;
+          };
+          cAppAuthRequest?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": ({
+            user: {
+              _id: string;
+              nickname: string;
+              email: string | null;
+              role: string;
+              primaryWallet: string | null;
+              isActive: boolean;
+              isWalletOnly: boolean;
+              isEmailVerified: boolean;
+              isAnonymous: boolean;
+              referrer: string | null;
+              fame: number;
+              balances: {
+                  currencyId: number;
+                  amount: string;
+                }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
+              createdAt: string;
+              updatedAt: string;
+            };
+            token: string;
+            message: string;
+          }) | {
+            url: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** The top 100 holders of a currency and, when signed in, the caller's rank and neighbours */
   leaderboard: {
     requestBody: {
@@ -2007,6 +3483,399 @@ export interface operations {
       };
       /** @description An object the request names does not exist (or is not yours) */
       404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Make an API key with scopes, allowed addresses and an expiry; its secret is shown only here */
+  createApiKeys: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          scopes: ("read" | "trade" | "transfer" | "withdraw")[];
+          allowedIps?: string[];
+          expiresAt?: string;
+          mfaCode?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            apiKey: {
+              _id: string;
+              name: string;
+              prefix: string;
+              scopes: ("read" | "trade" | "transfer" | "withdraw")[];
+              allowedIps: string[];
+              expiresAt: string | null;
+              createdAt: string;
+              lastUsedAt: string | null;
+            };
+            secret: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's API keys that are not revoked, newest first (never their secrets) */
+  getApiKeys: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            apiKeys: ({
+                _id: string;
+                name: string;
+                prefix: string;
+                scopes: ("read" | "trade" | "transfer" | "withdraw")[];
+                allowedIps: string[];
+                expiresAt: string | null;
+                createdAt: string;
+                lastUsedAt: string | null;
+              })[];
+            message: string;
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Revoke one of the caller's API keys: it is refused at once everywhere */
+  revokeApiKeys: {
+    requestBody: {
+      content: {
+        "application/json": {
+          _id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A member's API keys, never their secrets (admin) */
+  getUserApiKeys: {
+    requestBody: {
+      content: {
+        "application/json": {
+          nickname: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            apiKeys: ({
+                _id: string;
+                name: string;
+                prefix: string;
+                scopes: ("read" | "trade" | "transfer" | "withdraw")[];
+                allowedIps: string[];
+                expiresAt: string | null;
+                createdAt: string;
+                lastUsedAt: string | null;
+              })[];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Revoke one of a member's API keys, written to the admin log (admin) */
+  revokeUserApiKey: {
+    requestBody: {
+      content: {
+        "application/json": {
+          nickname: string;
+          _id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
         content: {
           "application/json": {
             message: string;
@@ -2095,6 +3964,87 @@ export interface operations {
       };
     };
   };
+  /** Make a new API key, with a two-factor code when the account has one; the old key stops working */
+  newApiKeyWithCode: {
+    requestBody: {
+      content: {
+        "application/json": {
+          mfaCode?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            apiKey: string | null;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** Remove the caller's API key */
   disableApiKeyAccess: {
     responses: {
@@ -2120,6 +4070,413 @@ export interface operations {
       };
       /** @description Forbidden by role or account state */
       403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's notifications and the broadcasts they see, newest first, with the unread count */
+  notifications: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          unreadOnly?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            notifications: ({
+                _id: string;
+                /** @enum {string} */
+                kind: "transfer_received" | "order_filled" | "forge_ready" | "checkout_completed" | "checkout_refunded" | "settlement_settled" | "items_received" | "alert_level" | "broadcast" | "security";
+                title: string;
+                body: string;
+                link: string | null;
+                createdAt: string;
+                read: boolean;
+              })[];
+            total: number;
+            unread: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Mark the caller's notifications `ids` read, or all of them when none are given */
+  readNotifications: {
+    requestBody: {
+      content: {
+        "application/json": {
+          ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            unread: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Which kinds of notification also go to the caller by e-mail */
+  getNotificationSettings: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            settings: {
+              email: {
+                transfer_received: boolean;
+                order_filled: boolean;
+                forge_ready: boolean;
+                checkout_completed: boolean;
+                checkout_refunded: boolean;
+                settlement_settled: boolean;
+                items_received: boolean;
+                alert_level: boolean;
+                broadcast: boolean;
+                security: boolean;
+              };
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Choose, per kind, which notifications also go by e-mail; kinds not named keep their choice */
+  notificationSettings: {
+    requestBody: {
+      content: {
+        "application/json": {
+          email: {
+            transfer_received?: boolean;
+            order_filled?: boolean;
+            forge_ready?: boolean;
+            checkout_completed?: boolean;
+            checkout_refunded?: boolean;
+            settlement_settled?: boolean;
+            items_received?: boolean;
+            alert_level?: boolean;
+            broadcast?: boolean;
+            security?: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            settings: {
+              email: {
+                transfer_received: boolean;
+                order_filled: boolean;
+                forge_ready: boolean;
+                checkout_completed: boolean;
+                checkout_refunded: boolean;
+                settlement_settled: boolean;
+                items_received: boolean;
+                alert_level: boolean;
+                broadcast: boolean;
+                security: boolean;
+              };
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A single-use download link, valid 60 seconds, for one CSV export with its filters */
+  link: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          path: "/api/bank/transactions.csv" | "/api/bank/alltransactions.csv" | "/api/user/users.csv" | "/api/audit/accessLogs.csv" | "/api/audit/adminLogs.csv" | "/api/forge/processes.csv" | "/api/checkout/checkouts.csv" | "/api/bank/settlements.csv";
+          query?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            url: string;
+            expiresAt: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
         content: {
           "application/json": {
             message: string;
@@ -2420,6 +4777,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -2676,6 +5037,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -2750,6 +5115,8 @@ export interface operations {
           amountAbove?: number | string;
           amountBelow?: number | string;
           category?: number;
+          /** @enum {string} */
+          categoryGroup?: "market";
           nickname?: string;
           seekDate?: string;
         };
@@ -2852,6 +5219,8 @@ export interface operations {
           amountAbove?: number | string;
           amountBelow?: number | string;
           category?: number;
+          /** @enum {string} */
+          categoryGroup?: "market";
           nickname?: string;
           seekDate?: string;
         };
@@ -2939,6 +5308,102 @@ export interface operations {
       };
       /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
       409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's own ledger rows as CSV, newest first, with the list's filters (DESIGN §11.6) */
+  "getTransactions.csv": {
+    parameters: {
+      query?: {
+        startDate?: string;
+        endDate?: string;
+        currencyId?: number;
+        amountAbove?: number | string;
+        amountBelow?: number | string;
+        category?: number;
+        categoryGroup?: "market";
+        nickname?: string;
+        token?: string;
+      };
+    };
+    responses: {
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Every ledger row as CSV, newest first, with the Tnx Logs filters (admin, DESIGN §11.6) */
+  "getAlltransactions.csv": {
+    parameters: {
+      query?: {
+        startDate?: string;
+        endDate?: string;
+        currencyId?: number;
+        amountAbove?: number | string;
+        amountBelow?: number | string;
+        category?: number;
+        categoryGroup?: "market";
+        nickname?: string;
+        token?: string;
+      };
+    };
+    responses: {
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
         content: {
           "application/json": {
             message: string;
@@ -3310,6 +5775,7 @@ export interface operations {
           currencyId: number;
           amount: number | string;
           walletAddress: string;
+          mfaCode?: string;
         };
       };
     };
@@ -3334,6 +5800,10 @@ export interface operations {
                   currencyId: number;
                   amount: string;
                 }[];
+              mfa: {
+                totp: boolean;
+                passkeys: number;
+              };
               createdAt: string;
               updatedAt: string;
             };
@@ -3605,6 +6075,54 @@ export interface operations {
       };
     };
   };
+  /** Every deposit and withdrawal matching the filters, as CSV, pending first (admin, DESIGN §11.6) */
+  "getSettlements.csv": {
+    parameters: {
+      query?: {
+        kind?: "deposit" | "withdrawal";
+        state?: "pending" | "approved" | "refused";
+        token?: string;
+      };
+    };
+    responses: {
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** Approve or refuse a pending deposit or withdrawal, once (admin) */
   settle: {
     requestBody: {
@@ -3705,6 +6223,511 @@ export interface operations {
       };
     };
   };
+  /** The caller's withdrawal addresses, newest first, the allow-list switch and any pause */
+  withdrawAddresses: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            addresses: ({
+                _id: string;
+                currencyId: number;
+                walletAddress: string;
+                label: string;
+                /** @enum {string} */
+                state: "unconfirmed" | "waiting" | "active";
+                activeFrom: string | null;
+                createdAt: string;
+              })[];
+            allowListOnly: boolean;
+            allowListOffFrom: string | null;
+            withdrawalsPausedUntil: string | null;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Save a withdrawal address; a mailed link confirms it, and it is usable after the hold */
+  addWithdrawAddress: {
+    requestBody: {
+      content: {
+        "application/json": {
+          currencyId: number;
+          walletAddress: string;
+          label: string;
+          mfaCode?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            address: {
+              _id: string;
+              currencyId: number;
+              walletAddress: string;
+              label: string;
+              /** @enum {string} */
+              state: "unconfirmed" | "waiting" | "active";
+              activeFrom: string | null;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Confirm a withdrawal address with the token of its mailed link (once, within 24 hours) */
+  confirmWithdrawAddress: {
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            address: {
+              _id: string;
+              currencyId: number;
+              walletAddress: string;
+              label: string;
+              /** @enum {string} */
+              state: "unconfirmed" | "waiting" | "active";
+              activeFrom: string | null;
+              createdAt: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Remove one of the caller's withdrawal addresses */
+  removeWithdrawAddress: {
+    requestBody: {
+      content: {
+        "application/json": {
+          _id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Withdraw only to active withdrawal addresses: on at once, off after the hold */
+  setAllowListOnly: {
+    requestBody: {
+      content: {
+        "application/json": {
+          on: boolean;
+          mfaCode?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            addresses: ({
+                _id: string;
+                currencyId: number;
+                walletAddress: string;
+                label: string;
+                /** @enum {string} */
+                state: "unconfirmed" | "waiting" | "active";
+                activeFrom: string | null;
+                createdAt: string;
+              })[];
+            allowListOnly: boolean;
+            allowListOffFrom: string | null;
+            withdrawalsPausedUntil: string | null;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A member's withdrawal addresses and allow-list switch (admin) */
+  getUserWithdrawAddresses: {
+    requestBody: {
+      content: {
+        "application/json": {
+          nickname: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            addresses: ({
+                _id: string;
+                currencyId: number;
+                walletAddress: string;
+                label: string;
+                /** @enum {string} */
+                state: "unconfirmed" | "waiting" | "active";
+                activeFrom: string | null;
+                createdAt: string;
+              })[];
+            allowListOnly: boolean;
+            allowListOffFrom: string | null;
+            withdrawalsPausedUntil: string | null;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** The alert level (defcon) and its message, shown to every visitor */
   getDefconLevel: {
     responses: {
@@ -3735,6 +6758,182 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Send a notification to every member, or every member of a role, written to the admin log (admin) */
+  broadcast: {
+    requestBody: {
+      content: {
+        "application/json": {
+          title: string;
+          body: string;
+          link?: string;
+          /** @enum {string} */
+          role?: "admin" | "user" | "creator";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The broadcasts sent, newest first, a page at a time (admin) */
+  broadcasts: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            broadcasts: ({
+                _id: string;
+                title: string;
+                body: string;
+                link: string | null;
+                role: string | null;
+                createdAt: string;
+              })[];
+            total: number;
             message: string;
           };
         };
@@ -4004,6 +7203,109 @@ export interface operations {
       };
     };
   };
+  /** Every sign-in matching the Access Logs filters, as CSV, newest first (admin, DESIGN §11.6) */
+  "getAccessLogs.csv": {
+    parameters: {
+      query?: {
+        user?: string;
+        startDate?: string;
+        endDate?: string;
+        category?: number;
+        address?: string;
+        token?: string;
+      };
+    };
+    responses: {
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Every admin action matching the Admin Logs filters, as CSV, newest first (admin, DESIGN §11.6) */
+  "getAdminLogs.csv": {
+    parameters: {
+      query?: {
+        adminUser?: string;
+        affectedUser?: string;
+        startDate?: string;
+        endDate?: string;
+        category?: number;
+        address?: string;
+        token?: string;
+      };
+    };
+    responses: {
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** Create a trading pair between two currencies (admin) */
   createPair: {
     requestBody: {
@@ -4018,6 +7320,8 @@ export interface operations {
           frozen?: boolean;
           frozenNote?: string;
           fee?: number | string;
+          makerFee?: number | string;
+          takerFee?: number | string;
           feeCollector?: string | "";
         };
       };
@@ -4038,6 +7342,8 @@ export interface operations {
               frozen: boolean;
               frozenNote: string;
               fee: string;
+              makerFee: string;
+              takerFee: string;
               feeCollector: string;
               createdAt: string;
             };
@@ -4120,6 +7426,8 @@ export interface operations {
           frozen?: boolean;
           frozenNote?: string;
           fee?: number | string;
+          makerFee?: number | string;
+          takerFee?: number | string;
           feeCollector?: string | "";
         };
       };
@@ -4140,6 +7448,8 @@ export interface operations {
               frozen: boolean;
               frozenNote: string;
               fee: string;
+              makerFee: string;
+              takerFee: string;
               feeCollector: string;
               createdAt: string;
             };
@@ -4308,6 +7618,8 @@ export interface operations {
                 frozen: boolean;
                 frozenNote: string;
                 fee: string;
+                makerFee: string;
+                takerFee: string;
                 feeCollector: string;
                 createdAt: string;
               }[];
@@ -4325,7 +7637,21 @@ export interface operations {
           pair: string;
           buySide: boolean;
           initialAmount: number | string;
-          price: number | string;
+          price?: number | string;
+          /**
+           * @default limit
+           * @enum {string}
+           */
+          type?: "limit" | "market" | "stop_limit";
+          /**
+           * @default GTC
+           * @enum {string}
+           */
+          timeInForce?: "GTC" | "IOC" | "FOK";
+          /** @default false */
+          postOnly?: boolean;
+          stopPrice?: number | string;
+          expiresAt?: string;
         };
       };
     };
@@ -4343,6 +7669,12 @@ export interface operations {
               price: string;
               state: number;
               createdAt: string;
+              type: string;
+              timeInForce: string;
+              postOnly: boolean;
+              stopPrice: string | null;
+              expiresAt: string | null;
+              expired: boolean;
             };
             trades: {
                 _id: string;
@@ -4432,7 +7764,82 @@ export interface operations {
               price: string;
               state: number;
               createdAt: string;
+              type: string;
+              timeInForce: string;
+              postOnly: boolean;
+              stopPrice: string | null;
+              expiresAt: string | null;
+              expired: boolean;
             };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Cancel all the caller's open orders, or those of one pair, returning their escrow */
+  cancelAllOrders: {
+    requestBody: {
+      content: {
+        "application/json": {
+          pair?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            cancelled: number;
             message: string;
           };
         };
@@ -4510,6 +7917,12 @@ export interface operations {
               price: string;
               state: number;
               createdAt: string;
+              type: string;
+              timeInForce: string;
+              postOnly: boolean;
+              stopPrice: string | null;
+              expiresAt: string | null;
+              expired: boolean;
             };
             message: string;
           };
@@ -4592,7 +8005,7 @@ export interface operations {
         content: {
           "application/json": {
             orders: {
-              buys: {
+              buys: ({
                   _id: string;
                   pair: string;
                   buySide: boolean;
@@ -4601,8 +8014,14 @@ export interface operations {
                   price: string;
                   state: number;
                   createdAt: string;
-                }[];
-              sells: {
+                  type: string;
+                  timeInForce: string;
+                  postOnly: boolean;
+                  stopPrice: string | null;
+                  expiresAt: string | null;
+                  expired: boolean;
+                })[];
+              sells: ({
                   _id: string;
                   pair: string;
                   buySide: boolean;
@@ -4611,7 +8030,13 @@ export interface operations {
                   price: string;
                   state: number;
                   createdAt: string;
-                }[];
+                  type: string;
+                  timeInForce: string;
+                  postOnly: boolean;
+                  stopPrice: string | null;
+                  expiresAt: string | null;
+                  expired: boolean;
+                })[];
             };
             message: string;
           };
@@ -4655,7 +8080,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            orders: {
+            orders: ({
                 _id: string;
                 pair: string;
                 buySide: boolean;
@@ -4664,7 +8089,13 @@ export interface operations {
                 price: string;
                 state: number;
                 createdAt: string;
-              }[];
+                type: string;
+                timeInForce: string;
+                postOnly: boolean;
+                stopPrice: string | null;
+                expiresAt: string | null;
+                expired: boolean;
+              })[];
             message: string;
           };
         };
@@ -4692,7 +8123,7 @@ export interface operations {
             limit: number;
             page: number;
           };
-          state: 1 | 2 | 3;
+          state: 1 | 2 | 3 | 5;
           pair?: string;
         };
       };
@@ -4702,7 +8133,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            orders: {
+            orders: ({
                 _id: string;
                 pair: string;
                 buySide: boolean;
@@ -4711,7 +8142,13 @@ export interface operations {
                 price: string;
                 state: number;
                 createdAt: string;
-              }[];
+                type: string;
+                timeInForce: string;
+                postOnly: boolean;
+                stopPrice: string | null;
+                expiresAt: string | null;
+                expired: boolean;
+              })[];
             total: number;
             totalCapped: boolean;
             message: string;
@@ -4787,7 +8224,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            orders: {
+            orders: ({
                 _id: string;
                 pair: string;
                 buySide: boolean;
@@ -4796,7 +8233,13 @@ export interface operations {
                 price: string;
                 state: number;
                 createdAt: string;
-              }[];
+                type: string;
+                timeInForce: string;
+                postOnly: boolean;
+                stopPrice: string | null;
+                expiresAt: string | null;
+                expired: boolean;
+              })[];
             total: number;
             totalCapped: boolean;
             message: string;
@@ -4982,6 +8425,85 @@ export interface operations {
       };
       /** @description An object the request names does not exist (or is not yours) */
       404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** The caller's holdings valued in one currency at the last traded prices, and 30 days of history */
+  portfolio: {
+    requestBody: {
+      content: {
+        "application/json": {
+          currencyId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            value: string;
+            holdings: ({
+                currencyId: number;
+                amount: string;
+                price: string | null;
+                value: string | null;
+              })[];
+            history: {
+                date: string;
+                value: string;
+              }[];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
         content: {
           "application/json": {
             message: string;
@@ -5835,6 +9357,566 @@ export interface operations {
       };
     };
   };
+  /** Every forge process matching the Forge Process Logs filters, as CSV, newest first (admin, DESIGN §11.6) */
+  "getProcesses.csv": {
+    parameters: {
+      query?: {
+        nickname?: string;
+        startAfter?: string;
+        startBefore?: string;
+        finishAfter?: string;
+        finishBefore?: string;
+        state?: 1 | 3 | 4;
+        recipe?: string;
+        token?: string;
+      };
+    };
+    responses: {
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** List one of your items for a price in a transferable currency */
+  createListing: {
+    requestBody: {
+      content: {
+        "application/json": {
+          itemId: string;
+          currencyId: number;
+          price: number | string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            listing: {
+              _id: string;
+              item: {
+                _id: string;
+                name: string;
+                imgUrl: string;
+                itemCollection: string;
+              };
+              seller: {
+                nickname: string;
+              };
+              buyer: {
+                nickname: string;
+              } | null;
+              currencyId: number;
+              price: string;
+              royalty: string;
+              sellerReceives: string;
+              /** @enum {string} */
+              state: "open" | "sold" | "cancelled";
+              createdAt: string;
+              soldAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Cancel one of your open listings; the item is free again */
+  cancelListing: {
+    requestBody: {
+      content: {
+        "application/json": {
+          listingId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            listing: {
+              _id: string;
+              item: {
+                _id: string;
+                name: string;
+                imgUrl: string;
+                itemCollection: string;
+              };
+              seller: {
+                nickname: string;
+              };
+              buyer: {
+                nickname: string;
+              } | null;
+              currencyId: number;
+              price: string;
+              royalty: string;
+              sellerReceives: string;
+              /** @enum {string} */
+              state: "open" | "sold" | "cancelled";
+              createdAt: string;
+              soldAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Buy an open listing: the price goes to the seller and the royalty to the creator (Idempotency-Key) */
+  buy: {
+    requestBody: {
+      content: {
+        "application/json": {
+          listingId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            listing: {
+              _id: string;
+              item: {
+                _id: string;
+                name: string;
+                imgUrl: string;
+                itemCollection: string;
+              };
+              seller: {
+                nickname: string;
+              };
+              buyer: {
+                nickname: string;
+              } | null;
+              currencyId: number;
+              price: string;
+              royalty: string;
+              sellerReceives: string;
+              /** @enum {string} */
+              state: "open" | "sold" | "cancelled";
+              createdAt: string;
+              soldAt: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Open listings, filtered by collection, name or currency, newest first or by price */
+  listings: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+          itemCollectionId?: string;
+          name?: string;
+          currencyId?: number;
+          /** @enum {string} */
+          sort?: "price" | "newest";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            listings: ({
+                _id: string;
+                item: {
+                  _id: string;
+                  name: string;
+                  imgUrl: string;
+                  itemCollection: string;
+                };
+                seller: {
+                  nickname: string;
+                };
+                buyer: {
+                  nickname: string;
+                } | null;
+                currencyId: number;
+                price: string;
+                royalty: string;
+                sellerReceives: string;
+                /** @enum {string} */
+                state: "open" | "sold" | "cancelled";
+                createdAt: string;
+                soldAt: string | null;
+              })[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Every open listing grouped by item name and currency: the lowest price and the count, by name */
+  listingsByItem: {
+    requestBody: {
+      content: {
+        "application/json": {
+          limit?: number;
+          after?: {
+            name: string;
+            currencyId: number;
+          };
+          itemCollectionId?: string;
+          currencyId?: number;
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            groups: {
+                name: string;
+                currencyId: number;
+                lowestPrice: string;
+                count: number;
+              }[];
+            next: {
+              name: string;
+              currencyId: number;
+            } | null;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Your listings, every state, newest first */
+  myListings: {
+    requestBody: {
+      content: {
+        "application/json": {
+          paging: {
+            limit: number;
+            page: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            listings: ({
+                _id: string;
+                item: {
+                  _id: string;
+                  name: string;
+                  imgUrl: string;
+                  itemCollection: string;
+                };
+                seller: {
+                  nickname: string;
+                };
+                buyer: {
+                  nickname: string;
+                } | null;
+                currencyId: number;
+                price: string;
+                royalty: string;
+                sellerReceives: string;
+                /** @enum {string} */
+                state: "open" | "sold" | "cancelled";
+                createdAt: string;
+                soldAt: string | null;
+              })[];
+            total: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
   /** Create an item collection, with the app URLs a consent request may name (creator or admin) */
   createCollection: {
     requestBody: {
@@ -5869,6 +9951,7 @@ export interface operations {
               createdAt: string;
               redirectUrls: string[];
               cancelUrl: string;
+              royalty: string;
             };
             message: string;
           };
@@ -5947,6 +10030,7 @@ export interface operations {
           imgUrl?: string | "";
           redirectUrls?: string[];
           cancelUrl?: string | "";
+          royalty?: number | string;
         };
       };
     };
@@ -5966,6 +10050,7 @@ export interface operations {
               createdAt: string;
               redirectUrls: string[];
               cancelUrl: string;
+              royalty: string;
             };
             message: string;
           };
@@ -6061,6 +10146,7 @@ export interface operations {
                 createdAt: string;
                 redirectUrls: string[];
                 cancelUrl: string;
+                royalty: string;
               }[];
             message: string;
           };
@@ -6246,6 +10332,75 @@ export interface operations {
       };
       /** @description Forbidden by role or account state */
       403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description An object the request names does not exist (or is not yours) */
+      404: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
+      409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Give one of your items to another member by nickname; they are notified */
+  giftItem: {
+    requestBody: {
+      content: {
+        "application/json": {
+          itemId: string;
+          recipientNickName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            message: string;
+          };
+        };
+      };
+      /** @description Validation failed: `message` is the first field error, `errors` lists every field */
+      400: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
         content: {
           "application/json": {
             message: string;
@@ -6493,6 +10648,7 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+                itemId: string;
                 name: string;
                 count: number;
                 imgUrl: string;
@@ -7086,6 +11242,7 @@ export interface operations {
                   [key: string]: unknown;
                 };
                 createdAt: string;
+                listed: boolean;
               }[];
             message: string;
           };
@@ -7890,6 +12047,59 @@ export interface operations {
       };
       /** @description A business rule refused: insufficient funds, frozen currency or pair, wrong state */
       409: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** Every checkout matching the Checkout Logs filters, as CSV, newest first (admin, DESIGN §11.6) */
+  "getCheckouts.csv": {
+    parameters: {
+      query?: {
+        nickname?: string;
+        startDate?: string;
+        endDate?: string;
+        state?: 1 | 3 | 5 | 6 | 8 | 9;
+        checkoutProvider?: 1 | 2;
+        refId?: string;
+        package?: string;
+        token?: string;
+      };
+    };
+    responses: {
+      /** @description No or bad credentials (`Not authorized`) or an expired session (`Token expired`) */
+      401: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Forbidden by role or account state */
+      403: {
+        content: {
+          "application/json": {
+            message: string;
+            errors?: {
+                field: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Rate limited */
+      429: {
         content: {
           "application/json": {
             message: string;

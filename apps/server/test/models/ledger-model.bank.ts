@@ -4,7 +4,7 @@
  * admin; each predicts the balances exactly and ends with the model's checks.
  */
 import { randomUUID } from 'node:crypto';
-import { feeOf, toDecimalString, UNIT } from '@starlight/shared';
+import { feeOf, fromNumeric, toDecimalString, UNIT, type User } from '@starlight/shared';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { amountValue, call, type Member } from '../helpers.ts';
@@ -30,6 +30,14 @@ import {
 
 /** The bank commands of a model run, as arbitraries. */
 export function bankCommands({ t, stats, expectMatches }: ModelContext) {
+  /** What the admin (outside the model) holds of a currency, through the API; 10^-9 units. */
+  async function adminHolding(currencyId: number): Promise<bigint> {
+    const res = await call(t.app, t.admin.token, 'GET', '/api/user/me');
+    expect(res.statusCode, res.body).toBe(200);
+    const wire = res.json<{ user: User }>().user.balances.find((b) => b.currencyId === currencyId)?.amount;
+    return wire === undefined ? 0n : fromNumeric(wire);
+  }
+
   class MintCommand implements fc.AsyncCommand<Model, Real> {
     readonly who: number;
     readonly currency: 'SD' | 'SN' | 'T' | 'CR';
@@ -224,19 +232,21 @@ export function bankCommands({ t, stats, expectMatches }: ModelContext) {
         amount: text(amount),
         targetCurrencyId: m.target,
       });
-      // Holders of the target currency but the sender, pro rata, whole units, remainder kept.
+      // Holders of the target currency but the sender, pro rata, whole units, remainder kept. The admin,
+      // outside the model, holds some too: the exchange fees buyers pay in it (the pair's collector).
       const holders = Array.from({ length: MEMBERS }, (_, i) => i).filter(
         (i) => i !== this.from && held(m, i, m.target) > 0n,
       );
-      const total = holders.reduce((s, i) => s + held(m, i, m.target), 0n);
-      const shares = holders
-        .map((i) => {
-          const raw = total > 0n ? (amount * held(m, i, m.target)) / total : 0n;
-          return [i, raw - (raw % UNIT)] as const;
-        })
-        .filter(([, share]) => share > 0n);
-      const paid = shares.reduce((s, [, share]) => s + share, 0n);
-      if (shares.length === 0 || held(m, this.from, currencyId) < paid) {
+      const collected = await adminHolding(m.target);
+      const total = holders.reduce((s, i) => s + held(m, i, m.target), collected);
+      const shareOf = (holding: bigint) => {
+        const raw = total > 0n ? (amount * holding) / total : 0n;
+        return raw - (raw % UNIT);
+      };
+      const shares = holders.map((i) => [i, shareOf(held(m, i, m.target))] as const).filter(([, s]) => s > 0n);
+      const collectorShare = shareOf(collected);
+      const paid = shares.reduce((s, [, share]) => s + share, collectorShare);
+      if (paid === 0n || held(m, this.from, currencyId) < paid) {
         expect(res.statusCode, res.body).toBe(409);
       } else {
         expect(res.statusCode, res.body).toBe(200);

@@ -9,6 +9,7 @@ import {
   CHIP_PRICE_CREDITS,
   formatAmount,
   fromNumeric,
+  type Order,
   type SynthChipsResponse,
   toDecimalString,
   UNIT,
@@ -68,6 +69,15 @@ export interface Model {
   saleLeft: number;
   /** Items each member owns: 5 ships per chip opened. */
   items: number[];
+  /** The run's marketplace (ledger-model.market.ts): its collection's items and their listings. */
+  market: {
+    items: Array<{ id: string; owner: number }>;
+    listings: Array<{ id: string; item: string; seller: number; price: bigint; open: boolean }>;
+    /** Purchase attempts so far: each buyer's Idempotency-Key names its attempt. */
+    attempts: number;
+  };
+  /** Stop-limit orders placed in the run and not yet seen triggered: their ids and owners. */
+  stops: Array<{ id: string; who: number }>;
 }
 
 /** The run's members, its exchange pair (target currency against SN) and its forge recipe. */
@@ -78,6 +88,8 @@ export interface Real {
   recipe: string;
   /** The run's Credits package. */
   pkg: string;
+  /** The model's item collection (the admin's, 10% royalty), whose items the run's members trade. */
+  collection: string;
 }
 
 /** What a run of the model counted: commands run and invariant checks passed. */
@@ -135,6 +147,11 @@ export interface ModelContext {
   readSale(m: Model): Promise<number>;
   /** The model takes the pair's two currencies from the API; the book agrees with the escrow. */
   adoptPairBalances(m: Model, r: Real): Promise<void>;
+  /**
+   * The model's stop-limit orders still Untriggered (or not listed) through the API, by id; those seen
+   * triggered leave `m.stops`. A placement whose trades trigger a stop places another order within it.
+   */
+  pendingStops(m: Model, r: Real): Promise<Set<string>>;
 }
 
 /** The checks of a model run on the app of `t`, with fresh stats. */
@@ -198,5 +215,17 @@ export function modelContext(t: TestApp): ModelContext {
     stats.checks++;
   }
 
-  return { t, stats, expectMatches, readSale, adoptPairBalances };
+  async function pendingStops(m: Model, r: Real): Promise<Set<string>> {
+    const pending = new Set<string>();
+    for (const owner of new Set(m.stops.map((s) => s.who))) {
+      const res = await call(t.app, r.members[owner]?.token, 'GET', '/api/cex/getUserOrders');
+      expect(res.statusCode, res.body).toBe(200);
+      const states = new Map(res.json<{ orders: Order[] }>().orders.map((o) => [o._id, o.state]));
+      for (const s of m.stops) if (s.who === owner && (states.get(s.id) ?? 5) === 5) pending.add(s.id);
+    }
+    m.stops = m.stops.filter((s) => pending.has(s.id));
+    return pending;
+  }
+
+  return { t, stats, expectMatches, readSale, adoptPairBalances, pendingStops };
 }

@@ -1,9 +1,10 @@
 /**
  * The ledger model: fast-check commands that drive
  * the real API (mint, burn, taxed and untaxed transfers, distributions, withdrawals and deposits settled by
- * the admin, orders and cancels on an exchange pair, forge processes started, claimed and cancelled, Credits
- * bought through the sandbox and refunded, synth chips (ASC) bought for Credits and opened into ships) and a
- * simple in-memory model of every member's balances (ASC and Credits included) and items. After each bank
+ * the admin, orders of every type and cancels on an exchange pair, an expiry racing a fill, forge processes started, claimed and cancelled, Credits
+ * bought through the sandbox and refunded, synth chips (ASC) bought for Credits and opened into ships, items
+ * listed on the market, cancelled and bought by concurrent buyers) and a simple in-memory model of every
+ * member's balances (ASC and Credits included) and items. After each bank
  * command the balances must equal the model's to the unit; after each exchange command (whose fills the
  * model does not re-derive) the model takes the pair's two currencies from the API, and the book must agree
  * with the ledger's escrow and no member may have traded with themselves. Self-trade prevention (cancel
@@ -17,11 +18,19 @@
  * ledger.property.test.ts (make test, about 300 steps) and ledger.soak.ts (make soak, 10,000 steps or more).
  *
  * The model's parts: ledger-model.state.ts (the constants, the model and the checks every command ends
- * with), ledger-model.bank.ts, ledger-model.exchange.ts, ledger-model.forge.ts and ledger-model.credits.ts
+ * with), ledger-model.bank.ts, ledger-model.exchange.ts, ledger-model.order-types.ts, ledger-model.forge.ts,
+ * ledger-model.credits.ts and ledger-model.market.ts
  * (the commands of each area, with the arbitraries that make them); here, how often each command is drawn
  * and the setup of each run.
  */
-import { type BuySynthChipsResponse, type Currency, type Pair, type SynthChipsResponse, UNIT } from '@starlight/shared';
+import {
+  type BuySynthChipsResponse,
+  type Currency,
+  type Pair,
+  type SynthChipsResponse,
+  toDecimalString,
+  UNIT,
+} from '@starlight/shared';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { currencyBody } from '../bank.helpers.ts';
@@ -30,6 +39,8 @@ import { bankCommands } from './ledger-model.bank.ts';
 import { creditsCommands } from './ledger-model.credits.ts';
 import { exchangeCommands } from './ledger-model.exchange.ts';
 import { forgeCommands } from './ledger-model.forge.ts';
+import { MARKET_ROYALTY, marketCommands } from './ledger-model.market.ts';
+import { orderTypeCommands } from './ledger-model.order-types.ts';
 import {
   add,
   CHIP_PRICE,
@@ -59,6 +70,8 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
   const exchange = exchangeCommands(context);
   const forge = forgeCommands(context);
   const credits = creditsCommands(context);
+  const market = marketCommands(context);
+  const orderTypes = orderTypeCommands(context);
   // The order and the repeats are the draw's weights: fast-check picks one of these at random each step.
   const commandArbs = [
     // Mints twice as often: the other commands need something to move.
@@ -71,6 +84,10 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
     exchange.placeOrder,
     exchange.selfCross,
     exchange.cancel,
+    // Market, IOC, FOK, post-only, stop-limit and good-till-date orders twice, so each kind comes up.
+    orderTypes.placeTyped,
+    orderTypes.placeTyped,
+    orderTypes.expiryRace,
     bank.withdraw,
     bank.deposit,
     forge.start,
@@ -82,7 +99,49 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
     credits.buyChips,
     credits.openChips,
     credits.openChips,
+    // Listings twice, so that purchases and cancels find open ones.
+    market.list,
+    market.list,
+    market.cancel,
+    market.buy,
+    market.buy,
   ];
+
+  /** The model's collection (made by the first run), its royalty set, and two items for each of `members`. */
+  let marketCollection: string | null = null;
+  async function marketSetup(members: Member[]) {
+    marketCollection ??= await newMarketCollection();
+    const collection = marketCollection;
+    const items: Model['market']['items'] = [];
+    for (const [owner, m] of members.entries()) {
+      for (const name of ['Property Ship', 'Property Relic']) {
+        const res = await call(t.app, t.admin.token, 'POST', '/api/inventory/createItem', {
+          itemCollection: collection,
+          owner: m.nickname,
+          name,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        items.push({ id: res.json<{ item: { _id: string } }>().item._id, owner });
+      }
+    }
+    return { collection, items };
+  }
+
+  /** The admin's collection of the model's items, with its royalty. */
+  async function newMarketCollection(): Promise<string> {
+    const made = await call(t.app, t.admin.token, 'POST', '/api/inventory/createCollection', {
+      name: 'Property Items',
+      description: 'Items the ledger model trades',
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const collection = made.json<{ collection: { _id: string } }>().collection._id;
+    const royalty = await call(t.app, t.admin.token, 'POST', '/api/inventory/modifyCollection', {
+      collectionId: collection,
+      royalty: toDecimalString(MARKET_ROYALTY),
+    });
+    expect(royalty.statusCode, royalty.body).toBe(200);
+    return collection;
+  }
 
   let run = 0;
   const property = fc.asyncProperty(fc.commands(commandArbs, { maxCommands }), async (cmds) => {
@@ -137,6 +196,8 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
       const saleRes = await call(t.app, undefined, 'GET', '/api/inventory/synthChips');
       expect(saleRes.statusCode, saleRes.body).toBe(200);
       const sale = saleRes.json<SynthChipsResponse>();
+      // The run's item collection (the admin creates it, 10% royalty) and two items for each member.
+      const { collection, items } = await marketSetup(members);
       const model: Model = {
         balances: members.map(() => new Map<number, bigint>()),
         target,
@@ -145,6 +206,8 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
         chips: sale.currencyId,
         saleLeft: sale.remaining,
         items: members.map(() => 0),
+        market: { items, listings: [], attempts: 0 },
+        stops: [],
       };
       // Opening balances, so most commands have something to move: 100 SD and 100 SN each,
       // 1, 2, 3 of the target currency and 500, 1000, 1500 Credits (1 to 3 chips) for the first three
@@ -175,7 +238,7 @@ export function ledgerModel(t: TestApp, maxCommands: number) {
         expect(soldOutLeft(first.json<{ message: string }>().message), first.body).toBe(0);
         model.saleLeft = 0;
       }
-      return { model, real: { members, target, pair, recipe, pkg } };
+      return { model, real: { members, target, pair, recipe, pkg, collection } };
     };
     await fc.asyncModelRun(setup, cmds);
   });

@@ -58,6 +58,10 @@ const VerifyEmailPrompt = lazy(() =>
   import('../features/auth/components/VerifyEmailPrompt.tsx').then((m) => ({ default: m.VerifyEmailPrompt })),
 );
 
+const NotificationBell = lazy(() =>
+  import('../features/notifications/components/NotificationBell.tsx').then((m) => ({ default: m.NotificationBell })),
+);
+
 const MemberLive = lazy(() =>
   import('../features/exchange/components/MemberLive.tsx').then((m) => ({ default: m.MemberLive })),
 );
@@ -100,22 +104,31 @@ export function Shell() {
               <IconBar items={LEFT_MENU} path={path} />
             </div>
           </div>
-          <div className={classes.desktopOnly}>
-            <IconBar items={RIGHT_MENU} path={path} end />
+          <div className={classes.group}>
+            <div className={classes.desktopOnly}>
+              <IconBar items={RIGHT_MENU} path={path} end />
+            </div>
+            {signedIn && (
+              <WithMantine>
+                <DataProvider>
+                  <NotificationBell />
+                </DataProvider>
+              </WithMantine>
+            )}
+            <button
+              type="button"
+              className={`${classes.menuButton} ${classes.phoneOnly}`}
+              onClick={() => {
+                setMenuUsed(true);
+                toggle();
+              }}
+              aria-expanded={opened}
+              aria-controls="mobile-menu"
+            >
+              <IconMenu2 size={16} />
+              Menu
+            </button>
           </div>
-          <button
-            type="button"
-            className={`${classes.menuButton} ${classes.phoneOnly}`}
-            onClick={() => {
-              setMenuUsed(true);
-              toggle();
-            }}
-            aria-expanded={opened}
-            aria-controls="mobile-menu"
-          >
-            <IconMenu2 size={16} />
-            Menu
-          </button>
         </div>
       </header>
       {menuUsed && (

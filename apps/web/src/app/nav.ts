@@ -1,6 +1,7 @@
 /** SPEC §2 navigation: left menu, right menu; the icon bars and the phone menu mirror them. */
 import {
   IconBolt,
+  IconBuildingStore,
   IconChartLine,
   IconCpu,
   IconDeviceGamepad2,
@@ -39,4 +40,5 @@ export const RIGHT_MENU: NavItem[] = [
   { label: 'FaQ', to: '/Faq', icon: IconHelpCircle },
   { label: 'Buy Credits', to: '/checkout', icon: IconShoppingCart },
   { label: 'Synth Chips', to: '/synthchips', icon: IconCpu },
+  { label: 'Market', to: '/market', icon: IconBuildingStore },
 ];

@@ -49,6 +49,10 @@ const VerifyEmailPage = lazyRouteComponent(
   () => import('../features/auth/components/VerifyEmailPage.tsx'),
   'VerifyEmailPage',
 );
+const ConfirmWithdrawAddressPage = lazyRouteComponent(
+  () => import('../features/userconfig/components/ConfirmWithdrawAddressPage.tsx'),
+  'ConfirmWithdrawAddressPage',
+);
 const ResetPasswordPage = lazyRouteComponent(
   () => import('../features/auth/components/ResetPasswordPage.tsx'),
   'ResetPasswordPage',
@@ -82,6 +86,11 @@ const OpenChipsPage = lazyRouteComponent(
   () => import('../features/chips/components/OpenChipsPage.tsx'),
   'OpenChipsPage',
 );
+const NotificationsPage = lazyRouteComponent(
+  () => import('../features/notifications/components/NotificationsPage.tsx'),
+  'NotificationsPage',
+);
+const MarketPage = lazyRouteComponent(() => import('../features/market/components/MarketPage.tsx'), 'MarketPage');
 const AnalyticsPage = lazyRouteComponent(() => import('./pages/AnalyticsPage.tsx'), 'AnalyticsPage');
 const CreatorAppConsentPage = lazyRouteComponent(
   () => import('./pages/CreatorAppConsentPage.tsx'),
@@ -146,6 +155,7 @@ const routeTree = rootRoute.addChildren([
   registerWithReferrer,
   dashboardRoute,
   page('/userconfig', UserConfigPage),
+  page('/notifications', NotificationsPage),
   userBankRoute,
   leaderboardRoute,
   page('/quantumhub', QuantumHubPage),
@@ -160,6 +170,7 @@ const routeTree = rootRoute.addChildren([
   providerRoute,
   page('/synthchips', SynthChipsPage),
   page('/openasc', OpenChipsPage),
+  page('/market', MarketPage),
   page('/games', GamesPage, true),
   soon('/rewards', 'Rewards'),
   soon('/underdev', 'Under development'),
@@ -167,6 +178,7 @@ const routeTree = rootRoute.addChildren([
   page('/verifyemail/$token', VerifyEmailPage),
   page('/resetpassword/$token', ResetPasswordPage),
   page('/loginlink/$token', LoginLinkPage),
+  page('/withdrawaddress/$token', ConfirmWithdrawAddressPage),
 ]);
 
 /**

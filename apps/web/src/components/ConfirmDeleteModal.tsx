@@ -1,4 +1,7 @@
-/** A confirmation before deleting something: what happens (`children`), Keep it, and a red Delete. */
+/**
+ * A confirmation before deleting something: what happens (`children`, long words wrapped), Keep it, and a red
+ * button (`confirmLabel`, Delete unless named: Revoke, Remove).
+ */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
@@ -7,6 +10,7 @@ export function ConfirmDeleteModal({
   title,
   children,
   deleting,
+  confirmLabel = 'Delete',
   onCancel,
   onConfirm,
 }: {
@@ -15,19 +19,20 @@ export function ConfirmDeleteModal({
   children: ReactNode;
   /** True while the delete request runs. */
   deleting: boolean;
+  confirmLabel?: string;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
   return (
-    <Modal opened={opened} onClose={onCancel} title={title}>
+    <Modal opened={opened} onClose={onCancel} title={title} centered>
       <Stack gap="sm">
-        <Text>{children}</Text>
+        <Text style={{ overflowWrap: 'anywhere' }}>{children}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             Keep it
           </Button>
           <Button color="red" loading={deleting} onClick={onConfirm}>
-            Delete
+            {confirmLabel}
           </Button>
         </Group>
       </Stack>

@@ -2,7 +2,7 @@
  * The frame of an admin list (SPEC §2 User Logs, Access Logs, Admin Logs): title, filters with a record
  * limit and Search, paging at the top and bottom, the table, and SPEC's empty text.
  */
-import { Button, Card, NativeSelect, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { RECORD_LIMITS } from '../lib/use-paged-filters.ts';
@@ -25,6 +25,8 @@ export interface PagedTableCardProps {
   /** One array of cells per row, with its key; undefined while the first page loads. */
   rows: Array<{ key: string; cells: ReactNode[] }> | undefined;
   empty: string;
+  /** Beside Search: e.g. "Export CSV" with the applied filters. */
+  actions?: ReactNode;
 }
 
 export function PagedTableCard(props: PagedTableCardProps) {
@@ -42,6 +44,7 @@ export function PagedTableCard(props: PagedTableCardProps) {
     columns,
     rows,
     empty,
+    actions,
   } = props;
   const id = `${title.toLowerCase().replace(/\W+/g, '-')}-title`;
   const paging = <Paging page={page} limit={limit} total={total} totalCapped={totalCapped ?? false} onPage={onPage} />;
@@ -65,9 +68,12 @@ export function PagedTableCard(props: PagedTableCardProps) {
             />
             {filters}
           </SimpleGrid>
-          <Button type="submit" mt="sm" leftSection={<IconSearch size={16} />} loading={searching}>
-            Search
-          </Button>
+          <Group mt="sm" gap="sm">
+            <Button type="submit" leftSection={<IconSearch size={16} />} loading={searching}>
+              Search
+            </Button>
+            {actions}
+          </Group>
         </form>
         {rows === undefined ? (
           <Skeleton h={120} />

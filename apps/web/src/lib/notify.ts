@@ -51,3 +51,14 @@ export function toastInfo(message: string): string {
 export function hideToast(id: string): void {
   notifications.hide(id);
 }
+
+/** A blue toast with a `title` over `message`: news the member did not ask for (a live notification). */
+export function toastNotice(title: string, message: string): string {
+  // The description in the body's colour, not Mantine's dimmed one, which is too faint under a title.
+  return show({ color: 'blue', title, message, styles: { description: { color: 'var(--mantine-color-text)' } } });
+}
+
+/** Closes every toast on screen (the bell's panel, opening, shows the same news). */
+export function clearToasts(): void {
+  notifications.clean();
+}

@@ -6,11 +6,28 @@ export const queryKeys = {
   /** GET /api/user/me for a session token (the member with fresh balances). */
   me: (token: string | null) => ['me', token] as const,
   meAll: ['me'] as const,
-  /** GET /api/user/getApiKey for a session token. */
+  /** SPEC's one key (`getApiKey`, the key named Default) for a session token. */
   apiKey: (token: string | null) => ['api-key', token] as const,
+  /** GET /api/user/apiKeys for a session token (DESIGN §11.2). */
+  apiKeys: (token: string | null) => ['api-keys', token] as const,
+  /** POST /api/user/getUserApiKeys of a member (admin, DESIGN §11.2). */
+  userApiKeys: (nickname: string) => ['admin', 'user-api-keys', nickname] as const,
+  /** POST /api/bank/withdrawAddresses for a session token (DESIGN §11.2). */
+  withdrawAddresses: (token: string | null) => ['withdraw-addresses', token] as const,
+  /** POST /api/bank/getUserWithdrawAddresses of a member (admin, DESIGN §11.2). */
+  userWithdrawAddresses: (nickname: string) => ['admin', 'user-withdraw-addresses', nickname] as const,
   /** GET /api/user/sessions for a session token (DESIGN §11.1). */
   sessions: (token: string | null) => ['sessions', token] as const,
+  /** GET /api/user/passkeys for a session token (DESIGN §11.1). */
+  passkeys: (token: string | null) => ['passkeys', token] as const,
   currencies: ['currencies'] as const,
+  /** POST /api/user/notifications for a session token, per request body (DESIGN §11.3). */
+  notifications: (token: string | null, body: unknown) => ['notifications', token, body] as const,
+  notificationsAll: ['notifications'] as const,
+  /** GET /api/user/notificationSettings for a session token. */
+  notificationSettings: (token: string | null) => ['notification-settings', token] as const,
+  /** POST /api/audit/broadcasts pages (admin). */
+  broadcasts: ['admin', 'broadcasts'] as const,
   /** POST /api/capp/getAuthRequest: a creator app's consent request. */
   cappAuthRequest: (requestId: string) => ['capp', 'auth-request', requestId] as const,
   /** Ledger pages: own (`transactions`) and every member's (`alltransactions`). */
@@ -24,6 +41,8 @@ export const queryKeys = {
   adminUserStats: ['admin', 'user-stats'] as const,
   accessLogs: ['admin', 'access-logs'] as const,
   adminLogs: ['admin', 'admin-logs'] as const,
+  /** POST /api/user/getUserSessions: a member's live sessions as an admin sees them (DESIGN §11.1). */
+  adminUserSessions: (nickname: string) => ['admin', 'user-sessions', nickname] as const,
   settlements: ['admin', 'settlements'] as const,
   /** POST /api/user/leaderboard of a currency for a session token (null: a visitor). */
   leaderboard: (currencyId: number, token: string | null) => ['leaderboard', currencyId, token] as const,
@@ -50,6 +69,17 @@ export const queryKeys = {
     ofCollectionAll: ['items', 'of-collection'] as const,
     /** The collections the session's member holds items of, with their counts. */
     held: (token: string | null) => ['items', 'held', token] as const,
+    heldAll: ['items', 'held'] as const,
+  },
+  market: {
+    /** Everything of the marketplace: refetched after a listing, a cancel or a purchase. */
+    all: ['market'] as const,
+    /** POST /api/market/listings per request body (public). */
+    listings: (body: unknown) => ['market', 'listings', body] as const,
+    /** POST /api/market/listingsByItem per request body (public). */
+    byItem: (body: unknown) => ['market', 'byItem', body] as const,
+    /** POST /api/market/myListings per session token and request body. */
+    mine: (token: string | null, body: unknown) => ['market', 'mine', token, body] as const,
   },
   forge: {
     /** The recipes the session may see (an admin sees inactive ones too). */
@@ -74,5 +104,7 @@ export const queryKeys = {
     /** A page of one side of a pair's book (the admin's View Orders). */
     bookPagesOf: (pair: string) => ['exchange', 'book-page', pair] as const,
     bookPage: (pair: string, body: unknown) => ['exchange', 'book-page', pair, body] as const,
+    /** POST /api/cex/portfolio for a session token, valued in one currency (DESIGN §11.4). */
+    portfolio: (token: string | null, currencyId: number) => ['exchange', 'portfolio', token, currencyId] as const,
   },
 };

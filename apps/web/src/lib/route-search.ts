@@ -18,10 +18,14 @@ export const dashboardSearch = z
   .extend(txLogSearch.shape);
 export type DashboardSearch = z.infer<typeof dashboardSearch>;
 
-/** /userbank: the tab, the User Logs sub-tab (`log`) and the transaction log's filters and page (`tx*`). */
+/**
+ * /userbank: the tab, the holdings shown first on the Bank tab (`holdings`: a gift's notification opens
+ * Game Items), the User Logs sub-tab (`log`) and the transaction log's filters and page (`tx*`).
+ */
 export const userBankSearch = z
   .object({
     tab: z.enum(['profile', 'bank', 'logs', 'forge']).optional().catch(undefined),
+    holdings: z.enum(['currency', 'items']).optional().catch(undefined),
     log: z.enum(['user', 'checkout', 'forge']).optional().catch(undefined),
   })
   .extend(txLogSearch.shape);

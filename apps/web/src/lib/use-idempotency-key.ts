@@ -27,9 +27,10 @@ export function useIdempotencyKey(): IdempotencyKeys {
   const kept = useRef(new Map<string, { body: string; key: string }>());
   return {
     keyFor(body, target = '') {
-      const text = JSON.stringify(body);
+      // A call without a body (undefined) keys as null, so it too is kept across retries.
+      const text = JSON.stringify(body ?? null);
       const last = kept.current.get(target);
-      if (last?.body === text) return last.key;
+      if (last !== undefined && last.body === text) return last.key;
       const key = newIdempotencyKey();
       kept.current.set(target, { body: text, key });
       return key;

@@ -25,8 +25,8 @@ export const getUsersRequest = z.strictObject({
 export type GetUsersRequest = z.input<typeof getUsersRequest>;
 export type GetUsersQuery = z.output<typeof getUsersRequest>;
 
-/** A row of the admin user list: the account without its balances, and whether it holds any currency. */
-export const adminUserRow = user.omit({ balances: true }).extend({ hasCurrency: z.boolean() });
+/** A row of the admin user list: the account without its balances and second factors, and whether it holds any currency. */
+export const adminUserRow = user.omit({ balances: true, mfa: true }).extend({ hasCurrency: z.boolean() });
 export type AdminUserRow = z.infer<typeof adminUserRow>;
 export const getUsersResponse = z.object({
   users: z.array(adminUserRow),

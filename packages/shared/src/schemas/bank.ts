@@ -156,6 +156,8 @@ const txFilters = {
   amountAbove: amountFilter.optional(),
   amountBelow: amountFilter.optional(),
   category: category.optional(),
+  /** Ours: only the rows of a group of categories, `market` = 50 Market Purchase and 51 Market Royalty. */
+  categoryGroup: z.enum(['market']).optional(),
 };
 
 /**

@@ -81,9 +81,13 @@ export type RedeemCodeResponse = z.infer<typeof redeemCodeResponse>;
 
 /**
  * `POST /api/capp/getUserItems {userId, itemCollectionId}` (the collection's creator; the member must
- * have granted it) -> `{data, message}`: the member's items in that collection.
+ * have granted it) -> `{data, message}`: the member's items in that collection, each with `listed`
+ * (true while it has an open market listing: DESIGN §11.5 locks it to the listing, so the app must not
+ * use it until it is sold or the listing cancelled).
  */
 export const cappUserItemsRequest = z.strictObject({ userId: objectId, itemCollectionId: objectId });
 export type CappUserItemsRequest = z.infer<typeof cappUserItemsRequest>;
-export const cappUserItemsResponse = z.object({ data: z.array(item), message: z.string() });
+export const cappItem = item.extend({ listed: z.boolean() });
+export type CappItem = z.infer<typeof cappItem>;
+export const cappUserItemsResponse = z.object({ data: z.array(cappItem), message: z.string() });
 export type CappUserItemsResponse = z.infer<typeof cappUserItemsResponse>;

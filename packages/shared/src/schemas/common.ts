@@ -48,11 +48,13 @@ export function precisionMessage(label: string, precision: number): string {
 
 /** The issue param that marks an amount's refusal, said in words ('Amount must be at least 0.01'). */
 const AMOUNT_RULE = 'amount';
+/** An amount that is neither a number nor a string (null, true, a list), said in words after its label. */
+const NOT_A_NUMBER = 'must be a number, like 12.50';
 
 /** The user-facing message of one issue, in SPEC §5's form (an amount's in words: its rule's own text). */
 export function issueMessage(issue: Issue): string {
   const label = issue.path.map(String).join('.');
-  if (issue.code === 'custom' && issue.params?.rule === AMOUNT_RULE) {
+  if ((issue.code === 'custom' && issue.params?.rule === AMOUNT_RULE) || issue.message === NOT_A_NUMBER) {
     return `${fieldLabel(issue.path) || 'Amount'} ${issue.message}`;
   }
   if (issue.code === 'unrecognized_keys') {
@@ -208,7 +210,10 @@ export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
  * parsed Amount (null when it is not a number), after the field's label.
  */
 function decimalInput(accepts: (a: Amount) => boolean, words?: (a: Amount | null, input: unknown) => string) {
-  return z.union([z.number(), z.string()]).transform((v, ctx): Amount => {
+  const typeError = words
+    ? (iss: { input: unknown }) => (iss.input === undefined ? IS_REQUIRED : NOT_A_NUMBER)
+    : undefined;
+  return z.union([z.number(), z.string()], typeError ? { error: typeError } : undefined).transform((v, ctx): Amount => {
     const a = parseAmount(v);
     if (a === null || !accepts(a)) {
       if (words) ctx.issues.push({ code: 'custom', message: words(a, v), input: v, params: { rule: AMOUNT_RULE } });
@@ -228,7 +233,7 @@ export const amountInput = decimalInput(
   (a) => a >= MIN_AMOUNT && a <= MAX_AMOUNT,
   (a, input) =>
     a === null && !/^\s*-\s*\d/.test(String(input))
-      ? 'must be a number, like 12.50'
+      ? NOT_A_NUMBER
       : a === null || a < MIN_AMOUNT
         ? 'must be at least 0.01'
         : 'must be at most 100,000,000,000,000,000,000',
@@ -242,6 +247,15 @@ export const usdInput = decimalInput((a) => a >= MIN_AMOUNT && a <= MAX_AMOUNT &
 
 /** SPEC §5 percent/tax/fee: number 0 to 1, parsed to an Amount-scaled fraction (0.05 -> 50_000_000n). */
 export const fraction = decimalInput((a) => a <= UNIT);
+
+/**
+ * A pair's fee (SPEC §5 fee, DESIGN §11.4 `makerFee`/`takerFee`): number 0 to 1 as an Amount-scaled
+ * fraction, refused in words after its label (`Maker fee must be a number from 0 to 1`).
+ */
+export const feeFraction = decimalInput(
+  (a) => a <= UNIT,
+  () => 'must be a number from 0 to 1',
+);
 
 /** SPEC §5 paging: limit integer 5 to 50, page integer at least 1. */
 export const paging = z.strictObject({

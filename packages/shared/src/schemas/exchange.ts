@@ -9,7 +9,8 @@ import {
   amountInput,
   currencyId,
   decimalString,
-  fraction,
+  feeFraction,
+  isoDate,
   name,
   nickname,
   note,
@@ -29,15 +30,22 @@ export const pair = z.object({
   visible: z.boolean(),
   frozen: z.boolean(),
   frozenNote: z.string(),
-  /** Fraction 0..1 of each side's proceeds, as a decimal string ("0.002"). */
+  /** SPEC §3's one fee: the larger of `makerFee` and `takerFee`, a fraction 0..1 ("0.002"). */
   fee: decimalString,
+  /** Fraction 0..1 of the proceeds paid by the side whose order rested on the book (DESIGN §11.4). */
+  makerFee: decimalString,
+  /** Fraction 0..1 of the proceeds paid by the side whose incoming order matched (DESIGN §11.4). */
+  takerFee: decimalString,
   /** Nickname of the fee collector; '' when fees are burned. */
   feeCollector: z.string(),
   createdAt: z.string(),
 });
 export type Pair = z.infer<typeof pair>;
 
-/** SPEC §3 exchange order (DESIGN §3). `state`: 1 Placed, 2 Cancelled, 3 Filled. Never the owner. */
+/**
+ * SPEC §3 exchange order (DESIGN §3). `state`: 1 Placed, 2 Cancelled, 3 Filled, 5 Untriggered (a stop-limit
+ * order waiting for its stop, escrow held: DESIGN §11.4). Never the owner.
+ */
 export const order = z.object({
   _id: z.string(),
   pair: z.string(),
@@ -47,6 +55,15 @@ export const order = z.object({
   price: decimalString,
   state: z.number().int(),
   createdAt: z.string(),
+  /** DESIGN §11.4: `limit`, `market` (its `price` is the average of its fills) or `stop_limit`. */
+  type: z.string(),
+  /** DESIGN §11.4: `GTC`, `IOC` or `FOK`. */
+  timeInForce: z.string(),
+  postOnly: z.boolean(),
+  stopPrice: decimalString.nullable(),
+  expiresAt: z.string().nullable(),
+  /** Cancelled by reaching `expiresAt` (state 2, DESIGN §11.4), not by its member or an admin. */
+  expired: z.boolean(),
 });
 export type Order = z.infer<typeof order>;
 
@@ -65,7 +82,8 @@ const collector = z.union([nickname, z.literal('')]);
 
 /**
  * `createPair` (admin). SPEC's `name` is accepted but the server composes the name from the currencies
- * (DESIGN §5). `visible` defaults to true, `frozen` to false, `fee` to 0, `feeCollector` to '' (burn).
+ * (DESIGN §5). `visible` defaults to true, `frozen` to false, fees to 0, `feeCollector` to '' (burn).
+ * `fee` sets both `makerFee` and `takerFee` (DESIGN §11.4); a `makerFee` or `takerFee` given beside it wins.
  */
 export const createPairRequest = z.strictObject({
   name: name.optional(),
@@ -76,14 +94,19 @@ export const createPairRequest = z.strictObject({
   visible: z.boolean().optional(),
   frozen: z.boolean().optional(),
   frozenNote: note.optional(),
-  fee: fraction.optional(),
+  fee: feeFraction.optional(),
+  makerFee: feeFraction.optional(),
+  takerFee: feeFraction.optional(),
   feeCollector: collector.optional(),
 });
 export type CreatePairRequest = z.input<typeof createPairRequest>;
 /** `createPair` as the server receives it, parsed (`fee` an Amount fraction). */
 export type CreatePairInput = z.output<typeof createPairRequest>;
 
-/** `modifyPair` (admin): `pairId` and any subset of the flags; the currencies never change. */
+/**
+ * `modifyPair` (admin): `pairId` and any subset of the flags; the currencies never change. `fee` sets both
+ * `makerFee` and `takerFee` (DESIGN §11.4); a `makerFee` or `takerFee` given beside it wins.
+ */
 export const modifyPairRequest = z.strictObject({
   pairId: objectId,
   name: name.optional(),
@@ -92,7 +115,9 @@ export const modifyPairRequest = z.strictObject({
   visible: z.boolean().optional(),
   frozen: z.boolean().optional(),
   frozenNote: note.optional(),
-  fee: fraction.optional(),
+  fee: feeFraction.optional(),
+  makerFee: feeFraction.optional(),
+  takerFee: feeFraction.optional(),
   feeCollector: collector.optional(),
 });
 export type ModifyPairRequest = z.input<typeof modifyPairRequest>;
@@ -111,12 +136,35 @@ export type DeletePairResponse = z.infer<typeof deletePairResponse>;
 export const pairsResponse = z.object({ pairs: z.array(pair), message: z.string() });
 export type PairsResponse = z.infer<typeof pairsResponse>;
 
-/** SPEC §5 order placement: pair, buySide, initialAmount, price (amounts: number or decimal string). */
+/** Order types `placeOrder` takes (DESIGN §11.4). */
+export const ORDER_TYPES = ['limit', 'market', 'stop_limit'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+/** Times in force `placeOrder` takes (DESIGN §11.4): good till cancelled, immediate or cancel, fill or kill. */
+export const TIME_IN_FORCE = ['GTC', 'IOC', 'FOK'] as const;
+export type TimeInForce = (typeof TIME_IN_FORCE)[number];
+
+/**
+ * SPEC §5 order placement: pair, buySide, initialAmount, price (amounts: number or decimal string), and
+ * DESIGN §11.4's `type` (default limit), `timeInForce` (default GTC), `postOnly` (default false), `stopPrice`,
+ * `expiresAt`. `price`
+ * is required except for a market order, which takes none (the server says so).
+ */
 export const placeOrderRequest = z.strictObject({
   pair: objectId,
   buySide: z.boolean(),
   initialAmount: amountInput,
-  price: amountInput,
+  price: amountInput.optional(),
+  type: z.enum(ORDER_TYPES).default('limit'),
+  timeInForce: z.enum(TIME_IN_FORCE).default('GTC'),
+  postOnly: z.boolean().default(false),
+  /**
+   * A stop-limit order's trigger (required for `stop_limit`, refused for other types): it waits, escrow
+   * held, until a trade prints at or past it (buys at or above, sells at or below), then is placed as a
+   * limit order at `price` (DESIGN §11.4).
+   */
+  stopPrice: amountInput.optional(),
+  /** Good till this time (a resting GTC order): then cancelled, its escrow returned (DESIGN §11.4). */
+  expiresAt: isoDate.optional(),
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
 /** `placeOrder` as the server receives it, parsed (amounts as Amounts). */
@@ -134,6 +182,15 @@ export type PlaceOrderResponse = z.infer<typeof placeOrderResponse>;
 export const orderIdRequest = z.strictObject({ orderId: objectId });
 export const orderResponse = z.object({ order, message: z.string() });
 export type OrderResponse = z.infer<typeof orderResponse>;
+
+/**
+ * `cancelAllOrders` (member, DESIGN §11.4): the caller's open orders, all of them or those of one `pair`,
+ * cancelled with their escrow returned. `cancelled` counts the orders this call cancelled.
+ */
+export const cancelAllOrdersRequest = z.strictObject({ pair: objectId.optional() });
+export type CancelAllOrdersRequest = z.infer<typeof cancelAllOrdersRequest>;
+export const cancelAllOrdersResponse = z.object({ cancelled: z.number().int(), message: z.string() });
+export type CancelAllOrdersResponse = z.infer<typeof cancelAllOrdersResponse>;
 
 /** `getOrders` (public): the open orders of a pair, best price first, without owners. */
 export const getOrdersRequest = z.strictObject({ pair: objectId });
@@ -157,11 +214,11 @@ export type OrdersPageResponse = z.infer<typeof ordersPageResponse>;
 
 /**
  * `getMyOrdersPage` (member, ours): a page of the caller's own orders, newest first, of one `state`
- * (1 Placed, 2 Cancelled, 3 Filled) and optionally one pair.
+ * (1 Placed, 2 Cancelled, 3 Filled, 5 Untriggered) and optionally one pair.
  */
 export const getMyOrdersPageRequest = z.strictObject({
   paging,
-  state: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  state: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(5)]),
   pair: objectId.optional(),
 });
 export type GetMyOrdersPageRequest = z.infer<typeof getMyOrdersPageRequest>;

@@ -1,6 +1,18 @@
 /** Item collections and items (DESIGN §7; SPEC §3 Item collection, Item, Grouped item; §7 inventory). */
 import { z } from 'zod';
-import { appUrl, description, IS_INVALID, name, nickname, objectId, paging, totalCapped, url } from './common.ts';
+import { formatAmount, fromNumeric } from '../money.ts';
+import {
+  appUrl,
+  description,
+  fraction,
+  IS_INVALID,
+  name,
+  nickname,
+  objectId,
+  paging,
+  totalCapped,
+  url,
+} from './common.ts';
 
 /** SPEC §3 item data: nested objects of text, number or boolean values. */
 export type ItemData = { [key: string]: string | number | boolean | ItemData };
@@ -38,8 +50,20 @@ export const itemCollection = z.object({
 });
 export type ItemCollection = z.infer<typeof itemCollection>;
 
-/** A collection as its creator sees it: with the app URLs registered for consent (DESIGN §7). */
-export const ownCollection = itemCollection.extend({ redirectUrls: z.array(z.string()), cancelUrl: z.string() });
+/**
+ * A collection as its creator sees it: with the app URLs registered for consent (DESIGN §7) and the
+ * royalty each marketplace sale pays them (DESIGN §11.5, a decimal string).
+ */
+export const ownCollection = itemCollection.extend({
+  redirectUrls: z.array(z.string()),
+  cancelUrl: z.string(),
+  royalty: z.string(),
+});
+
+/** A collection's royalty (DESIGN §11.5): 0 to 0.25 of each marketplace sale, kept as a decimal string. */
+export const royalty = fraction
+  .refine((a) => a <= fromNumeric('0.25'), { error: 'must be at most 0.25 (25%)' })
+  .transform((a) => formatAmount(a));
 export type OwnCollection = z.infer<typeof ownCollection>;
 
 /** `createCollection {name, description?, imgUrl?, redirectUrls?, cancelUrl?}` (creator or admin) -> `{collection, message}`. */
@@ -63,8 +87,9 @@ export const modifyCollectionRequest = z.strictObject({
   imgUrl: url.or(z.literal('')).optional(),
   redirectUrls: z.array(appUrl).max(10).optional(),
   cancelUrl: appUrl.or(z.literal('')).optional(),
+  royalty: royalty.optional(),
 });
-export type ModifyCollectionRequest = z.infer<typeof modifyCollectionRequest>;
+export type ModifyCollectionRequest = z.output<typeof modifyCollectionRequest>;
 export const collectionResponse = z.object({ collection: ownCollection, message: z.string() });
 export type CollectionResponse = z.infer<typeof collectionResponse>;
 /** `getCollections` -> `{data, message}`: every collection (ours: `mine`, the caller's own with their URLs). */
@@ -137,8 +162,12 @@ export const itemsResponse = z.object({
 });
 export type ItemsResponse = z.infer<typeof itemsResponse>;
 
-/** SPEC §3 grouped item: the caller's items of one name in a collection, with their count. */
+/**
+ * SPEC §3 grouped item: the caller's items of one name in a collection, with their count. `itemId` is the
+ * group's newest item, the one a gift of the group sends (DESIGN §11.5).
+ */
 export const groupedItem = z.object({
+  itemId: z.string(),
   name: z.string(),
   count: z.number().int(),
   imgUrl: z.string(),
@@ -176,3 +205,10 @@ export type HeldCollection = z.infer<typeof heldCollection>;
 export const getUserCollectionsRequest = z.strictObject({});
 export const userCollectionsResponse = z.object({ data: z.array(heldCollection), message: z.string() });
 export type UserCollectionsResponse = z.infer<typeof userCollectionsResponse>;
+
+/**
+ * `giftItem {itemId, recipientNickName}` (member) -> `{message}` (DESIGN §11.5): one of the caller's items
+ * moves to another active member, who is notified (`items_received`).
+ */
+export const giftItemRequest = z.strictObject({ itemId: objectId, recipientNickName: nickname });
+export type GiftItemRequest = z.infer<typeof giftItemRequest>;

@@ -26,3 +26,15 @@ export const endOtherSessionsRequest = z.strictObject({});
 
 /** The admin's `getUserSessions`, `endUserSessions` (and `resetUserMfa`): `{nickname}`. */
 export const userSessionsRequest = z.strictObject({ nickname });
+export type UserSessionsRequest = z.infer<typeof userSessionsRequest>;
+
+/** The admin's `resetUserMfa {nickname}` (DESIGN §11.1): turns a member's second factors off. */
+export const resetUserMfaRequest = userSessionsRequest;
+export type ResetUserMfaRequest = z.infer<typeof resetUserMfaRequest>;
+
+/**
+ * The caller's session as `GET me` tells it (DESIGN §11.1): whether it passed a second factor, and whether
+ * the admin console needs one (an admin under `ADMIN_MFA=required`). Absent for an API key.
+ */
+export const currentSession = z.object({ secondFactor: z.boolean(), adminMfaRequired: z.boolean() });
+export type CurrentSession = z.infer<typeof currentSession>;

@@ -1,6 +1,7 @@
 /** Deposits and withdrawals settled by an admin (DESIGN §8 "Deposit and withdraw"; SPEC §7 Bank, §5). */
 import { z } from 'zod';
 import { amountInput, currencyId, note, objectId, paging, reference, totalCapped, walletAddress } from './common.ts';
+import { stepUpCode } from './mfa.ts';
 import { user } from './user.ts';
 
 export const SETTLEMENT_KINDS = ['deposit', 'withdrawal'] as const;
@@ -26,7 +27,8 @@ export const settlement = z.object({
 export type Settlement = z.infer<typeof settlement>;
 
 /** `withdraw {currencyId, amount, walletAddress}` -> `{senderUser, settlement, message}`. */
-export const withdrawRequest = z.strictObject({ currencyId, amount: amountInput, walletAddress });
+/** `mfaCode`: the step-up a withdrawal needs when the account has a second factor (DESIGN §11.1). */
+export const withdrawRequest = z.strictObject({ currencyId, amount: amountInput, walletAddress, mfaCode: stepUpCode });
 export type WithdrawRequest = z.input<typeof withdrawRequest>;
 export type WithdrawInput = z.output<typeof withdrawRequest>;
 export const withdrawResponse = z.object({ senderUser: user, settlement, message: z.string() });

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { cappLoginResponse } from './capp.ts';
 import { decimalString, email, nickname, objectId, strongPassword, walletAddress } from './common.ts';
+import { mfaRequiredResponse, stepUpCode, userMfa } from './mfa.ts';
+import { currentSession } from './sessions.ts';
 
 export const balance = z.object({ currencyId: z.number().int(), amount: decimalString });
 
@@ -19,6 +21,8 @@ export const user = z.object({
   referrer: z.string().nullable(),
   fame: z.number(),
   balances: z.array(balance),
+  /** DESIGN §11.1: the account's second factors. */
+  mfa: userMfa,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -46,11 +50,16 @@ export type LoginInput = z.output<typeof loginRequest>;
 
 export const authResponse = z.object({ user, token: z.string(), message: z.string() });
 export type AuthResponse = z.infer<typeof authResponse>;
-/** `login` and `loginWallet`: a session, or with `cAppAuthRequest` the app's URL and code (DESIGN §7). */
-export const loginResponse = z.union([authResponse, cappLoginResponse]);
+/**
+ * `login`, `loginWallet` and `login/mfa`: a session, or with `cAppAuthRequest` the app's URL and code
+ * (DESIGN §7); for an account with a second factor, first `{mfaRequired, mfaToken}` (DESIGN §11.1).
+ */
+export const loginResponse = z.union([authResponse, cappLoginResponse, mfaRequiredResponse]);
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-export const meResponse = z.object({ user, message: z.string() });
+/** `GET me`: the account, and (for a session token) the session's second factor (DESIGN §11.1). */
+export const meResponse = z.object({ user, session: currentSession.optional(), message: z.string() });
+export type MeResponse = z.infer<typeof meResponse>;
 
 /**
  * `updateProfile` (DESIGN §8): any of nickname, e-mail, password and the Private flag. Changing the e-mail
@@ -65,6 +74,8 @@ export const updateProfileRequest = z.strictObject({
   isAnonymous: z.boolean().optional(),
   currentPassword: z.string().min(1).max(255).optional(),
   revokeApiKeys: z.boolean().optional(),
+  /** Step-up (DESIGN §11.1): needed to change the e-mail or password when the account has a second factor. */
+  mfaCode: stepUpCode,
 });
 export type UpdateProfileRequest = z.input<typeof updateProfileRequest>;
 /** `updateProfile` as the server receives it, parsed. */
@@ -83,6 +94,8 @@ export type VerifyEmailRequest = z.infer<typeof verifyEmailRequest>;
 /** `loginLink {token}`: signs in once with a mailed sign-in link -> `{user, token, message}` (DESIGN §8). */
 export const loginLinkRequest = z.strictObject({ token: mailToken });
 export type LoginLinkRequest = z.infer<typeof loginLinkRequest>;
+/** `loginLink`: a session, or for an account with a second factor the code step first (DESIGN §11.1). */
+export const loginLinkResponse = z.union([authResponse, mfaRequiredResponse]);
 
 /** `forgotPassword {email}`: the same answer whether or not the address has an account (DESIGN §8). */
 export const forgotPasswordRequest = z.strictObject({ email });

@@ -25,7 +25,12 @@ export const exchangePairs = pgTable(
     visible: boolean('visible').notNull().default(true),
     frozen: boolean('frozen').notNull().default(false),
     frozenNote: text('frozen_note').notNull().default(''),
+    /** The larger of `makerFee` and `takerFee`: SPEC §3's one `fee`, kept for readers of the wire. */
     fee: money('fee').notNull().default('0'),
+    /** Fraction 0..1 of the proceeds charged to the side whose order rested on the book (DESIGN §11.4). */
+    makerFee: money('maker_fee').notNull().default('0'),
+    /** Fraction 0..1 of the proceeds charged to the side whose incoming order matched (DESIGN §11.4). */
+    takerFee: money('taker_fee').notNull().default('0'),
     /** The user receiving fees (category 23); null burns them. */
     feeCollectorId: objectId('fee_collector_id').references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -35,6 +40,8 @@ export const exchangePairs = pgTable(
   (t) => [
     uniqueIndex('exchange_pairs_currencies').on(t.buyCurrency, t.sellCurrency).where(sql`${t.deletedAt} IS NULL`),
     check('exchange_pairs_fee_fraction', sql`${t.fee} >= 0 AND ${t.fee} <= 1`),
+    check('exchange_pairs_maker_fee_fraction', sql`${t.makerFee} >= 0 AND ${t.makerFee} <= 1`),
+    check('exchange_pairs_taker_fee_fraction', sql`${t.takerFee} >= 0 AND ${t.takerFee} <= 1`),
     check('exchange_pairs_distinct_currencies', sql`${t.buyCurrency} <> ${t.sellCurrency}`),
   ],
 );
@@ -58,6 +65,14 @@ export const exchangeOrders = pgTable(
     price: money('price').notNull(),
     state: integer('state').notNull().default(1),
     escrowRemaining: money('escrow_remaining').notNull(),
+    // DESIGN §11.4: the order's type and time in force; a market order's `price` is its average fill.
+    type: text('type').notNull().default('limit'),
+    timeInForce: text('time_in_force').notNull().default('GTC'),
+    postOnly: boolean('post_only').notNull().default(false),
+    stopPrice: money('stop_price'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    // Cancelled by the expiry job at `expiresAt`, not by its member or an admin (My orders' Expired).
+    expired: boolean('expired').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -71,12 +86,19 @@ export const exchangeOrders = pgTable(
       .where(sql`${t.state} = 1 AND ${t.buySide}`),
     index('exchange_orders_book_sells').on(t.pairId, t.price, t.seq).where(sql`${t.state} = 1 AND NOT ${t.buySide}`),
     index('exchange_orders_user').on(t.userId, t.seq),
+    // Open and Untriggered orders that expire, soonest first: the expiry job reads them here (DESIGN §11.4),
+    // never a scan.
+    index('exchange_orders_expiring').on(t.expiresAt).where(sql`${t.state} IN (1, 5) AND ${t.expiresAt} IS NOT NULL`),
+    // Untriggered stop-limit orders by pair, side and stop price: a trade finds the stops it triggers here.
+    index('exchange_orders_stops').on(t.pairId, t.buySide, t.stopPrice, t.seq).where(sql`${t.state} = 5`),
     // A member's orders of one state (and pair), newest first: the pages of My orders and the dashboard's open orders.
     index('exchange_orders_user_state').on(t.userId, t.state, t.seq),
     index('exchange_orders_user_pair_state').on(t.userId, t.pairId, t.state, t.seq),
     check('exchange_orders_amounts', sql`${t.initialAmount} > 0 AND ${t.price} > 0`),
     check('exchange_orders_filled', sql`${t.filledAmount} >= 0 AND ${t.filledAmount} <= ${t.initialAmount}`),
     check('exchange_orders_escrow', sql`${t.escrowRemaining} >= 0`),
+    check('exchange_orders_type', sql`${t.type} IN ('limit', 'market', 'stop_limit')`),
+    check('exchange_orders_time_in_force', sql`${t.timeInForce} IN ('GTC', 'IOC', 'FOK')`),
   ],
 );
 

@@ -1,14 +1,14 @@
 /** Game items grouped in collections that creators run (SPEC §3, DESIGN §7). */
 import type { ItemData } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { checkoutTransactions } from './checkout.ts';
 import { objectId } from './columns.ts';
 import { users } from './users.ts';
 
 /**
  * A collection of items, run by its creator. `redirectUrls` and `cancelUrl` are the creator app's URLs
- * a consent request may name (DESIGN §7: exact match).
+ * a consent request may name (DESIGN §7: exact match). `royalty`: the creator's share of each resale.
  */
 export const itemCollections = pgTable(
   'item_collections',
@@ -22,9 +22,14 @@ export const itemCollections = pgTable(
       .references(() => users.id),
     redirectUrls: text('redirect_urls').array().notNull().default(sql`'{}'::text[]`),
     cancelUrl: text('cancel_url').notNull().default(''),
+    /** The share of each marketplace sale that goes to the creator (DESIGN §11.5): 0 to 0.25. */
+    royalty: numeric('royalty', { precision: 10, scale: 9 }).notNull().default('0'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('item_collections_creator').on(t.creatorId)],
+  (t) => [
+    index('item_collections_creator').on(t.creatorId),
+    check('item_collections_royalty', sql`${t.royalty} >= 0 AND ${t.royalty} <= 0.25`),
+  ],
 );
 
 /**

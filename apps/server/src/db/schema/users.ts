@@ -34,10 +34,6 @@ export const users = pgTable(
     referrerId: objectId('referrer_id').references((): AnyPgColumn => users.id),
     fame: integer('fame').notNull().default(0),
     tokenVersion: integer('token_version').notNull().default(0),
-    /** SHA-256 of the member's API key (hex), what `x-api-key` is looked up by; null when they have none. */
-    apiKeyHash: text('api_key_hash'),
-    /** The API key sealed with a server-side key (AES-256-GCM), so Get Key can show it; see ARCHITECTURE.md. */
-    apiKeySealed: text('api_key_sealed'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -48,7 +44,6 @@ export const users = pgTable(
     index('users_nickname_prefix').on(sql`(lower(${t.nickname}) COLLATE "C")`),
     uniqueIndex('users_email').on(t.email),
     uniqueIndex('users_primary_wallet').on(t.primaryWallet),
-    uniqueIndex('users_api_key_hash').on(t.apiKeyHash),
     // The user list's order (created_at DESC, id DESC). Migration 0017 adds INCLUDE (role and the four
     // flags) by hand (drizzle has no INCLUDE), so a filtered page and a deep OFFSET stay index-only.
     index('users_created_at').on(t.createdAt, t.id),

@@ -1,10 +1,12 @@
 /**
  * SQL of the accounts module: the account rows every module looks members up in (by id or nickname, as
  * the wire shows them with their balances), new accounts, and the access log a sign-in writes.
- * Reads other modules' tables: `balances` (the ledger's) and `currencies` (the bank's): a member's balances as the wire shows them, in the account's one read.
+ * Reads other modules' tables: `balances` (the ledger's) and `currencies` (the bank's): a member's balances as the wire shows them, in the account's one read;
+ * `user_totp` (the mfa module's) and `user_passkeys` (the passkeys module's): whether the member has TOTP on and
+ * how many passkeys, `User.mfa` (DESIGN §11.1).
  */
-import { formatAtPrecision, fromNumeric, type User as UserDto } from '@starlight/shared';
-import { eq, sql } from 'drizzle-orm';
+import { formatAtPrecision, fromNumeric, type User as UserDto, type UserMfa } from '@starlight/shared';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryNamed } from '../../db/client.ts';
 import { accessLogs, users } from '../../db/schema/index.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -54,6 +56,16 @@ export async function insertAccessLog(db: DbOrTx, userId: string, address: strin
  * nickname, or null when there is no such account. One statement, planned once per connection: it is
  * read on every page load (`/api/user/me`), where three round trips cost more than the reading.
  */
+/**
+ * `User.mfa` of the account whose id is the SQL `userId` (DESIGN §11.1), as a JSON column: whether TOTP is
+ * on, and how many passkeys it has.
+ */
+export function userMfaColumn(userId: SQL): SQL {
+  return sql`json_build_object(
+    'totp', EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = ${userId} AND t.enabled_at IS NOT NULL),
+    'passkeys', (SELECT count(*)::int FROM user_passkeys p WHERE p.user_id = ${userId}))`;
+}
+
 export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | null> {
   const [row] = await queryNamed<
     Omit<Parameters<typeof toUserDto>[0], 'createdAt' | 'updatedAt'> & {
@@ -61,6 +73,7 @@ export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | nul
       updatedAt: string | Date;
       referrer: string | null;
       balances: BalanceText[] | null;
+      mfa: UserMfa;
     }
   >(
     db,
@@ -72,21 +85,26 @@ export async function loadUserDto(db: DbOrTx, id: string): Promise<UserDto | nul
                (SELECT json_agg(json_build_object('currencyId', b.currency_id, 'amount', b.amount::text,
                                                   'precision', c.precision) ORDER BY b.currency_id)
                   FROM balances b JOIN currencies c ON c.currency_id = b.currency_id
-                 WHERE b.user_id = u.id AND b.amount > 0) AS balances
+                 WHERE b.user_id = u.id AND b.amount > 0) AS balances,
+               ${userMfaColumn(sql`u.id`)} AS mfa
         FROM users u LEFT JOIN users r ON r.id = u.referrer_id
         WHERE u.id = ${id}`,
   );
   if (!row) return null;
   // Timestamps come back as text from the embedded database's plain queries.
   const at = { createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
-  return toUserDto({ ...row, ...at }, row.balances ?? [], row.referrer);
+  return toUserDto({ ...row, ...at }, row.balances ?? [], row.referrer, row.mfa);
 }
 
-/** Maps a row to DESIGN §3 `User`, amounts at their currency's precision; never the password hash. */
+/**
+ * Maps a row to DESIGN §3 `User`, amounts at their currency's precision, with its second factors
+ * (`userMfaColumn`); never the password hash.
+ */
 export function toUserDto(
-  row: Omit<UserRow, 'passwordHash' | 'referrerId' | 'tokenVersion' | 'apiKeyHash' | 'apiKeySealed' | 'isSystem'>,
+  row: Omit<UserRow, 'passwordHash' | 'referrerId' | 'tokenVersion' | 'isSystem'>,
   bals: readonly BalanceText[],
   referrerNickname: string | null,
+  mfa: UserMfa,
 ): UserDto {
   return {
     _id: row.id,
@@ -104,6 +122,7 @@ export function toUserDto(
       currencyId: b.currencyId,
       amount: formatAtPrecision(fromNumeric(String(b.amount)), b.precision),
     })),
+    mfa,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -98,7 +98,7 @@ export async function findFinerHolding(
       UNION ALL
       SELECT 'order', a.amount
         FROM exchange_pairs x
-        JOIN exchange_orders o ON o.pair_id = x.id AND o.state = 1
+        JOIN exchange_orders o ON o.pair_id = x.id AND o.state IN (1, 5)
         CROSS JOIN LATERAL (VALUES
           (CASE WHEN x.buy_currency = ${c} THEN o.initial_amount END),
           (CASE WHEN x.buy_currency = ${c} THEN o.filled_amount END),

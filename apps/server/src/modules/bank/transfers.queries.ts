@@ -2,12 +2,12 @@
  * SQL of transfers (DESIGN §4, §9): a batch's context with its locked balances, the posting, holders.
  * Reads other modules' tables: `users` (recipients and tax collectors by nickname) and `balances` (through the ledger's `lockBalances`, and the holders read back), all in the batch's one statement (DESIGN §9).
  */
-import { type Amount, fromNumeric } from '@starlight/shared';
+import { type Amount, fromNumeric, type UserMfa } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import type { BalanceText } from '../accounts/accounts.public.ts';
+import { type BalanceText, userMfaColumn } from '../accounts/accounts.public.ts';
 import {
   type BatchBalances,
   balancesAfterPosting,
@@ -140,6 +140,8 @@ export interface PostedAccount {
 export interface PostedAccountView {
   account: PostedAccount;
   referrerNickname: string | null;
+  /** `User.mfa` (DESIGN §11.1), read by the accounts module's column. */
+  mfa: UserMfa;
   /** `amount` as numeric text with the currency's precision, by currency id. */
   balances: BalanceText[];
 }
@@ -164,6 +166,7 @@ export async function postTransfers<X extends Record<string, unknown> = Record<s
       accounts: Array<{
         account: PostedAccount;
         referrer_nickname: string | null;
+        mfa: UserMfa;
         bals: BalanceText[] | null;
       }> | null;
     }
@@ -177,6 +180,7 @@ export async function postTransfers<X extends Record<string, unknown> = Record<s
             'isEmailVerified', u.is_email_verified, 'isAnonymous', u.is_anonymous, 'fame', u.fame,
             'createdAt', u.created_at, 'updatedAt', u.updated_at),
           'referrer_nickname', r.nickname,
+          'mfa', ${userMfaColumn(sql`u.id`)},
           'bals', ${balancesAfterPosting(sql`u.id`)}))
           FROM users u LEFT JOIN users r ON r.id = u.referrer_id
          WHERE u.id = ANY(${pgArray(accountIds)}::bpchar[])) AS accounts${along ? sql`, ${along.columns}` : sql``}`,
@@ -187,6 +191,7 @@ export async function postTransfers<X extends Record<string, unknown> = Record<s
     views.set(a.id, {
       account: { ...a, createdAt: new Date(a.createdAt), updatedAt: new Date(a.updatedAt) },
       referrerNickname: v.referrer_nickname,
+      mfa: v.mfa,
       balances: (v.bals ?? []).map((b) => ({
         currencyId: Number(b.currencyId),
         amount: String(b.amount),

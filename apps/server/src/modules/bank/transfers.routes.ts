@@ -26,7 +26,7 @@ export const transfersRoutes: FastifyPluginAsyncZod<{ db: Db; batches: TransferB
   app.post(
     '/p2pTransfer',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'transfer' },
       schema: {
         summary: "Send an amount of a currency to a member by nickname, with the currency's transfer tax",
         tags,
@@ -76,7 +76,7 @@ export const transfersRoutes: FastifyPluginAsyncZod<{ db: Db; batches: TransferB
   app.post(
     '/distributeCurrency',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'transfer' },
       schema: {
         summary: 'Share an amount among the holders of another currency, pro rata in whole units',
         tags,

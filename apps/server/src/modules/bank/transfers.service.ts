@@ -11,6 +11,7 @@ import {
   formatAmount,
   formatAtPrecision,
   fromNumeric,
+  MESSAGES,
   type MintInput,
   type P2pTransferInput,
   TX_CATEGORY,
@@ -23,6 +24,7 @@ import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { loadUserDto, toUserDto } from '../accounts/accounts.public.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
+import { insertNotificationsAlong, type NewNotification } from '../notifications/notifications.public.ts';
 import { insertAdminLogs } from '../oversight/oversight.public.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from './currencies.service.ts';
 import { findHolders, findTransfersContext, postTransfers } from './transfers.queries.ts';
@@ -46,7 +48,8 @@ export interface TransferResult {
  * transfer is checked in turn against the balances the earlier ones left, and one statement posts them
  * all and reads the senders back (DESIGN §9: a batch costs the round trips of one transfer). The sender
  * pays exactly `amount`; the tax (amount x transferTax, rounded UP to the currency's precision) goes to
- * the tax collector (burned when none) as a category 4 row. A refused transfer leaves no trace and does
+ * the tax collector (burned when none) as a category 4 row. Each recipient gets a `transfer_received`
+ * notification (DESIGN §11.3), written by the same statement. A refused transfer leaves no trace and does
  * not stop the others; its outcome carries the error: NOT_FOUND (currency, recipient), CONFLICT (not
  * transferable, frozen, `Insufficient funds`, an amount the tax would take whole), VALIDATION (precision,
  * self-transfer, a system account as the recipient). An accepted one answers `{senderUser, message}` (`Sent 9.90 SD to bob (tax 0.10 SD)`), the sender's balances as they
@@ -64,6 +67,7 @@ export async function p2pTransfers(
   });
   const entries: Entry[] = [];
   const accepted: Array<{ index: number; senderId: string; message: string }> = [];
+  const notices: NewNotification[] = [];
   const outcomes: Array<Outcome<TransferResult> | null> = jobs.map(() => null);
 
   for (const [index, { sender, input }] of jobs.entries()) {
@@ -74,7 +78,7 @@ export async function p2pTransfers(
       requireNotFrozen(currency);
       requirePrecision(input.amount, currency);
       const recipient = ctx.recipients.get(input.recipientNickName.toLowerCase());
-      if (!recipient?.isActive) throw new AppError('NOT_FOUND', 'Recipient not found');
+      if (!recipient?.isActive) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
       if (recipient.id === sender.id) throw new AppError('VALIDATION', 'You cannot send to yourself');
       // The server's own accounts (the chip sale's) take money only through their own rules (a purchase).
       if (recipient.isSystem) {
@@ -119,19 +123,33 @@ export async function p2pTransfers(
         senderId: sender.id,
         message: `Sent ${fmt(received)} to ${recipient.nickname}${taxText}`,
       });
+      notices.push({
+        userId: recipient.id,
+        kind: 'transfer_received',
+        title: `You received ${fmt(received)}`,
+        body: input.note ? `From ${sender.nickname}: "${input.note}"` : `From ${sender.nickname}`,
+        link: '/userbank',
+      });
     } catch (error) {
       outcomes[index] = { ok: false, error };
     }
   }
 
   if (accepted.length > 0) {
-    const { views } = await postTransfers(tx, entries, [...new Set(accepted.map((a) => a.senderId))], changes);
+    // The recipients' notifications ride in the posting's own statement: the batch stays one round trip.
+    const notified = insertNotificationsAlong(notices);
+    const senders = [...new Set(accepted.map((a) => a.senderId))];
+    const { views } = await postTransfers(tx, entries, senders, changes, {
+      name: 'bank_post_transfers_notify',
+      ...notified,
+    });
+    changes.touchNotifications(notified.ids);
     for (const { index, senderId, message } of accepted) {
       const v = views.get(senderId);
       if (!v) throw new Error(`sender ${senderId} was not read back`);
       outcomes[index] = {
         ok: true,
-        value: { senderUser: toUserDto(v.account, v.balances, v.referrerNickname), message },
+        value: { senderUser: toUserDto(v.account, v.balances, v.referrerNickname, v.mfa), message },
       };
     }
   }
@@ -190,7 +208,7 @@ export async function mintOrBurnBatch(
       if (kind === 'burn' && !currency.canBurn) throw new AppError('CONFLICT', `${currency.ticker} cannot be burned`);
       requirePrecision(input.amount, currency);
       const member = ctx.recipients.get(input.recipientNickName.toLowerCase());
-      if (!member) throw new AppError('NOT_FOUND', 'Recipient not found');
+      if (!member) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
       if (kind === 'burn' && !ctx.balances.covers(member.id, currency.currencyId, input.amount)) {
         throw new AppError('CONFLICT', 'Insufficient funds');
       }

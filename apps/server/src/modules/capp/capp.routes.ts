@@ -22,7 +22,7 @@ export const cappRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string }> = 
   app.post(
     '/createAuthRequest',
     {
-      config: { access: 'creator' },
+      config: { access: 'creator', scope: 'read' },
       schema: {
         summary: "A creator app asks a member to let it read their items in the creator's collection",
         tags,
@@ -50,7 +50,7 @@ export const cappRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string }> = 
   app.post(
     '/redeemCode',
     {
-      config: { access: 'creator' },
+      config: { access: 'creator', scope: 'read' },
       schema: {
         summary: "Redeem a consent's single-use code for the member who granted it",
         tags,
@@ -64,7 +64,7 @@ export const cappRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string }> = 
   app.post(
     '/getUserItems',
     {
-      config: { access: 'creator' },
+      config: { access: 'creator', scope: 'read' },
       schema: {
         // /api/inventory/getUserItems is the member's own call: this one is named apart.
         operationId: 'getCreatorAppUserItems',

@@ -23,7 +23,7 @@ import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
 import { insertAccessLog } from '../accounts/accounts.public.ts';
-import { findCollection, findItems } from '../items/items.public.ts';
+import { findCollection, findItems, findListedItemIds } from '../items/items.public.ts';
 import {
   type AuthRequestRow,
   findAuthRequest,
@@ -175,7 +175,8 @@ export async function redeemCode(db: Db, creator: AuthUser, code: string): Promi
 
 /**
  * `getUserItems {userId, itemCollectionId}` (the collection's creator): the member's items in that
- * collection, newest first (up to 500), `hiddendata` included as for any creator. Throws NOT_FOUND
+ * collection, newest first (up to 500), `hiddendata` included as for any creator, and whether each is
+ * `listed` on the market (DESIGN §11.5: locked to its listing until sold or cancelled). Throws NOT_FOUND
  * `Collection not found` for a collection that is not the caller's, FORBIDDEN when the member has not
  * granted (or has had revoked) the app's access.
  */
@@ -193,5 +194,12 @@ export async function getUserItems(
     limit: USER_ITEMS_LIMIT,
     page: 1,
   });
-  return { data, message: total === 0 ? 'No Data' : `Got ${total}` };
+  const listed = await findListedItemIds(
+    db,
+    data.map((i) => i._id),
+  );
+  return {
+    data: data.map((i) => ({ ...i, listed: listed.has(i._id) })),
+    message: total === 0 ? 'No Data' : `Got ${total}`,
+  };
 }

@@ -4,7 +4,7 @@
  * posted in one.
  */
 import { CHECKOUT_STATE } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queryNamed, type Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
@@ -110,6 +110,7 @@ export async function completeWithCredits(
   tx: Tx,
   done: ReadonlyArray<{ checkout: CheckoutRow; credits: Entry; event: BatchEvent; paymentRef: string }>,
   changes: LiveChanges,
+  notified: { ids: string[]; ctes: SQL; columns: SQL },
 ): Promise<void> {
   if (done.length === 0) return;
   const events = done.map((d) => ({ ...d.event, checkoutRow: d.checkout.id }));
@@ -118,7 +119,7 @@ export async function completeWithCredits(
     done.map((d) => d.credits),
     changes,
     {
-      name: 'checkout_complete_batch',
+      name: 'checkout_complete_batch_notify',
       ctes: sql`
         done AS (
           UPDATE checkout_transactions t
@@ -129,8 +130,9 @@ export async function completeWithCredits(
                         ${pgArray(done.map((d) => d.paymentRef))}::text[]) AS v(id, pay)
            WHERE t.id = v.id AND (SELECT ok FROM ok)
           RETURNING 1),
-        recorded AS (${insertEvents(events, 'completed')})`,
-      columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM recorded)::int AS recorded`,
+        recorded AS (${insertEvents(events, 'completed')}), ${notified.ctes}`,
+      columns: sql`(SELECT count(*) FROM done)::int AS completed, (SELECT count(*) FROM recorded)::int AS recorded,
+                   ${notified.columns}`,
     },
   );
   if (written.completed !== done.length || written.recorded !== done.length) {
@@ -138,4 +140,5 @@ export async function completeWithCredits(
       `a batch of ${done.length} completions wrote ${written.completed} checkouts, ${written.recorded} events`,
     );
   }
+  changes.touchNotifications(notified.ids);
 }

@@ -14,6 +14,7 @@ import { GroupCommit, type Outcome } from '../../lib/group-commit.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import type { Entry } from '../ledger/ledger.public.ts';
+import { insertNotificationsAlong } from '../notifications/notifications.public.ts';
 import {
   type BatchEvent,
   completeWithCredits,
@@ -22,7 +23,13 @@ import {
   lockCheckouts,
   recordEvents,
 } from './checkout.batch.queries.ts';
-import { applyToLocked, completesWithCreditsOnly, creditsEntry, type EventOutcome } from './checkout.events.ts';
+import {
+  applyToLocked,
+  completedNotice,
+  completesWithCreditsOnly,
+  creditsEntry,
+  type EventOutcome,
+} from './checkout.events.ts';
 import type { CheckoutRow } from './checkout.queries.ts';
 import type { ProviderEvent } from './providers/provider.ts';
 
@@ -84,7 +91,13 @@ export async function applyProviderEvents(
       ? await applyToLocked(tx, found?.checkout ?? null, e, e.rowId, found?.items ?? [], changes, log)
       : 'duplicate';
   }
-  await completeWithCredits(tx, credited, changes);
+  // Their checkout_completed notifications ride in the completions' own statement.
+  await completeWithCredits(
+    tx,
+    credited,
+    changes,
+    insertNotificationsAlong(credited.map(({ checkout }) => completedNotice(checkout))),
+  );
   for (const { checkout } of credited) changes.touchUser(checkout.userId);
   return outcomes.map((value) =>
     value === null ? { ok: false, error: new Error('event left without an outcome') } : { ok: true, value },

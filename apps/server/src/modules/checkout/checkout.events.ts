@@ -25,7 +25,9 @@ import type { Tx } from '../../db/client.ts';
 import type { PackageItem } from '../../db/schema/index.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
+import { type NewNotification, notify } from '../notifications/notifications.public.ts';
 import {
+  cancelShipListings,
   chipsBackEntry,
   createGrantedShips,
   lockForItems,
@@ -84,6 +86,38 @@ export function creditsEntry(c: CheckoutRow): Entry {
   };
 }
 
+/** Where a member's checkouts are listed (the Checkout Logs of the user area). */
+const CHECKOUT_LOGS = '/userbank?tab=logs&log=checkout';
+
+/** The checkout_completed notification of `c` (DESIGN §11.3): the package and the Credits it brought. */
+export function completedNotice(c: CheckoutRow): NewNotification {
+  return {
+    userId: c.userId,
+    kind: 'checkout_completed',
+    title: 'Your purchase is complete',
+    body: `${c.packageName}: ${formatAmount(fromNumeric(c.amount), 2)} Credits were added to your balance.`,
+    link: CHECKOUT_LOGS,
+  };
+}
+
+/** The items_received notification of a completion's grant (chips and ships), or none when it granted none. */
+function itemsNotice(c: CheckoutRow, grant: { chipsGranted: number; ships: number }): NewNotification[] {
+  const parts = [
+    ...(grant.chipsGranted > 0 ? [`${grant.chipsGranted} synth chip${grant.chipsGranted === 1 ? '' : 's'}`] : []),
+    ...(grant.ships > 0 ? [`${grant.ships} ship${grant.ships === 1 ? '' : 's'}`] : []),
+  ];
+  if (parts.length === 0) return [];
+  return [
+    {
+      userId: c.userId,
+      kind: 'items_received',
+      title: 'You received items',
+      body: `${c.packageName} brought you ${parts.join(' and ')}.`,
+      link: '/userbank',
+    },
+  ];
+}
+
 /**
  * Mints the checkout's Credits to its member (category 12) and grants the package's items
  * (`checkout.grants.ts`), and completes it with the event's outcome: the balance rows are locked first
@@ -111,7 +145,8 @@ async function complete(
     chipsGranted: grant.chipsGranted,
     chipsOwed: grant.chipsOwed,
   });
-  await createGrantedShips(tx, c, grant, changes);
+  const ships = await createGrantedShips(tx, c, grant, changes);
+  await notify(tx, [completedNotice(c), ...itemsNotice(c, { chipsGranted: grant.chipsGranted, ships })], changes);
   if (grant.chipsOwed > 0) log(`checkout ${c.id}: the synth chip sale is sold out, ${grant.chipsOwed} chip(s) owed`);
   changes.touchUser(c.userId);
 }
@@ -130,6 +165,7 @@ async function takeBack(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveC
   const share = partial && e.refund ? (credited * e.refund.refundedCents) / e.refund.totalCents : credited;
   const due = share > already ? share - already : 0n;
   const withItems = !partial && !c.itemsTakenBack;
+  if (withItems) await cancelShipListings(tx, c, changes);
   const { balances, sale } = await lockForItems(tx, c.userId, withItems && c.chipsGranted > 0);
   const held = balances.of(c.userId, CREDITS_CURRENCY_ID);
   const taken = (due < held ? due : held) as Amount;
@@ -154,6 +190,24 @@ async function takeBack(tx: Tx, c: CheckoutRow, e: ProviderEvent, changes: LiveC
   await postEntries(tx, entries, changes);
   const ships = withItems ? await takeBackShips(tx, c, changes) : 0;
   if (entries.length > 0 || ships > 0) changes.touchUser(c.userId);
+  const refund = e.signal === 'refunded';
+  // Announced when it changes something: the first refund, or one that takes back more (never a redelivery).
+  const announce = c.state === Completed || due > 0n || withItems;
+  await notify(
+    tx,
+    announce
+      ? [
+          {
+            userId: c.userId,
+            kind: 'checkout_refunded',
+            title: refund ? 'Your purchase was refunded' : 'Your purchase was reversed',
+            body: `${c.packageName}: ${refund ? (partial ? 'part of the payment was refunded' : 'the payment was refunded') : 'the payment was disputed and reversed'}${taken > 0n ? `; ${formatAmount(taken, 2)} Credits were taken back` : ''}.`,
+            link: CHECKOUT_LOGS,
+          },
+        ]
+      : [],
+    changes,
+  );
   await updateCheckout(tx, c.id, {
     state: Resolved,
     takenBack: formatAmount(fromNumeric(c.takenBack) + taken),

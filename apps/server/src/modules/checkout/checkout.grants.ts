@@ -7,8 +7,8 @@
  *   each naming the checkout.
  * Everything runs in the completion's transaction, after its balance rows were locked in the global
  * order, so a payment grants its items exactly once. A full refund or a lost dispute gives the chips the
- * member still holds back to the sale and removes the ships the member still owns (once); a partial
- * refund takes back Credits only, as items do not divide.
+ * member still holds back to the sale and removes the ships the member still owns (once); a ship given
+ * or sold on stays with its new owner. A partial refund takes back Credits only, as items do not divide.
  */
 import { CREDITS_CURRENCY_ID, PACKAGE_ITEM_TYPE, TX_CATEGORY, wholeUnits, wholeUnitsOf } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
@@ -19,6 +19,7 @@ import { createShips } from '../chips/chips.service.ts';
 import { deleteCheckoutItems } from '../items/items.public.ts';
 import type { Entry } from '../ledger/ledger.public.ts';
 import { type BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
+import { cancelCheckoutListings } from '../market/market.public.ts';
 import type { CheckoutRow } from './checkout.queries.ts';
 
 /** How many chips and ships `items` grant. */
@@ -129,6 +130,21 @@ export function chipsBackEntry(c: CheckoutRow, balances: BatchBalances, sale: Sa
 /** Removes the ships checkout `c` granted that its member still owns, naming their collections in `changes`. Returns how many. */
 export async function takeBackShips(tx: Tx, c: CheckoutRow, changes: LiveChanges): Promise<number> {
   const collections = await deleteCheckoutItems(tx, c.id, c.userId);
+  for (const id of new Set(collections)) changes.touchCollection(id);
+  return collections.length;
+}
+
+/**
+ * Before a full refund or lost dispute takes back checkout `c`'s ships: cancels the open market listings
+ * of the ships its member still owns, naming their collections in `changes`. Returns how many.
+ * DESIGN §11.5 locks a listed item to its listing until it sells or is cancelled; a ship the refund
+ * removes can be neither, so its listing is cancelled in the same transaction rather than left open on
+ * an item that no longer exists (a buyer would find it unbuyable) or the ship left with a member whose
+ * payment was reversed. Called before the balance locks: listings, then items, then balances, as a
+ * purchase locks them.
+ */
+export async function cancelShipListings(tx: Tx, c: CheckoutRow, changes: LiveChanges): Promise<number> {
+  const collections = await cancelCheckoutListings(tx, c.id, c.userId);
   for (const id of new Set(collections)) changes.touchCollection(id);
   return collections.length;
 }

@@ -246,9 +246,9 @@ export interface CheckoutQuery {
  * than half, so it is checked on the rows read. `whole`: no filter; `oneIndex`: only the state or only the
  * package, which one index reads in the list's order whatever its value.
  */
-async function checkoutWhere(
+export async function checkoutWhere(
   db: DbOrTx,
-  q: CheckoutQuery,
+  q: Omit<CheckoutQuery, 'limit' | 'page'>,
 ): Promise<{ cond: SQL; whole: boolean; oneIndex: boolean } | null> {
   const where: SQL[] = [sql`true`];
   if (q.id) where.push(sql`t.id = ${q.id}`);

@@ -8,7 +8,7 @@
 import { formatAtPrecision, fromNumeric } from '@starlight/shared';
 import type { Db } from '../../db/client.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
-import type { Mail, Mailer } from '../../lib/mailer.ts';
+import { escapeHtml, type Mail, type Mailer, mayMail } from '../../lib/mailer.ts';
 import { type CheckoutLookup, findReceiptFacts, type ReceiptFacts } from './checkout.queries.ts';
 
 /** What mailing receipts needs (built by checkout.module.ts from the configuration). */
@@ -20,14 +20,6 @@ export interface ReceiptDeps {
   maxMailsPerRecipient: number;
   publicUrl: string;
   log: { error(obj: object, msg: string): void };
-}
-
-/** The window of the per-recipient mail limit: an hour. */
-const MAIL_WINDOW_MS = 60 * 60 * 1000;
-
-/** Escapes text for HTML element content and attribute values. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The receipt mail of `f` to `to`; `link` opens the member's checkout logs. */
@@ -68,8 +60,7 @@ export function mailReceiptLater(deps: ReceiptDeps, by: CheckoutLookup): void {
     const facts = await findReceiptFacts(deps.db, by);
     const to = facts?.email;
     if (!facts || !to) return;
-    const sent = await deps.mailsSent.record(`receipt:${to.toLowerCase()}`, MAIL_WINDOW_MS);
-    if (sent > deps.maxMailsPerRecipient) return;
+    if (!(await mayMail(deps.mailsSent, deps.maxMailsPerRecipient, 'receipt', to))) return;
     const link = `${deps.publicUrl.replace(/\/$/, '')}/userbank?tab=logs&log=checkout`;
     await deps.mailer.send(receiptMail(to, facts, link));
   })().catch((err: unknown) => deps.log.error({ err }, 'receipt not sent'));

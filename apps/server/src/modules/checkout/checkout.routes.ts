@@ -2,6 +2,7 @@
 import {
   buyPackageRequest,
   buyPackageResponse,
+  checkoutsCsvQuery,
   checkoutsResponse,
   errorResponse,
   getAllCheckoutsRequest,
@@ -12,8 +13,11 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.ts';
+import { csvFileName, sendCsv } from '../../lib/csv-export.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
+import { csvExportLimit } from '../../plugins/rate-limit.ts';
 import * as checkout from './checkout.service.ts';
+import { CHECKOUT_COLUMNS, checkoutPages } from './checkouts-export.service.ts';
 
 /** `ownTotals`: members' kept checkout totals. */
 export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps; ownTotals: KeptTotals }> = async (
@@ -27,7 +31,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps
   app.post(
     '/buyPackage',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'transfer' },
       schema: {
         summary: "Buy a package: opens a checkout and answers the provider's payment page",
         tags,
@@ -41,7 +45,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps
   app.post(
     '/getTransactions',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: "The caller's checkouts with their event history, newest first",
         tags,
@@ -66,10 +70,26 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ deps: checkout.CheckoutDeps
     (req) => checkout.getAllTransactions(deps.readDb, req.body),
   );
 
+  app.get(
+    '/checkouts.csv',
+    {
+      config: { access: 'admin', downloadLink: true, rateLimit: csvExportLimit() },
+      schema: {
+        summary: 'Every checkout matching the Checkout Logs filters, as CSV, newest first (admin, DESIGN §11.6)',
+        tags,
+        querystring: checkoutsCsvQuery,
+        response: errors,
+      },
+    },
+    (req, reply) => {
+      sendCsv(req, reply, csvFileName('checkouts'), CHECKOUT_COLUMNS, checkoutPages(deps.readDb, req.query));
+    },
+  );
+
   app.post(
     '/sandbox/:checkoutId/:action',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'transfer' },
       schema: {
         operationId: 'sandboxEvent',
         summary: "The sandbox provider's page: pay, fail or delay the caller's checkout",

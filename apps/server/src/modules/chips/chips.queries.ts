@@ -3,10 +3,10 @@
  * Reads other modules' tables: `users`, `currencies` and `item_collections` (the sale's seeded account, chip currency and ship collection, found by name) and `balances` (the chips the sale holds), each in the one statement that needs it.
  */
 import { ALPHA_SHIPS, CHIP_TICKER } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryNamed, type Tx } from '../../db/client.ts';
 import { SALE_NICKNAME } from '../accounts/accounts.public.ts';
-import { type BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
+import { type BatchBalances, lockBalances, type PostAlong } from '../ledger/ledger.public.ts';
 
 /** What the sale is made of: its account, the chips' currency and the ships' collection. */
 export interface Sale {
@@ -76,5 +76,17 @@ export async function lockForOpening(
     sale: { saleId: row.sale_id, chipCurrencyId: Number(row.currency_id), shipsCollectionId: row.collection_id },
     balances,
     now: new Date(row.now),
+  };
+}
+
+/**
+ * `along` (the items an opening inserts) with `notified` (their openers' notifications,
+ * `insertNotificationsAlong`), both written by the ledger posting's one statement, named `name`.
+ */
+export function withNotifications(name: string, along: PostAlong, notified: { ctes: SQL; columns: SQL }): PostAlong {
+  return {
+    name,
+    ctes: along.ctes ? sql`${along.ctes}, ${notified.ctes}` : notified.ctes,
+    columns: sql`${along.columns}, ${notified.columns}`,
   };
 }

@@ -48,7 +48,7 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db; batches: ChipBatches }
   app.post(
     '/buySynthChips',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'transfer' },
       schema: {
         summary: 'Buy 1 to 100 synth chips for 500 Credits each; never oversold',
         tags,
@@ -67,7 +67,7 @@ export const chipsRoutes: FastifyPluginAsyncZod<{ db: Db; batches: ChipBatches }
   app.post(
     '/openSynthChips',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'transfer' },
       schema: {
         summary: 'Open 1 to 100 synth chips: 5 ship items each, drawn from the drop table',
         tags,

@@ -29,8 +29,9 @@ import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { insertItems, insertItemsAlong, type NewItem } from '../items/items.public.ts';
 import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
+import { insertNotificationsAlong } from '../notifications/notifications.public.ts';
 import { drawShip } from './chips.draw.ts';
-import { chipsRemaining, findSale, lockForOpening, type Sale } from './chips.queries.ts';
+import { chipsRemaining, findSale, lockForOpening, type Sale, withNotifications } from './chips.queries.ts';
 
 /** The sale, or NOT_FOUND when it has not been seeded. */
 async function requireSale(db: DbOrTx): Promise<Sale> {
@@ -175,7 +176,18 @@ export async function openSynthChipsBatch(
     );
     // The ships are inserted by the posting's own statement: one round trip for the batch.
     const { ids, along } = insertItemsAlong('chips_open_post', rows);
-    await postEntries(tx, entries, changes, along);
+    // Each opener hears of their ships (items_received) from the same statement.
+    const notified = insertNotificationsAlong(
+      opened.map((o) => ({
+        userId: o.member.id,
+        kind: 'items_received',
+        title: `You received ${o.ships} ships`,
+        body: `Opening ${o.ships / SHIPS_PER_CHIP} Alpha synth chip(s) brought you ${o.ships} Alpha ships.`,
+        link: '/userbank',
+      })),
+    );
+    await postEntries(tx, entries, changes, withNotifications('chips_open_post_notify', along, notified));
+    changes.touchNotifications(notified.ids);
     changes.touchCollection(sale.shipsCollectionId);
     // The answer is what was inserted, stamped with the transaction's time (read in the lock statement):
     // reading the ships back cost more than the rest of the batch.

@@ -53,6 +53,8 @@ export function toPairDto(p: PairRow): Pair {
     frozen: p.frozen,
     frozenNote: p.frozenNote,
     fee: toDecimalString(p.fee),
+    makerFee: toDecimalString(p.makerFee),
+    takerFee: toDecimalString(p.takerFee),
     feeCollector: p.feeCollector,
     createdAt: p.createdAt.toISOString(),
   };
@@ -69,6 +71,12 @@ export function toOrderDto(o: Omit<OrderRow, 'userId' | 'seq'>, p: PairPrecision
     price: formatAtPrecision(o.price, p.sellPrecision),
     state: o.state,
     createdAt: o.createdAt.toISOString(),
+    type: o.type,
+    timeInForce: o.timeInForce,
+    postOnly: o.postOnly,
+    stopPrice: o.stopPrice === null ? null : formatAtPrecision(o.stopPrice, p.sellPrecision),
+    expiresAt: o.expiresAt?.toISOString() ?? null,
+    expired: o.expired,
   };
 }
 

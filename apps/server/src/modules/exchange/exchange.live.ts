@@ -1,6 +1,6 @@
 /**
  * The exchange's live feed (DESIGN §5): after a request commits, the pairs and members it changed go
- * on the event bus; every server process (this one included) then loads the fresh book, the new trades
+ * on the event bus; every server process (this one included) then loads the fresh depth, the new trades
  * and the members' orders, and pushes them to its own sockets at `/api/ws` (balances: the balances
  * module). Bursts are coalesced twice: one event per `PUBLISH_MS` on the sending side, and one load per
  * pair and per member every `FLUSH_MS` on the receiving side.
@@ -11,7 +11,7 @@ import { onSocketAuthenticated, subscribeToChanges } from '../../lib/live-change
 import type { LiveClient } from '../../plugins/websocket.ts';
 import { toTradeDto } from './exchange.dto.ts';
 import { findLastTradeSeq, findTrades } from './market.queries.ts';
-import { loadBook, loadDepth, loadUserOrders } from './market.service.ts';
+import { loadDepth, loadUserOrders } from './market.service.ts';
 import { findPair, type PairRow } from './pairs.queries.ts';
 import { requireViewablePair } from './pairs.service.ts';
 
@@ -20,8 +20,8 @@ const FLUSH_MS = 15;
 const TRADES_PER_PUSH = 100;
 
 /**
- * Wires the exchange into the live hub of `app`: answers subscriptions with a pair's snapshot (book,
- * depth, latest trades), signed-in sockets with the member's orders, and pushes changes heard on the
+ * Wires the exchange into the live hub of `app`: answers subscriptions with a pair's snapshot (depth,
+ * latest trades), signed-in sockets with the member's orders, and pushes changes heard on the
  * bus. Returns the function that stops it.
  */
 export function startExchangeLive(app: FastifyInstance, db: Db): () => void {
@@ -30,8 +30,8 @@ export function startExchangeLive(app: FastifyInstance, db: Db): () => void {
   const tradeCursor = new Map<string, number>();
 
   const pushBook = async (pair: PairRow, to: LiveClient[]) => {
-    const [orders, depth] = await Promise.all([loadBook(db, pair), loadDepth(db, pair)]);
-    for (const c of to) c.send({ type: 'book', pair: pair.id, orders, depth });
+    const depth = await loadDepth(db, pair);
+    for (const c of to) c.send({ type: 'book', pair: pair.id, depth });
   };
   const pushOrders = async (userId: string, to: LiveClient[]) => {
     const orders = await loadUserOrders(db, userId);

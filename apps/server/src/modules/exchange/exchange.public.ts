@@ -4,4 +4,4 @@
  * audit's check of its orders and trades (reports/conservation.service.ts).
  */
 export { resetTradeCandles, tickTradeCandles } from './candles.queries.ts';
-export { countOrphanExchangeRows } from './orders.queries.ts';
+export { countOrphanExchangeRows } from './orphans.queries.ts';

@@ -45,7 +45,7 @@ export const marketRoutes: FastifyPluginAsyncZod<{ answers: MarketAnswers; db: D
   app.get(
     '/getUserOrders',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: "The caller's own orders of every state, newest first",
         tags,
@@ -59,7 +59,7 @@ export const marketRoutes: FastifyPluginAsyncZod<{ answers: MarketAnswers; db: D
   app.post(
     '/getMyOrdersPage',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: "A page of the caller's own orders of one state (1 Placed, 2 Cancelled, 3 Filled), newest first",
         tags,

@@ -23,7 +23,7 @@ export const BOOK_LIMIT = 500;
 export const USER_ORDERS_LIMIT = 500;
 
 /** The open orders of `pair` as the wire shows them, best price first. */
-export async function loadBook(db: DbOrTx, pair: PairRow): Promise<{ buys: Order[]; sells: Order[] }> {
+async function loadBook(db: DbOrTx, pair: PairRow): Promise<{ buys: Order[]; sells: Order[] }> {
   const book = await findBook(db, pair.id, BOOK_LIMIT);
   const dto = (o: OrderRow) => toOrderDto(o, pair);
   return { buys: book.buys.map(dto), sells: book.sells.map(dto) };

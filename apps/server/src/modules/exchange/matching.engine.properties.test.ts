@@ -83,8 +83,9 @@ function referenceMatch(all: RefOrder[], incoming: RefOrder, rules: MarketRules)
       quantity: q as Amount,
       cost: cost as Amount,
       buyerRefund: refund as Amount,
-      buyerFee: refCeil(q, rules.fee, rules.buyPrecision) as Amount,
-      sellerFee: refCeil(cost, rules.fee, rules.sellPrecision) as Amount,
+      // The incoming order's side pays the taker fee, the resting order's the maker fee.
+      buyerFee: refCeil(q, incoming.buySide ? rules.takerFee : rules.makerFee, rules.buyPrecision) as Amount,
+      sellerFee: refCeil(cost, incoming.buySide ? rules.makerFee : rules.takerFee, rules.sellPrecision) as Amount,
     });
     buy.remaining -= q;
     buy.escrow = after;
@@ -120,7 +121,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 const marketArb = fc.record({
   buyPrecision: fc.integer({ min: 0, max: 4 }),
   sellPrecision: fc.integer({ min: 0, max: 4 }),
-  feeMillionths: fc.integer({ min: 0, max: 1_000_000 }),
+  makerFeeMillionths: fc.integer({ min: 0, max: 1_000_000 }),
+  takerFeeMillionths: fc.integer({ min: 0, max: 1_000_000 }),
   priceScale: fc.constantFrom(1n, 3n, 7n, 25n),
 });
 
@@ -135,7 +137,8 @@ describe('matchOrder properties', () => {
         const rules: MarketRules = {
           buyPrecision: m.buyPrecision,
           sellPrecision: m.sellPrecision,
-          fee: (BigInt(m.feeMillionths) * 1000n) as Amount,
+          makerFee: (BigInt(m.makerFeeMillionths) * 1000n) as Amount,
+          takerFee: (BigInt(m.takerFeeMillionths) * 1000n) as Amount,
         };
         const buyStep = 10n ** BigInt(9 - m.buyPrecision);
         const sellStep = 10n ** BigInt(9 - m.sellPrecision);

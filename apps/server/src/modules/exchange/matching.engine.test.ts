@@ -11,7 +11,7 @@ const a = (text: string): Amount => {
   const [whole = '0', frac = ''] = text.split('.');
   return (BigInt(whole) * UNIT + BigInt(frac.padEnd(9, '0'))) as Amount;
 };
-const rules2: MarketRules = { buyPrecision: 2, sellPrecision: 2, fee: 0n as Amount };
+const rules2: MarketRules = { buyPrecision: 2, sellPrecision: 2, makerFee: 0n as Amount, takerFee: 0n as Amount };
 
 let seq = 0;
 function order(buySide: boolean, qty: string, price: string, owner = 'u1'): BookOrder {
@@ -85,7 +85,7 @@ describe('matchOrder', () => {
   it('sells into the best bids at their prices, with fees on both proceeds', () => {
     const b1 = order(true, '1', '2.00', 'b1');
     const b2 = order(true, '10', '3.00', 'b2');
-    const rules: MarketRules = { buyPrecision: 2, sellPrecision: 2, fee: a('0.01') };
+    const rules: MarketRules = { buyPrecision: 2, sellPrecision: 2, makerFee: a('0.01'), takerFee: a('0.01') };
     const r = matchOrder({ buys: [b1, b2], sells: [] }, order(false, '10.5', '1.00', 's'), rules);
     expect(r.fills.map((f) => [f.makerOrderId, f.quantity, f.cost, f.buyerFee, f.sellerFee])).toEqual([
       [b2.id, a('10'), a('30'), a('0.1'), a('0.3')],
@@ -93,6 +93,18 @@ describe('matchOrder', () => {
       [b1.id, a('0.5'), a('1'), a('0.01'), a('0.01')],
     ]);
     expect(r.book.buys).toEqual([{ ...b1, remaining: a('0.5'), escrow: a('1') }]);
+  });
+
+  it('charges the resting side the maker fee and the incoming side the taker fee', () => {
+    const rules: MarketRules = { buyPrecision: 2, sellPrecision: 2, makerFee: a('0.01'), takerFee: a('0.02') };
+    // An incoming sell lifts a resting buy: the buyer is the maker, the seller the taker.
+    const bid = order(true, '10', '3.00', 'bob');
+    const sold = matchOrder({ buys: [bid], sells: [] }, order(false, '10', '3.00', 's'), rules);
+    expect(sold.fills.map((f) => [f.buyerFee, f.sellerFee])).toEqual([[a('0.1'), a('0.6')]]);
+    // An incoming buy lifts a resting sell: the buyer is the taker, the seller the maker.
+    const ask = order(false, '10', '3.00', 'carol');
+    const bought = matchOrder({ buys: [], sells: [ask] }, order(true, '10', '3.00', 'b'), rules);
+    expect(bought.fills.map((f) => [f.buyerFee, f.sellerFee])).toEqual([[a('0.2'), a('0.3')]]);
   });
 
   it("self-trade prevention: cancels the owner's resting orders it reaches and fills the others in priority", () => {
@@ -103,7 +115,7 @@ describe('matchOrder', () => {
     const ownBehind = order(true, '5', '1.20', 'me');
     const book: Book = { buys: [ownBehind, other2, own2, other1, own1], sells: [] };
     const sell = order(false, '3', '1.30', 'me');
-    const r = matchOrder(book, sell, { ...rules2, fee: a('0.01') });
+    const r = matchOrder(book, sell, { ...rules2, makerFee: a('0.01'), takerFee: a('0.01') });
     // Own orders at the best price and at a worse one are skipped and cancelled, as they were.
     expect(r.cancelled).toEqual([own1, own2]);
     // The others fill in price-time priority at their own prices: bob behind own1 at 1.50, then carol.

@@ -14,8 +14,9 @@
  *   rounded DOWN to sellCurrency's precision (`fillCost`); it goes to the seller, and `q` goes to the buyer;
  * - after a fill the buy order keeps exactly `buyEscrowFor(its remaining quantity, its own price)` in
  *   escrow; the rest (price improvement and rounding) returns to the buyer (`buyerRefund`);
- * - each side pays the pair's fee on its proceeds, rounded UP to the proceeds' currency precision
- *   (DESIGN §4: a positive fee takes at least one smallest unit, so small fills cannot avoid it).
+ * - each side pays a fee on its proceeds, rounded UP to the proceeds' currency precision (DESIGN §4: a
+ *   positive fee takes at least one smallest unit, so small fills cannot avoid it): the resting order's
+ *   owner the pair's maker fee, the incoming order's owner its taker fee (DESIGN §11.4).
  * Floor for the cost and ceiling for the escrow guarantee the escrow always covers the fills.
  *
  * Self-trade prevention (STP), policy "cancel oldest" (Binance's EXPIRE_MAKER, Coinbase's default): a
@@ -24,6 +25,12 @@
  * cancelled instead: it leaves the book, the service returns its unfilled escrow to the owner (category 21,
  * as a normal cancel) and matching goes on against the next resting orders in price-time priority. The
  * incoming order is never blocked, and no fee is paid on a self-trade because none happens.
+ *
+ * Market orders and times in force (DESIGN §11.4, `MatchOptions`): a market order crosses every resting
+ * order; a market buy has no price, its `escrow` is its budget, and each fill takes only what the budget
+ * left can pay (`affordable`), so it never spends more than it escrowed, and it stops at a fill that would
+ * cost nothing (rounded down), so it never takes a seller's units for free. An order that must not rest
+ * (market, IOC, FOK) leaves the book untouched by its rest; the caller cancels that rest.
  */
 import { type Amount, feeOf, UNIT } from '@starlight/shared';
 
@@ -52,8 +59,10 @@ export interface MarketRules {
   buyPrecision: number;
   /** Decimals of sellCurrency (0..9). */
   sellPrecision: number;
-  /** Fee fraction as an Amount-scaled number (0.01 = 10_000_000n), 0..UNIT. */
-  fee: Amount;
+  /** The resting (maker) side's fee fraction, Amount-scaled (0.01 = 10_000_000n), 0..UNIT. */
+  makerFee: Amount;
+  /** The incoming (taker) side's fee fraction, Amount-scaled, 0..UNIT. */
+  takerFee: Amount;
 }
 
 /** One execution, with every movement of money it causes. */
@@ -72,9 +81,9 @@ export interface Fill {
   cost: Amount;
   /** sellCurrency from the buy order's escrow back to the buyer (price improvement, rounding). */
   buyerRefund: Amount;
-  /** buyCurrency the buyer pays to the fee collector out of `quantity`. */
+  /** buyCurrency the buyer pays to the fee collector out of `quantity` (its side's maker or taker fee). */
   buyerFee: Amount;
-  /** sellCurrency the seller pays to the fee collector out of `cost`. */
+  /** sellCurrency the seller pays to the fee collector out of `cost` (its side's maker or taker fee). */
   sellerFee: Amount;
 }
 
@@ -113,6 +122,26 @@ export function fillCost(quantity: Amount | bigint, price: Amount | bigint, sell
   return (((quantity * price) / step) * unitStep(sellPrecision)) as Amount;
 }
 
+/** How `matchOrder` treats the incoming order (DESIGN §11.4); both default to a resting limit order. */
+export interface MatchOptions {
+  /** A market order: crosses at any price; a buy's `escrow` is its budget and its `price` is ignored. */
+  market?: boolean;
+  /** False: the unfilled rest does not join the book (market, IOC, FOK); the caller cancels it. */
+  rest?: boolean;
+}
+
+/**
+ * The largest quantity (a multiple of buyCurrency's step) whose `fillCost` at `price` is at most `budget`
+ * of sellCurrency: what a market buy's remaining escrow can still pay for at that price.
+ */
+export function affordable(budget: Amount | bigint, price: Amount | bigint, rules: MarketRules): Amount {
+  const sellStep = unitStep(rules.sellPrecision);
+  const buyStep = unitStep(rules.buyPrecision);
+  // fillCost(q, p) <= budget  <=>  floor(q x p / (sellStep x UNIT)) <= floor(budget / sellStep).
+  const q = (((budget / sellStep + 1n) * sellStep * UNIT - 1n) / price) as bigint;
+  return ((q / buyStep) * buyStep) as Amount;
+}
+
 /** The smaller of two Amounts (Math.min does not take bigints). */
 function smaller(a: Amount, b: Amount): Amount {
   if (a < b) return a;
@@ -144,21 +173,30 @@ export function crosses(takerBuySide: boolean, takerPrice: Amount, makerPrice: A
  * (`buyEscrowFor(remaining, price)` for a buy, `remaining` for a sell), and so for every resting order.
  * A resting order of the incoming order's owner that would trade is cancelled instead (self-trade
  * prevention, cancel oldest: see the file's comment) and listed in `cancelled`; matching goes on past it.
+ * `opts`: a market order, or one whose rest must not join the book (`MatchOptions`).
  * Throws an Error (a programming fault, never a user error) when an escrow does not cover its order.
  */
-export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules): MatchResult {
-  if (incoming.remaining <= 0n || incoming.price <= 0n) throw new Error('An order needs a positive quantity and price');
+export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules, opts: MatchOptions = {}): MatchResult {
+  const market = opts.market === true;
+  if (incoming.remaining <= 0n || (!market && incoming.price <= 0n))
+    throw new Error('An order needs a positive quantity and price');
+  /** A market buy: its escrow is a budget, spent fill by fill, nothing returned until the end. */
+  const budgeted = market && incoming.buySide;
   const sorted = sortBook(book);
   const opposite = incoming.buySide ? sorted.sells : sorted.buys;
   const taker: BookOrder = { ...incoming };
   const fills: Fill[] = [];
+  const buyerFeeRate = incoming.buySide ? rules.takerFee : rules.makerFee;
+  const sellerFeeRate = incoming.buySide ? rules.makerFee : rules.takerFee;
   const makers: BookOrder[] = [];
   const cancelled: BookOrder[] = [];
   /** Resting orders gone from the front of `opposite`: filled completely, or cancelled by STP. */
   let consumed = 0;
 
   for (const resting of opposite) {
-    if (taker.remaining === 0n || !crosses(taker.buySide, taker.price, resting.price)) break;
+    if (taker.remaining === 0n || (!market && !crosses(taker.buySide, taker.price, resting.price))) break;
+    // A market buy stops where its budget cannot pay for one step (the resting orders after cost more).
+    if (budgeted && affordable(taker.escrow, resting.price, rules) === 0n) break;
     if (resting.ownerId === taker.ownerId) {
       // Self-trade prevention (cancel oldest): the owner's resting order goes, matching goes on.
       cancelled.push({ ...resting });
@@ -166,12 +204,17 @@ export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules):
       continue;
     }
     const maker: BookOrder = { ...resting };
-    const quantity = smaller(taker.remaining, maker.remaining);
+    const price = maker.price;
+    const whole = smaller(taker.remaining, maker.remaining);
+    const quantity = budgeted ? smaller(whole, affordable(taker.escrow, price, rules)) : whole;
     const buy = taker.buySide ? taker : maker;
     const sell = taker.buySide ? maker : taker;
-    const price = maker.price;
     const cost = fillCost(quantity, price, rules.sellPrecision);
-    const buyEscrowAfter = buyEscrowFor(buy.remaining - quantity, buy.price, rules.sellPrecision);
+    // A market buy takes nothing for free: a fill whose cost rounds to nothing ends it.
+    if (budgeted && cost === 0n) break;
+    const buyEscrowAfter = (
+      budgeted ? buy.escrow - cost : buyEscrowFor(buy.remaining - quantity, buy.price, rules.sellPrecision)
+    ) as Amount;
     const buyerRefund = (buy.escrow - cost - buyEscrowAfter) as Amount;
     if (buyerRefund < 0n || sell.escrow < quantity) throw new Error(`Escrow does not cover order ${buy.id}/${sell.id}`);
 
@@ -186,8 +229,8 @@ export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules):
       quantity,
       cost,
       buyerRefund,
-      buyerFee: feeOf(quantity, rules.fee, rules.buyPrecision),
-      sellerFee: feeOf(cost, rules.fee, rules.sellPrecision),
+      buyerFee: feeOf(quantity, buyerFeeRate, rules.buyPrecision),
+      sellerFee: feeOf(cost, sellerFeeRate, rules.sellPrecision),
     });
     buy.remaining = (buy.remaining - quantity) as Amount;
     buy.escrow = buyEscrowAfter;
@@ -195,13 +238,15 @@ export function matchOrder(book: Book, incoming: BookOrder, rules: MarketRules):
     sell.escrow = (sell.escrow - quantity) as Amount;
     makers.push(maker);
     if (maker.remaining === 0n) consumed++;
+    // The budget ran out inside this resting order: the ones after cost at least as much.
+    if (budgeted && quantity < whole) break;
   }
 
   const restOfOpposite = opposite.slice(consumed);
   const partlyFilled = makers.find((m) => m.remaining > 0n);
   if (partlyFilled) restOfOpposite[0] = partlyFilled;
   const own = incoming.buySide ? sorted.buys : sorted.sells;
-  const newOwn = taker.remaining > 0n ? [...own, taker].sort(comparePriority) : own;
+  const newOwn = taker.remaining > 0n && opts.rest !== false && !market ? [...own, taker].sort(comparePriority) : own;
   return {
     fills,
     taker,

@@ -1,65 +1,32 @@
 /**
- * Escrow and matching (DESIGN §4, §5): a placement batch's in-memory work on one pair between the lock
- * and the write, and the escrow refunds of cancelled orders. An order's funds leave the member into
+ * Escrow and matching (DESIGN §4, §5, §11.4): a placement batch's in-memory work on one pair between the
+ * lock and the write, new orders and triggered stop-limit orders alike. An order's funds leave the member into
  * escrow held for the order (category 20, ledger rows flagged `escrow`, reference = order id) and only
  * leave escrow as trade proceeds and price improvement (22), refunds on cancel (21) or a payout (22).
  */
-import { type Amount, AppError, ORDER_STATE, type PlaceOrderInput, TX_CATEGORY } from '@starlight/shared';
+import { type Amount, AppError, ORDER_STATE, TX_CATEGORY } from '@starlight/shared';
 import { newObjectId } from '../../lib/ids.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { matchingSeconds } from '../../lib/metrics.ts';
 import type { BatchBalances, Entry } from '../ledger/ledger.public.ts';
+import type { NewNotification } from '../notifications/notifications.public.ts';
 import { pairAmountText } from './exchange.dto.ts';
-import { type Book, type BookOrder, buyEscrowFor, type Fill, type MarketRules, matchOrder } from './matching.engine.ts';
+import {
+  type Book,
+  type BookOrder,
+  buyEscrowFor,
+  type Fill,
+  type MarketRules,
+  type MatchResult,
+  matchOrder,
+} from './matching.engine.ts';
+import { type Print, triggeredStops } from './matching.stops.ts';
+import { fillEntries, refundOpenOrders, toBookOrder, withFill } from './orders.money.ts';
+import { averagePrice, filledNotice, placedHead, stpNotice } from './orders.notes.ts';
 import type { OrderRow, PairContext } from './orders.queries.ts';
+import type { OrderInput } from './orders.validate.ts';
 import type { PairRow } from './pairs.queries.ts';
 import type { NewOrder, PlacedOrderWrites } from './placement.queries.ts';
-
-/** What cancelling an order needs to know of it. */
-export type CancellableOrder = Pick<OrderRow, 'id' | 'userId' | 'buySide' | 'filledAmount' | 'escrowRemaining'>;
-
-/**
- * Cancels `orders` of `pair`: the ledger rows returning each one's remaining escrow to its owner
- * (category 21, `note` on each) and the order updates (state Cancelled, no escrow left) to write.
- * The one path of every cancel: by its owner or an admin, a deleted pair, self-trade prevention.
- */
-export function refundOpenOrders(pair: PairRow, orders: readonly CancellableOrder[], executorId: string, note: string) {
-  const entries: Entry[] = [];
-  for (const o of orders) {
-    if (o.escrowRemaining <= 0n) continue;
-    entries.push({
-      category: TX_CATEGORY.CexOrderCancelled,
-      currencyId: o.buySide ? pair.sellCurrency : pair.buyCurrency,
-      amount: o.escrowRemaining,
-      executorId,
-      senderId: null,
-      recipientId: o.userId,
-      escrow: true,
-      note,
-      reference: o.id,
-    });
-  }
-  const updates = orders.map((o) => ({
-    id: o.id,
-    filledAmount: o.filledAmount,
-    escrowRemaining: 0n as Amount,
-    state: ORDER_STATE.Cancelled,
-  }));
-  return { entries, updates };
-}
-
-/** A resting order as the matching engine sees it. */
-function toBookOrder(o: OrderRow): BookOrder {
-  return {
-    id: o.id,
-    ownerId: o.userId,
-    buySide: o.buySide,
-    price: o.price,
-    remaining: (o.initialAmount - o.filledAmount) as Amount,
-    escrow: o.escrowRemaining,
-    seq: o.seq,
-  };
-}
 
 /** Time priority of the batch's own orders on the in-memory book: after every stored order. */
 const BATCH_SEQ_BASE = 2 ** 52;
@@ -90,6 +57,8 @@ export class OrderBatch {
   /** The pair the batch places on (its answers are written at its precisions). */
   readonly pair: PairRow;
   private readonly rules: MarketRules;
+  /** The pair's nearest waiting stops when the batch began (`PairContext.stops`). */
+  private readonly stops: PairContext['stops'];
   private readonly balances: BatchBalances;
   private readonly changes: LiveChanges;
   private readonly text: ReturnType<typeof pairAmountText>;
@@ -98,14 +67,26 @@ export class OrderBatch {
   /** Stored resting orders cancelled by self-trade prevention: their final update (state Cancelled). */
   private readonly restingCancelled = new Map<string, PlacedOrderWrites['makers'][number]>();
   private readonly placed = new Map<string, NewOrder>();
+  /** Stop-limit orders (stored, state Untriggered) this batch placed on the book by `trigger`. */
+  private readonly triggered = new Set<string>();
+  /** The place in the batch of the order whose matching printed each trade, by trade id. */
+  private readonly printedAt = new Map<string, number>();
   private readonly trades: Array<PlacedOrderWrites['trades'][number]> = [];
+  /** The order_filled notifications of the batch's trades: one to each side of each (DESIGN §11.3). */
+  readonly notices: NewNotification[] = [];
 
   constructor(context: PairContext, balances: BatchBalances, changes: LiveChanges) {
-    const { pair, crossing } = context;
+    const { pair, crossing, stops } = context;
     this.pair = pair;
+    this.stops = stops;
     this.balances = balances;
     this.changes = changes;
-    this.rules = { buyPrecision: pair.buyPrecision, sellPrecision: pair.sellPrecision, fee: pair.fee };
+    this.rules = {
+      buyPrecision: pair.buyPrecision,
+      sellPrecision: pair.sellPrecision,
+      makerFee: pair.makerFee,
+      takerFee: pair.takerFee,
+    };
     this.text = pairAmountText(pair);
     this.book = {
       buys: crossing.filter((o) => o.buySide).map(toBookOrder),
@@ -115,25 +96,52 @@ export class OrderBatch {
   }
 
   /**
-   * Escrows a checked order's funds (a buy escrows initialAmount x price rounded up to sellCurrency's
-   * precision, a sell its initialAmount) and matches it by price-time priority at the resting orders'
-   * prices (DESIGN §5): each fill moves the quantity and the cost out of the two escrows (22), the
-   * buyer's price improvement back to the buyer (22) and each side's fee to the collector, or burned
-   * (23). Resting orders of the same owner it reaches are cancelled instead of traded (self-trade
-   * prevention, cancel oldest: `matchOrder`), their escrow returned (21) by `refundOpenOrders` like any
-   * cancel, and the answer's note says so. Throws AppError CONFLICT `Insufficient funds`, leaving the
-   * batch as it was, when the owner's balance (as the earlier orders left it) does not cover the escrow.
+   * Escrows a checked order's funds (a limit or stop-limit buy escrows initialAmount x price rounded up to
+   * sellCurrency's precision, a market buy all the sellCurrency its owner holds, a sell its initialAmount)
+   * and matches it by price-time priority at the resting orders' prices (DESIGN §5, §11.4): each fill moves
+   * the quantity and the cost out of the two escrows (22), the buyer's price improvement back to the buyer
+   * (22) and each side's fee (the maker's or the taker's) to the collector, or burned (23). Resting orders
+   * of the same owner it reaches are cancelled instead of traded (self-trade prevention, cancel oldest:
+   * `matchOrder`), their escrow returned (21) like any cancel, and the answer's note says so. A market, IOC
+   * or FOK order's unfilled rest is cancelled at once and its unused escrow returned (21). A stop-limit
+   * order only escrows: it waits off the book in state Untriggered (`trigger` places it). Throws AppError
+   * CONFLICT, leaving the batch as it was: `Insufficient funds` (the owner's balance, as the earlier orders
+   * left it, does not cover the escrow), `No orders to match` (a market order, no other member's order to
+   * trade with), `Order could not be filled in full` (FOK), `Order would take liquidity` (postOnly).
    */
-  escrowAndMatch(index: number, ownerId: string, input: Omit<PlaceOrderInput, 'pair'>): void {
+  escrowAndMatch(index: number, ownerId: string, input: Omit<OrderInput, 'pair'>): void {
     const { pair, text } = this;
-    const { initialAmount, price, buySide } = input;
+    const { initialAmount, buySide, type = 'limit', timeInForce = 'GTC', postOnly = false } = input;
+    const market = type === 'market';
+    const price = (input.price ?? 0n) as Amount;
     const escrowCurrency = buySide ? pair.sellCurrency : pair.buyCurrency;
-    const escrow = buySide ? buyEscrowFor(initialAmount, price, pair.sellPrecision) : initialAmount;
+    const held = this.balances.of(ownerId, escrowCurrency);
+    const escrow = buySide ? (market ? held : buyEscrowFor(initialAmount, price, pair.sellPrecision)) : initialAmount;
+    const opposite = buySide ? this.book.sells : this.book.buys;
+    if (market && !opposite.some((o) => o.ownerId !== ownerId)) throw new AppError('CONFLICT', 'No orders to match');
     // The balance row is locked and holds what earlier orders of the batch left.
-    if (!this.balances.covers(ownerId, escrowCurrency, escrow)) throw new AppError('CONFLICT', 'Insufficient funds');
+    if (escrow <= 0n || held < escrow) throw new AppError('CONFLICT', 'Insufficient funds');
 
-    const orderId = newObjectId();
-    const orderText = `${buySide ? 'buy' : 'sell'} order of ${text.buy(initialAmount)} at ${text.sell(price)}`;
+    const stop = type === 'stop_limit';
+    const order: NewOrder = {
+      id: newObjectId(),
+      userId: ownerId,
+      buySide,
+      initialAmount,
+      filledAmount: 0n as Amount,
+      price,
+      state: stop ? ORDER_STATE.Untriggered : ORDER_STATE.Placed,
+      escrowRemaining: escrow,
+      type,
+      timeInForce,
+      postOnly,
+      stopPrice: input.stopPrice ?? null,
+      expiresAt: input.expiresAt === undefined ? null : new Date(input.expiresAt),
+      expired: false,
+    };
+    // Pure: nothing of the batch changes until the order passes the checks on its result.
+    const result = stop ? null : this.match(order, index, market);
+    const sideText = `${market ? 'market ' : stop ? 'stop-limit ' : ''}${buySide ? 'buy' : 'sell'} order of ${text.buy(initialAmount)}`;
     this.post({
       category: TX_CATEGORY.CexOrderSubmitted,
       currencyId: escrowCurrency,
@@ -142,55 +150,127 @@ export class OrderBatch {
       senderId: ownerId,
       recipientId: null,
       escrow: true,
-      note: `Escrow for ${orderText}`,
-      reference: orderId,
+      note: `Escrow for ${sideText}${market ? '' : ` at ${text.sell(price)}`}`,
+      reference: order.id,
     });
+    const head = placedHead(text, buySide, market, initialAmount, price);
+    if (!result) {
+      this.placed.set(order.id, order);
+      const when = `${buySide ? 'at or above' : 'at or below'} ${text.sell(order.stopPrice ?? price)}`;
+      this.answers.push({ index, order, tradeIds: [], note: `${head}; it waits for a trade ${when}` });
+      this.changes.touchUser(ownerId);
+      return;
+    }
+    this.answers.push({ index, ...this.apply(order, result, index, head) });
+  }
+
+  /**
+   * Places a triggered stop-limit order (state Untriggered, its escrow held since it was placed) as a limit
+   * order at its price, with its time in force and postOnly, its time priority starting now (DESIGN
+   * §11.4): matched as `escrowAndMatch` matches a limit order. One that cannot be placed (FOK not filled in
+   * full, postOnly that would take liquidity) is cancelled instead and its escrow returned (21).
+   */
+  trigger(index: number, stop: OrderRow): void {
+    const { text } = this;
+    const order: NewOrder = { ...stop, state: ORDER_STATE.Placed };
+    const side = stop.buySide ? 'buy' : 'sell';
+    const head = `Stop-limit ${side} order of ${text.buy(stop.initialAmount)} at ${text.sell(stop.price)} triggered`;
+    this.triggered.add(order.id);
+    let result: MatchResult;
+    try {
+      result = this.match(order, index, false);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const refund = refundOpenOrders(this.pair, [order], stop.userId, `${head} and cancelled: escrow returned`);
+      for (const e of refund.entries) this.post(e);
+      const cancelled = { ...order, ...refund.updates[0] };
+      this.placed.set(order.id, cancelled);
+      this.answers.push({ index, order: cancelled, tradeIds: [], note: `${head}; ${error.message}` });
+      this.changes.touchUser(stop.userId);
+      return;
+    }
+    this.answers.push({ index, ...this.apply(order, result, index, head) });
+  }
+
+  /** Matches `order` (not yet on the book) at place `index`; throws the CONFLICTs `escrowAndMatch` names. */
+  private match(order: NewOrder, index: number, market: boolean): MatchResult {
     const incoming: BookOrder = {
-      id: orderId,
-      ownerId,
-      buySide,
-      price,
-      remaining: initialAmount,
-      escrow,
+      id: order.id,
+      ownerId: order.userId,
+      buySide: order.buySide,
+      price: order.price,
+      remaining: (order.initialAmount - order.filledAmount) as Amount,
+      escrow: order.escrowRemaining,
       seq: BATCH_SEQ_BASE + index,
     };
     const stopTimer = matchingSeconds.startTimer();
-    const result = matchOrder(this.book, incoming, this.rules);
+    const rest = !market && order.timeInForce === 'GTC';
+    const result = matchOrder(this.book, incoming, this.rules, { market, rest });
     stopTimer();
+    if (market && result.fills.length === 0) throw new AppError('CONFLICT', 'Insufficient funds');
+    if (order.timeInForce === 'FOK' && result.taker.remaining > 0n)
+      throw new AppError('CONFLICT', 'Order could not be filled in full');
+    if (order.postOnly && result.fills.length > 0) throw new AppError('CONFLICT', 'Order would take liquidity');
+    return result;
+  }
+
+  /**
+   * Applies a checked match of `placing` (its escrow already posted): the new book, self-trade cancels,
+   * fills and their notices, the makers' new state, the refund of a rest that must not rest (21). Returns
+   * the order as it now is, its trades and its answer's note, which begins with `head`.
+   */
+  private apply(placing: NewOrder, result: MatchResult, index: number, head: string) {
+    const { pair, text } = this;
+    const { id, userId: ownerId, buySide, initialAmount } = placing;
+    const market = placing.type === 'market';
     this.book = result.book;
     this.cancelSelfTrades(result.cancelled, ownerId);
-    const tradeIds = result.fills.map((f) => this.recordFill(f, ownerId, buySide));
+    const tradeIds = result.fills.map((f) => this.recordFill(f, ownerId, buySide, index));
+    const makersLeft = new Map(result.makers.map((m) => [m.id, m.remaining]));
+    for (const [i, f] of result.fills.entries()) {
+      const takerFull = i === result.fills.length - 1 && result.taker.remaining === 0n;
+      const makerFull = makersLeft.get(f.makerOrderId) === 0n;
+      const buyFull = buySide ? takerFull : makerFull;
+      const sellFull = buySide ? makerFull : takerFull;
+      this.notices.push(filledNotice(pair, text, f, true, buyFull), filledNotice(pair, text, f, false, sellFull));
+    }
     // Makers are stored orders or orders of this batch: keep the latest state of each.
     for (const m of result.makers) {
       const own = this.placed.get(m.id);
       if (own) this.placed.set(m.id, withFill(own, m));
       else this.restingChanged.set(m.id, m);
     }
-    const order: NewOrder = {
-      id: orderId,
-      userId: ownerId,
-      buySide,
-      initialAmount,
-      filledAmount: (initialAmount - result.taker.remaining) as Amount,
-      price,
+    const filledAmount = (initialAmount - result.taker.remaining) as Amount;
+    const rests = this.book[buySide ? 'buys' : 'sells'].some((o) => o.id === id);
+    let order: NewOrder = {
+      ...placing,
+      filledAmount,
+      price: market ? averagePrice(result.fills, pair.sellPrecision) : placing.price,
       state: orderState(result.taker.remaining),
       escrowRemaining: result.taker.escrow,
     };
-    this.placed.set(orderId, order);
-    const head = buySide
-      ? `Placed a buy order of ${text.buy(initialAmount)} at ${text.sell(price)}`
-      : `Placed a Sell Order of ${text.buy(initialAmount)} at ${text.sell(price)}`;
-    const filled = order.filledAmount > 0n ? `${head}; ${text.buy(order.filledAmount)} filled at once` : head;
-    const note = result.cancelled.length > 0 ? `${filled}; ${this.stpNotice(result.cancelled)}` : filled;
-    this.answers.push({ index, order, tradeIds, note });
+    if (!rests && order.escrowRemaining > 0n) {
+      // Market, IOC, FOK: the rest is cancelled and what its escrow still holds goes back (21).
+      const note = 'Unfilled rest cancelled: escrow returned';
+      const refund = refundOpenOrders(pair, [order], ownerId, note);
+      for (const e of refund.entries) this.post(e);
+      order = { ...order, escrowRemaining: 0n as Amount };
+      if (result.taker.remaining > 0n) order = { ...order, state: ORDER_STATE.Cancelled };
+    }
+    this.placed.set(id, order);
+    const average = market ? ` at an average of ${text.sell(order.price)}` : '';
+    let note = filledAmount > 0n ? `${head}; ${text.buy(filledAmount)} filled at once${average}` : head;
+    if (result.taker.remaining > 0n && !rests) note = `${note}; the rest was cancelled`;
+    if (result.cancelled.length > 0) note = `${note}; ${stpNotice(text, result.cancelled)}`;
     this.changes.touchUser(ownerId);
+    return { order, tradeIds, note };
   }
 
   /** What the batch writes besides the money: its new orders, the resting orders it changed, its trades. */
   writes(): PlacedOrderWrites {
     const pairId = this.pair.id;
     return {
-      orders: [...this.placed.values()].map((o) => ({ ...o, pairId })),
+      orders: [...this.placed.values()].filter((o) => !this.triggered.has(o.id)).map((o) => ({ ...o, pairId })),
       makers: [
         ...[...this.restingChanged.values()]
           .filter((m) => !this.restingCancelled.has(m.id))
@@ -204,6 +284,47 @@ export class OrderBatch {
       ],
       trades: this.trades,
     };
+  }
+
+  /** The stop-limit orders this batch triggered, as they now are, in the order they were triggered. */
+  triggeredOrders(): NewOrder[] {
+    return [...this.triggered].map((id) => this.placed.get(id) as NewOrder);
+  }
+
+  /** The prices of the batch's trades, each with the place of the order that printed it (`Print`). */
+  prints(): Print[] {
+    return this.trades.map((t) => ({ price: t.price, at: this.printedAt.get(t.id) ?? -1 }));
+  }
+
+  /**
+   * True when the batch's trades may trigger a stop-limit order (DESIGN §11.4): one reaches the pair's
+   * nearest waiting stop of a side, or one of the batch's own stops that was placed before it.
+   */
+  mayTrigger(): boolean {
+    const prints = this.prints();
+    const { lowestBuy, highestSell } = this.stops;
+    if (
+      prints.some(
+        (p) => (lowestBuy !== null && p.price >= lowestBuy) || (highestSell !== null && p.price <= highestSell),
+      )
+    )
+      return true;
+    const waiting = [...this.placed.values()].filter((o) => o.state === ORDER_STATE.Untriggered);
+    const placedAt = this.stopsPlaced();
+    return (
+      triggeredStops(
+        waiting.map((o) => ({ ...o, seq: 0 })),
+        prints,
+        (s) => placedAt.get(s.id) ?? -1,
+      ).length > 0
+    );
+  }
+
+  /** The place in the batch of each stop-limit order it placed (still waiting), by id. */
+  stopsPlaced(): Map<string, number> {
+    return new Map(
+      this.answers.filter((a) => a.order.state === ORDER_STATE.Untriggered).map((a) => [a.order.id, a.index]),
+    );
   }
 
   /** What an order on the in-memory book (stored, or of this batch) has filled so far. */
@@ -236,20 +357,12 @@ export class OrderBatch {
     }
   }
 
-  /** The answer's note on orders cancelled by self-trade prevention (`your resting buy order at …`). */
-  private stpNotice(cancelled: readonly BookOrder[]): string {
-    const side = cancelled[0]?.buySide ? 'buy' : 'sell';
-    const prices = cancelled.map((c) => this.text.sell(c.price)).join(', ');
-    return cancelled.length === 1
-      ? `your resting ${side} order at ${prices} was cancelled to prevent a self-trade`
-      : `your ${cancelled.length} resting ${side} orders at ${prices} were cancelled to prevent a self-trade`;
-  }
-
   /** Posts a fill's money and records its trade; returns the trade's id. */
-  private recordFill(f: Fill, executorId: string, takerBuySide: boolean): string {
+  private recordFill(f: Fill, executorId: string, takerBuySide: boolean, index: number): string {
     const what = `${this.text.buy(f.quantity)} at ${this.text.sell(f.price)}`;
     for (const e of fillEntries(f, this.pair, executorId, what)) this.post(e);
     const id = newObjectId();
+    this.printedAt.set(id, index);
     this.trades.push({
       id,
       pairId: this.pair.id,
@@ -274,59 +387,4 @@ export class OrderBatch {
     this.entries.push(e);
     this.balances.apply(e);
   }
-}
-
-/**
- * The ledger rows of one fill (DESIGN §5): the cost from the buy order's escrow to the seller and the
- * quantity from the sell order's escrow to the buyer (category 22), the buyer's price improvement back
- * from escrow (22), and each side's fee on its proceeds to the collector, or burned (23). `what` names
- * the trade in the notes ("2.00 SD at 1.50 SN"). Rows of amount 0 are left to the caller to drop.
- */
-function fillEntries(f: Fill, pair: PairRow, executorId: string, what: string): Entry[] {
-  const fromEscrow = { executorId, senderId: null, escrow: true, category: TX_CATEGORY.CexTradeExecuted };
-  const fee = {
-    executorId,
-    category: TX_CATEGORY.CexFeesPaid,
-    recipientId: pair.feeCollectorId,
-    note: `Exchange fee on ${what}`,
-  };
-  return [
-    {
-      ...fromEscrow,
-      currencyId: pair.sellCurrency,
-      amount: f.cost,
-      recipientId: f.sellerId,
-      note: `Sold ${what}`,
-      reference: f.buyOrderId,
-    },
-    {
-      ...fromEscrow,
-      currencyId: pair.buyCurrency,
-      amount: f.quantity,
-      recipientId: f.buyerId,
-      note: `Bought ${what}`,
-      reference: f.sellOrderId,
-    },
-    {
-      ...fromEscrow,
-      currencyId: pair.sellCurrency,
-      amount: f.buyerRefund,
-      recipientId: f.buyerId,
-      note: 'Escrow returned: price improvement',
-      reference: f.buyOrderId,
-    },
-    { ...fee, currencyId: pair.buyCurrency, amount: f.buyerFee, senderId: f.buyerId, reference: f.buyOrderId },
-    { ...fee, currencyId: pair.sellCurrency, amount: f.sellerFee, senderId: f.sellerId, reference: f.sellOrderId },
-  ];
-}
-
-/** A batch order after a later order of the same batch filled it (more). */
-function withFill(order: NewOrder, maker: BookOrder): NewOrder {
-  const filledAmount = (order.initialAmount - maker.remaining) as Amount;
-  return {
-    ...order,
-    filledAmount,
-    escrowRemaining: maker.escrow,
-    state: maker.remaining === 0n ? ORDER_STATE.Filled : ORDER_STATE.Placed,
-  };
 }

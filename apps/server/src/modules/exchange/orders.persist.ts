@@ -3,6 +3,7 @@ import type { PlaceOrderResponse } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { postEntries } from '../ledger/ledger.public.ts';
+import { insertNotificationsAlong } from '../notifications/notifications.public.ts';
 import { toOrderDto, toTradeDto } from './exchange.dto.ts';
 import type { OrderBatch } from './orders.escrow.ts';
 import {
@@ -15,7 +16,8 @@ import {
 /**
  * Writes a placement batch, its orders on each pair in `batches`, in the caller's transaction `tx` as ONE
  * statement: the ledger posts their entries and the same statement inserts the new orders (their `seq`
- * assigned under the pairs' locks), updates the resting orders they filled and inserts their trades.
+ * assigned under the pairs' locks), updates the resting orders they filled, inserts their trades and
+ * the order_filled notification of each side of each trade (DESIGN §11.3).
  * Answers each accepted order's response, by its place in the batch: `{order, trades, tx:{note},
  * message}` as stored. Throws AppError CONFLICT `Insufficient funds` (cannot happen after the batch's own
  * checks) or a database error; the caller's transaction rolls back.
@@ -40,7 +42,10 @@ export async function persistOrderBatches(
       .map(({ t }) => t),
   };
   const entries = batches.flatMap((b) => b.entries);
-  const row = await postEntries<PlacedOrderResult>(tx, entries, changes, placedOrderWrites(writes));
+  // Each side of each trade hears of it (order_filled) from the same statement: one for the whole batch.
+  const notified = insertNotificationsAlong(batches.flatMap((b) => b.notices));
+  const row = await postEntries<PlacedOrderResult>(tx, entries, changes, placedOrderWrites(writes, notified));
+  changes.touchNotifications(notified.ids);
   const stored = parsePlacedOrders(row);
   const tradeById = new Map(writes.trades.map((t) => [t.id, t]));
   return batches.flatMap((batch) =>

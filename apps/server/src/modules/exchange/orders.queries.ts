@@ -1,9 +1,10 @@
 /**
  * SQL of the exchange's orders (SPEC §3, DESIGN §5): a placement batch's context and writes, cancels, reads.
- * Reads other modules' tables: `currencies` (the precision of a pair's two currencies, joined in the placement's context statement) and `users` (the full audit's check that every order names a member, `countOrphanExchangeRows`).
+ * Reads other modules' tables: `currencies` (the precision of a pair's two currencies, joined in the
+ * placement's context statement).
  */
 import { type Amount, formatAmount, fromNumeric } from '@starlight/shared';
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
@@ -23,8 +24,23 @@ export interface OrderRow {
   price: Amount;
   state: number;
   escrowRemaining: Amount;
+  /** DESIGN §11.4: `limit`, `market` or `stop_limit`. */
+  type: string;
+  /** DESIGN §11.4: `GTC`, `IOC` or `FOK`. */
+  timeInForce: string;
+  postOnly: boolean;
+  stopPrice: Amount | null;
+  expiresAt: Date | null;
   createdAt: Date;
+  /** Cancelled by the expiry job at `expiresAt` (DESIGN §11.4); false for every other order. */
+  expired: boolean;
 }
+
+/**
+ * The states of an order that holds escrow, open or Untriggered (DESIGN §11.4), as literal SQL: the partial
+ * index of expiring orders has the same predicate, which a bound parameter would not prove.
+ */
+const LIVE_STATES = sql`${exchangeOrders.state} IN (1, 5)`;
 
 /** Maps an `exchange_orders` row to an `OrderRow` (amounts as Amounts). */
 export function toOrderRow(r: typeof exchangeOrders.$inferSelect): OrderRow {
@@ -39,7 +55,13 @@ export function toOrderRow(r: typeof exchangeOrders.$inferSelect): OrderRow {
     price: fromNumeric(r.price),
     state: r.state,
     escrowRemaining: fromNumeric(r.escrowRemaining),
+    type: r.type,
+    timeInForce: r.timeInForce,
+    postOnly: r.postOnly,
+    stopPrice: r.stopPrice === null ? null : fromNumeric(r.stopPrice),
+    expiresAt: r.expiresAt,
     createdAt: r.createdAt,
+    expired: r.expired,
   };
 }
 
@@ -49,11 +71,43 @@ export async function findOrder(db: DbOrTx, orderId: string): Promise<OrderRow |
   return row ? toOrderRow(row) : null;
 }
 
+/**
+ * Open or Untriggered orders whose `expiresAt` is at or before `now`, soonest first, at most `limit` (DESIGN
+ * §11.4), read through the partial index of expiring orders; `ids` narrows to those orders (a re-read under
+ * locks).
+ */
+export async function findDueOrders(
+  db: DbOrTx,
+  now: Date,
+  limit: number,
+  ids?: readonly string[],
+): Promise<OrderRow[]> {
+  const rows = await db
+    .select()
+    .from(exchangeOrders)
+    .where(
+      and(
+        LIVE_STATES,
+        isNotNull(exchangeOrders.expiresAt),
+        lte(exchangeOrders.expiresAt, now),
+        ids === undefined ? undefined : inArray(exchangeOrders.id, [...ids]),
+      ),
+    )
+    .orderBy(asc(exchangeOrders.expiresAt))
+    .limit(limit);
+  return rows.map(toOrderRow);
+}
+
 /** What placing a batch of orders reads of one pair under the pairs' locks (see `findOrderContexts`). */
 export interface PairContext {
   pair: PairRow;
   /** The resting orders the batch can reach, both sides, each side in priority order. */
   crossing: OrderRow[];
+  /**
+   * The nearest waiting stops (DESIGN §11.4): the lowest stop price of the pair's Untriggered buys and the
+   * highest of its Untriggered sells (null: none), so a batch knows whether its trades may trigger one.
+   */
+  stops: { lowestBuy: Amount | null; highestSell: Amount | null };
 }
 
 /** What placing a batch of orders reads under its pairs' locks (see `findOrderContexts`). */
@@ -94,7 +148,7 @@ export const CROSSING_FIRST_READ = 200;
 /** The columns of a resting order that a placement reads, of the relation `o`. */
 const ORDER_COLUMNS = sql.raw(
   'o.id, o.seq, o.pair_id, o.user_id, o.buy_side, o.initial_amount, o.filled_amount, o.price, o.state, ' +
-    'o.escrow_remaining, o.created_at',
+    'o.escrow_remaining, o.type, o.time_in_force, o.post_only, o.stop_price, o.expires_at, o.created_at',
 );
 
 /**
@@ -146,7 +200,8 @@ function crossingSide(buySide: boolean, tradable: SQL): SQL {
  * One statement, run right after the pairs' locks so it sees every order committed before (DESIGN §5):
  * the live pairs of `pairs`; on each, the resting orders the batch can trade with (for its buys, the
  * sells at or under `buys.limit` in price-time priority, only as many as cover `buys.quantity`; for its
- * sells, the buys at or over `sells.limit` likewise); and every existing balance row the batch can touch,
+ * sells, the buys at or over `sells.limit` likewise); the nearest Untriggered stops of each side (through
+ * `exchange_orders_stops`); and every existing balance row the batch can touch,
  * locked in the global order by the ledger's `lockBalances`: on each pair, those of the pair's members,
  * of its reached orders' owners and of its fee collector, in the pair's two currencies.
  * Whatever sequence of these orders is matched, it only consumes a prefix of each side of the book in
@@ -166,11 +221,13 @@ export async function findOrderContexts(
   // prevention cancels it instead of trading, so it does not use up the batch's quantity).
   const tradable = sql`CASE WHEN o.user_id = ANY(${pgArray(q.userIds)}::bpchar[]) THEN 0
                             ELSE o.initial_amount - o.filled_amount END`;
-  const locked = await lockBalances<PairSqlRow & { crossing: Array<Record<string, string | number | boolean>> | null }>(
-    tx,
-    'exchange_order_contexts',
-    {
-      ctes: sql`
+  type ContextRow = PairSqlRow & {
+    crossing: Array<Record<string, string | number | boolean>> | null;
+    lowest_buy_stop: string | null;
+    highest_sell_stop: string | null;
+  };
+  const locked = await lockBalances<ContextRow>(tx, 'exchange_order_contexts', {
+    ctes: sql`
     reach AS MATERIALIZED (
       SELECT * FROM unnest(${col((r) => r.pairId)}::bpchar[],
                            ${col((r) => reach(r.buys).limit)}::numeric[], ${col((r) => reach(r.buys).quantity)}::numeric[],
@@ -180,27 +237,31 @@ export async function findOrderContexts(
     ${crossingSide(false, tradable)},
     ${crossingSide(true, tradable)},
     crossing AS MATERIALIZED (SELECT * FROM sells UNION ALL SELECT * FROM buys)`,
-      userIds: [],
-      moreBalances: [
-        sql`SELECT x.u, c.c FROM (
+    userIds: [],
+    moreBalances: [
+      sql`SELECT x.u, c.c FROM (
               SELECT * FROM unnest(${pgArray(members.map((m) => m.pairId))}::bpchar[],
                                    ${pgArray(members.map((m) => m.userId))}::bpchar[]) AS j(pair_id, u)
               UNION ALL SELECT pair_id, user_id FROM crossing
               UNION ALL SELECT id, fee_collector_id FROM p) x
             JOIN p ON p.id = x.pair_id
             CROSS JOIN LATERAL (VALUES (p.buy_currency), (p.sell_currency)) c(c)`,
-      ],
-      columns: sql`p.*,
+    ],
+    columns: sql`p.*,
       (SELECT json_agg(json_build_object(
                 'id', o.id, 'seq', o.seq::text, 'userId', o.user_id, 'buySide', o.buy_side,
                 'initialAmount', o.initial_amount::text, 'filledAmount', o.filled_amount::text,
                 'price', o.price::text, 'state', o.state, 'escrowRemaining', o.escrow_remaining::text,
-                'createdAt', o.created_at)
+                'type', o.type, 'timeInForce', o.time_in_force, 'postOnly', o.post_only,
+                'stopPrice', o.stop_price::text, 'expiresAt', o.expires_at, 'createdAt', o.created_at)
               ORDER BY o.buy_side, CASE WHEN o.buy_side THEN -o.price ELSE o.price END, o.seq)
-       FROM crossing o WHERE o.pair_id = p.id) AS crossing`,
-      from: sql`FROM p`,
-    },
-  );
+       FROM crossing o WHERE o.pair_id = p.id) AS crossing,
+      (SELECT min(s.stop_price)::text FROM exchange_orders s
+        WHERE s.pair_id = p.id AND s.buy_side AND s.state = 5) AS lowest_buy_stop,
+      (SELECT max(s.stop_price)::text FROM exchange_orders s
+        WHERE s.pair_id = p.id AND NOT s.buy_side AND s.state = 5) AS highest_sell_stop`,
+    from: sql`FROM p`,
+  });
   if (!locked) return { balances: new BatchBalances(), pairs: new Map() };
   const pairs = new Map<string, PairContext>();
   for (const row of locked.rows) {
@@ -216,9 +277,17 @@ export async function findOrderContexts(
       price: fromNumeric(String(o.price)),
       state: Number(o.state),
       escrowRemaining: fromNumeric(String(o.escrowRemaining)),
+      type: String(o.type),
+      timeInForce: String(o.timeInForce),
+      postOnly: o.postOnly === true,
+      stopPrice: o.stopPrice === null ? null : fromNumeric(String(o.stopPrice)),
+      expiresAt: o.expiresAt === null ? null : new Date(String(o.expiresAt)),
+      expired: false,
       createdAt: new Date(String(o.createdAt)),
     }));
-    pairs.set(pair.id, { pair, crossing });
+    const stopAt = (v: string | null) => (v === null ? null : fromNumeric(v));
+    const stops = { lowestBuy: stopAt(row.lowest_buy_stop), highestSell: stopAt(row.highest_sell_stop) };
+    pairs.set(pair.id, { pair, crossing, stops });
   }
   return { balances: locked.balances, pairs };
 }
@@ -244,12 +313,36 @@ export async function updateOrders(
     WHERE o.id = v.id`);
 }
 
-/** Every open order of a pair (both sides), oldest first: what deleting a pair must cancel. */
+/** Marks orders the expiry job cancelled as expired (DESIGN §11.4), in its transaction. */
+export async function markOrdersExpired(tx: Tx, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(sql`UPDATE exchange_orders SET expired = true WHERE id = ANY(${pgArray([...ids])}::bpchar[])`);
+}
+
+/** Every open or Untriggered order of a pair (both sides), oldest first: what deleting a pair must cancel. */
 export async function findOpenOrdersOfPair(db: DbOrTx, pairId: string): Promise<OrderRow[]> {
   const rows = await db
     .select()
     .from(exchangeOrders)
-    .where(and(eq(exchangeOrders.pairId, pairId), eq(exchangeOrders.state, 1)))
+    .where(and(eq(exchangeOrders.pairId, pairId), LIVE_STATES))
+    .orderBy(exchangeOrders.seq);
+  return rows.map(toOrderRow);
+}
+
+/**
+ * A member's open and Untriggered orders (both sides), oldest first, on the pairs `pairIds` or, when null, on
+ * any pair: what cancelling all of them must cancel (DESIGN §11.4). Reads `exchange_orders_user_state`.
+ */
+export async function findOpenOrdersOfUser(
+  db: DbOrTx,
+  userId: string,
+  pairIds: readonly string[] | null,
+): Promise<OrderRow[]> {
+  const onPairs = pairIds === null ? undefined : inArray(exchangeOrders.pairId, [...pairIds]);
+  const rows = await db
+    .select()
+    .from(exchangeOrders)
+    .where(and(eq(exchangeOrders.userId, userId), LIVE_STATES, onPairs))
     .orderBy(exchangeOrders.seq);
   return rows.map(toOrderRow);
 }
@@ -297,27 +390,4 @@ export async function findUserOrders(
     .limit(f.limit)
     .offset(f.offset ?? 0);
   return rows.map((r) => ({ ...toOrderRow(r.order), buyPrecision: r.buyPrecision, sellPrecision: r.sellPrecision }));
-}
-
-/**
- * The full audit's check of what the exchange's tables no longer have foreign keys for (migration 0036):
- * how many of the orders' references (pair, member) and of the trades' (pair, buy order, sell order) name a
- * row that does not exist (a row with two such references counts twice). One anti-join per reference (an
- * OR of them planned a lookup per row, several times slower on millions of orders and trades; the full
- * recount's cost, not a request's).
- */
-export async function countOrphanExchangeRows(db: DbOrTx): Promise<{ orders: number; trades: number }> {
-  const res = await db.execute<{ orders: number; trades: number }>(sql`
-    SELECT
-      (SELECT count(*) FROM exchange_orders o WHERE NOT EXISTS (SELECT 1 FROM exchange_pairs p WHERE p.id = o.pair_id))
-      + (SELECT count(*) FROM exchange_orders o WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = o.user_id))
-        AS orders,
-      (SELECT count(*) FROM exchange_trades t WHERE NOT EXISTS (SELECT 1 FROM exchange_pairs p WHERE p.id = t.pair_id))
-      + (SELECT count(*) FROM exchange_trades t
-          WHERE NOT EXISTS (SELECT 1 FROM exchange_orders o WHERE o.id = t.buy_order_id))
-      + (SELECT count(*) FROM exchange_trades t
-          WHERE NOT EXISTS (SELECT 1 FROM exchange_orders o WHERE o.id = t.sell_order_id))
-        AS trades`);
-  const r = res.rows[0];
-  return { orders: Number(r?.orders ?? 0), trades: Number(r?.trades ?? 0) };
 }

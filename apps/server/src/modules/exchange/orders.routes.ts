@@ -2,7 +2,15 @@
  * Routes of /api/cex's orders (SPEC §7 Exchange, DESIGN §5): placing, cancelling and paying out an order
  * under its Idempotency-Key (or in the module's batches without one).
  */
-import { errorResponse, orderIdRequest, orderResponse, placeOrderRequest, placeOrderResponse } from '@starlight/shared';
+import {
+  cancelAllOrdersRequest,
+  cancelAllOrdersResponse,
+  errorResponse,
+  orderIdRequest,
+  orderResponse,
+  placeOrderRequest,
+  placeOrderResponse,
+} from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
@@ -18,7 +26,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ db: Db; batches: OrderBatches
   app.post(
     '/placeOrder',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'trade' },
       schema: {
         summary: 'Place a buy or sell order; it escrows funds and matches by price-time priority',
         tags,
@@ -36,7 +44,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ db: Db; batches: OrderBatches
   app.post(
     '/cancelOrder',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'trade' },
       schema: {
         summary: 'Cancel an open order and return its unfilled escrow (owner or admin)',
         tags,
@@ -45,6 +53,21 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ db: Db; batches: OrderBatches
       },
     },
     (req) => moneyMoving(db, req, (tx, changes) => orders.cancelOrder(tx, requireAuth(req), req.body.orderId, changes)),
+  );
+
+  app.post(
+    '/cancelAllOrders',
+    {
+      config: { access: 'member', scope: 'trade' },
+      schema: {
+        summary: "Cancel all the caller's open orders, or those of one pair, returning their escrow",
+        tags,
+        body: cancelAllOrdersRequest,
+        response: { 200: cancelAllOrdersResponse, ...errors },
+      },
+    },
+    (req) =>
+      moneyMoving(db, req, (tx, changes) => orders.cancelAllOrders(tx, requireAuth(req), req.body.pair, changes)),
   );
 
   app.post(

@@ -8,23 +8,27 @@ import {
   ADMIN_CATEGORY,
   type Amount,
   AppError,
+  type CancelAllOrdersResponse,
+  MAX_AMOUNT,
   ORDER_STATE,
   type OrderResponse,
-  type PlaceOrderInput,
   type PlaceOrderResponse,
   sumAmounts,
   TX_CATEGORY,
 } from '@starlight/shared';
 import type { Tx } from '../../db/client.ts';
+import { holdCommit } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
 import { type Outcome, onlyOutcome } from '../../lib/group-commit.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
-import { postEntries } from '../ledger/ledger.public.ts';
+import { type Entry, postEntries } from '../ledger/ledger.public.ts';
 import { insertAdminLog } from '../oversight/oversight.public.ts';
 import { pairAmountText, pairName, toOrderDto } from './exchange.dto.ts';
-import { OrderBatch, refundOpenOrders } from './orders.escrow.ts';
+import { OrderBatch } from './orders.escrow.ts';
+import { refundOpenOrders } from './orders.money.ts';
 import { persistOrderBatches } from './orders.persist.ts';
 import {
+  findOpenOrdersOfUser,
   findOrder,
   findOrderContexts,
   type OrderRow,
@@ -32,21 +36,26 @@ import {
   type SideReach,
   updateOrders,
 } from './orders.queries.ts';
-import { validateOrder } from './orders.validate.ts';
+import { triggerStops } from './orders.stops.ts';
+import { type OrderInput, validateOrder } from './orders.validate.ts';
 import { findPair, lockPair, lockPairs, lockPairsText, type PairRow } from './pairs.queries.ts';
 
 /** One order to place: who places it and what (SPEC §7 placeOrder). */
 export interface OrderJob {
   member: AuthUser;
-  input: PlaceOrderInput;
+  input: OrderInput;
 }
 
 /** How far the batch's orders of one side reach into the other side of the book (null: none of that side). */
 function reachOf(jobs: readonly OrderJob[], buySide: boolean): SideReach | null {
-  const side = jobs.filter((j) => j.input.buySide === buySide).map((j) => j.input);
+  // A stop-limit order does not match when placed (it waits for its trigger, `triggerStops`).
+  const side = jobs.filter((j) => j.input.buySide === buySide && j.input.type !== 'stop_limit').map((j) => j.input);
   if (side.length === 0) return null;
-  // Ascending prices: a buy reaches furthest at the highest, a sell at the lowest.
-  const prices = side.map((o) => o.price).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  // Ascending prices: a buy reaches furthest at the highest, a sell at the lowest; a market order (no
+  // price) reaches every price.
+  const prices = side
+    .map((o) => o.price ?? (buySide ? MAX_AMOUNT : (0n as Amount)))
+    .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   const best = (buySide ? prices[prices.length - 1] : prices[0]) as Amount;
   return { limit: best, quantity: sumAmounts(side.map((o) => o.initialAmount)) };
 }
@@ -93,7 +102,9 @@ export function pairLocksOf(jobs: readonly OrderJob[]): string {
  * an order worth less than one unit of sellCurrency's precision). An accepted order answers
  * `{order, trades, tx:{note}, message}` with SPEC §8's message (`Placed a buy order of …` /
  * `Placed a Sell Order of …`, then `; … filled at once` and `; your resting buy order at … was cancelled to
- * prevent a self-trade` when they apply), its state as its own matching left it. Throws (rolling back
+ * prevent a self-trade` when they apply), its state as its own matching left it. A stop-limit order waits
+ * in state Untriggered, its escrow taken; once the batch is written, the stops its trades trigger are
+ * placed and matched in the same transaction (`triggerStops`, DESIGN §11.4). Throws (rolling back
  * the whole batch) only on a database failure.
  */
 export async function placeOrders(
@@ -126,9 +137,13 @@ export async function placeOrders(
   }
   const placing = [...batches.values()].filter((b) => b.answers.length > 0);
   if (placing.length > 0) {
+    // Stops to trigger: the writes go on after the posting, so its COMMIT must not go behind it.
+    const triggers = placing.some((b) => b.mayTrigger());
+    if (triggers) holdCommit(tx);
     for (const { index, response } of await persistOrderBatches(tx, placing, changes))
       outcomes[index] = { ok: true, value: response };
     for (const b of placing) changes.touchPair(b.pair.id);
+    if (triggers) await triggerStops(tx, placing, changes);
   }
   return outcomes.map((o) => o ?? { ok: false, error: new Error('order left without an outcome') });
 }
@@ -140,13 +155,16 @@ export async function placeOrders(
 export async function placeOrder(
   tx: Tx,
   member: AuthUser,
-  input: PlaceOrderInput,
+  input: OrderInput,
   changes: LiveChanges,
 ): Promise<PlaceOrderResponse> {
   return onlyOutcome(placeOrders(tx, [{ member, input }], changes));
 }
 
-/** Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again. */
+/**
+ * Finds an order the caller may act on (its owner, or any admin), locks its pair and reads it again; it
+ * must be open or Untriggered (a waiting stop-limit order, DESIGN §11.4).
+ */
 async function lockOwnOrder(tx: Tx, caller: AuthUser, orderId: string, adminOnly: boolean): Promise<OrderRow> {
   const first = await findOrder(tx, orderId);
   const mayAct = first && (caller.role === 'admin' || (!adminOnly && first.userId === caller.id));
@@ -154,7 +172,8 @@ async function lockOwnOrder(tx: Tx, caller: AuthUser, orderId: string, adminOnly
   await lockPair(tx, first.pairId);
   const order = await findOrder(tx, orderId);
   if (!order) throw new AppError('NOT_FOUND', 'Order not found');
-  if (order.state !== ORDER_STATE.Placed) throw new AppError('CONFLICT', 'Order is not open');
+  if (order.state !== ORDER_STATE.Placed && order.state !== ORDER_STATE.Untriggered)
+    throw new AppError('CONFLICT', 'Order is not open');
   return order;
 }
 
@@ -166,7 +185,7 @@ async function requireOrderPair(tx: Tx, order: OrderRow): Promise<PairRow> {
 }
 
 /**
- * Cancels an open order (SPEC §7 cancelOrder): its owner or an admin; another member's order answers
+ * Cancels an open or Untriggered order (SPEC §7 cancelOrder, DESIGN §11.4): its owner or an admin; another member's order answers
  * NOT_FOUND. Returns the unfilled escrow to the owner (category 21) under the pair's lock, so concurrent
  * cancels refund once. Answers `{order, message}`: `Sell order cancelled` / `Buy order cancelled` (SPEC §8).
  * Throws NOT_FOUND, CONFLICT `Order is not open`.
@@ -191,6 +210,45 @@ export async function cancelOrder(
 }
 
 /**
+ * A member cancels all their open and Untriggered orders, or those of one pair (DESIGN §11.4 cancelAllOrders), in the
+ * caller's transaction: takes the locks of the pairs they rest on, reads them again under the locks and
+ * returns each one's unfilled escrow (category 21) as `cancelOrder` does, so a retry or a concurrent call
+ * cancels nothing twice. Only the caller's own orders, admins included. Answers `{cancelled, message}`:
+ * `3 open orders cancelled`, `1 open order cancelled`, or `No open orders to cancel` (cancelled 0).
+ * Throws NOT_FOUND `Pair not found` for a `pairId` that names no live pair.
+ */
+export async function cancelAllOrders(
+  tx: Tx,
+  member: AuthUser,
+  pairId: string | undefined,
+  changes: LiveChanges,
+): Promise<CancelAllOrdersResponse> {
+  if (pairId !== undefined && !(await findPair(tx, pairId))) throw new AppError('NOT_FOUND', 'Pair not found');
+  const seen = await findOpenOrdersOfUser(tx, member.id, pairId === undefined ? null : [pairId]);
+  const pairIds = [...new Set(seen.map((o) => o.pairId))];
+  if (pairIds.length === 0) return { cancelled: 0, message: 'No open orders to cancel' };
+  await lockPairs(tx, pairIds);
+  // Under the locks: what another cancel or a fill left open (a pair deleted meanwhile cancelled its own).
+  const open = await findOpenOrdersOfUser(tx, member.id, pairIds);
+  if (open.length === 0) return { cancelled: 0, message: 'No open orders to cancel' };
+  const entries: Entry[] = [];
+  const updates: Parameters<typeof updateOrders>[1][number][] = [];
+  for (const id of new Set(open.map((o) => o.pairId))) {
+    const onPair = open.filter((o) => o.pairId === id);
+    const pair = await requireOrderPair(tx, onPair[0] as OrderRow);
+    const refund = refundOpenOrders(pair, onPair, member.id, 'Order cancelled: escrow returned');
+    entries.push(...refund.entries);
+    updates.push(...refund.updates);
+    changes.touchPair(pair.id);
+  }
+  await postEntries(tx, entries, changes);
+  await updateOrders(tx, updates);
+  changes.touchUser(member.id);
+  const n = open.length;
+  return { cancelled: n, message: `${n} open order${n === 1 ? '' : 's'} cancelled` };
+}
+
+/**
  * Admin: pays out the rest of a sell order that was settled outside the platform (SPEC §7 payoutOrder,
  * DESIGN §5): the escrowed remainder leaves escrow to the seller (category 22) and is burned from them
  * (category 11), the order becomes Filled, and an admin log row (Manual Burn) records it.
@@ -205,6 +263,8 @@ export async function payoutOrder(
 ): Promise<OrderResponse> {
   const order = await lockOwnOrder(tx, admin, orderId, true);
   if (order.buySide) throw new AppError('CONFLICT', 'Only sell orders can be paid out');
+  if (order.state === ORDER_STATE.Untriggered)
+    throw new AppError('CONFLICT', 'A stop-limit order waiting for its trigger cannot be paid out');
   const pair = await requireOrderPair(tx, order);
   const rest = order.escrowRemaining;
   const text = pairAmountText(pair).buy(rest);

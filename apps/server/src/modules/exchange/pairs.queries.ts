@@ -52,7 +52,12 @@ export interface PairRow {
   visible: boolean;
   frozen: boolean;
   frozenNote: string;
+  /** The larger of the two fees (SPEC §3's one `fee`). */
   fee: Amount;
+  /** Fraction of the proceeds the resting order's side pays (DESIGN §11.4). */
+  makerFee: Amount;
+  /** Fraction of the proceeds the incoming order's side pays (DESIGN §11.4). */
+  takerFee: Amount;
   feeCollectorId: string | null;
   feeCollector: string;
   createdAt: Date;
@@ -79,6 +84,8 @@ export type PairSqlRow = {
   frozen: boolean;
   frozen_note: string;
   fee: string;
+  maker_fee: string;
+  taker_fee: string;
   fee_collector_id: string | null;
   fee_collector: string | null;
   created_at: string | Date;
@@ -98,7 +105,7 @@ export type PairSqlRow = {
 export function pairRows(where: SQL): SQL {
   return sql`
     SELECT p.id, p.buy_currency, p.sell_currency, p.can_buy, p.can_sell, p.visible, p.frozen, p.frozen_note,
-           p.fee, p.fee_collector_id, u.nickname AS fee_collector, p.created_at,
+           p.fee, p.maker_fee, p.taker_fee, p.fee_collector_id, u.nickname AS fee_collector, p.created_at,
            bc.name AS buy_name, bc.ticker AS buy_ticker, bc.precision AS buy_precision,
            bc.is_frozen AS buy_frozen, bc.frozen_note AS buy_frozen_note,
            sc.name AS sell_name, sc.ticker AS sell_ticker, sc.precision AS sell_precision,
@@ -126,6 +133,8 @@ export function toPairRow(r: PairSqlRow): PairRow {
     frozen: r.frozen,
     frozenNote: r.frozen_note,
     fee: fromNumeric(String(r.fee)),
+    makerFee: fromNumeric(String(r.maker_fee)),
+    takerFee: fromNumeric(String(r.taker_fee)),
     feeCollectorId: r.fee_collector_id,
     feeCollector: r.fee_collector ?? '',
     createdAt: new Date(r.created_at),
@@ -174,7 +183,7 @@ export async function pairExists(db: DbOrTx, buyCurrency: number, sellCurrency: 
   return rows.length > 0;
 }
 
-/** The columns a pair is created or modified with. */
+/** The columns a pair is created or modified with (`fee`: the larger of the two fees, set beside them). */
 export interface PairFields {
   canBuy?: boolean;
   canSell?: boolean;
@@ -182,6 +191,8 @@ export interface PairFields {
   frozen?: boolean;
   frozenNote?: string;
   fee?: Amount;
+  makerFee?: Amount;
+  takerFee?: Amount;
   feeCollectorId?: string | null;
 }
 
@@ -193,6 +204,8 @@ function pairColumns(f: PairFields): Partial<typeof exchangePairs.$inferInsert> 
   if (f.frozen !== undefined) out.frozen = f.frozen;
   if (f.frozenNote !== undefined) out.frozenNote = f.frozenNote;
   if (f.fee !== undefined) out.fee = formatAmount(f.fee);
+  if (f.makerFee !== undefined) out.makerFee = formatAmount(f.makerFee);
+  if (f.takerFee !== undefined) out.takerFee = formatAmount(f.takerFee);
   if (f.feeCollectorId !== undefined) out.feeCollectorId = f.feeCollectorId;
   return out;
 }

@@ -1,6 +1,7 @@
 /** The exchange's pairs (SPEC §3, §7 Exchange; DESIGN §5): who may see them, creation, changes, deletion. */
 import {
   ADMIN_CATEGORY,
+  type Amount,
   AppError,
   type CreatePairInput,
   type DeletePairResponse,
@@ -18,7 +19,7 @@ import { findCurrency } from '../bank/bank.public.ts';
 import { postEntries } from '../ledger/ledger.public.ts';
 import { insertAdminLog } from '../oversight/oversight.public.ts';
 import { pairName, toPairDto } from './exchange.dto.ts';
-import { refundOpenOrders } from './orders.escrow.ts';
+import { refundOpenOrders } from './orders.money.ts';
 import { findOpenOrdersOfPair, updateOrders } from './orders.queries.ts';
 import {
   findPair,
@@ -54,17 +55,36 @@ async function collectorId(db: DbOrTx, nickname: string | undefined): Promise<st
   return user.id;
 }
 
-/** The pair flags a request may set (`fee` a fraction 0..1 as an Amount). */
+/** The pair flags a request may set (fees fractions 0..1 as Amounts). */
 export type PairInput = Omit<ModifyPairInput, 'pairId' | 'name'>;
 
-async function pairFields(db: DbOrTx, input: PairInput): Promise<PairFields> {
+/**
+ * The fee columns a request sets (DESIGN §11.4): `fee` sets both the maker and the taker fee, a `makerFee`
+ * or `takerFee` beside it wins; the one `fee` column follows as the larger of the two. `before`: the
+ * pair's fees as they are (0 for a new pair). Empty when the request names no fee.
+ */
+function feeFields(input: PairInput, before: { makerFee: Amount; takerFee: Amount }): PairFields {
+  if (input.fee === undefined && input.makerFee === undefined && input.takerFee === undefined) return {};
+  const makerFee = input.makerFee ?? input.fee ?? before.makerFee;
+  const takerFee = input.takerFee ?? input.fee ?? before.takerFee;
+  // Math.max takes no bigints.
+  let fee = makerFee;
+  if (takerFee > fee) fee = takerFee;
+  return { makerFee, takerFee, fee };
+}
+
+async function pairFields(
+  db: DbOrTx,
+  input: PairInput,
+  before: { makerFee: Amount; takerFee: Amount },
+): Promise<PairFields> {
   const fields: PairFields = {};
   if (input.canBuy !== undefined) fields.canBuy = input.canBuy;
   if (input.canSell !== undefined) fields.canSell = input.canSell;
   if (input.visible !== undefined) fields.visible = input.visible;
   if (input.frozen !== undefined) fields.frozen = input.frozen;
   if (input.frozenNote !== undefined) fields.frozenNote = input.frozenNote;
-  if (input.fee !== undefined) fields.fee = input.fee;
+  Object.assign(fields, feeFields(input, before));
   const collector = await collectorId(db, input.feeCollector);
   if (collector !== undefined) fields.feeCollectorId = collector;
   return fields;
@@ -72,8 +92,8 @@ async function pairFields(db: DbOrTx, input: PairInput): Promise<PairFields> {
 
 /**
  * Admin: creates a pair trading `buyCurrency` against `sellCurrency` (SPEC §7 createPair, DESIGN §5).
- * The name is composed from the currencies; `visible` defaults to true, `fee` to 0, no collector burns
- * fees. Writes an admin log row (category 20). Answers `{pair, message}`.
+ * The name is composed from the currencies; `visible` defaults to true, fees to 0 (`fee` sets both
+ * the maker and the taker fee, DESIGN §11.4), no collector burns fees. Writes an admin log row (category 20). Answers `{pair, message}`.
  * Throws NOT_FOUND (currency), VALIDATION (same currency twice, unknown collector), CONFLICT (exists).
  */
 export async function createPair(
@@ -95,7 +115,7 @@ export async function createPair(
       if (await pairExists(tx, buy.currencyId, sell.currencyId)) {
         throw new AppError('CONFLICT', 'This pair already exists');
       }
-      const fields = await pairFields(tx, input);
+      const fields = await pairFields(tx, input, { makerFee: 0n as Amount, takerFee: 0n as Amount });
       const id = await insertPair(tx, { ...fields, buyCurrency: buy.currencyId, sellCurrency: sell.currencyId });
       const pair = await findPair(tx, id);
       if (!pair) throw new Error('pair vanished');
@@ -115,7 +135,8 @@ export async function createPair(
 }
 
 /**
- * Admin: changes a pair's flags, fee or collector (SPEC §7 modifyPair); currencies never change, the
+ * Admin: changes a pair's flags, fees or collector (SPEC §7 modifyPair, DESIGN §11.4: `fee` sets both the
+ * maker and the taker fee; `makerFee`/`takerFee` one of them); currencies never change, the
  * name follows them. Writes an admin log row (category 21). Answers `{pair, message: 'Pair modified'}`.
  * Throws NOT_FOUND (pair), VALIDATION (unknown collector).
  */
@@ -130,7 +151,7 @@ export async function modifyPair(
     await lockPair(tx, input.pairId);
     const before = await findPair(tx, input.pairId);
     if (!before) throw new AppError('NOT_FOUND', 'Pair not found');
-    const fields = await pairFields(tx, input);
+    const fields = await pairFields(tx, input, before);
     await updatePair(tx, before.id, fields);
     const pair = await findPair(tx, before.id);
     if (!pair) throw new Error('pair vanished');

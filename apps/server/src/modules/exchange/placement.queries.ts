@@ -3,7 +3,7 @@
  * trades) that ride along the ledger's posting of the batch's money in one statement, and its answer.
  */
 import { type Amount, formatAmount } from '@starlight/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { pgArray } from '../../db/pg-array.ts';
 import type { PostAlong } from '../ledger/ledger.public.ts';
 import type { OrderRow } from './orders.queries.ts';
@@ -26,10 +26,12 @@ export interface PlacedOrderWrites {
  * money in the same statement): the new orders (their `seq` assigned under the pair's lock), the resting
  * orders' new fills and escrow, and the trades. `parsePlacedOrders` reads the statement's row.
  * The resting orders' ids travel as `bpchar[]` (see `updateOrders`): as `text[]` the update cast `id` and
- * scanned all of exchange_orders on every batch.
+ * scanned all of exchange_orders on every batch. `notified`: the trades' notifications
+ * (`insertNotificationsAlong`), written by the same statement.
  */
-export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
+export function placedOrderWrites(w: PlacedOrderWrites, notified: { ctes: SQL; columns: SQL }): PostAlong {
   const od = (f: (o: PlacedOrderWrites['orders'][number]) => string | number | boolean) => pgArray(w.orders.map(f));
+  const odNull = (f: (o: PlacedOrderWrites['orders'][number]) => string | null) => pgArray(w.orders.map(f));
   const mk = (f: (m: PlacedOrderWrites['makers'][number]) => string | number) => pgArray(w.makers.map(f));
   const tr = (f: (t: PlacedOrderWrites['trades'][number]) => string | boolean) => pgArray(w.trades.map(f));
   return {
@@ -37,8 +39,10 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
     ctes: sql`
     placed AS (
       INSERT INTO exchange_orders
-        (id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining)
-      SELECT id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining
+        (id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining,
+         type, time_in_force, post_only, stop_price, expires_at)
+      SELECT id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining,
+             type, time_in_force, post_only, stop_price, expires_at
       FROM unnest(
         ${od((o) => o.id)}::text[],
         ${od((o) => o.pairId)}::text[],
@@ -48,9 +52,15 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
         ${od((o) => formatAmount(o.filledAmount))}::numeric[],
         ${od((o) => formatAmount(o.price))}::numeric[],
         ${od((o) => o.state)}::int[],
-        ${od((o) => formatAmount(o.escrowRemaining))}::numeric[]
+        ${od((o) => formatAmount(o.escrowRemaining))}::numeric[],
+        ${od((o) => o.type)}::text[],
+        ${od((o) => o.timeInForce)}::text[],
+        ${od((o) => o.postOnly)}::bool[],
+        ${odNull((o) => (o.stopPrice === null ? null : formatAmount(o.stopPrice)))}::numeric[],
+        ${odNull((o) => o.expiresAt?.toISOString() ?? null)}::timestamptz[]
       ) WITH ORDINALITY
-        AS v(id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining, n)
+        AS v(id, pair_id, user_id, buy_side, initial_amount, filled_amount, price, state, escrow_remaining,
+             type, time_in_force, post_only, stop_price, expires_at, n)
       ORDER BY n
       RETURNING id, seq, created_at),
     makers AS (
@@ -79,8 +89,8 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
       ) WITH ORDINALITY AS v(id, pair_id, buy_order_id, sell_order_id, taker_buy_side, price, amount, cost,
                              buyer_fee, seller_fee, n)
       ORDER BY n
-      RETURNING id, seq, created_at)`,
-    columns: sql`
+      RETURNING id, seq, created_at), ${notified.ctes}`,
+    columns: sql`${notified.columns},
       (SELECT json_agg(json_build_object('id', id, 'seq', seq::text, 'createdAt', created_at)) FROM placed) AS placed,
       statement_refuse_unless((SELECT count(*) FROM makers) = ${w.makers.length}::int, 'internal_error', '',
                               'a resting order changed under the pair lock') AS makers_updated,
@@ -90,6 +100,7 @@ export function placedOrderWrites(w: PlacedOrderWrites): PostAlong {
 
 /** The row `postEntries` returns for `placedOrderWrites`. */
 export type PlacedOrderResult = {
+  notified: number;
   placed: Array<{ id: string; seq: string; createdAt: string }> | null;
   makers_updated: boolean;
   trades: Array<{ id: string; seq: string; createdAt: string }> | null;

@@ -62,7 +62,8 @@ export function toProcessDto(r: ProcessRow, nickname: string): ForgeProcess {
 }
 
 /** The columns of `ProcessRow` from `p` (forge_processes), `ci` and `co` (its two currencies). */
-const PROCESS_COLUMNS = sql.raw(`p.id, p.user_id, p.created_at, p.finish_date, p.ended_at, p.recipe_id, p.recipe_name,
+export const PROCESS_COLUMNS =
+  sql.raw(`p.id, p.user_id, p.created_at, p.finish_date, p.ended_at, p.recipe_id, p.recipe_name,
   p.input_currency_id, p.input_amount::text AS input_amount, ci.precision AS input_precision,
   p.output_currency_id, p.output_amount::text AS output_amount, co.precision AS output_precision,
   p.quantity, p.state`);
@@ -124,12 +125,13 @@ export interface NewProcess {
  * The caller's part of the ledger posting that starts the processes `rows` (see `postEntries`): their
  * rows (state 1, each finishing its recipe's `timeRequired` seconds after the database's now) are
  * inserted in the same statement as the inputs' debits, only when the posting is accepted, and their
- * dates come back as the statement's `started` (`[{id, created_at, finish_date}]`).
+ * dates come back as the statement's `started` (`[{id, created_at, finish_date}]`). `notified`: their
+ * notifications (`insertNotificationsAlong`), written by the same statement.
  */
-export function insertProcessesAlong(rows: readonly NewProcess[]): PostAlong {
+export function insertProcessesAlong(rows: readonly NewProcess[], notified: { ctes: SQL; columns: SQL }): PostAlong {
   const col = <T extends string | number>(f: (r: NewProcess) => T) => pgArray(rows.map(f));
   return {
-    name: 'forge_start',
+    name: 'forge_start_notify',
     ctes: sql`proc AS (
       INSERT INTO forge_processes (id, user_id, recipe_id, recipe_name, input_currency_id, input_amount,
                                    output_currency_id, output_amount, quantity, finish_date)
@@ -143,9 +145,9 @@ export function insertProcessesAlong(rows: readonly NewProcess[]): PostAlong {
         AS v(id, user_id, recipe_id, recipe_name, input_currency_id, input_amount, output_currency_id,
              output_amount, quantity, secs)
       WHERE (SELECT ok FROM ok)
-      RETURNING id, created_at, finish_date)`,
+      RETURNING id, created_at, finish_date), ${notified.ctes}`,
     columns: sql`(SELECT json_agg(json_build_object('id', id, 'created_at', created_at, 'finish_date', finish_date))
-                  FROM proc) AS started`,
+                  FROM proc) AS started, ${notified.columns}`,
   };
 }
 
@@ -241,7 +243,10 @@ export interface ProcessQuery extends ForgeProcessFilters {
  * starts), so `finishBefore` narrows the range of start dates read; `forge_processes_finish` serves a
  * narrow finish range.
  */
-async function processWhere(db: DbOrTx, q: ProcessQuery): Promise<{ cond: SQL; whole: boolean } | null> {
+export async function processWhere(
+  db: DbOrTx,
+  q: Omit<ProcessQuery, 'limit' | 'page'>,
+): Promise<{ cond: SQL; whole: boolean } | null> {
   const where: SQL[] = [sql`true`];
   if (q.userId) where.push(sql`p.user_id = ${q.userId}`);
   if (q.nickname) {

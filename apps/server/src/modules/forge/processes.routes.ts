@@ -5,6 +5,7 @@ import {
   forgeProcessesResponse,
   getForgeProcessesAllRequest,
   getForgeProcessesRequest,
+  processesCsvQuery,
   processResponse,
   startProcessRequest,
 } from '@starlight/shared';
@@ -12,9 +13,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { moneyMovingBatched } from '../../http/money-moving.ts';
+import { csvFileName, sendCsv } from '../../lib/csv-export.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
+import { csvExportLimit } from '../../plugins/rate-limit.ts';
 import type { ProcessBatches } from './processes.batches.ts';
 import * as processes from './processes.service.ts';
+import { PROCESS_COLUMNS, processPages } from './processes-export.service.ts';
 
 /**
  * `batches`: the module's group commits of starts and of ends; `ownTotals`: members' kept process totals;
@@ -32,7 +36,7 @@ export const processesRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/startProcess',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'transfer' },
       schema: {
         summary: "Start forging: the recipe's input times quantity is taken now",
         tags,
@@ -51,7 +55,7 @@ export const processesRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/endProcess',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'transfer' },
       schema: {
         summary: 'Claim a finished process, or cancel one in its first 10 minutes (input paid back)',
         tags,
@@ -70,7 +74,7 @@ export const processesRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/getForgeProcesses',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: "The caller's forge processes, newest first",
         tags,
@@ -93,5 +97,22 @@ export const processesRoutes: FastifyPluginAsyncZod<{
       },
     },
     (req) => processes.getForgeProcessesAll(readDb, req.body),
+  );
+
+  app.get(
+    '/processes.csv',
+    {
+      config: { access: 'admin', downloadLink: true, rateLimit: csvExportLimit() },
+      schema: {
+        summary:
+          'Every forge process matching the Forge Process Logs filters, as CSV, newest first (admin, DESIGN §11.6)',
+        tags,
+        querystring: processesCsvQuery,
+        response: errors,
+      },
+    },
+    (req, reply) => {
+      sendCsv(req, reply, csvFileName('forge-processes'), PROCESS_COLUMNS, processPages(readDb, req.query));
+    },
   );
 };

@@ -25,6 +25,7 @@ import {
   FORGE_CANCEL_WINDOW_MS,
   type ForgeProcess,
   type ForgeProcessesResponse,
+  formatAmount,
   fromNumeric,
   type GetForgeProcessesAllRequest,
   type GetForgeProcessesRequest,
@@ -42,6 +43,12 @@ import type { KeptTotals } from '../../lib/kept-totals.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { requireBurnable, requireMintable, requireNotFrozen } from '../bank/currencies.service.ts';
 import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
+import {
+  insertNotificationsAlong,
+  type NewNotification,
+  settleForgeReady,
+  withdrawForgeReady,
+} from '../notifications/notifications.public.ts';
 import {
   closeProcesses,
   findOwnProcessTiming,
@@ -141,9 +148,14 @@ export async function startProcesses(
     changes.touchUser(member.id);
   }
   if (started.length > 0) {
+    // Each process's forge_ready notification rides in the same statement, due at its finish date.
+    const notified = insertNotificationsAlong(started.map(forgeReadyNotice));
     const { started: dates } = await postEntries<{
       started: Array<{ id: string; created_at: string; finish_date: string }> | null;
-    }>(tx, entries, changes, insertProcessesAlong(started));
+    }>(tx, entries, changes, insertProcessesAlong(started, notified));
+    // Pushed at the commit only if already due then (a start that outlasted its recipe's time); else by the
+    // push of what became due.
+    changes.touchNotifications(notified.ids);
     const byId = new Map((dates ?? []).map((d) => [d.id, d]));
     for (const s of started) {
       const d = byId.get(s.id);
@@ -173,6 +185,25 @@ export async function startProcesses(
     }
   }
   return outcomes.map((o) => o ?? { ok: false, error: new Error('start left without an outcome') });
+}
+
+/**
+ * A started process's forge_ready notification (DESIGN §11.3): its id is the process's (so a cancel
+ * withdraws it) and it is due at the process's finish date, the recipe's `time_required` seconds from the
+ * transaction's now, as the process's `finish_date`.
+ */
+function forgeReadyNotice(p: NewProcess): NewNotification {
+  const r = p.recipe;
+  const output = formatAmount(times(r.output_amount, p.quantity), r.output_precision);
+  return {
+    id: p.id,
+    userId: p.userId,
+    kind: 'forge_ready',
+    title: `${r.name} is ready`,
+    body: `Your forge process ${r.name} x${p.quantity} is ready: claim ${output} ${r.output_ticker}.`,
+    link: '/userbank?tab=forge',
+    dueInSeconds: r.time_required,
+  };
 }
 
 /**
@@ -279,6 +310,13 @@ export async function endProcesses(
       },
     });
   }
+  // A process cancelled before it was ready announces nothing: its pending forge_ready goes with it. A
+  // claimed one's is settled: read, unmailed, not pushed as news should it come due this very second.
+  const endedJobs = jobs.filter((j) => endedIds.has(j.input.processId));
+  const cancelled = endedJobs.filter((j) => j.input.cancel).map((j) => j.input.processId);
+  const claimed = endedJobs.filter((j) => !j.input.cancel).map((j) => j.input.processId);
+  if (cancelled.length > 0) await withdrawForgeReady(tx, cancelled);
+  if (claimed.length > 0) await settleForgeReady(tx, claimed);
   if (entries.length > 0) await postEntries(tx, entries, changes);
   return outcomes;
 }

@@ -24,7 +24,7 @@ export const collectionsRoutes: FastifyPluginAsyncZod<{ db: Db; collections: Col
   app.post(
     '/createCollection',
     {
-      config: { access: 'creator' },
+      config: { access: 'creator', scope: 'transfer' },
       schema: {
         summary: 'Create an item collection, with the app URLs a consent request may name (creator or admin)',
         tags,
@@ -38,7 +38,7 @@ export const collectionsRoutes: FastifyPluginAsyncZod<{ db: Db; collections: Col
   app.post(
     '/modifyCollection',
     {
-      config: { access: 'creator' },
+      config: { access: 'creator', scope: 'transfer' },
       schema: {
         summary: "Change one of the caller's collections: name, description, image, app URLs (its creator only)",
         tags,

@@ -1,7 +1,8 @@
 /**
  * What other modules may use of the items: writing and removing items inside another module's posting (a
  * checkout grants ships and takes them back, an opened chip yields one, a creator app makes collections),
- * and reading them for a member's profile.
+ * and reading them for a member's profile; an item locked and moved by the marketplace's listing and sale;
+ * which items are listed, for a creator app.
  */
 export {
   deleteCheckoutItems,
@@ -12,3 +13,4 @@ export {
   insertItemsAlong,
   type NewItem,
 } from './items.queries.ts';
+export { findListedItemIds, lockItem, moveItem } from './ownership.queries.ts';

@@ -23,6 +23,7 @@ type CollectionSqlRow = {
   nickname: string;
   redirect_urls: string[];
   cancel_url: string;
+  royalty: string;
   created_at: string | Date;
 };
 
@@ -35,12 +36,14 @@ const toOwnCollection = (r: CollectionSqlRow): OwnCollection => ({
   createdAt: new Date(r.created_at).toISOString(),
   redirectUrls: r.redirect_urls,
   cancelUrl: r.cancel_url,
+  royalty: r.royalty,
 });
 
 /** Collections matching `where`, oldest first, with their creators and app URLs (strip them for others). */
 async function selectCollections(db: DbOrTx, where: SQL): Promise<OwnCollection[]> {
   const res = await db.execute<CollectionSqlRow>(sql`
-    SELECT c.id, c.name, c.description, c.img_url, u.nickname, c.redirect_urls, c.cancel_url, c.created_at
+    SELECT c.id, c.name, c.description, c.img_url, u.nickname, c.redirect_urls, c.cancel_url, c.royalty::text AS royalty,
+           c.created_at
     FROM item_collections c JOIN users u ON u.id = c.creator_id
     WHERE ${where} ORDER BY c.created_at, c.id`);
   return res.rows.map(toOwnCollection);
@@ -48,7 +51,7 @@ async function selectCollections(db: DbOrTx, where: SQL): Promise<OwnCollection[
 
 /** A collection as everyone sees it (without the creator's app URLs). */
 export function publicCollection(c: OwnCollection): ItemCollection {
-  const { redirectUrls: _r, cancelUrl: _c, ...shown } = c;
+  const { redirectUrls: _r, cancelUrl: _c, royalty: _y, ...shown } = c;
   return shown;
 }
 
@@ -87,7 +90,7 @@ export async function insertCollection(
 
 /** The stored fields of a collection its creator may change (DESIGN §7 `modifyCollection`). */
 export type CollectionPatch = Partial<
-  Pick<CollectionRow, 'name' | 'description' | 'imgUrl' | 'redirectUrls' | 'cancelUrl'>
+  Pick<CollectionRow, 'name' | 'description' | 'imgUrl' | 'redirectUrls' | 'cancelUrl' | 'royalty'>
 >;
 
 /** Writes `patch` (only the fields it has) on collection `id`. */
@@ -298,6 +301,7 @@ export async function findGroupedItems(
   const offset = (page.page - 1) * page.limit;
   const [rows, count] = await Promise.all([
     queryPlanned<{
+      id: string;
       name: string;
       count: string;
       img_url: string;
@@ -309,7 +313,7 @@ export async function findGroupedItems(
       sql`
       WITH names AS MATERIALIZED (
         SELECT DISTINCT i.name FROM items i WHERE ${where} ORDER BY i.name LIMIT ${page.limit} OFFSET ${offset})
-      SELECT DISTINCT ON (i.name) i.name, count(*) OVER (PARTITION BY i.name) AS count, i.img_url, i.description,
+      SELECT DISTINCT ON (i.name) i.id, i.name, count(*) OVER (PARTITION BY i.name) AS count, i.img_url, i.description,
              i.metadata, i.variabledata
       FROM items i
       WHERE ${where} AND i.name >= (SELECT min(name) FROM names) AND i.name <= (SELECT max(name) FROM names)
@@ -320,6 +324,7 @@ export async function findGroupedItems(
   return {
     ...count,
     data: rows.map((r) => ({
+      itemId: r.id,
       name: r.name,
       count: Number(r.count),
       imgUrl: r.img_url,

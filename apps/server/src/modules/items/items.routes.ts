@@ -1,4 +1,4 @@
-/** Routes of /api/inventory's items (SPEC §7, DESIGN §7): creating and changing them, and the lists. */
+/** Routes of /api/inventory's items (SPEC §7, DESIGN §7, §11.5): creating, changing and gifting them, and the lists. */
 import {
   createItemRequest,
   errorResponse,
@@ -6,9 +6,11 @@ import {
   getUserCollectionsRequest,
   getUserItemsGroupedRequest,
   getUserItemsRequest,
+  giftItemRequest,
   groupedItemsResponse,
   itemResponse,
   itemsResponse,
+  messageResponse,
   modifyItemRequest,
   userCollectionsResponse,
 } from '@starlight/shared';
@@ -17,6 +19,7 @@ import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
 import { withLiveChanges } from '../../http/money-moving.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
+import { giftItem } from './gifts.service.ts';
 import * as items from './items.service.ts';
 import type { CollectionTotals } from './items.totals.ts';
 
@@ -31,7 +34,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db; totals: CollectionTota
   app.post(
     '/createItem',
     {
-      config: { access: 'creator' },
+      config: { access: 'creator', scope: 'transfer' },
       schema: {
         summary: "Add an item to one of the caller's collections, owned by a member",
         tags,
@@ -45,7 +48,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db; totals: CollectionTota
   app.post(
     '/modifyItem',
     {
-      config: { access: 'creator' },
+      config: { access: 'creator', scope: 'transfer' },
       schema: {
         summary: "Change an item of one of the caller's collections (its creator only); the owner keeps it",
         tags,
@@ -57,9 +60,23 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db; totals: CollectionTota
   );
 
   app.post(
+    '/giftItem',
+    {
+      config: { access: 'member', scope: 'transfer' },
+      schema: {
+        summary: 'Give one of your items to another member by nickname; they are notified',
+        tags,
+        body: giftItemRequest,
+        response: { 200: messageResponse, ...errors },
+      },
+    },
+    (req) => withLiveChanges(app.live.changes, (changes) => giftItem(db, requireAuth(req), req.body, changes)),
+  );
+
+  app.post(
     '/getItems',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: "A collection's items (hidden data only for its creator)",
         tags,
@@ -73,7 +90,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db; totals: CollectionTota
   app.post(
     '/getUserItems',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: "The caller's items, newest first",
         tags,
@@ -87,7 +104,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db; totals: CollectionTota
   app.post(
     '/getUserItemsGrouped',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: "The caller's items of a collection, grouped by name with their count",
         tags,
@@ -101,7 +118,7 @@ export const itemsRoutes: FastifyPluginAsyncZod<{ db: Db; totals: CollectionTota
   app.post(
     '/getUserCollections',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: 'The collections the caller holds items of, by name, with how many',
         tags,

@@ -39,6 +39,11 @@ import {
   updateItem,
 } from './items.queries.ts';
 import type { CollectionTotals } from './items.totals.ts';
+import { hasOpenListing } from './ownership.queries.ts';
+
+/** The 409 of a creator changing an item its owner has listed on the market. */
+export const ITEM_LISTED_UNCHANGED =
+  'This item is listed on the market: it cannot be changed until it sells or the listing is cancelled';
 
 /** `createCollection` (creator or admin; DESIGN §7): the caller's new collection with its app URLs. */
 export async function createCollection(
@@ -132,7 +137,8 @@ export async function modifyCollection(
 /**
  * `modifyItem` (DESIGN §7, the collection's creator): replaces the fields sent of one item (name,
  * description, image, metadata, variable and hidden data); its owner keeps it. Throws NOT_FOUND
- * `Item not found` and FORBIDDEN (an item of another's collection).
+ * `Item not found`, FORBIDDEN (an item of another's collection) and CONFLICT (the item is listed on the
+ * market, until it sells or the listing is cancelled).
  */
 export async function modifyItem(
   db: Db,
@@ -145,6 +151,9 @@ export async function modifyItem(
     if (!parties) throw new AppError('NOT_FOUND', 'Item not found');
     if (parties.creatorId !== creator.id)
       throw new AppError('FORBIDDEN', "Only the collection's creator changes its items");
+    // DESIGN §11.5: a listed item is locked to its listing; a buyer gets the item as listed. The item's row
+    // lock (findItemParties) orders this with a listing being created.
+    if (await hasOpenListing(tx, input.itemId)) throw new AppError('CONFLICT', ITEM_LISTED_UNCHANGED);
     await updateItem(tx, input.itemId, sentFields(input, 'itemId'));
     const { data } = await findItems(tx, { id: input.itemId }, creator.id, { limit: 1, page: 1 });
     const item = data[0];

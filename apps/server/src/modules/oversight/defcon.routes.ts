@@ -34,6 +34,6 @@ export const defconRoutes: FastifyPluginAsyncZod<{ db: Db; defcon: DefconAnswers
       },
     },
     (req) =>
-      defconService.setDefconLevel(db, app.live.bus, requireAuth(req), req.body, req.ip).finally(() => defcon.clear()),
+      defconService.setDefconLevel(db, app.live, requireAuth(req), req.body, req.ip).finally(() => defcon.clear()),
   );
 };

@@ -36,6 +36,28 @@ async function memberSignIns(db: DbOrTx, nickname: string): Promise<{ id: string
 }
 
 /**
+ * The conditions on `l` (access_logs) of the filters `f`, `true` first, and the member's kept count of
+ * sign-ins when `user` names one; null when `user` names no one (nothing matches).
+ */
+export async function accessLogConditions(
+  db: DbOrTx,
+  f: Omit<GetAccessLogsRequest, 'paging'>,
+): Promise<{ where: SQL[]; kept: CappedTotal | null } | null> {
+  const where: SQL[] = [sql`true`];
+  let kept: CappedTotal | null = null;
+  if (f.user) {
+    const member = await memberSignIns(db, f.user);
+    if (member === null) return null;
+    where.push(sql`l.user_id = ${member.id}`);
+    kept = { total: member.signIns, totalCapped: false };
+  }
+  if (f.category !== undefined) where.push(sql`l.login_type = ${f.category}`);
+  if (f.address) where.push(startsWith(sql`l.address`, f.address));
+  where.push(...withinDates(sql`l.created_at`, f.startDate, f.endDate));
+  return { where, kept };
+}
+
+/**
  * A page of sign-ins matching `f`, newest first, with the total of matches (`totalCapped`: more match).
  * `user` is a nickname (any case); `address` matches addresses that start with it.
  */
@@ -43,19 +65,11 @@ export async function findAccessLogs(
   db: DbOrTx,
   f: GetAccessLogsRequest,
 ): Promise<{ logs: AccessLog[]; total: number; totalCapped: boolean }> {
-  const where: SQL[] = [sql`true`];
-  let kept: CappedTotal | null = null;
-  if (f.user) {
-    const member = await memberSignIns(db, f.user);
-    if (member === null) return { logs: [], ...NONE };
-    where.push(sql`l.user_id = ${member.id}`);
-    kept = { total: member.signIns, totalCapped: false };
-  }
-  if (f.category !== undefined) where.push(sql`l.login_type = ${f.category}`);
-  if (f.address) where.push(startsWith(sql`l.address`, f.address));
-  where.push(...withinDates(sql`l.created_at`, f.startDate, f.endDate));
+  const match = await accessLogConditions(db, f);
+  if (match === null) return { logs: [], ...NONE };
+  const { where } = match;
   // One member's whole log: their kept count is the total.
-  if (where.length > 2) kept = null;
+  const kept: CappedTotal | null = where.length === 2 ? match.kept : null;
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;
@@ -90,6 +104,24 @@ export async function findAccessLogs(
   };
 }
 
+/** The conditions on `l` (admin_logs) of the filters `f`, `true` first; null when a nickname names no one. */
+export async function adminLogConditions(db: DbOrTx, f: Omit<GetAdminLogsRequest, 'paging'>): Promise<SQL[] | null> {
+  const where: SQL[] = [sql`true`];
+  for (const [nickname, column] of [
+    [f.adminUser, sql`l.admin_id`],
+    [f.affectedUser, sql`l.affected_user_id`],
+  ] as const) {
+    if (!nickname) continue;
+    const id = await idOfNickname(db, nickname);
+    if (id === null) return null;
+    where.push(sql`${column} = ${id}`);
+  }
+  if (f.category !== undefined) where.push(sql`l.category = ${f.category}`);
+  if (f.address) where.push(startsWith(sql`l.address`, f.address));
+  where.push(...withinDates(sql`l.created_at`, f.startDate, f.endDate));
+  return where;
+}
+
 /**
  * A page of admin actions matching `f`, newest first, with the total of matches (`totalCapped`: more
  * match). `adminUser` and `affectedUser` are nicknames (any case); `address` matches addresses that
@@ -99,19 +131,8 @@ export async function findAdminLogs(
   db: DbOrTx,
   f: GetAdminLogsRequest,
 ): Promise<{ logs: AdminLog[]; total: number; totalCapped: boolean }> {
-  const where: SQL[] = [sql`true`];
-  for (const [nickname, column] of [
-    [f.adminUser, sql`l.admin_id`],
-    [f.affectedUser, sql`l.affected_user_id`],
-  ] as const) {
-    if (!nickname) continue;
-    const id = await idOfNickname(db, nickname);
-    if (id === null) return { logs: [], ...NONE };
-    where.push(sql`${column} = ${id}`);
-  }
-  if (f.category !== undefined) where.push(sql`l.category = ${f.category}`);
-  if (f.address) where.push(startsWith(sql`l.address`, f.address));
-  where.push(...withinDates(sql`l.created_at`, f.startDate, f.endDate));
+  const where = await adminLogConditions(db, f);
+  if (where === null) return { logs: [], ...NONE };
   const cond = sql.join(where, sql` AND `);
   const { limit, page } = f.paging;
   const offset = (page - 1) * limit;

@@ -4,6 +4,7 @@
  * rows above the watermark. Used by the transaction lists (transactions-list.queries.ts).
  * Reads other modules' tables: `bank_transactions` (the ledger's: the rows above the rollup's watermark, and the index walked to a page's first row).
  */
+import { TX_CATEGORY_GROUPS, type TxCategoryGroup } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
 import type { CappedTotal } from '../../db/paging.ts';
@@ -104,7 +105,7 @@ export async function ledgerKeptTotal(
   db: Db,
   known: string,
   branches: readonly SQL[],
-  keys: { currencyId?: number | undefined; category?: number | undefined },
+  keys: { currencyId?: number | undefined; category?: number | undefined; categoryGroup?: TxCategoryGroup | undefined },
   from = '-infinity',
 ): Promise<CappedTotal> {
   const kept =
@@ -113,6 +114,14 @@ export async function ledgerKeptTotal(
       : [sql`r.grain = 'day'`, sql`r.bucket >= ${from}::timestamptz`, sql`r.bucket < s.watermark`];
   if (keys.currencyId !== undefined) kept.push(sql`r.currency_id = ${keys.currencyId}`);
   if (keys.category !== undefined) kept.push(sql`r.category = ${keys.category}`);
+  if (keys.categoryGroup !== undefined) {
+    kept.push(
+      sql`r.category IN (${sql.join(
+        TX_CATEGORY_GROUPS[keys.categoryGroup].map((c) => sql`${c}`),
+        sql`, `,
+      )})`,
+    );
+  }
   const tail = sql.join(
     branches.map(
       (b) => sql`SELECT 1 FROM bank_transactions t

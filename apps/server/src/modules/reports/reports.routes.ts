@@ -8,16 +8,20 @@ import {
   supplyHistoriesResponse,
   supplyHistoryRequest,
   supplyHistoryResponse,
+  transactionsCsvQuery,
   transactionsRequest,
   transactionsResponse,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireAuth } from '../../http/access.ts';
+import { csvFileName, sendCsv } from '../../lib/csv-export.ts';
 import type { KeptTotals } from '../../lib/kept-totals.ts';
 import { sendJson } from '../../lib/response-cache.ts';
+import { csvExportLimit } from '../../plugins/rate-limit.ts';
 import * as reports from './reports.service.ts';
 import type { SupplyAnswers } from './supply.cache.ts';
+import { TRANSACTION_COLUMNS, transactionPages } from './transactions-export.service.ts';
 
 /**
  * `readDb` serves the lag-tolerant reads: all transactions, currency stats, supply history;
@@ -35,7 +39,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/transactions',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: "The caller's own ledger rows, newest first, filtered and paged",
         tags,
@@ -58,6 +62,40 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
       },
     },
     (req) => reports.listTransactions(readDb, undefined, req.body, historyTotals),
+  );
+
+  app.get(
+    '/transactions.csv',
+    {
+      config: { access: 'member', scope: 'read', downloadLink: true, rateLimit: csvExportLimit() },
+      schema: {
+        summary: "The caller's own ledger rows as CSV, newest first, with the list's filters (DESIGN §11.6)",
+        tags,
+        querystring: transactionsCsvQuery,
+        response: errors,
+      },
+    },
+    (req, reply) => {
+      const pages = transactionPages(db, requireAuth(req).id, req.query);
+      sendCsv(req, reply, csvFileName('transactions'), TRANSACTION_COLUMNS, pages);
+    },
+  );
+
+  app.get(
+    '/alltransactions.csv',
+    {
+      config: { access: 'admin', downloadLink: true, rateLimit: csvExportLimit() },
+      schema: {
+        summary: 'Every ledger row as CSV, newest first, with the Tnx Logs filters (admin, DESIGN §11.6)',
+        tags,
+        querystring: transactionsCsvQuery,
+        response: errors,
+      },
+    },
+    (req, reply) => {
+      const pages = transactionPages(readDb, undefined, req.query);
+      sendCsv(req, reply, csvFileName('all-transactions'), TRANSACTION_COLUMNS, pages);
+    },
   );
 
   app.post(

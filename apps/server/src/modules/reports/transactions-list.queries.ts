@@ -7,7 +7,8 @@
  * rows. Without a party filter one ordered range of `bank_tx_created` is read, or, for a currency or a
  * category, ranges of `bank_tx_currency_category_created`: one (both given), one per category of the
  * currency, or one per currency of the category, merged as the party branches are (a rare currency's
- * rows are found without walking the whole ledger). The page's ids are found first and only those rows are read whole; the
+ * rows are found without walking the whole ledger); a category group (`market`) is one such range per
+ * category of the group, within the currency or per currency. The page's ids are found first and only those rows are read whole; the
  * total is counted up to a bound (`cappedTotal`).
  * Reads other modules' tables: `bank_transactions` (the ledger's: these are its lists), `users` (the nicknames each row shows, joined in the page's one statement) and `currencies` (the bank's: each row's ticker and precision, joined likewise).
  */
@@ -19,6 +20,8 @@ import {
   LEDGER_COUNT_CAP,
   type Transaction,
   TX_CATEGORY,
+  TX_CATEGORY_GROUPS,
+  type TxCategoryGroup,
 } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
@@ -43,6 +46,8 @@ export interface TxFilters {
   endDate?: string | undefined;
   currencyId?: number | undefined;
   category?: number | undefined;
+  /** Only the rows of this group's categories (`TX_CATEGORY_GROUPS`: `market` = 50 and 51). */
+  categoryGroup?: TxCategoryGroup | undefined;
   /** Inclusive bounds on the amount (10^-9 units). */
   amountAbove?: Amount | undefined;
   amountBelow?: Amount | undefined;
@@ -133,7 +138,10 @@ function betweenBranches(me: string, other: OtherParty): SQL[] {
  * the id of the account the nickname names (`other`); null when the nickname names no account.
  * `[sql\`true\`]` when there is no party filter.
  */
-async function partyBranches(db: DbOrTx, f: TxFilters): Promise<{ branches: SQL[]; other: string | null } | null> {
+async function partyBranches(
+  db: DbOrTx,
+  f: Pick<TxFilters, 'ownerId' | 'nickname'>,
+): Promise<{ branches: SQL[]; other: string | null } | null> {
   const me = f.ownerId;
   if (me) {
     const other = f.nickname ? await otherParty(db, f.nickname) : null;
@@ -173,6 +181,11 @@ async function partyBranches(db: DbOrTx, f: TxFilters): Promise<{ branches: SQL[
  */
 const CATEGORY_BRANCHES: SQL[] = Object.values(TX_CATEGORY).map((c) => sql`t.category = ${sql.raw(String(c))}`);
 
+/** `t.category IN (...)` of a category group, its members literal. */
+function categoryIn(categories: readonly number[]): SQL {
+  return sql`t.category IN (${sql.raw(categories.map((c) => String(Number(c))).join(', '))})`;
+}
+
 /**
  * The branches of a category filter without a party or a currency: one per currency (every ledger row's
  * currency has a row in `currencies`, which are never deleted), each an ordered range of
@@ -182,6 +195,48 @@ const CATEGORY_BRANCHES: SQL[] = Object.values(TX_CATEGORY).map((c) => sql`t.cat
 async function currencyBranches(db: DbOrTx): Promise<SQL[]> {
   const rows = await findCurrencies(db);
   return rows.map((r) => sql`t.currency_id = ${sql.raw(String(Number(r.currencyId)))}`);
+}
+
+/** `t.category = c` for each of `categories`, literal so each branch plans its own index range. */
+const categoryBranches = (categories: readonly number[]): SQL[] =>
+  categories.map((c) => sql`t.category = ${sql.raw(String(Number(c)))}`);
+
+/**
+ * The branches of a list without a party and without a single category (a single one: `currencyBranches`),
+ * given its currency or not, and its category group or not: one per category of the group (or of the
+ * ledger) within the currency, one per currency and category of the group without one; null when a
+ * single range of the party-less list serves (no currency nor group, or both a currency and a category).
+ */
+async function keyBranches(db: DbOrTx, f: Omit<TxFilters, 'limit' | 'page'>): Promise<SQL[] | null> {
+  if (f.category !== undefined) return f.currencyId === undefined ? currencyBranches(db) : null;
+  const group = f.categoryGroup === undefined ? null : categoryBranches(TX_CATEGORY_GROUPS[f.categoryGroup]);
+  if (f.currencyId !== undefined) return group ?? CATEGORY_BRANCHES;
+  if (group === null) return null;
+  const currencies = await currencyBranches(db);
+  return currencies.flatMap((c) => group.map((g) => sql`${c} AND ${g}`));
+}
+
+/**
+ * The matches of `f` as disjoint branches (conditions on `t`, each one ordered range of an index, see the
+ * file's head) and the conditions every branch adds (`where`); `noParty` when no party narrows the list,
+ * `other` the account a nickname names. Null when nothing can match (an unknown nickname).
+ */
+export async function ledgerMatch(
+  db: DbOrTx,
+  f: Omit<TxFilters, 'limit' | 'page'>,
+): Promise<{ branches: SQL[]; where: SQL[]; noParty: boolean; other: string | null } | null> {
+  const parties = await partyBranches(db, f);
+  if (parties === null) return null;
+  const noParty = f.ownerId === undefined && parties.other === null;
+  const branches = (noParty ? await keyBranches(db, f) : null) ?? parties.branches;
+  if (branches.length === 0) return null;
+  const where: SQL[] = [...withinDates(sql`t.created_at`, f.startDate, f.endDate)];
+  if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
+  if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);
+  if (f.categoryGroup !== undefined) where.push(categoryIn(TX_CATEGORY_GROUPS[f.categoryGroup]));
+  if (f.amountAbove !== undefined) where.push(sql`t.amount >= ${formatAmount(f.amountAbove)}::numeric`);
+  if (f.amountBelow !== undefined) where.push(sql`t.amount <= ${formatAmount(f.amountBelow)}::numeric`);
+  return { branches, where, noParty, other: parties.other };
 }
 
 /**
@@ -198,22 +253,10 @@ export async function findTransactions(
   f: TxFilters,
   totalOf: TotalOf = countNow,
 ): Promise<{ txs: Transaction[]; page: number } & CappedTotal> {
-  const parties = await partyBranches(db, f);
-  if (parties === null) return { txs: [], total: 0, totalCapped: false, page: f.page };
-  const noParty = f.ownerId === undefined && parties.other === null;
-  const branches = !noParty
-    ? parties.branches
-    : f.currencyId !== undefined && f.category === undefined
-      ? CATEGORY_BRANCHES
-      : f.currencyId === undefined && f.category !== undefined
-        ? await currencyBranches(db)
-        : parties.branches;
-  if (branches.length === 0) return { txs: [], total: 0, totalCapped: false, page: f.page };
-  const where: SQL[] = [...withinDates(sql`t.created_at`, f.startDate, f.endDate)];
-  if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
-  if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);
-  if (f.amountAbove !== undefined) where.push(sql`t.amount >= ${formatAmount(f.amountAbove)}::numeric`);
-  if (f.amountBelow !== undefined) where.push(sql`t.amount <= ${formatAmount(f.amountBelow)}::numeric`);
+  const match = await ledgerMatch(db, f);
+  if (match === null) return { txs: [], total: 0, totalCapped: false, page: f.page };
+  const { branches, where, noParty } = match;
+  const parties = { other: match.other };
   const cond = (branch: SQL) => sql.join([branch, ...where], sql` AND `);
   // The list's total without a party, dates or amounts comes from the rollup's counts (currency and
   // category are the rollup's own keys); no watermark yet (the rollup's first tick is under way): counted.
@@ -255,7 +298,7 @@ export async function findTransactions(
   const byAmount =
     noParty &&
     (f.amountAbove !== undefined || f.amountBelow !== undefined) &&
-    (f.currencyId !== undefined || f.category !== undefined);
+    (f.currencyId !== undefined || f.category !== undefined || f.categoryGroup !== undefined);
   const ids = idsUpTo(offset + f.limit);
   // A page of the whole ledger, a currency or a category, the page size written as text (`pageSize`) so the
   // joins are planned for that many rows; `reach` and `from` as the caller gives them.

@@ -41,6 +41,7 @@ import { findUserByNickname, toUserDto } from '../accounts/accounts.public.ts';
 import { findTransfersContext, postTransfers } from '../bank/bank.public.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from '../bank/currencies.service.ts';
 import { type Entry, postEntries } from '../ledger/ledger.public.ts';
+import { notify } from '../notifications/notifications.public.ts';
 import { insertAdminLog } from '../oversight/oversight.public.ts';
 import {
   closeSettlement,
@@ -51,6 +52,7 @@ import {
   type WithdrawalsColumn,
   withdrawalsAlong,
 } from './settlements.queries.ts';
+import { withdrawRulesOf } from './withdraw-addresses.service.ts';
 
 /** The account id of a currency's tax collector (by nickname), or null when its tax is burned. */
 async function collectorIdOf(db: DbOrTx, taxCollector: string): Promise<string | null> {
@@ -79,8 +81,10 @@ export interface WithdrawJob {
  * the ledger rows (category 2 out of circulation, the `withdrawTax` as category 4 to the collector, burned
  * when none; reference = the settlement) and reads the members back. An accepted withdrawal answers
  * `{senderUser, settlement, message}`; a refused one leaves no trace and does not stop the others, its
- * outcome carrying NOT_FOUND (currency), CONFLICT (the currency cannot be withdrawn or is frozen;
- * `Insufficient funds` for amount plus tax) or VALIDATION (more decimals than the currency's precision).
+ * outcome carrying NOT_FOUND (currency), CONFLICT (the currency cannot be withdrawn or is frozen; a
+ * security hold or an address outside the member's allow-list, DESIGN §11.2, read for the whole batch in
+ * one statement by `withdrawRulesOf`; `Insufficient funds` for amount plus tax) or VALIDATION (more
+ * decimals than the currency's precision).
  * Throws (rolling back the whole batch) only on a database failure.
  */
 export async function withdrawBatch(
@@ -93,6 +97,7 @@ export async function withdrawBatch(
     nicknames: [],
     senderIds: [...new Set(jobs.map((j) => j.member.id))],
   });
+  const checkRules = await withdrawRulesOf(tx, jobs);
   const entries: Entry[] = [];
   const opened: Array<{
     index: number;
@@ -108,6 +113,7 @@ export async function withdrawBatch(
       if (!currency.canWithdraw) throw new AppError('CONFLICT', `${currency.ticker} cannot be withdrawn`);
       requireNotFrozen(currency);
       requirePrecision(input.amount, currency);
+      checkRules(member.id, currency.currencyId, input.walletAddress);
       const tax = feeOf(input.amount, fromNumeric(currency.withdrawTax), currency.precision);
       // The rows are locked and hold what earlier withdrawals of the batch left.
       if (!ctx.balances.covers(member.id, currency.currencyId, (input.amount + tax) as Amount)) {
@@ -171,7 +177,7 @@ export async function withdrawBatch(
       outcomes[index] = {
         ok: true,
         value: {
-          senderUser: toUserDto(v.account, v.balances, v.referrerNickname),
+          senderUser: toUserDto(v.account, v.balances, v.referrerNickname, v.mfa),
           settlement: {
             _id: row.id,
             kind: 'withdrawal',
@@ -247,7 +253,8 @@ export async function getSettlements(db: DbOrTx, query: GetSettlementsRequest): 
 
 /**
  * Admin: approves or refuses a pending settlement, once (see the module comment for what moves), with an
- * admin log row and the admin's IP. Throws NOT_FOUND for an unknown id and CONFLICT for a settled one.
+ * admin log row and the admin's IP, and a `settlement_settled` notification to the member (DESIGN §11.3), all
+ * in `tx`. Throws NOT_FOUND for an unknown id and CONFLICT for a settled one.
  */
 export async function settle(
   tx: Tx,
@@ -313,5 +320,21 @@ export async function settle(
     category: ADMIN_CATEGORY.Settlement,
     action: `${verb} ${what}${input.note ? `: ${input.note}` : ''}`,
   });
+  const outcome = input.approve ? 'approved' : 'refused';
+  const paidBack = row.kind === 'withdrawal' && !input.approve ? 'It was paid back to you with its tax.' : null;
+  const said = [paidBack, input.note ? `Note: ${input.note}` : null].filter(Boolean).join(' ');
+  await notify(
+    tx,
+    [
+      {
+        userId: row.userId,
+        kind: 'settlement_settled',
+        title: `Your ${what} was ${outcome}`,
+        body: said || `Your ${row.kind} is settled.`,
+        link: '/userbank',
+      },
+    ],
+    changes,
+  );
   return { settlement: await settlementDto(tx, row.id), message: `${verb} the ${what}` };
 }

@@ -20,7 +20,7 @@ import {
 } from './admin-search.queries.ts';
 
 /** A user-list row: the account's columns and whether it holds a positive balance of any currency. */
-export type AdminUserRecord = Omit<UserRow, 'passwordHash' | 'apiKeyHash' | 'apiKeySealed' | 'isSystem'> & {
+export type AdminUserRecord = Omit<UserRow, 'passwordHash' | 'isSystem'> & {
   hasCurrency: boolean;
 };
 
@@ -38,7 +38,7 @@ const ROLE_LITERAL: Record<string, string> = { admin: "'admin'", user: "'user'",
  * - the other flags and `role = user` (most members): `users_created_at`, whose INCLUDE columns answer
  *   them without reading the table; the date range: the same index's `created_at` bounds.
  */
-function userConditions(f: GetUsersQuery, nicknames: readonly string[]): SQL[] {
+export function userConditions(f: Omit<GetUsersQuery, 'paging'>, nicknames: readonly string[]): SQL[] {
   const where: SQL[] = [];
   const flag = (column: string, value: boolean | undefined) => {
     if (value !== undefined) where.push(sql.raw(value ? `u.${column}` : `NOT u.${column}`));

@@ -8,11 +8,15 @@ import {
   errorResponse,
   getUsersRequest,
   getUsersResponse,
+  usersCsvQuery,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
+import { csvFileName, sendCsv } from '../../lib/csv-export.ts';
+import { csvExportLimit } from '../../plugins/rate-limit.ts';
 import * as admin from './admin.service.ts';
 import type { UsersDeps } from './users.service.ts';
+import { USER_COLUMNS, userPages } from './users-export.service.ts';
 
 export const usersAdminRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps }> = async (app, { deps }) => {
   const tags = ['user'];
@@ -30,6 +34,22 @@ export const usersAdminRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps }> = asyn
       },
     },
     (req) => admin.getUsers(deps, req.body),
+  );
+
+  app.get(
+    '/users.csv',
+    {
+      config: { ...config, downloadLink: true, rateLimit: csvExportLimit() },
+      schema: {
+        summary: 'Every account matching the user list filters, as CSV, newest first (admin, DESIGN §11.6)',
+        tags,
+        querystring: usersCsvQuery,
+        response: { '4xx': errorResponse },
+      },
+    },
+    (req, reply) => {
+      sendCsv(req, reply, csvFileName('users'), USER_COLUMNS, userPages(deps.readDb, req.query));
+    },
   );
 
   app.post(

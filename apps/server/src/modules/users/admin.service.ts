@@ -27,7 +27,12 @@ export async function getUsers(deps: UsersDeps, query: GetUsersQuery): Promise<G
   const { users, total, totalCapped } = await findUsers(deps.readDb, query);
   return {
     users: users.map(({ hasCurrency, referrerNickname, ...row }) => {
-      const { balances: _none, ...dto } = toUserDto(row, [], referrerNickname);
+      // The list shows neither balances nor second factors (`adminUserRow`): placeholders, dropped here.
+      const {
+        balances: _none,
+        mfa: _unread,
+        ...dto
+      } = toUserDto(row, [], referrerNickname, { totp: false, passkeys: 0 });
       return { ...dto, hasCurrency };
     }),
     total,

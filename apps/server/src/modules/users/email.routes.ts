@@ -1,9 +1,9 @@
 /** Routes of /api/user for e-mail verification, password reset and sign-in links (SPEC §7, DESIGN §8). */
 import {
-  authResponse,
   errorResponse,
   forgotPasswordRequest,
   loginLinkRequest,
+  loginLinkResponse,
   messageResponse,
   resetPasswordRequest,
   sendVerificationEmailRequest,
@@ -11,9 +11,9 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
+import { signInClient } from '../../http/sign-in-client.ts';
 import { perIpLimit } from '../../plugins/rate-limit.ts';
 import * as email from './email.service.ts';
-import { signInClient } from './sessions.service.ts';
 import type { UsersDeps } from './users.service.ts';
 
 export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit: number }> = async (
@@ -77,7 +77,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit
         response: { 200: messageResponse, '4xx': errorResponse },
       },
     },
-    (req) => email.resetPassword(deps, req.body, req.ip),
+    (req) => email.resetPassword(deps, req.body, signInClient(req)),
   );
 
   app.post(
@@ -89,7 +89,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps; authRateLimit
           'Sign in once with the token of a mailed sign-in link (sent when the sign-in limits stop a right password)',
         tags,
         body: loginLinkRequest,
-        response: { 200: authResponse, '4xx': errorResponse },
+        response: { 200: loginLinkResponse, '4xx': errorResponse },
       },
     },
     (req) => email.loginWithLink(deps, req.body.token, signInClient(req)),

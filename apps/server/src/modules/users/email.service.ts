@@ -3,16 +3,28 @@
  * links and their tokens: `mail-links.ts` (single use, stored hashed; 24 hours to verify, 1 hour to
  * reset, 15 minutes to sign in).
  */
-import { AppError, type AuthResponse, MESSAGES, type ResetPasswordRequest } from '@starlight/shared';
+import {
+  AppError,
+  type AuthResponse,
+  MESSAGES,
+  type MfaRequiredResponse,
+  type ResetPasswordRequest,
+} from '@starlight/shared';
 import { inTransaction } from '../../db/transaction.ts';
+import { withLiveChanges } from '../../http/money-moving.ts';
+import type { SignInClient } from '../../http/sign-in-client.ts';
+import { hashMailToken } from '../../lib/mailer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { findUserById, insertAccessLog } from '../accounts/accounts.public.ts';
 import { revokeApiKeys } from '../apikeys/apikeys.public.ts';
+import { hasTotp, holdWithdrawals, startSignInChallenge } from '../mfa/mfa.public.ts';
+import { notify } from '../notifications/notifications.public.ts';
 import { consumeMailToken, retireMailTokens } from './email.queries.ts';
 import { resetPasswordMail, verificationMail } from './email.templates.ts';
-import { hashMailToken, issueLink, mayMail } from './mail-links.ts';
+import { issueLink, mayMail } from './mail-links.ts';
+import { mailPasswordChangedLater, securityEventOf } from './security-mails.ts';
+import { securityNoticeOf } from './security-notices.ts';
 import { endSessions } from './sessions.queries.ts';
-import type { SignInClient } from './sessions.service.ts';
 import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
 import { LOGIN_TYPE, rememberAddress, session, type UsersDeps } from './users.service.ts';
 
@@ -86,26 +98,36 @@ export async function forgotPassword(deps: UsersDeps, email: string): Promise<{ 
  * to an address the account no longer has (a password or e-mail change retires reset links, see
  * `profile.service.ts`; this also covers a link issued while the e-mail changed). The caller's `address`
  * becomes known to the account (`rememberAddress`): a reset lets the owner sign in from a new address
- * while strangers' guesses throttle the account. Returns `{message}`.
+ * while strangers' guesses throttle the account. The owner is mailed that the password changed
+ * (`mailPasswordChangedLater`, DESIGN §11.1), and withdrawals pause for `SECURITY_HOLD_HOURS` (DESIGN §11.2,
+ * in the same transaction). Returns `{message}`.
  */
 export async function resetPassword(
   deps: UsersDeps,
   input: ResetPasswordRequest,
-  address: string,
+  client: SignInClient,
 ): Promise<{ message: string }> {
+  const { address } = client;
   const passwordHash = await hashPassword(input.password);
-  const ended = await inTransaction(deps.db, async (tx) => {
-    const found = await consumeMailToken(tx, hashMailToken(input.token), 'reset');
-    if (!found) throw new AppError('VALIDATION', MESSAGES.invalidLink);
-    const row = await findUserById(tx, found.userId);
-    if (!row || row.email !== found.email) throw new AppError('VALIDATION', MESSAGES.invalidLink);
-    await retireMailTokens(tx, found.userId, 'reset');
-    await retireMailTokens(tx, found.userId, 'signin');
-    await updateUser(tx, found.userId, { passwordHash });
-    await revokeApiKeys(tx, found.userId);
-    await endSessions(tx, found.userId, 'all');
-    return { userId: found.userId, tokenVersion: await bumpTokenVersion(tx, found.userId) };
-  });
+  const event = securityEventOf(client);
+  const ended = await withLiveChanges(deps.app.live.changes, (changes) =>
+    inTransaction(deps.db, async (tx) => {
+      const found = await consumeMailToken(tx, hashMailToken(input.token), 'reset');
+      if (!found) throw new AppError('VALIDATION', MESSAGES.invalidLink);
+      const row = await findUserById(tx, found.userId);
+      if (!row || row.email !== found.email) throw new AppError('VALIDATION', MESSAGES.invalidLink);
+      await retireMailTokens(tx, found.userId, 'reset');
+      await retireMailTokens(tx, found.userId, 'signin');
+      await updateUser(tx, found.userId, { passwordHash });
+      await revokeApiKeys(tx, found.userId);
+      await endSessions(tx, found.userId, 'all');
+      await holdWithdrawals(tx, found.userId, deps.mfa.securityHoldHours, 'password reset');
+      await notify(tx, [securityNoticeOf(found.userId, 'password-changed', event)], changes);
+      const tokenVersion = await bumpTokenVersion(tx, found.userId);
+      return { userId: found.userId, tokenVersion, nickname: row.nickname, email: row.email };
+    }),
+  );
+  mailPasswordChangedLater(deps, ended, event);
   await Promise.all([
     deps.app.live.sessions.end(ended.userId, ended.tokenVersion),
     rememberAddress(deps, ended.userId, address),
@@ -120,17 +142,24 @@ export async function resetPassword(
  * (`rememberAddress`) and its failures there are forgotten. Throws 400 `MESSAGES.invalidLink` for an
  * unknown, used or expired token or one mailed to an address the account no longer has, 403 for a
  * disabled account. A password or e-mail change, and a reset, retire outstanding sign-in links.
+ * A link stands for the password, not the second factor: an account with TOTP on answers
+ * `{mfaRequired, mfaToken, message}` as `login` does (DESIGN §11.1), and `login/mfa` finishes it.
  */
-export async function loginWithLink(deps: UsersDeps, token: string, client: SignInClient): Promise<AuthResponse> {
+export async function loginWithLink(
+  deps: UsersDeps,
+  token: string,
+  client: SignInClient,
+): Promise<AuthResponse | MfaRequiredResponse> {
   const { address } = client;
   const found = await consumeMailToken(deps.db, hashMailToken(token), 'signin');
   if (!found) throw new AppError('VALIDATION', MESSAGES.invalidLink);
   const row = await findUserById(deps.db, found.userId);
   if (!row || row.email !== found.email) throw new AppError('VALIDATION', MESSAGES.invalidLink);
   if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
-  await Promise.all([
-    insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email),
-    rememberAddress(deps, row.id, address),
-  ]);
+  await rememberAddress(deps, row.id, address);
+  if (await hasTotp(deps.mfa, row.id)) {
+    return startSignInChallenge(deps.mfa, { userId: row.id, loginType: LOGIN_TYPE.Email, cAppAuthRequest: null });
+  }
+  await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
   return session(deps, row, `Welcome back, ${row.nickname}`, client);
 }

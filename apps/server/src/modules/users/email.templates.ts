@@ -1,10 +1,5 @@
 /** The mails Starlight sends (DESIGN §8): plain text and HTML, each with its link and what it is for. */
-import type { Mail } from '../../lib/mailer.ts';
-
-/** Escapes text for HTML element content and attribute values. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml, type Mail } from '../../lib/mailer.ts';
 
 function layout(title: string, lead: string, link: string, action: string, footer: string): string {
   return `<!doctype html>

@@ -4,11 +4,10 @@
  * (SPEC §5: 150 to 255), stored as their SHA-256 only (in PostgreSQL, so any replica can consume them),
  * used once, and expiring. Mails of each kind are limited per recipient.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import { type Mailer, mayMail as mayMailTo, newMailToken } from '../../lib/mailer.ts';
 import { insertMailToken, type MailTokenPurpose } from './email.queries.ts';
 import { signInLinkMail } from './email.templates.ts';
 
@@ -36,22 +35,14 @@ const LINK_PAGE: Record<MailTokenPurpose, string> = {
   signin: 'loginlink',
 };
 
-/** The window of the per-recipient mail limit: an hour. */
-const MAIL_WINDOW_MS = 60 * 60 * 1000;
-
 /**
- * Counts a mail of `purpose` to `to` and says whether it may go: at most `maxMailsPerRecipient` of each
+ * Counts a mail of `purpose` (a link's purpose, or a security mail's kind) to `to` and says whether it may go: at most `maxMailsPerRecipient` of each
  * kind per address per hour, counted in the shared store (Redis when `REDIS_URL` is set), so a flood of
  * requests cannot fill a mailbox. Each kind has its own budget: a flood of reset requests, which anyone
  * can make, does not stop the owner's verification mails.
  */
-export async function mayMail(deps: MailLinkDeps, purpose: MailTokenPurpose, to: string): Promise<boolean> {
-  return (await deps.mailsSent.record(`${purpose}:${to.toLowerCase()}`, MAIL_WINDOW_MS)) <= deps.maxMailsPerRecipient;
-}
-
-/** The stored form of a mail token: its SHA-256, hex. */
-export function hashMailToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+export async function mayMail(deps: MailLinkDeps, purpose: string, to: string): Promise<boolean> {
+  return mayMailTo(deps.mailsSent, deps.maxMailsPerRecipient, purpose, to);
 }
 
 /** Issues a token for `purpose` and returns the page link that carries it (`PUBLIC_URL/verifyemail/{token}`). */
@@ -61,9 +52,9 @@ export async function issueLink(
   email: string,
   purpose: MailTokenPurpose,
 ): Promise<string> {
-  const token = randomBytes(144).toString('base64url');
+  const { token, hash } = newMailToken();
   await insertMailToken(deps.db, {
-    tokenHash: hashMailToken(token),
+    tokenHash: hash,
     userId,
     purpose,
     email,

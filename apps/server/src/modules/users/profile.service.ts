@@ -3,11 +3,17 @@ import { AppError, MESSAGES, type UpdateProfileInput, type UpdateProfileResponse
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
+import { withLiveChanges } from '../../http/money-moving.ts';
+import type { SignInClient } from '../../http/sign-in-client.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { findUserById, findUserByNickname, loadUserDto } from '../accounts/accounts.public.ts';
 import { revokeApiKeys } from '../apikeys/apikeys.public.ts';
+import { holdWithdrawals, requireStepUp } from '../mfa/mfa.public.ts';
+import { notify } from '../notifications/notifications.public.ts';
 import { retireMailTokens } from './email.queries.ts';
-import { endSessions } from './sessions.queries.ts';
+import { mailEmailChangedLater, mailPasswordChangedLater, securityEventOf } from './security-mails.ts';
+import { securityNoticeOf } from './security-notices.ts';
+import { endSessions, sessionExpiry } from './sessions.queries.ts';
 import { bumpTokenVersion, findUserByEmail, updateUser } from './users.queries.ts';
 import { isReservedNickname, recheckPassword, type UsersDeps } from './users.service.ts';
 
@@ -23,15 +29,22 @@ import { isReservedNickname, recheckPassword, type UsersDeps } from './users.ser
  *   `revokeApiKeys` without a new `password` is a 400;
  * - a new password or e-mail retires every outstanding password-reset and sign-in link, and a new e-mail every
  *   verification link sent to the old address, in the same transaction (they answer as used links).
+ * - a new e-mail (a first one too: it is where withdrawal addresses are confirmed) pauses withdrawals for
+ *   `SECURITY_HOLD_HOURS` (DESIGN §11.2), in the same transaction;
+ * - a new password or e-mail is mailed to the owner (DESIGN §11.1 security mails), a new e-mail at both
+ *   the new and the old address, after the response.
+ * - with a second factor on, a new e-mail or password needs `mfaCode` (DESIGN §11.1 step-up: 403
+ *   `Two-factor code required`, 400 `Invalid code`), checked after the other rules and before any write.
  * Throws 400 `Nothing to update` for an empty body. Nothing else can be set (the schema is strict).
  */
 export async function updateProfile(
   deps: UsersDeps,
   auth: AuthUser,
   input: UpdateProfileInput,
+  client: SignInClient,
 ): Promise<UpdateProfileResponse> {
   const userId = auth.id;
-  const { nickname, email, password, isAnonymous, currentPassword, revokeApiKeys: revokeKeys } = input;
+  const { nickname, email, password, isAnonymous, currentPassword, revokeApiKeys: revokeKeys, mfaCode } = input;
   if (nickname === undefined && email === undefined && password === undefined && isAnonymous === undefined) {
     throw new AppError('VALIDATION', 'Nothing to update');
   }
@@ -57,28 +70,54 @@ export async function updateProfile(
   if (newEmail !== undefined && (await findUserByEmail(deps.db, newEmail))) {
     throw new AppError('CONFLICT', 'Email already registered');
   }
+  // Step-up last of the checks, so a code is not used up by a change refused for another reason.
+  if (newEmail !== undefined || password !== undefined) await requireStepUp(deps.mfa, auth, mfaCode);
   const passwordHash = password !== undefined ? await hashPassword(password) : undefined;
 
+  const event = securityEventOf(client);
   let tokenVersion: number | undefined;
   try {
-    tokenVersion = await inTransaction(deps.db, async (tx) => {
-      await updateUser(tx, row.id, {
-        ...(newNickname !== undefined ? { nickname: newNickname } : {}),
-        ...(newEmail !== undefined ? { email: newEmail, isEmailVerified: false } : {}),
-        ...(isAnonymous !== undefined ? { isAnonymous } : {}),
-        ...(passwordHash !== undefined ? { passwordHash } : {}),
-      });
-      if (passwordHash !== undefined || newEmail !== undefined) {
-        await retireMailTokens(tx, row.id, 'reset');
-        await retireMailTokens(tx, row.id, 'signin');
-      }
-      if (passwordHash !== undefined && revokeKeys !== false) await revokeApiKeys(tx, row.id);
-      if (newEmail !== undefined) await retireMailTokens(tx, row.id, 'verify');
-      if (passwordHash === undefined) return undefined;
-      // The other sessions end in the list too (the version bump below already refuses their tokens).
-      if (auth.sessionId) await endSessions(tx, row.id, { except: auth.sessionId });
-      return bumpTokenVersion(tx, row.id);
-    });
+    tokenVersion = await withLiveChanges(deps.app.live.changes, (changes) =>
+      inTransaction(deps.db, async (tx) => {
+        await updateUser(tx, row.id, {
+          ...(newNickname !== undefined ? { nickname: newNickname } : {}),
+          ...(newEmail !== undefined ? { email: newEmail, isEmailVerified: false } : {}),
+          ...(isAnonymous !== undefined ? { isAnonymous } : {}),
+          ...(passwordHash !== undefined ? { passwordHash } : {}),
+        });
+        if (passwordHash !== undefined || newEmail !== undefined) {
+          await retireMailTokens(tx, row.id, 'reset');
+          await retireMailTokens(tx, row.id, 'signin');
+        }
+        if (passwordHash !== undefined && revokeKeys !== false) await revokeApiKeys(tx, row.id);
+        if (newEmail !== undefined) {
+          await retireMailTokens(tx, row.id, 'verify');
+          await holdWithdrawals(tx, row.id, deps.mfa.securityHoldHours, 'e-mail change');
+        }
+        // The owner hears of it in the app too, with the change (DESIGN §11.3).
+        await notify(
+          tx,
+          [
+            ...(newEmail !== undefined
+              ? [
+                  securityNoticeOf(
+                    row.id,
+                    'email-changed',
+                    event,
+                    `The e-mail of your account was changed to ${newEmail}.`,
+                  ),
+                ]
+              : []),
+            ...(passwordHash !== undefined ? [securityNoticeOf(row.id, 'password-changed', event)] : []),
+          ],
+          changes,
+        );
+        if (passwordHash === undefined) return undefined;
+        // The other sessions end in the list too (the version bump below already refuses their tokens).
+        if (auth.sessionId) await endSessions(tx, row.id, { except: auth.sessionId });
+        return bumpTokenVersion(tx, row.id);
+      }),
+    );
   } catch (err) {
     // Two members racing for one nickname or e-mail: the unique index decides.
     if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'Nickname or email already taken');
@@ -86,10 +125,22 @@ export async function updateProfile(
   }
   const user = await loadUserDto(deps.db, row.id);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  if (newEmail !== undefined) {
+    mailEmailChangedLater(deps, { nickname: user.nickname, oldEmail: row.email, newEmail }, event);
+  }
+  if (passwordHash !== undefined) mailPasswordChangedLater(deps, user, event);
   if (tokenVersion === undefined) return { user, message: MESSAGES.accountUpdated };
   // A new password ends every other session (and closes their sockets); this one continues with a new token.
   await deps.app.live.sessions.end(row.id, tokenVersion);
-  if (!auth.sessionId) return { user, message: MESSAGES.accountUpdated };
-  const { token } = await deps.app.signSession({ id: row.id, role: row.role, tokenVersion, sessionId: auth.sessionId });
+  const expiresAt = auth.sessionId ? await sessionExpiry(deps.db, auth.sessionId) : null;
+  if (!auth.sessionId || !expiresAt) return { user, message: MESSAGES.accountUpdated };
+  // The new token ends when its session does, as the old one would have.
+  const token = await deps.app.signSession({
+    id: row.id,
+    role: row.role,
+    tokenVersion,
+    sessionId: auth.sessionId,
+    expiresAt,
+  });
   return { user, token, message: MESSAGES.accountUpdated };
 }

@@ -20,6 +20,19 @@ export async function insertSession(
   return id;
 }
 
+/**
+ * Whether the member has signed in before from `device` at `address` (any session kept, live, ended or
+ * expired: sessions are pruned 30 days after they expire). One member's rows, through `user_sessions_user`.
+ */
+export async function hasSessionFrom(db: DbOrTx, userId: string, device: string, address: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: userSessions.id })
+    .from(userSessions)
+    .where(and(eq(userSessions.userId, userId), eq(userSessions.device, device), eq(userSessions.address, address)))
+    .limit(1);
+  return rows.length > 0;
+}
+
 /** Most sessions one list shows: a member signs in a few times a day; a day's tokens are alive. */
 const MAX_LISTED = 100;
 
@@ -59,4 +72,13 @@ export async function pruneSessions(db: DbOrTx, before: Date): Promise<number> {
     .where(lt(userSessions.expiresAt, before))
     .returning({ id: userSessions.id });
   return rows.length;
+}
+
+/** When session `id` ends on its own (its `expires_at`), or null when there is no such session. */
+export async function sessionExpiry(db: DbOrTx, id: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ expiresAt: userSessions.expiresAt })
+    .from(userSessions)
+    .where(eq(userSessions.id, id));
+  return row?.expiresAt ?? null;
 }

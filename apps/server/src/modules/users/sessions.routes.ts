@@ -8,6 +8,7 @@ import {
   endSessionRequest,
   errorResponse,
   messageResponse,
+  resetUserMfaRequest,
   sessionsResponse,
   userSessionsRequest,
 } from '@starlight/shared';
@@ -88,5 +89,20 @@ export const sessionsRoutes: FastifyPluginAsyncZod<{ deps: UsersDeps }> = async 
       },
     },
     (req) => sessions.endUserSessions(deps, requireAuth(req), req.body.nickname, req.ip),
+  );
+
+  app.post(
+    '/resetUserMfa',
+    {
+      config: admin,
+      schema: {
+        summary:
+          "Turn a member's second factors off (authenticator app and passkeys), written to the admin log (admin)",
+        tags,
+        body: resetUserMfaRequest,
+        response: { 200: messageResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => sessions.resetUserMfa(deps, requireAuth(req), req.body.nickname, req.ip),
   );
 };

@@ -4,71 +4,59 @@
  * An ended session's token is refused at once on every server process (auth plugin) and its sockets close.
  */
 import { ADMIN_CATEGORY, AppError, type SessionsResponse } from '@starlight/shared';
-import Bowser from 'bowser';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AuthUser } from '../../http/access.ts';
+import { withLiveChanges } from '../../http/money-moving.ts';
+import type { SignInClient } from '../../http/sign-in-client.ts';
 import { type PeriodicJob, startPeriodic, withJobLock } from '../../lib/periodic.ts';
 import { findUserByNickname } from '../accounts/accounts.public.ts';
+import { resetTotp } from '../mfa/mfa.public.ts';
+import { notify } from '../notifications/notifications.public.ts';
 import { insertAdminLog } from '../oversight/oversight.public.ts';
+import { deleteAllPasskeys } from '../passkeys/passkeys.public.ts';
+import { deviceName } from './device-name.ts';
+import type { SecurityEvent } from './security-mails.ts';
+import { securityNoticeOf } from './security-notices.ts';
 import { endSessions, insertSession, liveSessions, pruneSessions } from './sessions.queries.ts';
 import type { UsersDeps } from './users.service.ts';
 
-/** Who is signing in: the client's address and its User-Agent header (empty when it sent none). */
-export interface SignInClient {
-  address: string;
-  userAgent: string;
-}
-
-/** The `SignInClient` of a request. */
-export function signInClient(req: FastifyRequest): SignInClient {
-  const userAgent = req.headers['user-agent'];
-  return { address: req.ip, userAgent: typeof userAgent === 'string' ? userAgent : '' };
-}
-
-/** Longest device name kept (a forged User-Agent can be long). */
-const MAX_DEVICE = 120;
-
-/**
- * A device's name from its User-Agent, as the Settings list shows it: "Chrome 131 on Linux", "Safari on
- * iOS", or "Unknown device". Parsed by Bowser (MIT).
- */
-export function deviceName(userAgent: string): string {
-  if (userAgent.trim() === '') return 'Unknown device';
-  const parsed = Bowser.parse(userAgent);
-  const major = parsed.browser.version?.split('.')[0];
-  const browser = parsed.browser.name ? `${parsed.browser.name}${major ? ` ${major}` : ''}` : '';
-  const os = parsed.os.name ?? '';
-  const name = browser && os ? `${browser} on ${os}` : browser || os || 'Unknown device';
-  return name.slice(0, MAX_DEVICE);
-}
+/** How long a session lasts: 24 hours (SPEC §9). */
+const SESSION_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Starts a session for an account that just proved who it is, and signs its 24-hour token (SPEC §9).
- * `secondFactor`: the sign-in passed one (DESIGN §11.1).
+ * `secondFactor`: the sign-in passed one (DESIGN §11.1). `newSignIn`: the sign-in comes from a device and
+ * address the account has not used before (when, where, what device): its `security` notification is
+ * written with the session, in one transaction (DESIGN §11.3).
  */
 export async function startSession(
   deps: Pick<UsersDeps, 'db' | 'app'>,
   row: { id: string; role: string; tokenVersion: number },
   client: SignInClient,
   secondFactor = false,
+  newSignIn: SecurityEvent | null = null,
 ): Promise<string> {
-  const expiresAt = new Date(Date.now() + 24 * 60 * 60 * 1000);
-  const sessionId = await insertSession(deps.db, {
+  const expiresAt = new Date(Date.now() + SESSION_MS);
+  const session = {
     userId: row.id,
     device: deviceName(client.userAgent),
     address: client.address,
     secondFactor,
     expiresAt,
-  });
-  const { token } = await deps.app.signSession({
-    id: row.id,
-    role: row.role,
-    tokenVersion: row.tokenVersion,
-    sessionId,
-  });
-  return token;
+  };
+  // A sign-in from a device and address not seen before: its security notification commits with the session.
+  const sessionId = newSignIn
+    ? await withLiveChanges(deps.app.live.changes, (changes) =>
+        inTransaction(deps.db, async (tx) => {
+          const id = await insertSession(tx, session);
+          await notify(tx, [securityNoticeOf(row.id, 'new-sign-in', newSignIn)], changes);
+          return id;
+        }),
+      )
+    : await insertSession(deps.db, session);
+  return deps.app.signSession({ id: row.id, role: row.role, tokenVersion: row.tokenVersion, sessionId, expiresAt });
 }
 
 /** A member's live sessions as the wire shows them; `currentId` is marked `current`. */
@@ -163,6 +151,35 @@ export async function endUserSessions(
   });
   if (ended.length > 0) await deps.app.live.sessions.endSessions(userId, ended);
   return { message: `${name}'s sessions have been ended (${ended.length})` };
+}
+
+/**
+ * Admin `resetUserMfa {nickname}` (DESIGN §11.1): turns a member's second factors off (the authenticator app
+ * with its recovery codes, and every passkey), for a member who lost them, written to the admin log
+ * (category 41) in the same transaction. Their sessions go on; their next sign-in needs the password only.
+ * Two-factor being off, their withdrawals pause for `SECURITY_HOLD_HOURS` (DESIGN §11.2).
+ * 404 for an unknown nickname.
+ */
+export async function resetUserMfa(
+  deps: UsersDeps,
+  admin: AuthUser,
+  nickname: string,
+  address: string,
+): Promise<{ message: string }> {
+  return inTransaction(deps.db, async (tx) => {
+    const target = await targetOf(tx, nickname);
+    const totp = await resetTotp(deps.mfa, tx, target.id);
+    const passkeys = await deleteAllPasskeys(tx, target.id);
+    const what = `${totp ? 'authenticator app' : 'no authenticator app'}, ${passkeys} passkey${passkeys === 1 ? '' : 's'}`;
+    await insertAdminLog(tx, {
+      adminId: admin.id,
+      affectedUserId: target.id,
+      address,
+      category: ADMIN_CATEGORY.ResetUserTwoFactor,
+      action: `Reset ${target.nickname}'s two-factor: ${what} removed`,
+    });
+    return { message: `${target.nickname}'s two-factor authentication has been reset (${what} removed)` };
+  });
 }
 
 /** How long an expired session stays listed for an admin's look back before it is pruned: 30 days. */

@@ -2,6 +2,7 @@
 import {
   authResponse,
   errorResponse,
+  loginMfaRequest,
   loginRequest,
   loginResponse,
   meResponse,
@@ -12,9 +13,9 @@ import {
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
+import { signInClient } from '../../http/sign-in-client.ts';
 import { perIpLimit } from '../../plugins/rate-limit.ts';
 import { updateProfile } from './profile.service.ts';
-import { signInClient } from './sessions.service.ts';
 import * as users from './users.service.ts';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRateLimit: number }> = async (
@@ -53,17 +54,31 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
     (req) => users.login(deps, req.body, signInClient(req)),
   );
 
+  app.post(
+    '/login/mfa',
+    {
+      config: { access: 'public', ...limited },
+      schema: {
+        summary: 'Finish a sign-in with a two-factor code or a recovery code; answers as login does',
+        tags,
+        body: loginMfaRequest,
+        response: { 200: loginResponse, '4xx': errorResponse },
+      },
+    },
+    (req) => users.loginMfa(deps, req.body, signInClient(req)),
+  );
+
   app.get(
     '/me',
     {
-      config: { access: 'member' },
+      config: { access: 'member', scope: 'read' },
       schema: {
         summary: 'The signed-in member with their balances',
         tags,
         response: { 200: meResponse, '4xx': errorResponse },
       },
     },
-    async (req) => ({ user: await users.me(deps.db, requireAuth(req).id), message: 'OK' }),
+    (req) => users.me(deps, requireAuth(req)),
   );
 
   app.post(
@@ -90,6 +105,6 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: users.UsersDeps; authRat
         response: { 200: updateProfileResponse, '4xx': errorResponse },
       },
     },
-    (req) => updateProfile(deps, requireAuth(req), req.body),
+    (req) => updateProfile(deps, requireAuth(req), req.body, signInClient(req)),
   );
 };

@@ -3,20 +3,23 @@ import {
   AppError,
   type AuthResponse,
   type LoginInput,
+  type LoginMfaRequest,
   type LoginResponse,
   MESSAGES,
+  type MeResponse,
   type RegisterInput,
-  type User as UserDto,
 } from '@starlight/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AuthUser } from '../../http/access.ts';
+import type { SignInClient } from '../../http/sign-in-client.ts';
 import { clientAddressKey } from '../../lib/client-address.ts';
 import type { FailureCounter } from '../../lib/failure-counter.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import {
+  findUserById,
   findUserByNickname,
   insertAccessLog,
   insertUser,
@@ -25,8 +28,11 @@ import {
   type UserRow,
 } from '../accounts/accounts.public.ts';
 import { consent } from '../capp/capp.service.ts';
+import { hasTotp, type MfaDeps, redeemSignInChallenge, startSignInChallenge } from '../mfa/mfa.public.ts';
 import { mailSignInLinkLater } from './mail-links.ts';
-import { logoutSession, type SignInClient, startSession } from './sessions.service.ts';
+import { mailNewSignInLater, securityEventOf } from './security-mails.ts';
+import { hasSessionFrom } from './sessions.queries.ts';
+import { logoutSession, startSession } from './sessions.service.ts';
 import { findUserByEmail } from './users.queries.ts';
 
 /** A hash to verify against when the account does not exist, so both answers take as long. */
@@ -53,11 +59,17 @@ export interface UsersDeps {
   mailer: Mailer;
   /** The site's public origin (DESIGN §2 `PUBLIC_URL`): mail links and the SIWE domain and URI. */
   publicUrl: string;
+  /** `ADMIN_MFA` (DESIGN §11.1): whether the admin console needs a session that passed a second factor. */
+  adminMfa: 'required' | 'optional';
+  /** Second factors: the sign-in challenge and the step-up (DESIGN §11.1). */
+  mfa: MfaDeps;
 }
 
 /**
  * Starts a 24-hour session for `row` from `client` (`startSession`) and answers `{user, token, message}` with the account as the wire
  * shows it (DESIGN §3). Throws NOT_FOUND if the account vanished meanwhile. Shared by every sign-in.
+ * A sign-in from a device and address the account has no earlier session from mails its owner (DESIGN
+ * §11.1, `mailNewSignInLater`); a registration (`newAccount`) does not.
  */
 export async function session(
   deps: UsersDeps,
@@ -65,8 +77,12 @@ export async function session(
   message: string,
   client: SignInClient,
   secondFactor = false,
+  options: { newAccount?: boolean } = {},
 ): Promise<AuthResponse> {
-  const token = await startSession(deps, row, client, secondFactor);
+  const event = securityEventOf(client);
+  const seen = options.newAccount || (await hasSessionFrom(deps.db, row.id, event.device, event.address));
+  const token = await startSession(deps, row, client, secondFactor, seen ? null : event);
+  if (!seen) mailNewSignInLater(deps, row, event);
   const user = await loadUserDto(deps.db, row.id);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   return { user, token, message };
@@ -118,7 +134,7 @@ export async function register(deps: UsersDeps, input: RegisterInput, client: Si
     insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email),
     rememberAddress(deps, row.id, address),
   ]);
-  return session(deps, row, `Welcome to Starlight, ${row.nickname}`, client);
+  return session(deps, row, `Welcome to Starlight, ${row.nickname}`, client, false, { newAccount: true });
 }
 
 /** Failed sign-ins one address may make across every account, as a multiple of the per-account limit. */
@@ -194,6 +210,8 @@ async function reserveCheck(deps: UsersDeps, account: string): Promise<boolean> 
  * `maxMailsPerRecipient` an hour; followed with `loginWithLink`), so the owner is never locked out.
  * With `cAppAuthRequest` the sign-in grants a creator app's consent request instead of opening a
  * session (DESIGN §7, access log type 3): `{url, message}`, see `capp.service.ts` `consent`.
+ * An account with TOTP on gets no session yet: `{mfaRequired, mfaToken, message}` (DESIGN §11.1), and
+ * `loginMfa` finishes the sign-in with a code.
  */
 export async function login(deps: UsersDeps, input: LoginInput, client: SignInClient): Promise<LoginResponse> {
   const { address } = client;
@@ -225,9 +243,42 @@ export async function login(deps: UsersDeps, input: LoginInput, client: SignInCl
   if (!known) await deps.failures.undo(budgetKey(account));
   if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
   await rememberAddress(deps, row.id, address);
+  if (await hasTotp(deps.mfa, row.id)) {
+    return startSignInChallenge(deps.mfa, {
+      userId: row.id,
+      loginType: LOGIN_TYPE.Email,
+      cAppAuthRequest: input.cAppAuthRequest ?? null,
+    });
+  }
   if (input.cAppAuthRequest) return consent(deps.db, row.id, input.cAppAuthRequest, address, LOGIN_TYPE.CAppEmail);
   await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Email);
   return session(deps, row, `Welcome back, ${row.nickname}`, client);
+}
+
+/**
+ * `login/mfa {mfaToken, code, cAppAuthRequest?}` (DESIGN §11.1): finishes a sign-in that waited on a second
+ * factor (`redeemSignInChallenge`: 401 for a dead token, 400 `Invalid code`, 429) and answers as `login`
+ * or `loginWallet` would: a session marked as having passed a second factor, or, with the creator app's
+ * request (this one's, else the sign-in's), its `{url, message}`. 403 for an account disabled meanwhile.
+ */
+export async function loginMfa(deps: UsersDeps, input: LoginMfaRequest, client: SignInClient): Promise<LoginResponse> {
+  const challenge = await redeemSignInChallenge(deps.mfa, input.mfaToken, input.code);
+  const row = await findUserById(deps.db, challenge.userId);
+  if (!row) throw new AppError('UNAUTHORIZED', MESSAGES.mfaTokenInvalid);
+  if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
+  const wallet = challenge.loginType === LOGIN_TYPE.Wallet;
+  const cAppAuthRequest = input.cAppAuthRequest ?? challenge.cAppAuthRequest;
+  if (cAppAuthRequest) {
+    return consent(
+      deps.db,
+      row.id,
+      cAppAuthRequest,
+      client.address,
+      wallet ? LOGIN_TYPE.CAppWallet : LOGIN_TYPE.CAppEmail,
+    );
+  }
+  await insertAccessLog(deps.db, row.id, client.address, challenge.loginType);
+  return session(deps, row, `Welcome back, ${row.nickname}`, client, true);
 }
 
 /**
@@ -257,9 +308,15 @@ export async function logout(deps: UsersDeps, auth: AuthUser): Promise<{ message
   return { message: MESSAGES.loggedOut };
 }
 
-/** The signed-in account with fresh balances. Throws NOT_FOUND if it vanished. */
-export async function me(db: Db, userId: string): Promise<UserDto> {
-  const user = await loadUserDto(db, userId);
+/**
+ * `GET me`: the signed-in account with fresh balances and, for a session token, whether the session passed
+ * a second factor and whether the admin console needs one (DESIGN §11.1, `ADMIN_MFA`). Throws NOT_FOUND if
+ * the account vanished.
+ */
+export async function me(deps: Pick<UsersDeps, 'db' | 'adminMfa'>, auth: AuthUser): Promise<MeResponse> {
+  const user = await loadUserDto(deps.db, auth.id);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
-  return user;
+  if (auth.secondFactor === undefined) return { user, message: 'OK' };
+  const adminMfaRequired = user.role === 'admin' && deps.adminMfa === 'required';
+  return { user, session: { secondFactor: auth.secondFactor, adminMfaRequired }, message: 'OK' };
 }

@@ -9,8 +9,8 @@ import {
   registerWalletRequest,
 } from '@starlight/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { signInClient } from '../../http/sign-in-client.ts';
 import { perIpLimit } from '../../plugins/rate-limit.ts';
-import { signInClient } from './sessions.service.ts';
 import type { UsersDeps } from './users.service.ts';
 import * as wallet from './wallet.service.ts';
 

@@ -23,11 +23,12 @@ import {
 import type { Address } from 'viem';
 import { isUniqueViolation, sqlErrorOf } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { SignInClient } from '../../http/sign-in-client.ts';
 import { clientAddressKey } from '../../lib/client-address.ts';
 import { onFirstUse } from '../../lib/on-first-use.ts';
 import { findUserByNickname, insertAccessLog, insertUser, type UserRow } from '../accounts/accounts.public.ts';
 import { consent } from '../capp/capp.service.ts';
-import type { SignInClient } from './sessions.service.ts';
+import { hasTotp, startSignInChallenge } from '../mfa/mfa.public.ts';
 import { isKnownAddress, LOGIN_TYPE, rememberAddress, session, type UsersDeps } from './users.service.ts';
 import {
   deleteExpiredNonces,
@@ -256,7 +257,7 @@ export async function registerWallet(
     insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Wallet),
     rememberAddress(deps, row.id, address),
   ]);
-  return session(deps, row, `Welcome to Starlight, ${row.nickname}`, client);
+  return session(deps, row, `Welcome to Starlight, ${row.nickname}`, client, false, { newAccount: true });
 }
 
 /**
@@ -267,6 +268,7 @@ export async function registerWallet(
  * `Your account is disabled` for an inactive account.
  * With `cAppAuthRequest` it grants a creator app's consent request instead of opening a session
  * (DESIGN §7, access log type 4): `{url, message}`, see `capp.service.ts` `consent`.
+ * An account with TOTP on gets `{mfaRequired, mfaToken, message}` first (DESIGN §11.1, `loginMfa`).
  */
 export async function loginWallet(
   deps: UsersDeps,
@@ -280,6 +282,13 @@ export async function loginWallet(
   if (!row) throw new AppError('UNAUTHORIZED', WALLET_AUTH_FAILED);
   if (!row.isActive) throw new AppError('FORBIDDEN', 'Your account is disabled');
   await rememberAddress(deps, row.id, address);
+  if (await hasTotp(deps.mfa, row.id)) {
+    return startSignInChallenge(deps.mfa, {
+      userId: row.id,
+      loginType: LOGIN_TYPE.Wallet,
+      cAppAuthRequest: input.cAppAuthRequest ?? null,
+    });
+  }
   if (input.cAppAuthRequest) return consent(deps.db, row.id, input.cAppAuthRequest, address, LOGIN_TYPE.CAppWallet);
   await insertAccessLog(deps.db, row.id, address, LOGIN_TYPE.Wallet);
   return session(deps, row, `Welcome back, ${row.nickname}`, client);

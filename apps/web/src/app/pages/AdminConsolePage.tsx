@@ -4,10 +4,13 @@
  * (bank), User Logs and User Control (users), Access Logs, Admin Logs and Defcon Level (audit), Checkout
  * Control and Checkout Logs (checkout), Forge Control and Forge Process Logs (forge), Cex Control
  * (exchange). Each panel loads with its tab, so neither the dashboard nor the console's shell carries them.
+ * An admin whose session has no second factor under `ADMIN_MFA=required` sees the enrolment notice instead
+ * (`AdminMfaGate`, DESIGN §11.1).
  */
 import { getRouteApi } from '@tanstack/react-router';
 import { type ComponentType, lazy } from 'react';
 import AdminConsole, { type AdminPanels } from '../../features/admin/components/AdminConsole.tsx';
+import { AdminMfaGate } from '../../features/admin/components/AdminMfaGate.tsx';
 import { parseDashboardSearch } from '../../lib/route-search.ts';
 import { pickTxLogSearch } from '../../lib/tx-log/tx-log-search.ts';
 
@@ -93,5 +96,9 @@ const ADMIN_PANELS: AdminPanels = {
 };
 
 export default function AdminConsolePage() {
-  return <AdminConsole panels={ADMIN_PANELS} />;
+  return (
+    <AdminMfaGate>
+      <AdminConsole panels={ADMIN_PANELS} />
+    </AdminMfaGate>
+  );
 }

@@ -60,7 +60,11 @@ function CurrenciesSection({ interval }: { interval: Interval }) {
   );
 }
 
-function PairsSection({ interval }: { interval: Interval }) {
+/**
+ * The pairs' cards wait for the currencies above them: drawn while the currencies still load, they would
+ * sit in view and fetch every pair's candles before the member scrolled to them.
+ */
+function PairsSection({ interval, below }: { interval: Interval; below: boolean }) {
   const pairs = usePairs();
   const list = pairs.data ?? [];
   return (
@@ -69,7 +73,7 @@ function PairsSection({ interval }: { interval: Interval }) {
         Trading pairs
       </Title>
       {pairs.isError && <Text c="red.4">{errorMessage(pairs.error)}</Text>}
-      {pairs.isLoading ? (
+      {pairs.isLoading || !below ? (
         <Text c="dimmed">Loading…</Text>
       ) : list.length === 0 ? (
         <Card withBorder radius="md">
@@ -91,6 +95,7 @@ function PairsSection({ interval }: { interval: Interval }) {
 
 export function AnalyticsPage() {
   const [interval, setInterval] = useState<Interval>('1h');
+  const currencies = useCurrencies();
   useEffect(() => {
     document.title = 'Analytics · Starlight';
   }, []);
@@ -117,7 +122,7 @@ export function AnalyticsPage() {
         />
       </Group>
       <CurrenciesSection interval={interval} />
-      <PairsSection interval={interval} />
+      <PairsSection interval={interval} below={!currencies.isLoading} />
     </Stack>
   );
 }

@@ -2,7 +2,7 @@
  * SPEC §2 Dashboard: welcome with nickname; User, Admin (role admin) and Creator (role creator; on a
  * phone too, where the creator console works whole) buttons; Logout. The Admin Console opens in place
  * (?view=admin); otherwise the member's console: balances, recent activity and open orders, each linking
- * to its page, so the page is never empty.
+ * to its page, so the page is never empty, and the portfolio valued in one currency.
  */
 import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@starlight/shared';
@@ -13,6 +13,7 @@ import { logout } from '../../features/auth/api/logout.ts';
 import { BalancesSummary } from '../../features/bank/components/BalancesSummary.tsx';
 import { RecentActivity } from '../../features/bank/components/RecentActivity.tsx';
 import { OpenOrdersSummary } from '../../features/exchange/components/OpenOrdersSummary.tsx';
+import { PortfolioCard } from '../../features/exchange/components/PortfolioCard.tsx';
 import { parseDashboardView } from '../../lib/dashboard-view.ts';
 import { toastSuccess } from '../../lib/notify.ts';
 import { useRequireSession } from '../../lib/use-require-session.ts';
@@ -46,8 +47,11 @@ export function DashboardPage() {
     <Stack gap="lg">
       <Card withBorder radius="md" p="lg">
         <Group justify="space-between" align="center">
-          <Stack gap={2}>
-            <Title order={2}>Welcome, {user.nickname}</Title>
+          <Stack gap={2} miw={0}>
+            {/* A 32-character nickname is one word wider than a phone: it may break anywhere. */}
+            <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+              Welcome, {user.nickname}
+            </Title>
             <Text c="dimmed" size="sm">
               Your Starlight console
             </Text>
@@ -91,11 +95,14 @@ export function DashboardPage() {
         </Suspense>
       )}
       {shown === 'user' && (
-        <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md" data-testid="member-console">
-          <BalancesSummary />
-          <RecentActivity />
-          <OpenOrdersSummary />
-        </SimpleGrid>
+        <Stack gap="md" data-testid="member-console">
+          <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
+            <BalancesSummary />
+            <RecentActivity />
+            <OpenOrdersSummary />
+          </SimpleGrid>
+          <PortfolioCard />
+        </Stack>
       )}
     </Stack>
   );

@@ -124,6 +124,15 @@ describe('filters <-> URL', () => {
     );
   });
 
+  it('carries the market group in the Category filter, never with a category number', () => {
+    const search = searchFromFilters({ ...filtersFromSearch({}), category: 'market' });
+    expect(search).toEqual({ txGroup: 'market' });
+    expect(filtersFromSearch(search).category).toBe('market');
+    expect(requestFromSearch(search)).toEqual({ paging: { limit: 10, page: 1 }, categoryGroup: 'market' });
+    expect(throughUrl(search).search).toEqual(search);
+    expect(pickTxLogSearch(txLogSearch.parse({ txGroup: 'exchange' }))).toEqual({});
+  });
+
   it('writes numbers only where they read back as the same text', () => {
     expect(urlText('10')).toBe(10);
     expect(urlText('0.5')).toBe(0.5);

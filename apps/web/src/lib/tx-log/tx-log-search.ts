@@ -1,7 +1,7 @@
 /**
  * The transaction log's filters and page in the URL (DESIGN §1: filters and paging kept in the URL and
  * validated with Zod). One schema serves the member's User Logs (/userbank) and the admin's Tnx Logs
- * (/dashboard?view=admin&tab=tnx): both send SPEC §7's transactions filters. Keys carry a `tx` prefix so
+ * (/dashboard?view=admin&tab=tnx): both send SPEC §7's transactions filters (and ours, `categoryGroup`). Keys carry a `tx` prefix so
  * they never meet a route's `tab` / `view` or another log's filters. An invalid value in a URL is
  * dropped (`.catch(undefined)`), so a hand-edited link falls back to the defaults instead of failing.
  */
@@ -29,6 +29,8 @@ export const txLogSearch = z.object({
   txTo: dropInvalid(z.iso.date()),
   txCurrency: dropInvalid(z.number().int().min(1)),
   txCategory: dropInvalid(z.number().refine((c) => Object.hasOwn(TX_CATEGORY_LABELS, c))),
+  /** A group of categories (`market`: 50 and 51), chosen in the Category filter as one value. */
+  txGroup: dropInvalid(z.enum(['market'])),
   txAbove: text(amountFilter),
   txBelow: text(amountFilter),
 });
@@ -43,6 +45,7 @@ export type TxLogFilters = {
   startDate: string | null;
   endDate: string | null;
   currencyId: string;
+  /** A category's number, or a group's name (`CATEGORY_GROUP_VALUES`). */
   category: string;
   amountAbove: string;
   amountBelow: string;
@@ -78,7 +81,7 @@ export function filtersFromSearch(search: TxLogSearch): TxLogFilters {
     startDate: search.txFrom ?? null,
     endDate: search.txTo ?? null,
     currencyId: str(search.txCurrency),
-    category: str(search.txCategory),
+    category: search.txGroup ?? str(search.txCategory),
     amountAbove: str(search.txAbove),
     amountBelow: str(search.txBelow),
   };
@@ -100,6 +103,11 @@ export function urlText(value: string): string | number | undefined {
   return Number.isFinite(n) && String(n) === t ? n : t;
 }
 
+/** The Category filter's values that name a group of categories rather than one. */
+export const CATEGORY_GROUP_VALUES = ['market'] as const;
+const isGroup = (value: string): value is (typeof CATEGORY_GROUP_VALUES)[number] =>
+  (CATEGORY_GROUP_VALUES as readonly string[]).includes(value);
+
 const urlNumber = (value: string) => (value.trim() === '' ? undefined : Number(value));
 const urlDate = (value: string | null) => (value ? value.slice(0, 10) : undefined);
 
@@ -111,7 +119,8 @@ export function searchFromFilters(filters: TxLogFilters): TxLogSearch {
     txFrom: urlDate(filters.startDate),
     txTo: urlDate(filters.endDate),
     txCurrency: urlNumber(filters.currencyId),
-    txCategory: urlNumber(filters.category),
+    txCategory: isGroup(filters.category) ? undefined : urlNumber(filters.category),
+    txGroup: isGroup(filters.category) ? filters.category : undefined,
     txAbove: urlText(filters.amountAbove),
     txBelow: urlText(filters.amountBelow),
   };
@@ -126,6 +135,7 @@ export function requestFromSearch(search: TxLogSearch): TransactionsRequest {
   if (search.txTo) body.endDate = search.txTo;
   if (search.txCurrency !== undefined) body.currencyId = search.txCurrency;
   if (search.txCategory !== undefined) body.category = search.txCategory;
+  if (search.txGroup !== undefined) body.categoryGroup = search.txGroup;
   if (search.txAbove !== undefined) body.amountAbove = String(search.txAbove);
   if (search.txBelow !== undefined) body.amountBelow = String(search.txBelow);
   return body;

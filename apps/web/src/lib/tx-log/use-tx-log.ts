@@ -72,10 +72,13 @@ export function useTxLog(
     else onSearch(next);
   });
 
+  const { paging: _paging, ...applied } = requestFromSearch(search);
   return {
     query,
     form,
     submit,
+    /** The filters the list shows (the URL's, paging left out): what "Export CSV" exports. */
+    applied,
     page,
     limit,
     goToPage: (p: number) => onSearch(withPage(search, p)),

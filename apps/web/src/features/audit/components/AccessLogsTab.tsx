@@ -7,6 +7,7 @@ import { NativeSelect, TextInput } from '@mantine/core';
 import { formatDate, LOGIN_TYPE_LABELS } from '@starlight/shared';
 import { DraftDateRange } from '../../../components/DateFilterInput.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
+import { ExportCsvButton } from '../../../lib/exports/ExportCsvButton.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useAccessLogs } from '../api/get-access-logs.ts';
@@ -52,6 +53,7 @@ export function AccessLogsTab() {
         </>
       }
       onSearch={f.search}
+      actions={<ExportCsvButton path="/api/audit/accessLogs.csv" filters={f.applied} />}
       searching={logs.isFetching}
       limit={f.limit}
       onLimit={f.setLimit}

@@ -7,6 +7,7 @@ import { NativeSelect, TextInput } from '@mantine/core';
 import { ADMIN_CATEGORY_LABELS, type AdminCategory, formatDate } from '@starlight/shared';
 import { DraftDateRange } from '../../../components/DateFilterInput.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
+import { ExportCsvButton } from '../../../lib/exports/ExportCsvButton.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useAdminLogs } from '../api/get-admin-logs.ts';
@@ -68,6 +69,7 @@ export function AdminLogsTab() {
         </>
       }
       onSearch={f.search}
+      actions={<ExportCsvButton path="/api/audit/adminLogs.csv" filters={f.applied} />}
       searching={logs.isFetching}
       limit={f.limit}
       onLimit={f.setLimit}

@@ -6,6 +6,7 @@
 import {
   type AccessLog,
   type AdminLog,
+  broadcastsResponse,
   getAccessLogsResponse,
   getAdminLogsResponse,
   messageResponse,
@@ -112,6 +113,8 @@ describe('Defcon Level', () => {
         sent.push(await request.json());
         return { message: 'Defcon level set' };
       }),
+      // The broadcast card below the level lists the broadcasts sent.
+      answers.post('/audit/broadcasts', broadcastsResponse, () => ({ broadcasts: [], total: 0, message: 'OK' })),
     );
     renderWithProviders(<DefconTab />);
     const user = userEvent.setup();

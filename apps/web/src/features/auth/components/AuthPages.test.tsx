@@ -2,7 +2,8 @@
  * /register and /login (SPEC §2) as routes against a mocked API: the button that reads 'Complete all
  * fields' until every field is in, the live 'Passwords do not match' hint, SPEC §5's field messages in
  * words before anything is sent, the body sent (confirmation and empty referrer dropped), the session
- * kept and /dashboard opened on success, and the server's refusal in a toast.
+ * kept and /dashboard opened on success, and the server's refusal in a toast; for an account with a
+ * second factor, the code step on the same screen (DESIGN §11.1).
  */
 import { authResponse, loginResponse } from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
@@ -132,5 +133,47 @@ describe('/login', () => {
     expect(await screen.findByText('Incorrect password')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
     expect(useSession.getState().token).toBeNull();
+  });
+
+  it('asks for the second factor on the same screen, then signs in with the code or a recovery code', async () => {
+    mockAuth('/user/login', () => ({
+      mfaRequired: true as const,
+      mfaToken: 'challenge-token-0123456789',
+      message: 'Enter the code',
+    }));
+    const codes: unknown[] = [];
+    server.use(
+      answers.post('/user/login/mfa', loginResponse, async ({ request }) => {
+        codes.push(await request.json());
+        return codes.length === 1 ? refuse(400, 'Invalid code') : welcome('alice', 'Welcome back')();
+      }),
+    );
+    const router = renderRoute('/login', LoginPage, ['/dashboard', '/register']);
+    const user = userEvent.setup();
+    await fill(user, await screen.findByRole('textbox', { name: /Nickname or e-mail/ }), 'alice');
+    await fill(user, screen.getByLabelText(/^Password/), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Two-factor authentication' })).toBeInTheDocument();
+    const code = screen.getByRole('textbox', { name: /Authentication code/ });
+    expect(code).toHaveFocus();
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(useSession.getState().token).toBeNull();
+    await user.type(code, '12a3456');
+    expect(code).toHaveValue('123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Invalid code')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    await user.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    const recovery = screen.getByRole('textbox', { name: /Recovery code/ });
+    expect(recovery).toHaveFocus();
+    await user.type(recovery, 'abcd-efgh-ijkl');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('heading', { name: 'Page at /dashboard' })).toBeInTheDocument();
+    expect(codes).toEqual([
+      { mfaToken: 'challenge-token-0123456789', code: '123456' },
+      { mfaToken: 'challenge-token-0123456789', code: 'abcd-efgh-ijkl' },
+    ]);
+    expect(useSession.getState().token).toBe('new-session');
   });
 });

@@ -11,12 +11,15 @@ export function WalletButton({
   mode,
   referrer,
   cAppAuthRequest,
+  onMfaRequired,
 }: {
   mode: 'login' | 'register';
   referrer?: string;
   cAppAuthRequest?: string;
+  /** The account has a second factor (DESIGN §11.1): the page asks for the code with this token. */
+  onMfaRequired?: (mfaToken: string) => void;
 }) {
-  const { state, start } = useWalletAuth(mode, cAppAuthRequest);
+  const { state, start } = useWalletAuth(mode, cAppAuthRequest, onMfaRequired);
   const busy = state !== 'Idle';
   const label = mode === 'register' ? 'Register with wallet' : 'Sign in with wallet';
   return (

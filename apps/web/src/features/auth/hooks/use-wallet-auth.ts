@@ -44,9 +44,14 @@ class WalletFlowError extends Error {}
  * whole flow once (a second call while one runs is ignored). Every failure is toasted with SPEC §8's
  * message (or the server's, e.g. `Wallet already registered`) and the state goes back to Idle; success
  * stores the session and opens /dashboard, or with `cAppAuthRequest` (a sign-in for a creator app) sends
- * the browser to the app's URL with its code.
+ * the browser to the app's URL with its code. An account with a second factor (DESIGN §11.1) gets no
+ * session yet: `onMfaRequired` receives the token the page's code step sends with the code.
  */
-export function useWalletAuth(mode: 'login' | 'register', cAppAuthRequest?: string) {
+export function useWalletAuth(
+  mode: 'login' | 'register',
+  cAppAuthRequest?: string,
+  onMfaRequired?: (mfaToken: string) => void,
+) {
   const [state, setStateValue] = useState<WalletState>('Idle');
   // The state as the running flow sees it, so a second click before React re-renders is ignored too.
   const current = useRef<WalletState>('Idle');
@@ -101,6 +106,13 @@ export function useWalletAuth(mode: 'login' | 'register', cAppAuthRequest?: stri
               signature,
               ...(cAppAuthRequest ? { cAppAuthRequest } : {}),
             });
+      if ('mfaRequired' in res) {
+        // DESIGN §11.1: the page asks for the second factor with this token.
+        setState('Idle');
+        if (onMfaRequired) onMfaRequired(res.mfaToken);
+        else toastError('This account uses two-factor authentication: sign in on the sign-in page');
+        return;
+      }
       if ('url' in res) {
         // A creator app's consent: no session; the browser leaves for the app (the button stays busy),
         // only for a URL the browser may open (DESIGN §7; otherwise the message, and no navigation).

@@ -1,8 +1,8 @@
 /**
  * SPEC §2 Holdings, Game Items tab: a selector of the collections the member holds items of (with how
  * many; chosen already when there is one), the member's items of that collection grouped
- * by name (card: name, count, image, metadata, variable data), 10 a page from page 1, and a Details
- * dialog with the image, description and stats. `No Data` when the collection holds none of theirs.
+ * by name (card: name, count, image, metadata, variable data), 10 a page from page 1, a Details
+ * dialog with the image, description and stats, a Gift dialog that sends one to another member, and a Sell dialog that lists one on the marketplace. `No Data` when the collection holds none of theirs.
  */
 import {
   Badge,
@@ -19,12 +19,15 @@ import {
   Text,
 } from '@mantine/core';
 import { formatTotal, type GroupedItem } from '@starlight/shared';
-import { useState } from 'react';
+import { IconGift, IconTag } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { ItemDataBadges, itemDataEntries } from '../../../components/ItemDataBadges.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useHeldCollections } from '../api/get-user-collections.ts';
 import { useGroupedItems } from '../api/get-user-items-grouped.ts';
+import { GiftItemModal } from './GiftItemModal.tsx';
+import { SellItemModal } from './SellItemModal.tsx';
 
 function Details({ item, onClose }: { item: GroupedItem | null; onClose: () => void }) {
   return (
@@ -56,12 +59,19 @@ export function GameItems({ collectionId }: { collectionId?: string } = {}) {
   const [chosen, setChosen] = useState<string | null>(collectionId ?? null);
   const [page, setPage] = useState(1);
   const [details, setDetails] = useState<GroupedItem | null>(null);
+  const [gifting, setGifting] = useState<GroupedItem | null>(null);
+  const [selling, setSelling] = useState<GroupedItem | null>(null);
   const list = collections.data?.data ?? [];
   // One collection held: it is the one to show, no choice to make.
   const current = collectionId ?? chosen ?? (list.length === 1 ? (list[0]?._id ?? null) : null);
   const grouped = useGroupedItems(
     current ? { filters: { itemCollection: current }, paging: { limit: 10, page } } : null,
   );
+  // A gift can empty the last page: show the one before it.
+  const emptied = page > 1 && grouped.data !== undefined && grouped.data.data.length === 0;
+  useEffect(() => {
+    if (emptied) setPage((p) => p - 1);
+  }, [emptied]);
   return (
     <Card withBorder radius="md">
       <Stack gap="sm">
@@ -111,9 +121,29 @@ export function GameItems({ collectionId }: { collectionId?: string } = {}) {
                       </Group>
                       <ItemDataBadges data={g.metadata} />
                       <ItemDataBadges data={g.variabledata} />
-                      <Button size="compact-xs" variant="light" w="fit-content" onClick={() => setDetails(g)}>
-                        Details
-                      </Button>
+                      <Group gap="xs">
+                        <Button size="compact-xs" variant="light" onClick={() => setDetails(g)}>
+                          Details
+                        </Button>
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          leftSection={<IconGift size={14} />}
+                          onClick={() => setGifting(g)}
+                          aria-label={`Gift ${g.name}`}
+                        >
+                          Gift
+                        </Button>
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          leftSection={<IconTag size={14} />}
+                          onClick={() => setSelling(g)}
+                          aria-label={`Sell ${g.name}`}
+                        >
+                          Sell
+                        </Button>
+                      </Group>
                     </Stack>
                   </Group>
                 </Card>
@@ -130,6 +160,8 @@ export function GameItems({ collectionId }: { collectionId?: string } = {}) {
         )}
       </Stack>
       <Details item={details} onClose={() => setDetails(null)} />
+      <GiftItemModal item={gifting} onClose={() => setGifting(null)} />
+      <SellItemModal item={selling} onClose={() => setSelling(null)} />
     </Card>
   );
 }

@@ -12,6 +12,7 @@ import {
   distributeCurrencyResponse,
   p2pTransferResponse,
   type User,
+  withdrawAddressesResponse,
   withdrawResponse,
 } from '@starlight/shared';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -117,6 +118,15 @@ describe("the bank's money calls, retried after a lost answer", () => {
       settlement,
       message: 'Withdrawal of 10.00 CR requested',
     });
+    server.use(
+      answers.post('/bank/withdrawAddresses', withdrawAddressesResponse, () => ({
+        addresses: [],
+        allowListOnly: false,
+        allowListOffFrom: null,
+        withdrawalsPausedUntil: null,
+        message: 'OK',
+      })),
+    );
     renderWithProviders(<SettlementModal kind="withdrawal" opened onClose={() => {}} />);
     const u = userEvent.setup();
     await pick(u, /Currency/, 'Credits (CR)');

@@ -4,22 +4,42 @@
  * transaction reference from the wallet) credited once an admin approves it. The wallet address is
  * prefilled from the member's primary wallet. A withdrawal shows the member's balance (Available) with a
  * Max that leaves room for the tax, and both say what is wrong with the amount as it is typed.
+ * A withdrawal also offers the member's saved addresses, and only those when "Allowed addresses only" is
+ * in force; during a security hold it says until when withdrawals are paused before anything is filled
+ * in, and cannot be sent (DESIGN §11.2).
  */
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { depositRequest, feeOf, fromNumeric, parseAmount, toDecimalString, withdrawRequest } from '@starlight/shared';
+import {
+  depositRequest,
+  feeOf,
+  formatDate,
+  fromNumeric,
+  parseAmount,
+  toDecimalString,
+  withdrawRequest,
+} from '@starlight/shared';
+import { IconLock } from '@tabler/icons-react';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
+import { StepUpCodeField, stepUpCode } from '../../../components/StepUpCodeField.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { dropEmpty, schemaValidate } from '../../../lib/form.ts';
 import { toastSuccess } from '../../../lib/notify.ts';
 import { fractionToPercent } from '../../../lib/percent.ts';
 import { useSession } from '../../../lib/session.ts';
+import {
+  activeAddressesFor,
+  isAllowListInForce,
+  pausedUntil,
+  useWithdrawAddresses,
+} from '../../../lib/withdraw-addresses.ts';
 import { useDeposit } from '../api/deposit.ts';
 import { useWithdraw } from '../api/withdraw.ts';
 import { useBalanceOf } from '../hooks/use-balance.ts';
 import { amountProblem, maxTaxOnTop } from '../utils/amount-limits.ts';
 import { AmountField } from './AmountField.tsx';
+import { savedAddressOf, WithdrawAddressPicker } from './WithdrawAddressPicker.tsx';
 
 /** The popup's fields in words, by their labels (SPEC §5 'Amount is required'). */
 const words = wordsOf(
@@ -36,6 +56,8 @@ interface Values extends Record<string, unknown> {
   amount: string;
   walletAddress: string;
   reference: string;
+  /** The step-up code of a withdrawal when the member has a second factor (DESIGN §11.1). */
+  mfaCode: string;
 }
 
 export type SettlementKind = 'withdrawal' | 'deposit';
@@ -53,9 +75,14 @@ export function SettlementModal({
 }) {
   const { data: currencies = [], byId } = useCurrencies();
   const wallet = useSession((s) => s.user?.primaryWallet ?? '');
+  const stepUp = useSession((s) => kind === 'withdrawal' && (s.user?.mfa?.totp ?? false));
   const withdraw = useWithdraw();
   const deposit = useDeposit();
   const isWithdrawal = kind === 'withdrawal';
+  // Read each time the popup opens: a hold or the switch may have changed since.
+  const addressList = useWithdrawAddresses({ enabled: isWithdrawal && opened });
+  const paused = isWithdrawal ? pausedUntil(addressList.data) : null;
+  const allowListOnly = isWithdrawal && addressList.data !== undefined && isAllowListInForce(addressList.data);
   const allowed = currencies.filter((c) => (isWithdrawal ? c.canWithdraw : c.canDeposit));
   const toRequest = (v: Values) =>
     dropEmpty({
@@ -71,10 +98,12 @@ export function SettlementModal({
       amount: '',
       walletAddress: wallet,
       reference: '',
+      mfaCode: '',
     },
     validate: schemaValidate<Values>(isWithdrawal ? withdrawRequest : depositRequest, toRequest, words),
   });
   const currency = byId.get(Number(form.values.currencyId));
+  const saved = isWithdrawal && currency ? activeAddressesFor(addressList.data, currency.currencyId) : [];
   const parsed = parseAmount(form.values.amount.trim());
   const taxRate = currency ? (isWithdrawal ? currency.withdrawTax : currency.depositTax) : '0';
   const tax = currency && parsed !== null ? feeOf(parsed, fromNumeric(taxRate), currency.precision) : null;
@@ -92,7 +121,13 @@ export function SettlementModal({
     (a) => (currency ? a + feeOf(a, rate, currency.precision) : a),
     fmt,
   );
-  const ready = currency !== undefined && parsed !== null && problem === null;
+  const ready =
+    paused === null &&
+    (!allowListOnly || savedAddressOf(saved, form.values.walletAddress) !== undefined) &&
+    currency !== undefined &&
+    parsed !== null &&
+    problem === null &&
+    (!stepUp || form.values.mfaCode.trim().length >= 6);
 
   const close = () => {
     form.reset();
@@ -108,7 +143,7 @@ export function SettlementModal({
         walletAddress: values.walletAddress.trim(),
       };
       const res = isWithdrawal
-        ? await withdraw.mutateAsync(body)
+        ? await withdraw.mutateAsync({ ...body, ...stepUpCode(stepUp, values.mfaCode) })
         : await deposit.mutateAsync({ ...body, reference: values.reference.trim() });
       toastSuccess(res.message);
       close();
@@ -121,6 +156,11 @@ export function SettlementModal({
     <Modal opened={opened} onClose={close} title={isWithdrawal ? 'Withdraw' : 'Deposit'} centered>
       <form onSubmit={submit} noValidate>
         <Stack>
+          {paused && (
+            <Alert color="orange" icon={<IconLock size={16} />} role="alert" title="Withdrawals paused">
+              Withdrawals are paused until {formatDate(paused)} after a change to your account's security.
+            </Alert>
+          )}
           <Text size="sm" c="dimmed">
             {isWithdrawal
               ? 'The amount and its tax leave your balance now; an admin sends the amount to your wallet. If the admin refuses, both come back.'
@@ -141,7 +181,19 @@ export function SettlementModal({
             max={max}
             problem={problem}
           />
-          <TextInput label="Wallet address" required autoComplete="off" {...form.getInputProps('walletAddress')} />
+          {isWithdrawal ? (
+            <WithdrawAddressPicker
+              saved={saved}
+              allowListOnly={allowListOnly}
+              currencyChosen={currency !== undefined}
+              input={form.getInputProps('walletAddress')}
+              value={form.values.walletAddress}
+              onPick={(a) => form.setFieldValue('walletAddress', a)}
+              onLeave={close}
+            />
+          ) : (
+            <TextInput label="Wallet address" required autoComplete="off" {...form.getInputProps('walletAddress')} />
+          )}
           {!isWithdrawal && (
             <TextInput label="Transaction reference" required autoComplete="off" {...form.getInputProps('reference')} />
           )}
@@ -156,6 +208,7 @@ export function SettlementModal({
               </Text>
             </Alert>
           )}
+          {stepUp && <StepUpCodeField {...form.getInputProps('mfaCode')} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

@@ -9,6 +9,7 @@ import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { ShortHash } from '../../../components/ShortHash.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { ExportCsvButton } from '../../../lib/exports/ExportCsvButton.tsx';
 import { toastSuccess } from '../../../lib/notify.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { usePagedFilters } from '../../../lib/use-paged-filters.ts';
@@ -161,6 +162,7 @@ export function SettlementsPanel() {
           </>
         }
         onSearch={f.search}
+        actions={<ExportCsvButton path="/api/bank/settlements.csv" filters={f.applied} />}
         searching={list.isFetching}
         limit={f.limit}
         onLimit={f.setLimit}

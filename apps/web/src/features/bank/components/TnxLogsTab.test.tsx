@@ -99,6 +99,19 @@ describe('Tnx Logs', () => {
     expect(sent[1]).toEqual({ paging: { limit: 10, page: 1 }, category: 3, amountAbove: '10' });
   });
 
+  it('sends the market filter (categories 50 and 51) and keeps it in the URL', async () => {
+    const sent = mockTransactions(page([transfer]));
+    renderWithProviders(<TnxLogs />);
+    await screen.findAllByTestId('tnx-row');
+    const user = userEvent.setup();
+    const category = screen.getByRole('combobox', { name: 'Category' });
+    await user.selectOptions(category, 'Market (purchases and royalties)');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toEqual({ paging: { limit: 10, page: 1 }, categoryGroup: 'market' });
+    expect(category).toHaveValue('market');
+  });
+
   it("says 'No Transactions' for an empty page", async () => {
     mockTransactions(page([]));
     renderWithProviders(<TnxLogs />);

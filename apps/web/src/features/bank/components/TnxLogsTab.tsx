@@ -1,7 +1,7 @@
 /**
  * SPEC §2 Admin Console, Tnx Logs: every member's ledger rows (POST /api/bank/alltransactions).
- * Filters: record limit (10, 20, 50; default 10), nickname, start/end date, currency, category, amount
- * above/below (free text); Search goes back to page 1; paging top and bottom (SPEC §4, on error back one
+ * Filters: record limit (10, 20, 50; default 10), nickname, start/end date, currency, category (or Market:
+ * categories 50 and 51 together), amount above/below (free text); Search goes back to page 1; paging top and bottom (SPEC §4, on error back one
  * page). Columns Date (UTC, en-GB), Executor, Sender, Recipient, Amount, Currency, Category, Note.
  * Filters, record limit and page live in the URL (DESIGN §1); the record limit applies at once, the
  * other filters on Search or Enter.
@@ -10,6 +10,7 @@ import {
   Alert,
   Button,
   Card,
+  Group,
   NativeSelect,
   SimpleGrid,
   Skeleton,
@@ -27,6 +28,7 @@ import { formatMoney } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
+import { ExportCsvButton } from '../../../lib/exports/ExportCsvButton.tsx';
 import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { TX_LOG_LIMITS } from '../../../lib/tx-log/tx-log-search.ts';
 import { type TxLogUrl, useTxLog } from '../../../lib/tx-log/use-tx-log.ts';
@@ -35,6 +37,8 @@ import { useErrorToast } from '../../../lib/use-error-toast.ts';
 const COLUMNS = ['Date (UTC)', 'Executor', 'Sender', 'Recipient', 'Amount', 'Currency', 'Category', 'Note'];
 const CATEGORIES = [
   { value: '', label: 'All' },
+  // The marketplace's two categories at once (DESIGN §11.5): purchases and royalties.
+  { value: 'market', label: 'Market (purchases and royalties)' },
   ...Object.entries(TX_CATEGORY_LABELS).map(([value, label]) => ({ value, label })),
 ];
 
@@ -61,6 +65,7 @@ export function TnxLogsTab({ url }: { url: TxLogUrl }) {
     query: txs,
     form,
     submit,
+    applied,
     page,
     limit,
     goToPage,
@@ -142,15 +147,17 @@ export function TnxLogsTab({ url }: { url: TxLogUrl }) {
               {...form.getInputProps('amountBelow')}
             />
           </SimpleGrid>
-          <Button
-            type="submit"
-            mt="sm"
-            leftSection={<IconSearch size={16} />}
-            loading={txs.isFetching}
-            data-testid="tnx-search"
-          >
-            Search
-          </Button>
+          <Group mt="sm" gap="sm">
+            <Button
+              type="submit"
+              leftSection={<IconSearch size={16} />}
+              loading={txs.isFetching}
+              data-testid="tnx-search"
+            >
+              Search
+            </Button>
+            <ExportCsvButton path="/api/bank/alltransactions.csv" filters={applied} />
+          </Group>
         </form>
         {paging}
         <HistoryJump

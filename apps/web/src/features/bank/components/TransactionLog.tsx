@@ -13,6 +13,7 @@ import { HistoryJump } from '../../../components/HistoryJump.tsx';
 import { formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { Paging } from '../../../components/Paging.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { ExportCsvButton } from '../../../lib/exports/ExportCsvButton.tsx';
 import { labelWords, wordsOf } from '../../../lib/field-words.ts';
 import { useSession } from '../../../lib/session.ts';
 import { TX_LOG_LIMITS } from '../../../lib/tx-log/tx-log-search.ts';
@@ -40,7 +41,7 @@ const categoryLabel = (tx: Transaction) => TX_CATEGORY_LABELS[tx.category as TxC
 export function TransactionLog({ url }: { url: TxLogUrl }) {
   const me = useSession((s) => s.user?.nickname);
   const { data: currencies = [], byId } = useCurrencies();
-  const { query, form, submit, page, limit, goToPage, goToDate, seeking, stepBackAfterError } = useTxLog(
+  const { query, form, submit, applied, page, limit, goToPage, goToDate, seeking, stepBackAfterError } = useTxLog(
     url,
     'own',
     words,
@@ -103,6 +104,7 @@ export function TransactionLog({ url }: { url: TxLogUrl }) {
           />
         </SimpleGrid>
         <Group justify="flex-end" mb="sm">
+          <ExportCsvButton path="/api/bank/transactions.csv" filters={applied} />
           <Button type="submit">Search</Button>
         </Group>
       </form>

@@ -63,8 +63,9 @@ function UserLogs({ panels }: { panels: UserBankPanels }) {
 }
 
 function Holdings() {
+  const { holdings = 'currency' } = route.useSearch({ select: parseUserBankSearch });
   return (
-    <Tabs defaultValue="currency" keepMounted={false}>
+    <Tabs defaultValue={holdings} keepMounted={false}>
       <Tabs.List mb="sm">
         <Tabs.Tab value="currency">Currency</Tabs.Tab>
         <Tabs.Tab value="items">Game Items</Tabs.Tab>

@@ -5,6 +5,7 @@
  * Cancel goes to the app's cancel URL. If the request cannot be read, the page is only what happened, in
  * words, and what to do (go back to the app and start again). The browser leaves only for a URL
  * `leaveForApp` accepts (https:, or http: on loopback); any other is shown as an error and not opened.
+ * An account with a second factor (DESIGN §11.1) then gives its code on the same card.
  */
 import {
   Button,
@@ -22,16 +23,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { loginRequest } from '@starlight/shared';
+import { loginRequest, MESSAGES } from '@starlight/shared';
 import { IconAlertTriangle, IconApps } from '@tabler/icons-react';
 import { Link, useParams } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
+import { MfaCodeStep } from '../../../components/MfaCodeStep.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { leaveForApp } from '../../../lib/app-url.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { schemaValidate } from '../../../lib/form.ts';
 import { toastError } from '../../../lib/notify.ts';
-import { type CappLoginRequest, useCappLogin } from '../api/capp-login.ts';
+import { type CappLoginRequest, useCappLogin, useCappLoginMfa } from '../api/capp-login.ts';
 import { useAuthRequest } from '../api/get-auth-request.ts';
 
 /**
@@ -56,18 +58,41 @@ function leaveFor(url: string): void {
   if (problem !== null) toastError(problem);
 }
 
-export function CreatorAppLoginPage({ walletSignIn }: { walletSignIn?: (requestId: string) => ReactNode } = {}) {
+/** `otherSignIns`: the sign-ins beside the password form (passkey, wallet), for request `requestId`. */
+export function CreatorAppLoginPage({
+  otherSignIns,
+}: {
+  otherSignIns?: (requestId: string, onMfaRequired: (mfaToken: string) => void) => ReactNode;
+} = {}) {
   const { authId = '' } = useParams({ strict: false }) as { authId?: string };
   const request = useAuthRequest(authId);
   const login = useCappLogin();
+  const loginMfa = useCappLoginMfa();
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
   // After success the browser is on its way to the app: nothing more to submit or cancel.
-  const busy = login.isPending || login.isSuccess;
+  const busy = login.isPending || loginMfa.isPending || loginMfa.isSuccess || (login.isSuccess && mfaToken === null);
   const submit = async (body: CappLoginRequest) => {
     try {
-      leaveFor((await login.mutateAsync(body)).url);
+      const res = await login.mutateAsync(body);
+      if ('mfaRequired' in res) setMfaToken(res.mfaToken);
+      else leaveFor(res.url);
     } catch (err) {
       toastError(errorMessage(err));
     }
+  };
+  const submitCode = async (code: string) => {
+    if (mfaToken === null) return;
+    try {
+      leaveFor((await loginMfa.mutateAsync({ mfaToken, code, cAppAuthRequest: authId })).url);
+    } catch (err) {
+      const message = errorMessage(err);
+      toastError(message);
+      if (message === MESSAGES.mfaTokenInvalid) back();
+    }
+  };
+  const back = () => {
+    setMfaToken(null);
+    login.reset();
   };
 
   if (request.isPending) {
@@ -127,11 +152,22 @@ export function CreatorAppLoginPage({ walletSignIn }: { walletSignIn?: (requestI
             </Paper>
           )}
           <Text size="sm">{data.requestMessage}</Text>
-          <ConsentForm requestId={authId} busy={busy} onSubmit={submit} />
-          {walletSignIn && (
+          {mfaToken !== null ? (
+            <MfaCodeStep
+              busy={loginMfa.isPending || loginMfa.isSuccess}
+              onSubmit={submitCode}
+              onBack={back}
+              submitLabel="Verify and allow"
+            />
+          ) : (
             <>
-              <Divider label="or" labelPosition="center" />
-              {walletSignIn(authId)}
+              <ConsentForm requestId={authId} busy={busy} onSubmit={submit} />
+              {otherSignIns && (
+                <>
+                  <Divider label="or" labelPosition="center" />
+                  {otherSignIns(authId, setMfaToken)}
+                </>
+              )}
             </>
           )}
           <Button type="button" variant="subtle" color="gray" disabled={busy} onClick={() => leaveFor(data.cancelUrl)}>

@@ -15,6 +15,7 @@ import {
 import { DraftDateRange } from '../../../components/DateFilterInput.tsx';
 import { EventHistoryButton } from '../../../components/EventHistoryButton.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
+import { ExportCsvButton } from '../../../lib/exports/ExportCsvButton.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useAllCheckouts } from '../api/get-all-checkouts.ts';
@@ -81,6 +82,7 @@ export function CheckoutLogsTab() {
         </>
       }
       onSearch={f.search}
+      actions={<ExportCsvButton path="/api/checkout/checkouts.csv" filters={f.applied} />}
       searching={logs.isFetching}
       limit={f.limit}
       onLimit={f.setLimit}

@@ -2,16 +2,20 @@
  * SPEC §2 Creator console's collection dialog: Create Collection (Name, Description, Image URL and the
  * app URLs a consent request may name: redirect URLs one per line, a cancel URL; empty fields dropped)
  * or, for one of the creator's collections, Edit Collection with the same fields (DESIGN §7
- * `modifyCollection`: an emptied field is cleared).
+ * `modifyCollection`: an emptied field is cleared) and the royalty each marketplace sale pays the creator
+ * (DESIGN §11.5, 0 to 25%).
  */
-import { Button, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type CreateCollectionRequest,
   createCollectionRequest,
+  formatAmount,
+  fromNumeric,
   type ModifyCollectionRequest,
   modifyCollectionRequest,
   type OwnCollection,
+  parseAmount,
 } from '@starlight/shared';
 import { useState } from 'react';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
@@ -29,6 +33,19 @@ interface Values extends Record<string, unknown> {
   imgUrl: string;
   redirectUrls: string;
   cancelUrl: string;
+  /** The royalty in percent, as typed ("5", "12.5"). */
+  royalty: string;
+}
+
+/** A royalty fraction ("0.050000000") in percent ("5"). */
+export function royaltyPercent(fraction: string): string {
+  return formatAmount(fromNumeric(fraction) * 100n).replace(/\.?0+$/, '');
+}
+
+/** A typed percent ("12.5") as the fraction the server takes ("0.125"); what cannot be read is sent as typed. */
+export function royaltyFraction(percent: string): string {
+  const a = parseAmount(percent.trim() === '' ? '0' : percent.trim());
+  return a === null ? percent : formatAmount(a / 100n).replace(/\.?0+$/, '') || '0';
 }
 
 const lines = (text: string) =>
@@ -58,6 +75,7 @@ export function toModifyCollection(collectionId: string, v: Values): ModifyColle
     imgUrl: v.imgUrl.trim(),
     redirectUrls: lines(v.redirectUrls),
     cancelUrl: v.cancelUrl.trim(),
+    royalty: royaltyFraction(v.royalty),
   };
 }
 
@@ -85,6 +103,7 @@ export function CollectionDialog({
       imgUrl: collection?.imgUrl ?? '',
       redirectUrls: collection?.redirectUrls.join('\n') ?? '',
       cancelUrl: collection?.cancelUrl ?? '',
+      royalty: collection ? royaltyPercent(collection.royalty) : '0',
     },
     validate: (v) => {
       const errors = schemaCheck(v);
@@ -124,6 +143,19 @@ export function CollectionDialog({
             {...form.getInputProps('redirectUrls')}
           />
           <TextInput label="App cancel URL" placeholder="https://" {...form.getInputProps('cancelUrl')} />
+          {editing && (
+            <NumberInput
+              label="Royalty"
+              description="Your share of each marketplace sale of this collection's items, 0 to 25%"
+              suffix="%"
+              min={0}
+              max={25}
+              decimalScale={4}
+              allowNegative={false}
+              {...form.getInputProps('royalty')}
+              onChange={(v) => form.setFieldValue('royalty', String(v))}
+            />
+          )}
           <DialogFooter
             failure={failure}
             onCancel={onClose}

@@ -33,6 +33,7 @@ const fleet: OwnCollection = {
   createdAt: CREATED,
   redirectUrls: ['https://fleet.example.test/callback'],
   cancelUrl: '',
+  royalty: '0.000000000',
 };
 
 /** Serves `mine` as the creator's collections; a created one joins them. Creation bodies are returned. */
@@ -187,6 +188,10 @@ describe('Creator Console', () => {
     await user.clear(urls);
     await fill(user, urls, 'https://fleet.example.test/new\nhttps://fleet.example.test/other');
     await fill(user, within(dialog).getByRole('textbox', { name: 'App cancel URL' }), 'https://fleet.example.test/no');
+    const royalty = within(dialog).getByRole('textbox', { name: /Royalty/ });
+    expect(royalty).toHaveValue('0%');
+    await user.clear(royalty);
+    await user.type(royalty, '12.5');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Collection Orion Fleet updated')).toBeInTheDocument();
     expect(sent).toEqual([
@@ -197,6 +202,7 @@ describe('Creator Console', () => {
         imgUrl: '',
         redirectUrls: ['https://fleet.example.test/new', 'https://fleet.example.test/other'],
         cancelUrl: 'https://fleet.example.test/no',
+        royalty: '0.125',
       },
     ]);
     expect(await screen.findByRole('article', { name: 'Orion Fleet' })).toHaveTextContent(

@@ -3,7 +3,7 @@
  * fee and status in words; Delete asking first and sending the pair's id; 'No trading pairs yet'; and the
  * server's refusal of the list.
  */
-import { currenciesResponse, deletePairResponse, type Pair, pairsResponse } from '@starlight/shared';
+import { currenciesResponse, deletePairResponse, type Pair, pairResponse, pairsResponse } from '@starlight/shared';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +16,14 @@ import { CexControlPanel } from './CexControlPanel.tsx';
 const gem = testCurrency(10, { ticker: 'GEM', name: 'Gemstone' });
 const credits = testCurrency(11, { ticker: 'CR', name: 'Credits' });
 const open = testPair(gem, credits, { feeCollector: 'treasury' });
-const frozen = testPair(credits, gem, { frozen: true, canSell: false, visible: false, fee: '0' });
+const frozen = testPair(credits, gem, {
+  frozen: true,
+  canSell: false,
+  visible: false,
+  fee: '0.002',
+  makerFee: '0.001',
+  takerFee: '0.002',
+});
 
 /** Serves the pair list (or its refusal) and the currencies; what deletePair receives is returned. */
 function mockPairs(list: () => AnswerOf<typeof pairsResponse>) {
@@ -48,6 +55,7 @@ describe('Cex Control', () => {
     expect(within(row).getByTestId('pair-status')).toHaveTextContent('TradingBuys onSells on');
     const other = within(table).getByRole('cell', { name: 'CR/GEM' }).closest('tr') as HTMLElement;
     expect(within(other).getByTestId('pair-status')).toHaveTextContent('FrozenBuys onSells offHidden');
+    expect(within(other).getByRole('cell', { name: 'maker 0.1% · taker 0.2%' })).toBeInTheDocument();
   });
 
   it("deletes a pair only once confirmed, and toasts the server's answer", async () => {
@@ -60,6 +68,29 @@ describe('Cex Control', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Pair deleted, 2 orders cancelled')).toBeInTheDocument();
     expect(deleted).toEqual([{ pairId: open._id }]);
+  });
+
+  it('edits the maker and taker fees as percents and sends only the one that changed', async () => {
+    mockPairs(pairs(open));
+    const modified: unknown[] = [];
+    server.use(
+      answers.post('/cex/modifyPair', pairResponse, async ({ request }) => {
+        modified.push(await request.json());
+        return { pair: { ...open, takerFee: '0.005', fee: '0.005' }, message: 'Pair modified' };
+      }),
+    );
+    renderWithProviders(<CexControlPanel />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Modify GEM/CR' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Modify Trading Pair' });
+    expect(within(dialog).getByLabelText(/^Maker fee \(%\)/)).toHaveValue('0.2');
+    const taker = within(dialog).getByLabelText(/^Taker fee \(%\)/);
+    expect(taker).toHaveValue('0.2');
+    await user.clear(taker);
+    await user.type(taker, '0.5');
+    await user.click(within(dialog).getByRole('button', { name: 'Modify' }));
+    expect(await screen.findByText('Pair modified')).toBeInTheDocument();
+    expect(modified).toEqual([{ pairId: open._id, takerFee: '0.005' }]);
   });
 
   it("says 'No trading pairs yet', and shows a refused list as the server worded it", async () => {

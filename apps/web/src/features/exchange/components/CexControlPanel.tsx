@@ -1,6 +1,6 @@
 /**
  * SPEC §2 Admin Console, Cex Control tab: Create Trading Pair; the Trading Pairs list (name, buy
- * currency, sale currency, fee, status) with Modify, Delete (confirmed) and View Orders. The list reloads on
+ * currency, sale currency, fees, status) with Modify, Delete (confirmed) and View Orders. The list reloads on
  * 'Pair modified' (SPEC §8) through the mutations' invalidation. A phone shows one card per pair with its
  * buttons in view (the wide table hid them off to the right, behind a sideways scroll).
  */
@@ -78,6 +78,15 @@ function PairActions({
   );
 }
 
+/** A pair's fees in words: `0.2% → treasury`, or `maker 0.1% · taker 0.2%` when they differ (DESIGN §11.4). */
+function feeText(p: Pair): string {
+  const fees =
+    p.makerFee === p.takerFee
+      ? `${fractionToPercent(p.makerFee)}%`
+      : `maker ${fractionToPercent(p.makerFee)}% · taker ${fractionToPercent(p.takerFee)}%`;
+  return p.feeCollector ? `${fees} → ${p.feeCollector}` : fees;
+}
+
 export function CexControlPanel() {
   const isPhone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const pairs = usePairs();
@@ -141,7 +150,7 @@ export function CexControlPanel() {
                     <Text span c="dimmed" inherit>
                       Fee{' '}
                     </Text>
-                    {fractionToPercent(p.fee)}%{p.feeCollector ? ` → ${p.feeCollector}` : ''}
+                    {feeText(p)}
                   </Text>
                   <PairActions
                     pair={p}
@@ -172,9 +181,7 @@ export function CexControlPanel() {
                     <Table.Td fw={500}>{p.name}</Table.Td>
                     <Table.Td>{currencyText(p.buyCurrency)}</Table.Td>
                     <Table.Td>{currencyText(p.sellCurrency)}</Table.Td>
-                    <Table.Td>
-                      {fractionToPercent(p.fee)}%{p.feeCollector ? ` → ${p.feeCollector}` : ''}
-                    </Table.Td>
+                    <Table.Td>{feeText(p)}</Table.Td>
                     <Table.Td>
                       <PairStatus pair={p} />
                     </Table.Td>

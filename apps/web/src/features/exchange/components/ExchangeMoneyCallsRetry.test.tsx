@@ -36,6 +36,12 @@ const sell: Order = {
   price: '1.50',
   state: 1,
   createdAt: '2026-11-01T00:00:00.000Z',
+  type: 'limit',
+  timeInForce: 'GTC',
+  postOnly: false,
+  stopPrice: null,
+  expiresAt: null,
+  expired: false,
 };
 
 beforeEach(() => {

@@ -1,7 +1,8 @@
 /**
- * SPEC §2 Quantum Hub 'my orders': the member's orders of one state (Open, Filled, Cancelled) on this pair
- * or every pair, newest first, a page at a time; numbers abbreviated (M, B, T, Q), a Cancel button on
- * Placed orders; empty: 'No orders Found'. The socket's `orders` pushes refetch the page.
+ * SPEC §2 Quantum Hub 'my orders': the member's orders of one state (Open, Stops: stop-limit orders waiting
+ * Untriggered, Filled, Cancelled: DESIGN §11.4) on this pair or every pair, newest first, a page at a time;
+ * numbers abbreviated (M, B, T, Q), each order's type (a stop-limit order's stop price), a Cancel button on
+ * Placed and Untriggered orders and Cancel all for the pair or every pair shown (DESIGN §11.4); empty: 'No orders Found'. The socket's `orders` pushes refetch the page.
  */
 import { Badge, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import {
@@ -22,17 +23,24 @@ import { useSession } from '../../../lib/session.ts';
 import { useCancelOrder } from '../api/cancel-order.ts';
 import { useMyOrdersPage } from '../api/get-my-orders-page.ts';
 import { toastServerMessage } from '../utils/messages.ts';
+import { CancelAllOrders } from './CancelAllOrders.tsx';
 import { OrdersTable, ScrollRegion } from './OrdersTable.tsx';
 import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 
-const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal' };
+const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal', 5: 'yellow' };
 
 const sideOf = (o: Order) => (o.buySide ? 'Buy' : 'Sell');
-/** A Placed order with some of it filled reads `Partly filled`: what a trader checks first. */
+/**
+ * A Placed order with some of it filled reads `Partly filled`: what a trader checks first; a good-till-date
+ * order the server cancelled at its time reads `Expired` (DESIGN §11.4).
+ */
 const stateOf = (o: Order) =>
-  o.state === ORDER_STATE.Placed && fromNumeric(o.filledAmount) > 0n
-    ? 'Partly filled'
-    : (ORDER_STATE_LABELS[o.state as OrderState] ?? String(o.state));
+  o.expired
+    ? 'Expired'
+    : o.state === ORDER_STATE.Placed && fromNumeric(o.filledAmount) > 0n
+      ? 'Partly filled'
+      : (ORDER_STATE_LABELS[o.state as OrderState] ?? String(o.state));
+const colorOf = (o: Order) => (o.expired ? 'orange' : (STATE_COLORS[o.state as OrderState] ?? 'gray'));
 /** Side and state badges never shrink into an ellipsis: full words, always. */
 export const WHOLE = { root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } } as const;
 
@@ -42,6 +50,7 @@ const MY_ORDERS_ID = 'my-orders-title';
 /** The states My orders filters by, as the server numbers them (SPEC §3). */
 const FILTERS = [
   { value: String(ORDER_STATE.Placed), label: 'Open' },
+  { value: String(ORDER_STATE.Untriggered), label: 'Stops' },
   { value: String(ORDER_STATE.Filled), label: 'Filled' },
   { value: String(ORDER_STATE.Cancelled), label: 'Cancelled' },
 ] as const;
@@ -53,6 +62,23 @@ const PAGE_SIZE = 10;
 /** The Hub's address hash of My orders on every pair (the dashboard's "and N more" links there). */
 export const MY_ORDERS_HASH = 'my-orders';
 const arrivedByLink = () => window.location.hash === `#${MY_ORDERS_HASH}`;
+
+/**
+ * The order's type and time in force as My orders shows them (DESIGN §11.4): "Market · IOC", "Limit · GTC ·
+ * Post-only", "Stop-limit at 2.00 · GTC" (with its stop price, in the pair's sell currency `sell`).
+ */
+function orderKind(o: Order, sell: string): string {
+  const type =
+    o.type === 'market'
+      ? 'Market'
+      : o.type === 'stop_limit'
+        ? `Stop-limit at ${abbreviateAmount(fromNumeric(o.stopPrice ?? '0'))} ${sell}`.trim()
+        : 'Limit';
+  const parts = [type, o.timeInForce];
+  if (o.postOnly) parts.push('Post-only');
+  if (o.expiresAt) parts.push(`${o.expired ? 'Expired' : 'Expires'} ${formatDate(o.expiresAt)}`);
+  return parts.join(' · ');
+}
 
 export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: string | null }) {
   const user = useSession((s) => s.user);
@@ -118,18 +144,21 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
         />
       }
     >
-      <SegmentedControl
-        fullWidth
-        size="xs"
-        mb="xs"
-        aria-label="Which orders"
-        value={filter}
-        onChange={(v) => {
-          setFilter(FILTERS.find((f) => f.value === v)?.value ?? filter);
-          setPage(1);
-        }}
-        data={[...FILTERS]}
-      />
+      {/* Four states and Cancel all do not fit a phone's panel on one line: Cancel all then wraps below. */}
+      <Group gap="xs" mb="xs" justify="space-between">
+        <SegmentedControl
+          size="xs"
+          style={{ flex: '1 0 auto' }}
+          aria-label="Which orders"
+          value={filter}
+          onChange={(v) => {
+            setFilter(FILTERS.find((f) => f.value === v)?.value ?? filter);
+            setPage(1);
+          }}
+          data={[...FILTERS]}
+        />
+        <CancelAllOrders pair={pair} pairName={pair ? byPair.get(pair)?.name : undefined} pageSize={PAGE_SIZE} />
+      </Group>
       {orders.isError ? (
         <Text c="red.4">{errorMessage(orders.error)}</Text>
       ) : !loaded ? (
@@ -164,6 +193,9 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
                           {t.pair?.name ?? 'Removed pair'} · Filled {abbreviateAmount(fromNumeric(o.filledAmount))}
                         </Text>
                         <Text size="xs" c="dimmed">
+                          {orderKind(o, t.sell)}
+                        </Text>
+                        <Text size="xs" c="dimmed">
                           {formatDate(o.createdAt)}
                         </Text>
                       </Stack>
@@ -175,15 +207,10 @@ export function MyOrders({ pairs, currentPair }: { pairs: Pair[]; currentPair: s
                   align: 'right',
                   cell: (o) => (
                     <Stack gap={4} align="flex-end">
-                      <Badge
-                        color={STATE_COLORS[o.state as OrderState] ?? 'gray'}
-                        variant="dot"
-                        size="sm"
-                        styles={WHOLE}
-                      >
+                      <Badge color={colorOf(o)} variant="dot" size="sm" styles={WHOLE}>
                         {stateOf(o)}
                       </Badge>
-                      {o.state === ORDER_STATE.Placed && (
+                      {(o.state === ORDER_STATE.Placed || o.state === ORDER_STATE.Untriggered) && (
                         <Button
                           size="compact-sm"
                           variant="light"

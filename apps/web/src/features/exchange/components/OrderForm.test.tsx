@@ -1,9 +1,10 @@
 /**
  * The Quantum Hub's create-order form (SPEC §2) as a signed-in member uses it, against a mocked API: the
  * button that reads 'Please fill in all the fields' until side, quantity and price are in, the escrow
- * preview and the balance it needs, the order it sends (with an Idempotency-Key), and the server's answer.
+ * preview and the balance it needs, the order it sends (with an Idempotency-Key), and the server's answer;
+ * a stop-limit order's stop price and escrow, a market order's expected average price and slippage.
  */
-import { placeOrderResponse } from '@starlight/shared';
+import { depthResponse, placeOrderResponse } from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -46,6 +47,26 @@ async function fill(side: 'Buy GEM' | 'Sell GEM', quantity: string, price: strin
   await user.type(screen.getByRole('textbox', { name: /Quantity/ }), quantity);
   await user.type(screen.getByRole('textbox', { name: /Price/ }), price);
   return user;
+}
+
+/** Picks an order type from the form's select. */
+async function pickType(label: 'Market' | 'Stop-limit') {
+  const user = userEvent.setup();
+  await user.click(screen.getByLabelText('Order type', { selector: 'input' }));
+  await user.click(await screen.findByRole('option', { name: label, hidden: true }));
+  return user;
+}
+
+/** Side, quantity and price with an existing user-event session. */
+async function fillIn(
+  user: ReturnType<typeof userEvent.setup>,
+  side: 'Buy GEM' | 'Sell GEM',
+  qty: string,
+  price: string,
+) {
+  await user.click(screen.getByRole('radio', { name: side }));
+  await user.type(screen.getByRole('textbox', { name: /Quantity/ }), qty);
+  await user.type(screen.getByRole('textbox', { name: /^Price/ }), price);
 }
 
 beforeEach(() => signInWith('100.00'));
@@ -103,5 +124,65 @@ describe('OrderForm', () => {
     expect(screen.getByRole('radio', { name: 'Sell GEM' })).toBeDisabled();
     expect(screen.getByText('Trading is frozen')).toBeInTheDocument();
     expect(screen.getByText('Maintenance')).toBeInTheDocument();
+  });
+
+  it('places a stop-limit order with its stop price, showing the escrow it takes while it waits', async () => {
+    const sent = mockPlaceOrder(() => ({
+      order: testOrder(pair._id, { type: 'stop_limit', state: 5, stopPrice: '1.20' }),
+      trades: [],
+      tx: { note: '' },
+      message: 'Placed a buy order of 2.00 GEM at 1.50 CR; it waits for a trade at or above 1.20 CR',
+    }));
+    renderWithProviders(<OrderForm view={view} />);
+    const user = await pickType('Stop-limit');
+    expect(screen.getByText('Waits until a trade at or past the stop price, then places a limit order.')).toBeVisible();
+    await fillIn(user, 'Buy GEM', '2', '1.50');
+    // The stop price is one more field to fill.
+    expect(screen.getByRole('button', { name: 'Please fill in all the fields' })).toBeDisabled();
+    await user.type(screen.getByRole('textbox', { name: /Stop price/ }), '1.20');
+    expect(screen.getByText(/a trade at or above it places the order/)).toBeInTheDocument();
+    expect(screen.getByText('Cost (escrowed)')).toBeInTheDocument();
+    expect(screen.getByText('3.00 CR')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Buy GEM' }));
+    expect(await screen.findByText(/it waits for a trade at or above 1\.20 CR/)).toBeInTheDocument();
+    expect(sent.map((s) => s.body)).toEqual([
+      { pair: pair._id, buySide: true, initialAmount: '2', price: '1.50', type: 'stop_limit', stopPrice: '1.20' },
+    ]);
+  });
+
+  it('shows a market order its expected average price and slippage from the book before it is sent', async () => {
+    server.use(
+      answers.post('/cex/getDepth', depthResponse, () => ({
+        depth: {
+          buys: [],
+          sells: [
+            { price: '2.00', amount: '1.00', orders: 1 },
+            { price: '3.00', amount: '1.00', orders: 2 },
+          ],
+        },
+        message: 'Depth',
+      })),
+    );
+    renderWithProviders(<OrderForm view={view} />);
+    const user = await pickType('Market');
+    await user.click(screen.getByRole('radio', { name: 'Buy GEM' }));
+    await user.type(screen.getByRole('textbox', { name: /Quantity/ }), '2');
+    // 1 at 2.00 and 1 at 3.00: an average of 2.50, 25% worse than the best price.
+    expect(await screen.findByText('2.50 CR')).toBeInTheDocument();
+    expect(screen.getByText('25.00% from 2.00 CR')).toBeInTheDocument();
+    await user.clear(screen.getByRole('textbox', { name: /Quantity/ }));
+    await user.type(screen.getByRole('textbox', { name: /Quantity/ }), '3');
+    expect(await screen.findByText(/The book shown holds only 2\.00 GEM; the rest would be cancelled/)).toBeVisible();
+  });
+
+  it('says when the book has nothing for a market order to match', async () => {
+    server.use(
+      answers.post('/cex/getDepth', depthResponse, () => ({ depth: { buys: [], sells: [] }, message: 'Depth' })),
+    );
+    renderWithProviders(<OrderForm view={view} />);
+    const user = await pickType('Market');
+    await user.click(screen.getByRole('radio', { name: 'Sell GEM' }));
+    await user.type(screen.getByRole('textbox', { name: /Quantity/ }), '1');
+    expect(await screen.findByText('No buy orders on the book to match.')).toBeInTheDocument();
   });
 });

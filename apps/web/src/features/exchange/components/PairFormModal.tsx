@@ -1,6 +1,7 @@
 /**
  * Admin Console, Cex Control: the Create Trading Pair and Modify dialogs. The name is composed from the
- * two currencies and shown read-only (DESIGN §5); the fee is edited as a percent and sent as a fraction;
+ * two currencies and shown read-only (DESIGN §5); the maker and taker fees (DESIGN §11.4) are edited as
+ * percents and sent as fractions;
  * Modify sends only the fields that changed. The currencies of a pair never change.
  */
 import { Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
@@ -22,7 +23,8 @@ interface Values {
   visible: boolean;
   frozen: boolean;
   frozenNote: string;
-  feePercent: string;
+  makerPercent: string;
+  takerPercent: string;
   feeCollector: string;
 }
 
@@ -35,7 +37,8 @@ function initialValues(pair: Pair | null): Values {
     visible: pair?.visible ?? true,
     frozen: pair?.frozen ?? false,
     frozenNote: pair?.frozenNote ?? '',
-    feePercent: pair ? fractionToPercent(pair.fee) : '0',
+    makerPercent: pair ? fractionToPercent(pair.makerFee) : '0',
+    takerPercent: pair ? fractionToPercent(pair.takerFee) : '0',
     feeCollector: pair?.feeCollector ?? '',
   };
 }
@@ -52,13 +55,15 @@ function PairForm({ pair, onClose }: { pair: Pair | null; onClose: () => void })
   const buyName = nameOf(v.buyCurrency);
   const sellName = nameOf(v.sellCurrency);
   const name = buyName && sellName ? `${buyName} → ${sellName}` : '';
-  const fee = percentToFraction(v.feePercent);
+  const makerFee = percentToFraction(v.makerPercent);
+  const takerFee = percentToFraction(v.takerPercent);
   const sameCurrency = v.buyCurrency !== '' && v.buyCurrency === v.sellCurrency;
-  const ready = v.buyCurrency !== '' && v.sellCurrency !== '' && !sameCurrency && fee !== null;
+  const ready =
+    v.buyCurrency !== '' && v.sellCurrency !== '' && !sameCurrency && makerFee !== null && takerFee !== null;
   const busy = create.isPending || modify.isPending;
 
   const submit = async () => {
-    if (!ready || fee === null) return;
+    if (!ready || makerFee === null || takerFee === null) return;
     try {
       if (!pair) {
         const body: CreatePairRequest = {
@@ -68,7 +73,8 @@ function PairForm({ pair, onClose }: { pair: Pair | null; onClose: () => void })
           canSell: v.canSell,
           visible: v.visible,
           frozen: v.frozen,
-          fee,
+          makerFee,
+          takerFee,
           feeCollector: v.feeCollector.trim(),
           ...(v.frozenNote.trim() ? { frozenNote: v.frozenNote.trim() } : {}),
         };
@@ -80,7 +86,8 @@ function PairForm({ pair, onClose }: { pair: Pair | null; onClose: () => void })
         if (v.visible !== pair.visible) body.visible = v.visible;
         if (v.frozen !== pair.frozen) body.frozen = v.frozen;
         if (v.frozenNote.trim() !== pair.frozenNote) body.frozenNote = v.frozenNote.trim();
-        if (fee !== percentToFraction(fractionToPercent(pair.fee))) body.fee = fee;
+        if (makerFee !== percentToFraction(fractionToPercent(pair.makerFee))) body.makerFee = makerFee;
+        if (takerFee !== percentToFraction(fractionToPercent(pair.takerFee))) body.takerFee = takerFee;
         if (v.feeCollector.trim() !== pair.feeCollector) body.feeCollector = v.feeCollector.trim();
         if (Object.keys(body).length === 1) {
           toastError('Nothing to change');
@@ -128,20 +135,28 @@ function PairForm({ pair, onClose }: { pair: Pair | null; onClose: () => void })
         <TextInput label="Name" value={pair?.name ?? name} readOnly placeholder="Composed from the currencies" />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <TextInput
-            label="Fee (%)"
-            description="Of each side's proceeds"
+            label="Maker fee (%)"
+            description="Of the proceeds of the order that rested"
             inputMode="decimal"
-            value={v.feePercent}
-            error={fee === null ? 'A percent from 0 to 100' : undefined}
-            onChange={(e) => set('feePercent', e.currentTarget.value)}
+            value={v.makerPercent}
+            error={makerFee === null ? 'A percent from 0 to 100' : undefined}
+            onChange={(e) => set('makerPercent', e.currentTarget.value)}
           />
           <TextInput
-            label="Fee collector"
-            description="Nickname; empty burns the fees"
-            value={v.feeCollector}
-            onChange={(e) => set('feeCollector', e.currentTarget.value)}
+            label="Taker fee (%)"
+            description="Of the proceeds of the order that matched"
+            inputMode="decimal"
+            value={v.takerPercent}
+            error={takerFee === null ? 'A percent from 0 to 100' : undefined}
+            onChange={(e) => set('takerPercent', e.currentTarget.value)}
           />
         </SimpleGrid>
+        <TextInput
+          label="Fee collector"
+          description="Nickname; empty burns the fees"
+          value={v.feeCollector}
+          onChange={(e) => set('feeCollector', e.currentTarget.value)}
+        />
         <Group gap="lg">
           <Checkbox label="Can buy" checked={v.canBuy} onChange={(e) => set('canBuy', e.currentTarget.checked)} />
           <Checkbox label="Can sell" checked={v.canSell} onChange={(e) => set('canSell', e.currentTarget.checked)} />

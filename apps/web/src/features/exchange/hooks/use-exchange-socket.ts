@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { applyPushedCurrencies, clearCurrencyCache, refetchIfUnknown } from '../../../lib/currencies.ts';
 import { setDefcon } from '../../../lib/defcon.ts';
+import { onPushedNotification } from '../../../lib/notifications-live.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -74,8 +75,9 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
       if (!msg) return;
       switch (msg.type) {
         case 'book':
-          client.setQueryData(queryKeys.exchange.book(msg.pair), msg.orders);
           client.setQueryData(queryKeys.exchange.depth(msg.pair), msg.depth);
+          // The book of single orders, when on screen, is fetched again (the push carries levels only).
+          void client.invalidateQueries({ queryKey: queryKeys.exchange.book(msg.pair) });
           void client.invalidateQueries({ queryKey: queryKeys.exchange.bookPagesOf(msg.pair) });
           return;
         case 'trades':
@@ -113,7 +115,15 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
         case 'defcon':
           setDefcon(msg);
           return;
+        case 'notification':
+          // DESIGN §11.3: the bell's count and list, and a toast for the kinds that warrant one.
+          onPushedNotification(client, token, msg.notification);
+          return;
         case 'auth':
+          // From here on this socket gets the member's pushes: read the notifications once more, so one
+          // committed between the page's first read and now is not missed.
+          void client.invalidateQueries({ queryKey: queryKeys.notificationsAll });
+          return;
         case 'pong':
           return;
         default: {
@@ -137,6 +147,7 @@ export function useExchangeSocket(pair: string | null): LiveStatus {
         if (everOpened) {
           void client.invalidateQueries({ queryKey: queryKeys.exchange.all });
           void client.invalidateQueries({ queryKey: queryKeys.meAll });
+          void client.invalidateQueries({ queryKey: queryKeys.notificationsAll });
           clearCurrencyCache();
           void client.invalidateQueries({ queryKey: queryKeys.currencies });
         }

@@ -9,6 +9,7 @@ import { formatDate, PROCESS_STATE_LABELS, type ProcessState } from '@starlight/
 import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
+import { ExportCsvButton } from '../../../lib/exports/ExportCsvButton.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useForgeProcessesAll } from '../api/get-forge-processes-all.ts';
@@ -81,6 +82,7 @@ export function ForgeProcessLogsTab() {
         </>
       }
       onSearch={f.search}
+      actions={<ExportCsvButton path="/api/forge/processes.csv" filters={f.applied} />}
       searching={logs.isFetching}
       limit={f.limit}
       onLimit={f.setLimit}

@@ -16,5 +16,7 @@ export function useDisableApiKey() {
   return useMutation({
     mutationFn: disableApiKey,
     onSuccess: () => client.setQueryData(queryKeys.apiKey(token), { apiKey: null, message: 'No Key' }),
+    // The Default key is in the API keys list too.
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.apiKeys(token) }),
   });
 }

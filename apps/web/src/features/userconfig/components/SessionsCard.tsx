@@ -1,11 +1,12 @@
 /**
  * Settings → Sessions (DESIGN §11.1): where the member is signed in (device, address, signed in, last
  * seen), this device marked, and End on any other one or on all others at once. An ended session's
- * token stops working at once everywhere.
+ * token stops working at once everywhere. Its anchor `#sessions` is where security mails link.
  */
-import { Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { formatDate, type SessionInfo } from '@starlight/shared';
-import { IconDeviceDesktop, IconLogout } from '@tabler/icons-react';
+import { Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import type { SessionInfo } from '@starlight/shared';
+import { IconLogout } from '@tabler/icons-react';
+import { SessionSummary } from '../../../components/SessionSummary.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useEndSessions, useSessions } from '../api/sessions.ts';
@@ -20,27 +21,10 @@ function SessionRow({ session, onEnd, ending }: { session: SessionInfo; onEnd: (
       role="listitem"
       aria-label={session.device}
     >
-      <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
-        <IconDeviceDesktop size={20} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
-        <Stack gap={2} style={{ minWidth: 0 }}>
-          <Group gap="xs">
-            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-              {session.device}
-            </Text>
-            {session.current && (
-              <Badge size="sm" variant="light" color="green">
-                This device
-              </Badge>
-            )}
-          </Group>
-          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {session.address}
-          </Text>
-          <Text size="xs" c="dimmed">
-            Signed in {formatDate(session.createdAt)} · last seen {formatDate(session.lastSeenAt)}
-          </Text>
-        </Stack>
-      </Group>
+      <SessionSummary
+        session={session}
+        {...(session.current ? { badge: { label: 'This device', color: 'green' } } : {})}
+      />
       {!session.current && (
         <Button size="xs" variant="light" color="red" loading={ending} onClick={onEnd} style={{ flexShrink: 0 }}>
           End
@@ -65,7 +49,7 @@ export function SessionsCard() {
   };
 
   return (
-    <Card withBorder radius="md" component="section" aria-labelledby="sessions-title">
+    <Card withBorder radius="md" component="section" aria-labelledby="sessions-title" id="sessions">
       <Stack>
         <Title order={3} size="h4" id="sessions-title">
           Sessions

@@ -1,10 +1,17 @@
 /**
  * /userconfig's cards (SPEC §2 Settings) against a mocked API: Change password with SPEC's 'passwords do
  * not match', the body it sends (with the API keys checkbox) and the fresh session it keeps, 'Incorrect
- * password' at its field; the Private checkbox's Update Status; and the API key panel (masked key, Show,
- * 'No Key', New Key).
+ * password' at its field; the Private checkbox's Update Status; and the API keys card (empty state, a new
+ * key's secret shown once, the list without secrets).
  */
-import { apiKeyResponse, type UpdateProfileResponse, updateProfileResponse } from '@starlight/shared';
+import {
+  type ApiKeyInfo,
+  apiKeyResponse,
+  apiKeysResponse,
+  createApiKeyResponse,
+  type UpdateProfileResponse,
+  updateProfileResponse,
+} from '@starlight/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +21,7 @@ import { testUser } from '../../../test/fixtures.ts';
 import { server } from '../../../test/setup.ts';
 import { renderWithProviders } from '../../../test/TestProviders.tsx';
 import { ApiKeyPanel } from './ApiKeyPanel.tsx';
+import { ApiKeysCard } from './ApiKeysCard.tsx';
 import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 import { PrivacyCard } from './PrivacyCard.tsx';
 
@@ -111,7 +119,7 @@ describe('Privacy', () => {
   });
 });
 
-describe('API key', () => {
+describe('Default API key (SPEC panel)', () => {
   it('shows the key masked until Show', async () => {
     server.use(answers.get('/user/getApiKey', apiKeyResponse, () => ({ apiKey: 'sk_abcdef123456', message: 'OK' })));
     renderWithProviders(<ApiKeyPanel />);
@@ -125,7 +133,7 @@ describe('API key', () => {
     let key: string | null = null;
     server.use(
       answers.get('/user/getApiKey', apiKeyResponse, () => ({ apiKey: key, message: 'OK' })),
-      answers.get('/user/newApiKey', apiKeyResponse, () => {
+      answers.post('/user/newApiKey', apiKeyResponse, () => {
         key = 'sk_new';
         return { apiKey: key, message: 'A new API key was made' };
       }),
@@ -137,5 +145,45 @@ describe('API key', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'New Key' }));
     expect(await screen.findByText('A new API key was made')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Disable' })).toBeEnabled());
+  });
+});
+
+describe('API keys', () => {
+  it('shows the empty state, then a new key once and the list without its secret', async () => {
+    const keys: ApiKeyInfo[] = [];
+    const sent: unknown[] = [];
+    const made: ApiKeyInfo = {
+      _id: 'a'.repeat(24),
+      name: 'Bot',
+      prefix: 'sl_abcdefgh',
+      scopes: ['read', 'trade'],
+      allowedIps: ['203.0.113.7'],
+      expiresAt: null,
+      createdAt: '2026-01-02T03:04:05.000Z',
+      lastUsedAt: null,
+    };
+    server.use(
+      answers.get('/user/apiKeys', apiKeysResponse, () => ({ apiKeys: keys, message: 'OK' })),
+      answers.post('/user/apiKeys/create', createApiKeyResponse, async ({ request }) => {
+        sent.push(await request.json());
+        keys.push(made);
+        return { apiKey: made, secret: 'sl_abcdefghSECRET', message: 'Your API key is ready' };
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<ApiKeysCard />);
+    expect(await screen.findByTestId('api-keys-empty')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New key' }));
+    await user.type(await screen.findByRole('textbox', { name: /Name/ }), 'Bot');
+    await user.click(screen.getByRole('checkbox', { name: /trade/ }));
+    await user.type(screen.getByRole('textbox', { name: /Allowed addresses/ }), '203.0.113.7');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(await screen.findByTestId('api-key-secret')).toHaveTextContent('sl_abcdefghSECRET');
+    expect(sent).toEqual([{ name: 'Bot', scopes: ['read', 'trade'], allowedIps: ['203.0.113.7'] }]);
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    const row = await screen.findByRole('listitem', { name: 'Bot' });
+    expect(row).toHaveTextContent('sl_abcdefgh…');
+    expect(row).toHaveTextContent('From 203.0.113.7');
+    expect(screen.queryByText('sl_abcdefghSECRET')).not.toBeInTheDocument();
   });
 });

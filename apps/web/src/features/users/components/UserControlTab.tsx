@@ -3,7 +3,9 @@
  * User / Creator, active select True / False, the target nickname labelled User Id, Submit) and the User
  * Stats panel (date range with day / week / month shortcuts; Total, Verified Email Accounts, Wallet Users,
  * Anonymous Users, Disabled Accounts, Admin Users, Has Currency; empty 'No User Stats'). The figures are
- * the server's kept counts, shown with thousands separators.
+ * the server's kept counts, shown with thousands separators. Member sessions (DESIGN §11.1): a member's
+ * sign-in sessions, ended all at once, and their two-factor reset (`MemberSessionsCard`). Also a member's API
+ * keys and withdrawal addresses (DESIGN §11.2).
  */
 import { Button, Card, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { formatTotal, type UserStats } from '@starlight/shared';
@@ -16,6 +18,9 @@ import { toastError, toastSuccess } from '../../../lib/notify.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useAdministrateUser } from '../api/administrate-user.ts';
 import { useUserStats } from '../api/get-user-stats.ts';
+import { MemberSessionsCard } from './MemberSessionsCard.tsx';
+import { UserApiKeysPanel } from './UserApiKeysPanel.tsx';
+import { UserWithdrawAddressesPanel } from './UserWithdrawAddressesPanel.tsx';
 
 const ROLE_OPTIONS = [
   { value: '', label: 'Change Role' },
@@ -186,7 +191,10 @@ export function UserControlTab() {
           </Button>
         </Group>
       </Card>
+      <MemberSessionsCard />
       <UserStatsPanel />
+      <UserApiKeysPanel />
+      <UserWithdrawAddressesPanel />
       <AdministrateUserDialog opened={opened} onClose={() => setOpened(false)} />
     </Stack>
   );

@@ -9,6 +9,7 @@ import { formatDate, shortenNickname } from '@starlight/shared';
 import { useState } from 'react';
 import { DateFilterInput } from '../../../components/DateFilterInput.tsx';
 import { PagedTableCard } from '../../../components/PagedTableCard.tsx';
+import { ExportCsvButton } from '../../../lib/exports/ExportCsvButton.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { nonEmpty, usePagedFilters } from '../../../lib/use-paged-filters.ts';
 import { useUsers } from '../api/get-users.ts';
@@ -128,6 +129,7 @@ export function UserLogsTab() {
           </>
         }
         onSearch={f.search}
+        actions={<ExportCsvButton path="/api/user/users.csv" filters={f.applied} />}
         searching={users.isFetching}
         limit={f.limit}
         onLimit={f.setLimit}

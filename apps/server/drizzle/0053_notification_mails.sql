@@ -1,0 +1,2 @@
+ALTER TABLE "notifications" ADD COLUMN "mail_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "notifications_mail_due" ON "notifications" USING btree ("created_at") WHERE "notifications"."mail_pending";

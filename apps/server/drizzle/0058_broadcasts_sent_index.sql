@@ -1,0 +1,1 @@
+CREATE INDEX "broadcasts_sent" ON "broadcasts" USING btree ("created_at","id") WHERE kind = 'broadcast';

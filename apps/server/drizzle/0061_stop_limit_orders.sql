@@ -1,0 +1,3 @@
+DROP INDEX "exchange_orders_expiring";--> statement-breakpoint
+CREATE INDEX "exchange_orders_stops" ON "exchange_orders" USING btree ("pair_id","buy_side","stop_price","seq") WHERE "exchange_orders"."state" = 5;--> statement-breakpoint
+CREATE INDEX "exchange_orders_expiring" ON "exchange_orders" USING btree ("expires_at") WHERE "exchange_orders"."state" IN (1, 5) AND "exchange_orders"."expires_at" IS NOT NULL;

@@ -1,0 +1,3 @@
+CREATE INDEX "market_listings_open_name_currency" ON "market_listings" USING btree ("item_name","currency_id","price") WHERE "market_listings"."state" = 'open';--> statement-breakpoint
+CREATE INDEX "market_listings_open_collection_name" ON "market_listings" USING btree ("collection_id","item_name","currency_id","price") WHERE "market_listings"."state" = 'open';--> statement-breakpoint
+CREATE INDEX "market_listings_open_currency_name" ON "market_listings" USING btree ("currency_id","item_name","price") WHERE "market_listings"."state" = 'open';

@@ -1,0 +1,2 @@
+DROP INDEX "market_listings_open_name";--> statement-breakpoint
+CREATE INDEX "market_listings_open_name_prefix" ON "market_listings" USING btree ((lower("item_name") COLLATE "C"),"price","id") WHERE "market_listings"."state" = 'open';

@@ -1,0 +1,1 @@
+ALTER TABLE "exchange_orders" ADD COLUMN "expired" boolean DEFAULT false NOT NULL;

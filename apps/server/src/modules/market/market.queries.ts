@@ -1,0 +1,216 @@
+/**
+ * SQL of the marketplace (DESIGN §11.5): listings written, locked and read. Open listings are read along
+ * their partial indexes (newest, price within a currency or overall, a collection's, a name's prefix), a
+ * member's own along `market_listings_seller`; totals are counted up to `COUNT_CAP` rows past the page.
+ * Reads other modules' tables: `users` (the accounts module's: the seller's and buyer's nicknames) and
+ * `items` (the items module's: a refunded checkout's items, whose listings it cancels).
+ */
+import { COUNT_CAP } from '@starlight/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { newObjectId } from '../../lib/ids.ts';
+
+/** A listing as read, with its parties' nicknames. */
+export interface ListingRow extends Record<string, unknown> {
+  id: string;
+  item_id: string;
+  item_name: string;
+  item_img_url: string;
+  collection_id: string;
+  seller_id: string;
+  seller: string;
+  buyer: string | null;
+  currency_id: number;
+  price: string;
+  royalty: string;
+  state: 'open' | 'sold' | 'cancelled';
+  created_at: Date | string;
+  sold_at: Date | string | null;
+}
+
+const SELECT = sql`
+  SELECT l.id, l.item_id, l.item_name, l.item_img_url, l.collection_id, l.seller_id, s.nickname AS seller,
+         b.nickname AS buyer, l.currency_id, l.price::text AS price, l.royalty::text AS royalty, l.state,
+         l.created_at, l.sold_at
+    FROM market_listings l
+    JOIN users s ON s.id = l.seller_id
+    LEFT JOIN users b ON b.id = l.buyer_id`;
+
+/** A new listing's fields. */
+export interface NewListing {
+  itemId: string;
+  itemName: string;
+  itemImgUrl: string;
+  collectionId: string;
+  sellerId: string;
+  currencyId: number;
+  /** Decimal string. */
+  price: string;
+  /** Decimal string, 0 to 0.25. */
+  royalty: string;
+}
+
+/**
+ * Inserts an open listing and answers its id; null when the item already has an open listing (the
+ * partial unique index decides, whatever races).
+ */
+export async function insertListing(db: DbOrTx, l: NewListing): Promise<string | null> {
+  const id = newObjectId();
+  const res = await db.execute(sql`
+    INSERT INTO market_listings (id, item_id, item_name, item_img_url, collection_id, seller_id, currency_id, price, royalty)
+    VALUES (${id}, ${l.itemId}, ${l.itemName}, ${l.itemImgUrl}, ${l.collectionId}, ${l.sellerId}, ${l.currencyId},
+            ${l.price}, ${l.royalty})
+    ON CONFLICT (item_id) WHERE state = 'open' DO NOTHING`);
+  return (res.rowCount ?? 0) === 1 ? id : null;
+}
+
+/** Locks the listing `id` (FOR UPDATE) in `db`'s transaction and reads it; null when there is none. */
+export async function lockListing(db: DbOrTx, id: string): Promise<ListingRow | null> {
+  const res = await db.execute<ListingRow>(sql`${SELECT} WHERE l.id = ${id} FOR UPDATE OF l`);
+  return res.rows[0] ?? null;
+}
+
+/** Reads the listing `id`; null when there is none. */
+export async function findListing(db: DbOrTx, id: string): Promise<ListingRow | null> {
+  const res = await db.execute<ListingRow>(sql`${SELECT} WHERE l.id = ${id}`);
+  return res.rows[0] ?? null;
+}
+
+/** Ends the open listing `id`: sold to `buyerId` now, or cancelled (`buyerId` null). */
+export async function closeListing(db: DbOrTx, id: string, buyerId: string | null): Promise<void> {
+  await db.execute(sql`
+    UPDATE market_listings
+       SET state = ${buyerId ? 'sold' : 'cancelled'}, buyer_id = ${buyerId}, sold_at = CASE WHEN ${buyerId}::bpchar IS NULL THEN NULL ELSE now() END
+     WHERE id = ${id} AND state = 'open'`);
+}
+
+/** The filters and order of the open listings (`listings`). */
+export interface OpenFilter {
+  collectionId?: string | undefined;
+  /** Matches the start of the item's name, case aside. */
+  name?: string | undefined;
+  currencyId?: number | undefined;
+  sort: 'price' | 'newest';
+}
+
+/** The least string greater than every string starting with `prefix` (its last character's successor). */
+function prefixEnd(prefix: string): string {
+  const chars = [...prefix];
+  const next = (chars.pop()?.codePointAt(0) ?? 0) + 1;
+  // Past the surrogates (never characters of their own), and no further than the last code point.
+  return chars.join('') + String.fromCodePoint(next >= 0xd800 && next <= 0xdfff ? 0xe000 : Math.min(next, 0x10ffff));
+}
+
+/**
+ * The listings whose item name starts with `name`, case aside: a range in byte order (collation "C"), the
+ * names from the prefix up to its successor being exactly those starting with it, which a generic plan reads
+ * from `market_listings_open_name_prefix` (a LIKE parameter it cannot turn into an index range).
+ */
+function namePrefix(name: string): SQL {
+  const from = name.toLowerCase();
+  return sql`lower(l.item_name) COLLATE "C" >= ${from} AND lower(l.item_name) COLLATE "C" < ${prefixEnd(from)}`;
+}
+
+function openWhere(f: OpenFilter): SQL {
+  const conds: SQL[] = [sql`l.state = 'open'`];
+  if (f.collectionId) conds.push(sql`l.collection_id = ${f.collectionId}`);
+  if (f.currencyId !== undefined) conds.push(sql`l.currency_id = ${f.currencyId}`);
+  if (f.name) conds.push(namePrefix(f.name));
+  return sql.join(conds, sql` AND `);
+}
+
+/** A page of open listings (`limit` after `offset`) and their total, counted up to `COUNT_CAP` past the page. */
+export async function findOpenListings(
+  db: DbOrTx,
+  f: OpenFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ListingRow[]; total: number }> {
+  const where = openWhere(f);
+  const order = f.sort === 'price' ? sql`l.price, l.id` : sql`l.created_at DESC, l.id DESC`;
+  const [page, count] = await Promise.all([
+    db.execute<ListingRow>(sql`${SELECT} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`),
+    db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM market_listings l WHERE ${where} LIMIT ${offset + COUNT_CAP}) m`,
+    ),
+  ]);
+  return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+}
+
+/** A page of a member's own listings, every state, newest first, and their total (capped as above). */
+export async function findSellerListings(
+  db: DbOrTx,
+  sellerId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ListingRow[]; total: number }> {
+  const [page, count] = await Promise.all([
+    db.execute<ListingRow>(
+      sql`${SELECT} WHERE l.seller_id = ${sellerId} ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    ),
+    db.execute<{ n: number }>(sql`
+      SELECT count(*)::int AS n
+        FROM (SELECT 1 FROM market_listings l WHERE l.seller_id = ${sellerId} LIMIT ${offset + COUNT_CAP}) m`),
+  ]);
+  return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+}
+
+/** One group of `findItemGroups`: an item name in a currency, its lowest open price and open count. */
+export interface ItemGroupRow extends Record<string, unknown> {
+  item_name: string;
+  currency_id: number;
+  lowest: string;
+  n: number;
+}
+
+/**
+ * Up to `limit` groups of open listings by (item name, currency), in that order, after `f.after`: each one
+ * ordered range of a partial index that holds the group's rows together with their prices (name first:
+ * `market_listings_open_name_currency`; within a collection: `market_listings_open_collection_name`; within
+ * a currency: `market_listings_open_currency_name`), so a page reads its groups' rows only. With `f.name`
+ * (the start of a name, case aside) the rows come from the prefix's range of
+ * `market_listings_open_name_prefix`, grouped: a page reads every listing of the names it matches.
+ */
+export async function findItemGroups(
+  db: DbOrTx,
+  f: {
+    collectionId?: string | undefined;
+    currencyId?: number | undefined;
+    name?: string | undefined;
+    after?: { name: string; currencyId: number } | undefined;
+  },
+  limit: number,
+): Promise<ItemGroupRow[]> {
+  const conds: SQL[] = [sql`l.state = 'open'`];
+  if (f.collectionId) conds.push(sql`l.collection_id = ${f.collectionId}`);
+  if (f.currencyId !== undefined) conds.push(sql`l.currency_id = ${f.currencyId}`);
+  if (f.name) conds.push(namePrefix(f.name));
+  if (f.after) conds.push(sql`(l.item_name, l.currency_id) > (${f.after.name}, ${f.after.currencyId}::int)`);
+  const res = await db.execute<ItemGroupRow>(sql`
+    SELECT l.item_name, l.currency_id, min(l.price)::text AS lowest, count(*)::int AS n
+      FROM market_listings l
+     WHERE ${sql.join(conds, sql` AND `)}
+     GROUP BY l.item_name, l.currency_id
+     ORDER BY l.item_name, l.currency_id
+     LIMIT ${limit}`);
+  return res.rows;
+}
+
+/**
+ * Cancels the open listings of the items checkout `checkoutId` granted that `ownerId` still owns (a full
+ * refund or lost dispute is about to take those items back). Locks the listings before the items, the
+ * order of a purchase, then, the items held (no new listing of them can start), cancels every open
+ * listing of them, one committed meanwhile included. Returns the collections of the cancelled listings.
+ */
+export async function cancelCheckoutListings(db: DbOrTx, checkoutId: string, ownerId: string): Promise<string[]> {
+  const held = sql`SELECT i.id FROM items i WHERE i.checkout_id = ${checkoutId} AND i.owner_id = ${ownerId}`;
+  await db.execute(
+    sql`SELECT l.id FROM market_listings l WHERE l.state = 'open' AND l.item_id IN (${held}) FOR UPDATE OF l`,
+  );
+  await db.execute(sql`${held} FOR UPDATE OF i`);
+  const res = await db.execute<{ collection_id: string }>(sql`
+    UPDATE market_listings SET state = 'cancelled'
+     WHERE state = 'open' AND item_id IN (${held})
+    RETURNING collection_id`);
+  return res.rows.map((r) => r.collection_id);
+}
