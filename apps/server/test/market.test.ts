@@ -190,6 +190,9 @@ describe('buying a listing', () => {
       state: 'sold',
       buyer: { nickname: buyer.nickname },
     });
+    // The answer shows the listing as a later read does, its sale time included.
+    const mine = await post(seller, 'myListings', { paging: { limit: 10, page: 1 } });
+    expect(mine.json<ListingsResponse>().listings).toEqual([first.json<{ listing: Listing }>().listing]);
 
     // 12.34 x 10% = 1.234, rounded up to the currency's 2 decimals: 1.24 to the creator, 11.10 to the seller.
     expect(await balanceOf(t.app, buyer, coin.currencyId)).toBe('12.66');

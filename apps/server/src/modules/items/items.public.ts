@@ -13,4 +13,4 @@ export {
   insertItemsAlong,
   type NewItem,
 } from './items.queries.ts';
-export { findListedItemIds, lockItem, moveItem } from './ownership.queries.ts';
+export { findListedItemIds, lockItem, moveItemAlong } from './ownership.queries.ts';

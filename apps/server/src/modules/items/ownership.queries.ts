@@ -4,7 +4,7 @@
  * Reads other modules' tables: `market_listings` (the market's: an item with an open listing is locked to
  * it, so it cannot be gifted, changed by its creator, or used by a creator app).
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
 
@@ -36,6 +36,21 @@ export async function lockItem(db: DbOrTx, itemId: string): Promise<LockedItem |
 export async function moveItem(db: DbOrTx, itemId: string, fromId: string, toId: string): Promise<boolean> {
   const res = await db.execute(sql`UPDATE items SET owner_id = ${toId} WHERE id = ${itemId} AND owner_id = ${fromId}`);
   return (res.rowCount ?? 0) === 1;
+}
+
+/**
+ * The move of `moveItem` written by a ledger posting's own statement (the ledger's `PostAlong`), only when
+ * the posting is: `ctes` is the CTE `moved`, `columns` its column `moved` (1, or 0 when `fromId` no longer
+ * owns the item).
+ */
+export function moveItemAlong(itemId: string, fromId: string, toId: string): { ctes: SQL; columns: SQL } {
+  return {
+    ctes: sql`moved AS (
+      UPDATE items SET owner_id = ${toId}::bpchar WHERE id = ${itemId}::bpchar AND owner_id = ${fromId}::bpchar
+         AND (SELECT ok FROM ok)
+      RETURNING 1)`,
+    columns: sql`(SELECT count(*) FROM moved)::int AS moved`,
+  };
 }
 
 /** Whether the item `itemId` has an open listing (DESIGN §11.5: it cannot be gifted or listed again). */

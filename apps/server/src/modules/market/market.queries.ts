@@ -2,6 +2,7 @@
  * SQL of the marketplace (DESIGN §11.5): listings written, locked and read. Open listings are read along
  * their partial indexes (newest, price within a currency or overall, a collection's, a name's prefix), a
  * member's own along `market_listings_seller`; totals are counted up to `COUNT_CAP` rows past the page.
+ * A sale's writes ride in the ledger posting's statement (`sellListingAlong`).
  * Reads other modules' tables: `users` (the accounts module's: the seller's and buyer's nicknames) and
  * `items` (the items module's: a refunded checkout's items, whose listings it cancels).
  */
@@ -9,6 +10,7 @@ import { COUNT_CAP } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { newObjectId } from '../../lib/ids.ts';
+import type { PostAlong } from '../ledger/ledger.public.ts';
 
 /** A listing as read, with its parties' nicknames. */
 export interface ListingRow extends Record<string, unknown> {
@@ -76,12 +78,31 @@ export async function findListing(db: DbOrTx, id: string): Promise<ListingRow | 
   return res.rows[0] ?? null;
 }
 
-/** Ends the open listing `id`: sold to `buyerId` now, or cancelled (`buyerId` null). */
-export async function closeListing(db: DbOrTx, id: string, buyerId: string | null): Promise<void> {
-  await db.execute(sql`
-    UPDATE market_listings
-       SET state = ${buyerId ? 'sold' : 'cancelled'}, buyer_id = ${buyerId}, sold_at = CASE WHEN ${buyerId}::bpchar IS NULL THEN NULL ELSE now() END
-     WHERE id = ${id} AND state = 'open'`);
+/** Cancels the open listing `id`. */
+export async function cancelOpenListing(db: DbOrTx, id: string): Promise<void> {
+  await db.execute(sql`UPDATE market_listings SET state = 'cancelled' WHERE id = ${id} AND state = 'open'`);
+}
+
+/**
+ * The sale of the open listing `id` to `buyerId`, written by the purchase's ledger posting in its own
+ * statement (the ledger's `PostAlong`), beside the item's move (`moved`: the items module's CTE `moved`
+ * and column) and the seller's notice (`notified`), only when the posting is. Its column `sold_at` is
+ * null when the listing was no longer open.
+ */
+export function sellListingAlong(
+  id: string,
+  buyerId: string,
+  moved: { ctes: SQL; columns: SQL },
+  notified: { ctes: SQL; columns: SQL },
+): PostAlong {
+  return {
+    name: 'market_buy_post',
+    ctes: sql`sold AS (
+      UPDATE market_listings SET state = 'sold', buyer_id = ${buyerId}::bpchar, sold_at = now()
+       WHERE id = ${id}::bpchar AND state = 'open' AND (SELECT ok FROM ok)
+      RETURNING sold_at), ${moved.ctes}, ${notified.ctes}`,
+    columns: sql`(SELECT sold_at FROM sold) AS sold_at, ${moved.columns}, ${notified.columns}`,
+  };
 }
 
 /** The filters and order of the open listings (`listings`). */

@@ -25,11 +25,11 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { AuthUser } from '../../http/access.ts';
 import type { LiveChanges } from '../../lib/live-changes.ts';
 import { requireCurrency, requireNotFrozen, requirePrecision } from '../bank/currencies.service.ts';
-import { lockItem, moveItem } from '../items/items.public.ts';
+import { lockItem, moveItemAlong } from '../items/items.public.ts';
 import { type Entry, lockBalances, postEntries } from '../ledger/ledger.public.ts';
-import { notify } from '../notifications/notifications.public.ts';
+import { insertNotificationsAlong } from '../notifications/notifications.public.ts';
 import {
-  closeListing,
+  cancelOpenListing,
   findItemGroups,
   findListing,
   findOpenListings,
@@ -37,6 +37,7 @@ import {
   insertListing,
   type ListingRow,
   lockListing,
+  sellListingAlong,
 } from './market.queries.ts';
 
 /** The 404 of a listing id that names none. */
@@ -119,16 +120,18 @@ export async function cancelListing(tx: Tx, seller: AuthUser, listingId: string)
   const row = await lockListing(tx, listingId);
   if (!row || row.seller_id !== seller.id) throw new AppError('NOT_FOUND', LISTING_NOT_FOUND);
   if (row.state !== 'open') throw new AppError('CONFLICT', `This listing has been ${row.state}`);
-  await closeListing(tx, row.id, null);
+  await cancelOpenListing(tx, row.id);
   return { listing: await reread(tx, row.id), message: `The listing of ${row.item_name} is cancelled` };
 }
 
 /**
  * `buy {listingId}` in `tx` (under the caller's Idempotency-Key): 404 unknown; 409 sold or cancelled,
  * one's own listing, a currency no longer transferable or frozen, `Insufficient funds`, or an item its
- * seller no longer holds (the listing is then cancelled). Pays the seller the price less the royalty
- * (category 50) and the creator the royalty (category 51, none when the creator is the buyer or the
- * seller), moves the item, closes the listing, and tells the seller their item sold.
+ * seller no longer holds (nothing moves). Pays the seller the price less the royalty (category 50) and
+ * the creator the royalty (category 51, none when the creator is the buyer or the seller), moves the item,
+ * closes the listing, and tells the seller their item sold: the listing and the item are locked first,
+ * then the three balance rows, and the rest is one statement (`sellListingAlong`), so the creator's row,
+ * which every sale of the collection credits, is held for that statement and the commit only.
  */
 export async function buyListing(
   tx: Tx,
@@ -168,27 +171,30 @@ export async function buyListing(
   if (creatorPaid) {
     entries.push({ ...base, category: TX_CATEGORY.MarketRoyalty, amount: royalty, recipientId: item.creator_id, note });
   }
-  await postEntries(tx, entries, changes);
-  if (!(await moveItem(tx, row.item_id, row.seller_id, buyer.id))) {
-    throw new AppError('CONFLICT', 'This item is no longer for sale');
-  }
-  await closeListing(tx, row.id, buyer.id);
-  changes.touchCollection(row.collection_id);
   const paid = `${formatAmount(price, currency.precision)} ${currency.ticker}`;
-  await notify(
+  const notified = insertNotificationsAlong([
+    {
+      userId: row.seller_id,
+      kind: 'transfer_received',
+      title: `${row.item_name} sold`,
+      body: `${buyer.nickname} bought ${row.item_name} for ${paid}.`,
+      link: '/market?tab=mine',
+    },
+  ]);
+  const moved = moveItemAlong(row.item_id, row.seller_id, buyer.id);
+  const written = await postEntries<{ moved: number; sold_at: Date | string | null }>(
     tx,
-    [
-      {
-        userId: row.seller_id,
-        kind: 'transfer_received',
-        title: `${row.item_name} sold`,
-        body: `${buyer.nickname} bought ${row.item_name} for ${paid}.`,
-        link: '/market?tab=mine',
-      },
-    ],
+    entries,
     changes,
+    sellListingAlong(row.id, buyer.id, moved, notified),
   );
-  return { listing: await reread(tx, row.id), message: `You bought ${row.item_name} for ${paid}` };
+  // Both are locked above (the listing open, the item the seller's): neither can fail here.
+  if (written.moved !== 1 || written.sold_at === null)
+    throw new AppError('CONFLICT', 'This item is no longer for sale');
+  changes.touchCollection(row.collection_id);
+  changes.touchNotifications(notified.ids);
+  const listing = toListing({ ...row, buyer: buyer.nickname, state: 'sold', sold_at: written.sold_at });
+  return { listing, message: `You bought ${row.item_name} for ${paid}` };
 }
 
 /** `listings {paging, itemCollectionId?, name?, currencyId?, sort?}`: open listings, newest first by default. */
