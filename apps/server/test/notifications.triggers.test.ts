@@ -1,6 +1,6 @@
 /**
- * Notifications from their real triggers (DESIGN §11.3): crossing orders tell each side of each trade
- * (order_filled, in part or in full), a forge process is announced when it becomes ready (forge_ready:
+ * Notifications from their real triggers (DESIGN §11.3): crossing orders tell the owner of each order they
+ * fill, once per placement (order_filled, in part or in full), a forge process is announced when it becomes ready (forge_ready:
  * written at the start for its ready time, seen by no read before, pushed live after, withdrawn by a
  * cancel, settled by a claim), a checkout completed or refunded (checkout_completed, checkout_refunded), the items a package or
  * an opened chip brings (items_received), and the account's security events (security, never mailed
@@ -58,7 +58,7 @@ async function rowsOf(m: Member, kind?: string): Promise<number> {
 }
 
 describe('order_filled', () => {
-  it('tells each side of each trade, in part then in full; a refused order tells no one', async () => {
+  it('tells the resting side of each trade, in part then in full; the taker reads it in the answer', async () => {
     const mk = await createMarket(t.app, t.admin);
     const { base, quote } = mk;
     const seller = await fundedMember(t.app, t.admin, { [base.currencyId]: '5' }, 'nfs');
@@ -69,19 +69,15 @@ describe('order_filled', () => {
 
     const bought = await placeOk(t.app, buyer, mk.pair._id, true, '3', '2.5');
     expect(bought.trades).toHaveLength(1);
+    expect(bought.message).toContain(`3.00 ${base.ticker} filled at once`);
+    expect(await rowsOf(buyer)).toBe(0);
     const pair = `${base.name} → ${quote.name}`;
-    expect(await ofKind(buyer, 'order_filled')).toEqual([
-      expect.objectContaining({
-        title: 'Your buy order was filled',
-        body: `${pair}: you bought 3.00 ${base.ticker} at 2.00 ${quote.ticker}; the order is filled in full.`,
-        link: '/quantumhub',
-        read: false,
-      }),
-    ]);
     expect(await ofKind(seller, 'order_filled')).toEqual([
       expect.objectContaining({
         title: 'Your sell order was filled in part',
         body: `${pair}: you sold 3.00 ${base.ticker} at 2.00 ${quote.ticker}.`,
+        link: '/quantumhub',
+        read: false,
       }),
     ]);
 
@@ -91,14 +87,21 @@ describe('order_filled', () => {
     expect(await rowsOf(other)).toBe(0);
     expect(await rowsOf(seller)).toBe(1);
 
+    // `other` rests the rest of its buy; a later sell fills it, and `other` hears of that.
     await placeOk(t.app, other, mk.pair._id, true, '4', '2');
     const [sellerLast] = await ofKind(seller, 'order_filled');
     expect(sellerLast).toMatchObject({
       title: 'Your sell order was filled',
       body: `${pair}: you sold 2.00 ${base.ticker} at 2.00 ${quote.ticker}; the order is filled in full.`,
     });
+    expect(await rowsOf(other)).toBe(0);
+    const late = await fundedMember(t.app, t.admin, { [base.currencyId]: '2' }, 'nfl');
+    await placeOk(t.app, late, mk.pair._id, false, '2', '2');
     expect(await ofKind(other, 'order_filled')).toEqual([
-      expect.objectContaining({ title: 'Your buy order was filled in part' }),
+      expect.objectContaining({
+        title: 'Your buy order was filled',
+        body: `${pair}: you bought 2.00 ${base.ticker} at 2.00 ${quote.ticker}; the order is filled in full.`,
+      }),
     ]);
     // A member never reads another's: the buyer's list has only their own, and another's id is refused.
     expect((await listOk(buyer)).notifications.map((n) => n._id)).not.toContain(sellerLast?._id);
@@ -107,7 +110,7 @@ describe('order_filled', () => {
     await expectLedgerBalanced(t.app, t.admin);
   });
 
-  it('a batch of crossing orders writes one per side of each trade', async () => {
+  it('a batch of crossing orders tells each resting order it fills', async () => {
     const mk = await createMarket(t.app, t.admin);
     const sellers = await Promise.all(
       [1, 2, 3].map(() => fundedMember(t.app, t.admin, { [mk.base.currencyId]: '1' }, 'nbs')),
@@ -119,7 +122,53 @@ describe('order_filled', () => {
     // Sent together, they go in one placement batch (group commit).
     const res = await Promise.all(buyers.map((b) => place(t.app, b, mk.pair._id, true, '1', '1')));
     expect(res.map((r) => r.statusCode)).toEqual([200, 200, 200]);
-    for (const m of [...sellers, ...buyers]) expect(await rowsOf(m, 'order_filled')).toBe(1);
+    for (const m of sellers) expect(await rowsOf(m, 'order_filled')).toBe(1);
+    for (const m of buyers) expect(await rowsOf(m, 'order_filled')).toBe(0);
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('a triggered stop that takes several levels hears once, at the average price; each maker once', async () => {
+    const mk = await createMarket(t.app, t.admin);
+    const { base, quote } = mk;
+    const cheap = await fundedMember(t.app, t.admin, { [base.currencyId]: '1' }, 'nls');
+    const dear = await fundedMember(t.app, t.admin, { [base.currencyId]: '3' }, 'nld');
+    await placeOk(t.app, cheap, mk.pair._id, false, '1', '1');
+    await placeOk(t.app, dear, mk.pair._id, false, '3', '2');
+    const stopper = await fundedMember(t.app, t.admin, { [quote.currencyId]: '10' }, 'nlp');
+    const stop = await call(t.app, stopper.token, 'POST', '/api/cex/placeOrder', {
+      pair: mk.pair._id,
+      buySide: true,
+      type: 'stop_limit',
+      initialAmount: '2',
+      price: '2',
+      stopPrice: '1',
+    });
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(await rowsOf(stopper)).toBe(0);
+
+    // A trade at 1.00 triggers the stop: it takes the 0.50 left at 1.00 and 1.50 at 2.00.
+    const trigger = await fundedMember(t.app, t.admin, { [quote.currencyId]: '1' }, 'nlt');
+    await placeOk(t.app, trigger, mk.pair._id, true, '0.5', '1');
+    const pair = `${base.name} → ${quote.name}`;
+    // 0.50 x 1.00 + 1.50 x 2.00 = 3.50 for 2.00: an average of 1.75.
+    expect(await ofKind(stopper, 'order_filled')).toEqual([
+      expect.objectContaining({
+        title: 'Your buy order was filled',
+        body: `${pair}: you bought 2.00 ${base.ticker} at an average of 1.75 ${quote.ticker}; the order is filled in full.`,
+      }),
+    ]);
+    // `cheap` hears once per round: in part (the trigger's order), then in full (the stop's round).
+    expect((await ofKind(cheap, 'order_filled')).map((n) => n.title)).toEqual([
+      'Your sell order was filled',
+      'Your sell order was filled in part',
+    ]);
+    expect(await ofKind(dear, 'order_filled')).toEqual([
+      expect.objectContaining({
+        title: 'Your sell order was filled in part',
+        body: `${pair}: you sold 1.50 ${base.ticker} at 2.00 ${quote.ticker}.`,
+      }),
+    ]);
+    expect(await rowsOf(trigger)).toBe(0);
     await expectLedgerBalanced(t.app, t.admin);
   });
 });

@@ -22,7 +22,7 @@ import {
 } from './matching.engine.ts';
 import { type Print, triggeredStops } from './matching.stops.ts';
 import { fillEntries, refundOpenOrders, toBookOrder, withFill } from './orders.money.ts';
-import { averagePrice, filledNotice, placedHead, stpNotice } from './orders.notes.ts';
+import { addFill, averagePrice, type FillTally, filledNotice, placedHead, stpNotice } from './orders.notes.ts';
 import type { OrderRow, PairContext } from './orders.queries.ts';
 import type { OrderInput } from './orders.validate.ts';
 import type { PairRow } from './pairs.queries.ts';
@@ -72,8 +72,8 @@ export class OrderBatch {
   /** The place in the batch of the order whose matching printed each trade, by trade id. */
   private readonly printedAt = new Map<string, number>();
   private readonly trades: Array<PlacedOrderWrites['trades'][number]> = [];
-  /** The order_filled notifications of the batch's trades: one to each side of each (DESIGN §11.3). */
-  readonly notices: NewNotification[] = [];
+  /** What the batch's trades filled of each resting order and triggered stop (`notices`), by order id. */
+  private readonly filled = new Map<string, FillTally>();
 
   constructor(context: PairContext, balances: BatchBalances, changes: LiveChanges) {
     const { pair, crossing, stops } = context;
@@ -216,7 +216,7 @@ export class OrderBatch {
 
   /**
    * Applies a checked match of `placing` (its escrow already posted): the new book, self-trade cancels,
-   * fills and their notices, the makers' new state, the refund of a rest that must not rest (21). Returns
+   * fills (tallied for their notices), the makers' new state, the refund of a rest that must not rest (21). Returns
    * the order as it now is, its trades and its answer's note, which begins with `head`.
    */
   private apply(placing: NewOrder, result: MatchResult, index: number, head: string) {
@@ -226,14 +226,6 @@ export class OrderBatch {
     this.book = result.book;
     this.cancelSelfTrades(result.cancelled, ownerId);
     const tradeIds = result.fills.map((f) => this.recordFill(f, ownerId, buySide, index));
-    const makersLeft = new Map(result.makers.map((m) => [m.id, m.remaining]));
-    for (const [i, f] of result.fills.entries()) {
-      const takerFull = i === result.fills.length - 1 && result.taker.remaining === 0n;
-      const makerFull = makersLeft.get(f.makerOrderId) === 0n;
-      const buyFull = buySide ? takerFull : makerFull;
-      const sellFull = buySide ? makerFull : takerFull;
-      this.notices.push(filledNotice(pair, text, f, true, buyFull), filledNotice(pair, text, f, false, sellFull));
-    }
     // Makers are stored orders or orders of this batch: keep the latest state of each.
     for (const m of result.makers) {
       const own = this.placed.get(m.id);
@@ -284,6 +276,19 @@ export class OrderBatch {
       ],
       trades: this.trades,
     };
+  }
+
+  /**
+   * The order_filled notifications of the batch's trades (DESIGN §11.3): one to the owner of each resting
+   * order or triggered stop they filled, summing its fills, in full or in part as the batch leaves it. The
+   * member whose request placed the taker reads its fills in the answer (SPEC §8 `filled at once`).
+   */
+  notices(): NewNotification[] {
+    const left = (id: string) => {
+      const own = this.placed.get(id);
+      return own ? own.initialAmount - own.filledAmount : this.restingChanged.get(id)?.remaining;
+    };
+    return [...this.filled].map(([id, t]) => filledNotice(this.pair, this.text, t, left(id) === 0n));
   }
 
   /** The stop-limit orders this batch triggered, as they now are, in the order they were triggered. */
@@ -357,12 +362,15 @@ export class OrderBatch {
     }
   }
 
-  /** Posts a fill's money and records its trade; returns the trade's id. */
+  /** Posts a fill's money, records its trade and tallies it for its notices; returns the trade's id. */
   private recordFill(f: Fill, executorId: string, takerBuySide: boolean, index: number): string {
     const what = `${this.text.buy(f.quantity)} at ${this.text.sell(f.price)}`;
     for (const e of fillEntries(f, this.pair, executorId, what)) this.post(e);
     const id = newObjectId();
     this.printedAt.set(id, index);
+    // The member who placed the taker saw its fills in the answer; a triggered stop's owner did not.
+    for (const orderId of this.triggered.has(f.takerOrderId) ? [f.makerOrderId, f.takerOrderId] : [f.makerOrderId])
+      this.filled.set(orderId, addFill(this.filled.get(orderId), f, orderId === f.buyOrderId));
     this.trades.push({
       id,
       pairId: this.pair.id,

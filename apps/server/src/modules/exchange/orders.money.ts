@@ -5,7 +5,7 @@
 import { type Amount, ORDER_STATE, TX_CATEGORY } from '@starlight/shared';
 import type { Entry } from '../ledger/ledger.public.ts';
 import type { BookOrder, Fill } from './matching.engine.ts';
-import type { OrderRow } from './orders.queries.ts';
+import type { CrossingOrder, OrderRow } from './orders.queries.ts';
 import type { PairRow } from './pairs.queries.ts';
 import type { NewOrder } from './placement.queries.ts';
 
@@ -43,7 +43,7 @@ export function refundOpenOrders(pair: PairRow, orders: readonly CancellableOrde
 }
 
 /** A resting order as the matching engine sees it. */
-export function toBookOrder(o: OrderRow): BookOrder {
+export function toBookOrder(o: CrossingOrder): BookOrder {
   return {
     id: o.id,
     ownerId: o.userId,

@@ -29,6 +29,11 @@ export function placedHead(
 export function averagePrice(fills: readonly Fill[], sellPrecision: number): Amount {
   const quantity = fills.reduce((a, f) => a + f.quantity, 0n);
   const cost = fills.reduce((a, f) => a + f.cost, 0n);
+  return averageOf(quantity, cost, sellPrecision);
+}
+
+/** `cost` over `quantity` (10^-9 units), rounded down to sellCurrency's precision, at least one step. */
+function averageOf(quantity: bigint, cost: bigint, sellPrecision: number): Amount {
   const step = unitStep(sellPrecision);
   const average = (((cost * UNIT) / quantity / step) * step) as Amount;
   if (average < step) return step as Amount;
@@ -45,23 +50,49 @@ export function stpNotice(text: ReturnType<typeof pairAmountText>, cancelled: re
 }
 
 /**
- * The order_filled notification of one side of fill `f` on `pair` (DESIGN §11.3): to the buyer (`buyer`) or
- * the seller, with the pair, the side, the amount and the price, and whether the order is now filled in full.
+ * What one order filled in one placement round (a batch, or a round of triggered stops): its owner, its
+ * side, the quantity and cost of its fills, their price when all were at one price (null: several).
+ */
+export interface FillTally {
+  userId: string;
+  buyer: boolean;
+  quantity: Amount;
+  cost: Amount;
+  price: Amount | null;
+}
+
+/** Adds fill `f` to the tally `t` of one of its two orders (a new tally when `t` is undefined). */
+export function addFill(t: FillTally | undefined, f: Fill, buyer: boolean): FillTally {
+  if (!t) return { userId: buyer ? f.buyerId : f.sellerId, buyer, quantity: f.quantity, cost: f.cost, price: f.price };
+  return {
+    ...t,
+    quantity: (t.quantity + f.quantity) as Amount,
+    cost: (t.cost + f.cost) as Amount,
+    price: t.price === f.price ? t.price : null,
+  };
+}
+
+/**
+ * The order_filled notification of one order's fills in one placement round on `pair` (DESIGN §11.3):
+ * to its owner, with the pair, the side, the quantity and the price (or, over several prices, their
+ * average), and whether the order is now filled in full. One per order and round, however many trades.
  */
 export function filledNotice(
   pair: PairRow,
   text: ReturnType<typeof pairAmountText>,
-  f: Fill,
-  buyer: boolean,
+  t: FillTally,
   full: boolean,
 ): NewNotification {
-  const side = buyer ? 'buy' : 'sell';
-  const what = `${text.buy(f.quantity)} at ${text.sell(f.price)}`;
+  const side = t.buyer ? 'buy' : 'sell';
+  const at =
+    t.price === null
+      ? `an average of ${text.sell(averageOf(t.quantity, t.cost, pair.sellPrecision))}`
+      : text.sell(t.price);
   return {
-    userId: buyer ? f.buyerId : f.sellerId,
+    userId: t.userId,
     kind: 'order_filled',
     title: `Your ${side} order was filled${full ? '' : ' in part'}`,
-    body: `${pairName(pair.buyName, pair.sellName)}: you ${buyer ? 'bought' : 'sold'} ${what}${full ? '; the order is filled in full' : ''}.`,
+    body: `${pairName(pair.buyName, pair.sellName)}: you ${t.buyer ? 'bought' : 'sold'} ${text.buy(t.quantity)} at ${at}${full ? '; the order is filled in full' : ''}.`,
     link: '/quantumhub',
   };
 }

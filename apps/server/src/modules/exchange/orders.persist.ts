@@ -17,7 +17,7 @@ import {
  * Writes a placement batch, its orders on each pair in `batches`, in the caller's transaction `tx` as ONE
  * statement: the ledger posts their entries and the same statement inserts the new orders (their `seq`
  * assigned under the pairs' locks), updates the resting orders they filled, inserts their trades and
- * the order_filled notification of each side of each trade (DESIGN §11.3).
+ * one order_filled notification per order its trades filled (DESIGN §11.3).
  * Answers each accepted order's response, by its place in the batch: `{order, trades, tx:{note},
  * message}` as stored. Throws AppError CONFLICT `Insufficient funds` (cannot happen after the batch's own
  * checks) or a database error; the caller's transaction rolls back.
@@ -42,8 +42,8 @@ export async function persistOrderBatches(
       .map(({ t }) => t),
   };
   const entries = batches.flatMap((b) => b.entries);
-  // Each side of each trade hears of it (order_filled) from the same statement: one for the whole batch.
-  const notified = insertNotificationsAlong(batches.flatMap((b) => b.notices));
+  // The owner of each order the batch filled hears of it (order_filled) from the same statement.
+  const notified = insertNotificationsAlong(batches.flatMap((b) => b.notices()));
   const row = await postEntries<PlacedOrderResult>(tx, entries, changes, placedOrderWrites(writes, notified));
   changes.touchNotifications(notified.ids);
   const stored = parsePlacedOrders(row);

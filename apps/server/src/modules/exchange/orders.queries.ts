@@ -98,11 +98,17 @@ export async function findDueOrders(
   return rows.map(toOrderRow);
 }
 
+/** What matching reads of a resting order the batch can reach: its place on the book and what it has left. */
+export type CrossingOrder = Pick<
+  OrderRow,
+  'id' | 'seq' | 'userId' | 'buySide' | 'initialAmount' | 'filledAmount' | 'price' | 'escrowRemaining'
+>;
+
 /** What placing a batch of orders reads of one pair under the pairs' locks (see `findOrderContexts`). */
 export interface PairContext {
   pair: PairRow;
   /** The resting orders the batch can reach, both sides, each side in priority order. */
-  crossing: OrderRow[];
+  crossing: CrossingOrder[];
   /**
    * The nearest waiting stops (DESIGN §11.4): the lowest stop price of the pair's Untriggered buys and the
    * highest of its Untriggered sells (null: none), so a batch knows whether its trades may trigger one.
@@ -147,8 +153,7 @@ export const CROSSING_FIRST_READ = 200;
 
 /** The columns of a resting order that a placement reads, of the relation `o`. */
 const ORDER_COLUMNS = sql.raw(
-  'o.id, o.seq, o.pair_id, o.user_id, o.buy_side, o.initial_amount, o.filled_amount, o.price, o.state, ' +
-    'o.escrow_remaining, o.type, o.time_in_force, o.post_only, o.stop_price, o.expires_at, o.created_at',
+  'o.id, o.seq, o.pair_id, o.user_id, o.buy_side, o.initial_amount, o.filled_amount, o.price, o.escrow_remaining',
 );
 
 /**
@@ -251,9 +256,7 @@ export async function findOrderContexts(
       (SELECT json_agg(json_build_object(
                 'id', o.id, 'seq', o.seq::text, 'userId', o.user_id, 'buySide', o.buy_side,
                 'initialAmount', o.initial_amount::text, 'filledAmount', o.filled_amount::text,
-                'price', o.price::text, 'state', o.state, 'escrowRemaining', o.escrow_remaining::text,
-                'type', o.type, 'timeInForce', o.time_in_force, 'postOnly', o.post_only,
-                'stopPrice', o.stop_price::text, 'expiresAt', o.expires_at, 'createdAt', o.created_at)
+                'price', o.price::text, 'escrowRemaining', o.escrow_remaining::text)
               ORDER BY o.buy_side, CASE WHEN o.buy_side THEN -o.price ELSE o.price END, o.seq)
        FROM crossing o WHERE o.pair_id = p.id) AS crossing,
       (SELECT min(s.stop_price)::text FROM exchange_orders s
@@ -269,21 +272,12 @@ export async function findOrderContexts(
     const crossing = (row.crossing ?? []).map((o) => ({
       id: String(o.id),
       seq: Number(o.seq),
-      pairId: pair.id,
       userId: String(o.userId),
       buySide: o.buySide === true,
       initialAmount: fromNumeric(String(o.initialAmount)),
       filledAmount: fromNumeric(String(o.filledAmount)),
       price: fromNumeric(String(o.price)),
-      state: Number(o.state),
       escrowRemaining: fromNumeric(String(o.escrowRemaining)),
-      type: String(o.type),
-      timeInForce: String(o.timeInForce),
-      postOnly: o.postOnly === true,
-      stopPrice: o.stopPrice === null ? null : fromNumeric(String(o.stopPrice)),
-      expiresAt: o.expiresAt === null ? null : new Date(String(o.expiresAt)),
-      expired: false,
-      createdAt: new Date(String(o.createdAt)),
     }));
     const stopAt = (v: string | null) => (v === null ? null : fromNumeric(v));
     const stops = { lowestBuy: stopAt(row.lowest_buy_stop), highestSell: stopAt(row.highest_sell_stop) };

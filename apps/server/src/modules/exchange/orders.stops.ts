@@ -74,7 +74,7 @@ async function placeTriggered(tx: Tx, stops: readonly OrderRow[], changes: LiveC
     batches.push(batch);
   }
   const parts = batches.map((b) => b.writes());
-  const notified = insertNotificationsAlong(batches.flatMap((b) => b.notices));
+  const notified = insertNotificationsAlong(batches.flatMap((b) => b.notices()));
   const writes = { orders: [], makers: parts.flatMap((w) => w.makers), trades: parts.flatMap((w) => w.trades) };
   const entries = batches.flatMap((b) => b.entries);
   await postEntries<PlacedOrderResult>(tx, entries, changes, placedOrderWrites(writes, notified));
