@@ -305,6 +305,7 @@ export const KEPT_TABLES = [
   'leaderboard_entries',
   'leaderboard_blocks',
   'leaderboard_state',
+  'market_open_counts',
 ];
 
 /**

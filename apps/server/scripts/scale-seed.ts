@@ -18,6 +18,7 @@ import { findSale } from '../src/modules/chips/chips.queries.ts';
 import { appLeaderboardStore } from '../src/modules/leaderboard/leaderboard.redis-store.ts';
 import { rebuildLeaderboard } from '../src/modules/leaderboard/leaderboard.sync.ts';
 import { tableStore } from '../src/modules/leaderboard/leaderboard.table-store.ts';
+import { rebuildMarketOpenCounts } from '../src/modules/market/market.queries.ts';
 import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 import { rebuildUserStats } from '../src/modules/reports/user-stats.queries.ts';
 import { seed } from '../src/seed.ts';
@@ -327,6 +328,7 @@ export async function runScaleSeed(
       const others = async () => {
         await progress.part('user stats', () => rebuildUserStats(db));
         await progress.part('access log counts', () => rebuildAccessLogCounts(db));
+        await progress.part('market counts', () => rebuildMarketOpenCounts(db));
         await progress.part('leaderboard', () => rebuildLeaderboard(db, tableStore()));
         if (config.REDIS_URL) {
           // The store the app reads when REDIS_URL is set (keys named after this database).

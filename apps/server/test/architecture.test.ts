@@ -214,7 +214,7 @@ describe('the server’s import graph', () => {
       capp: ['capp_auth_requests', 'capp_codes', 'capp_grants'],
       leaderboard: ['leaderboard_state', 'leaderboard_entries', 'leaderboard_blocks'],
       forge: ['forge_recipes', 'forge_processes'],
-      market: ['market_listings'],
+      market: ['market_listings', 'market_open_counts'],
       apikeys: ['api_keys'],
       exports: ['export_links'],
       notifications: [

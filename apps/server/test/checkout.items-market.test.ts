@@ -19,6 +19,7 @@ import {
   registerMember,
   useTestApp,
 } from './helpers.ts';
+import { driftedMarketCounts } from './market.helpers.ts';
 
 const t = useTestApp({}, { build: () => makeAppOnOwnDatabase('checkout_market', { CHIP_SUPPLY: '40' }) });
 const { newCurrency } = bankCalls(t);
@@ -92,6 +93,7 @@ describe('a full refund and the package items that moved on', () => {
     expect(await balanceOf(t.app, m, coin.currencyId)).toBe('12.5');
     expect(await balanceOf(t.app, buyer, coin.currencyId)).toBe('7.5');
     await expectLedgerBalanced(t.app, t.admin);
+    expect(await driftedMarketCounts(t.built.database.db)).toEqual([]);
   });
 
   it('cancels the listing of a ship still held and takes the ship back, in one transaction', async () => {
@@ -120,6 +122,7 @@ describe('a full refund and the package items that moved on', () => {
     await refund(m, checkoutId);
     expect(await listingState(listing._id)).toBe('cancelled');
     await expectLedgerBalanced(t.app, t.admin);
+    expect(await driftedMarketCounts(t.built.database.db)).toEqual([]);
   });
 
   // expectLedgerBalanced also checks that no balance is negative.
@@ -150,5 +153,6 @@ describe('a full refund and the package items that moved on', () => {
     }
     expect((await itemsOf(m)).map((i) => i._id)).not.toContain(listed._id);
     await expectLedgerBalanced(t.app, t.admin);
+    expect(await driftedMarketCounts(t.built.database.db)).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { declaredRoutes } from '../src/http/access.ts';
 import { SALE_NICKNAME } from '../src/modules/accounts/accounts.public.ts';
-import { call, type Member, registerMember, useTestApp, withRole } from './helpers.ts';
+import { call, type Member, registerMember, useTestApp } from './helpers.ts';
+import { newCreatorCollection } from './market.helpers.ts';
 
 const t = useTestApp();
 let creator: Member;
@@ -18,13 +19,9 @@ let collectionId: string;
 const UNKNOWN_ID = 'ffffffffffffffffffffffff';
 
 beforeAll(async () => {
-  creator = await withRole(t.built, await registerMember(t.app, 'giftmaker'), 'creator');
-  const made = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', {
-    name: 'Gift Fleet',
-    description: 'Ships that change hands',
-  });
-  expect(made.statusCode, made.body).toBe(200);
-  collectionId = made.json<{ collection: { _id: string } }>().collection._id;
+  let collection: { _id: string };
+  ({ creator, collection } = await newCreatorCollection(t, 'giftmaker', 'Gift Fleet'));
+  collectionId = collection._id;
 });
 
 /** A new item named `name` owned by `owner`. */

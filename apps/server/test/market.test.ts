@@ -16,8 +16,8 @@ import {
   PASSWORD,
   registerMember,
   useTestApp,
-  withRole,
 } from './helpers.ts';
+import { newCreatorCollection } from './market.helpers.ts';
 
 const t = useTestApp();
 const { newCurrency } = bankCalls(t);
@@ -26,19 +26,8 @@ let collection: OwnCollection;
 let coin: { currencyId: number; ticker: string };
 
 beforeAll(async () => {
-  creator = await withRole(t.built, await registerMember(t.app, 'mkc'), 'creator');
-  const made = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', {
-    name: 'Market Fleet',
-    description: 'Ships for sale and resale',
-  });
-  expect(made.statusCode, made.body).toBe(200);
-  collection = made.json<{ collection: OwnCollection }>().collection;
-  const royalty = await call(t.app, creator.token, 'POST', '/api/inventory/modifyCollection', {
-    collectionId: collection._id,
-    royalty: '0.1',
-  });
-  expect(royalty.statusCode, royalty.body).toBe(200);
-  expect(royalty.json<{ collection: OwnCollection }>().collection.royalty).toBe('0.100000000');
+  ({ creator, collection } = await newCreatorCollection(t, 'mkc', 'Market Fleet', '0.1'));
+  expect(collection.royalty).toBe('0.100000000');
   coin = await newCurrency({ name: 'Market Coin', precision: 2 });
 });
 

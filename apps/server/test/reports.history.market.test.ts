@@ -4,11 +4,12 @@
  * bound, the member's own history and the CSV export list exactly the marketplace's rows, newest first,
  * with their total; an unknown group is refused.
  */
-import type { Item, Listing, OwnCollection, TransactionsResponse } from '@starlight/shared';
+import type { Item, Listing, TransactionsResponse } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bankCalls } from './bank.helpers.ts';
-import { call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp, withRole } from './helpers.ts';
+import { call, expectLedgerBalanced, type Member, mint, registerMember, useTestApp } from './helpers.ts';
+import { newCreatorCollection } from './market.helpers.ts';
 
 const t = useTestApp();
 const { newCurrency, transfer, history, allHistory } = bankCalls(t);
@@ -25,16 +26,7 @@ async function ledgerIds(where: ReturnType<typeof sql>): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  const creator = await withRole(t.built, await registerMember(t.app, 'hmc'), 'creator');
-  const made = await call(t.app, creator.token, 'POST', '/api/inventory/createCollection', {
-    name: 'Ledger Fleet',
-    description: 'Ships sold for the ledger filter',
-  });
-  const collection = made.json<{ collection: OwnCollection }>().collection;
-  await call(t.app, creator.token, 'POST', '/api/inventory/modifyCollection', {
-    collectionId: collection._id,
-    royalty: '0.1',
-  });
+  const { creator, collection } = await newCreatorCollection(t, 'hmc', 'Ledger Fleet', '0.1');
   coin = await newCurrency({ name: 'Ledger Coin', precision: 2 });
   seller = await registerMember(t.app, 'hms');
   buyers = [await registerMember(t.app, 'hmb'), await registerMember(t.app, 'hmd')];

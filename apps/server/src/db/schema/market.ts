@@ -5,7 +5,19 @@
  * filters) without the item, and its history stays after the item moves on.
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { currencies } from './bank.ts';
 import { money, objectId } from './columns.ts';
 import { itemCollections } from './items.ts';
@@ -18,6 +30,8 @@ export const marketListings = pgTable(
     /** The item (no foreign key: a sold listing outlives a refund that takes its item back). */
     itemId: objectId('item_id').notNull(),
     itemName: text('item_name').notNull(),
+    /** The name in lower case, the name filter's key (a plain column, so its index answers counts alone). */
+    itemNameKey: text('item_name_key').notNull().generatedAlwaysAs(sql`lower(item_name)`),
     itemImgUrl: text('item_img_url').notNull().default(''),
     collectionId: objectId('collection_id')
       .notNull()
@@ -46,10 +60,15 @@ export const marketListings = pgTable(
     index('market_listings_open_newest').on(t.createdAt, t.id).where(sql`${t.state} = 'open'`),
     index('market_listings_open_price').on(t.currencyId, t.price, t.id).where(sql`${t.state} = 'open'`),
     index('market_listings_open_price_any').on(t.price, t.id).where(sql`${t.state} = 'open'`),
+    // A collection's by price, and a currency's newest first: with the two above and the collection's below,
+    // every browse of one filter and a sort reads one range in its order.
+    index('market_listings_open_collection_price').on(t.collectionId, t.price, t.id).where(sql`${t.state} = 'open'`),
+    index('market_listings_open_currency_newest').on(t.currencyId, t.createdAt, t.id).where(sql`${t.state} = 'open'`),
     // A collection's open listings, and an item name's (the grouped view and the name filter).
     index('market_listings_open_collection').on(t.collectionId, t.createdAt, t.id).where(sql`${t.state} = 'open'`),
-    index('market_listings_open_name_prefix')
-      .on(sql`(lower(${t.itemName}) COLLATE "C")`, t.price, t.id)
+    // In byte order (collation "C"), so a name's prefix is one range of it.
+    index('market_listings_open_name_key')
+      .on(sql`(${t.itemNameKey} COLLATE "C")`, t.price, t.id)
       .where(sql`${t.state} = 'open'`),
     // Every open listing by item name and currency (the "By item" groups), across all, a collection's, a currency's.
     index('market_listings_open_name_currency').on(t.itemName, t.currencyId, t.price).where(sql`${t.state} = 'open'`),
@@ -60,4 +79,22 @@ export const marketListings = pgTable(
     // A member's own listings, newest first.
     index('market_listings_seller').on(t.sellerId, t.createdAt, t.id),
   ],
+);
+
+/**
+ * How many listings are open, kept by statement triggers on `market_listings` (`market_open_counts_keep`) in
+ * the listing's own transaction, at four grains: a collection in a currency, a collection (`currency_id` 0),
+ * a currency (`collection_id` ''), and every listing ('' and 0). A writer adds to the row of its slot
+ * (`pg_backend_pid() % 8`), so concurrent sales rarely wait on one row; a read sums a grain's slots. No
+ * foreign keys: it is derived state, rebuilt by `rebuildMarketOpenCounts`.
+ */
+export const marketOpenCounts = pgTable(
+  'market_open_counts',
+  {
+    collectionId: text('collection_id').notNull(),
+    currencyId: integer('currency_id').notNull(),
+    slot: smallint('slot').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.collectionId, t.currencyId, t.slot] })],
 );

@@ -1,14 +1,17 @@
 /**
  * SQL of the marketplace (DESIGN §11.5): listings written, locked and read. Open listings are read along
  * their partial indexes (newest, price within a currency or overall, a collection's, a name's prefix), a
- * member's own along `market_listings_seller`; totals are counted up to `COUNT_CAP` rows past the page.
+ * member's own along `market_listings_seller`. Totals of open listings come from the counts kept by triggers
+ * (`market_open_counts`); those by name, and a member's own, are counted up to `COUNT_CAP` rows past the page.
  * A sale's writes ride in the ledger posting's statement (`sellListingAlong`).
  * Reads other modules' tables: `users` (the accounts module's: the seller's and buyer's nicknames) and
  * `items` (the items module's: a refunded checkout's items, whose listings it cancels).
  */
 import { COUNT_CAP } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryOnce, queryPlanned } from '../../db/client.ts';
+import { pageSize } from '../../db/paging.ts';
+import { readWithGenericPlans } from '../../db/transaction.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { PostAlong } from '../ledger/ledger.public.ts';
 
@@ -30,13 +33,21 @@ export interface ListingRow extends Record<string, unknown> {
   sold_at: Date | string | null;
 }
 
-const SELECT = sql`
+const COLUMNS = sql`
   SELECT l.id, l.item_id, l.item_name, l.item_img_url, l.collection_id, l.seller_id, s.nickname AS seller,
          b.nickname AS buyer, l.currency_id, l.price::text AS price, l.royalty::text AS royalty, l.state,
-         l.created_at, l.sold_at
-    FROM market_listings l
-    JOIN users s ON s.id = l.seller_id
-    LEFT JOIN users b ON b.id = l.buyer_id`;
+         l.created_at, l.sold_at`;
+const PARTIES = sql`JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.buyer_id`;
+const SELECT = sql`${COLUMNS} FROM market_listings l ${PARTIES}`;
+const NEWEST = sql`l.created_at DESC, l.id DESC`;
+
+/**
+ * The listings of a page: `ids` (a query of `l.id` in `order`, its LIMIT and OFFSET on an index) picks
+ * the page, then only its rows are read and joined to their parties.
+ */
+function pageOf(ids: SQL, order: SQL): SQL {
+  return sql`${COLUMNS} FROM (${ids}) page JOIN market_listings l ON l.id = page.id ${PARTIES} ORDER BY ${order}`;
+}
 
 /** A new listing's fields. */
 export interface NewListing {
@@ -123,13 +134,14 @@ function prefixEnd(prefix: string): string {
 }
 
 /**
- * The listings whose item name starts with `name`, case aside: a range in byte order (collation "C"), the
- * names from the prefix up to its successor being exactly those starting with it, which a generic plan reads
- * from `market_listings_open_name_prefix` (a LIKE parameter it cannot turn into an index range).
+ * The listings whose item name starts with `name`, case aside: a range of `item_name_key` in byte order
+ * (collation "C"), the keys from the prefix up to its successor being exactly those starting with it, which
+ * a generic plan reads from `market_listings_open_name_key` (a LIKE parameter it cannot turn into an index
+ * range); a plain column, so a count reads that index alone.
  */
 function namePrefix(name: string): SQL {
   const from = name.toLowerCase();
-  return sql`lower(l.item_name) COLLATE "C" >= ${from} AND lower(l.item_name) COLLATE "C" < ${prefixEnd(from)}`;
+  return sql`l.item_name_key COLLATE "C" >= ${from} AND l.item_name_key COLLATE "C" < ${prefixEnd(from)}`;
 }
 
 function openWhere(f: OpenFilter): SQL {
@@ -140,7 +152,13 @@ function openWhere(f: OpenFilter): SQL {
   return sql.join(conds, sql` AND `);
 }
 
-/** A page of open listings (`limit` after `offset`) and their total, counted up to `COUNT_CAP` past the page. */
+/**
+ * A page of open listings (`limit` after `offset`) and their total: from the kept counts
+ * (`market_open_counts`), or by `f.name` counted up to `COUNT_CAP` rows past the page. A page that is one
+ * range of an index in its order (every listing, a collection's or a currency's, newest or cheapest first)
+ * is read with its generic plan, good for any values (planning cost more than the read); the others are
+ * planned for their values (how many match decides which index to walk).
+ */
 export async function findOpenListings(
   db: DbOrTx,
   f: OpenFilter,
@@ -148,14 +166,37 @@ export async function findOpenListings(
   offset: number,
 ): Promise<{ rows: ListingRow[]; total: number }> {
   const where = openWhere(f);
-  const order = f.sort === 'price' ? sql`l.price, l.id` : sql`l.created_at DESC, l.id DESC`;
-  const [page, count] = await Promise.all([
-    db.execute<ListingRow>(sql`${SELECT} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`),
-    db.execute<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM market_listings l WHERE ${where} LIMIT ${offset + COUNT_CAP}) m`,
-    ),
-  ]);
-  return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+  const order = f.sort === 'price' ? sql`l.price, l.id` : NEWEST;
+  const count = f.name
+    ? sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM market_listings l WHERE ${where} LIMIT ${offset + COUNT_CAP}) m`
+    : sql`SELECT coalesce(sum(n), 0)::int AS n FROM market_open_counts
+           WHERE collection_id = ${f.collectionId ?? ''} AND currency_id = ${f.currencyId ?? 0}::int`;
+  const read = (on: DbOrTx, size: SQL | number, run: typeof queryOnce) =>
+    Promise.all([
+      run<ListingRow>(
+        on,
+        pageOf(
+          sql`SELECT l.id FROM market_listings l WHERE ${where} ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`,
+          order,
+        ),
+      ),
+      run<{ n: number }>(on, count),
+    ]);
+  const oneIndex = !f.name && !(f.collectionId && f.currencyId !== undefined);
+  const [rows, counted] = oneIndex
+    ? await readWithGenericPlans(db, (on) => read(on, pageSize(limit), queryPlanned))
+    : await read(db, limit, queryOnce);
+  return { rows, total: counted[0]?.n ?? 0 };
+}
+
+/** Counts the open listings afresh into `market_open_counts` (after a load with the triggers off). */
+export async function rebuildMarketOpenCounts(db: DbOrTx): Promise<void> {
+  await db.execute(sql`DELETE FROM market_open_counts`);
+  await db.execute(sql`
+    INSERT INTO market_open_counts (collection_id, currency_id, slot, n)
+    SELECT coalesce(collection_id::text, ''), coalesce(currency_id, 0), 0, count(*)
+      FROM market_listings WHERE state = 'open'
+     GROUP BY GROUPING SETS ((collection_id, currency_id), (collection_id), (currency_id), ())`);
 }
 
 /** A page of a member's own listings, every state, newest first, and their total (capped as above). */
@@ -165,15 +206,22 @@ export async function findSellerListings(
   limit: number,
   offset: number,
 ): Promise<{ rows: ListingRow[]; total: number }> {
-  const [page, count] = await Promise.all([
-    db.execute<ListingRow>(
-      sql`${SELECT} WHERE l.seller_id = ${sellerId} ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  // Named statements: one shape whatever the member, so PostgreSQL keeps its plan instead of planning each call.
+  const [rows, count] = await Promise.all([
+    queryPlanned<ListingRow>(
+      db,
+      pageOf(
+        sql`SELECT l.id FROM market_listings l WHERE l.seller_id = ${sellerId} ORDER BY ${NEWEST} LIMIT ${pageSize(limit)} OFFSET ${offset}`,
+        NEWEST,
+      ),
     ),
-    db.execute<{ n: number }>(sql`
-      SELECT count(*)::int AS n
-        FROM (SELECT 1 FROM market_listings l WHERE l.seller_id = ${sellerId} LIMIT ${offset + COUNT_CAP}) m`),
+    queryPlanned<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n
+            FROM (SELECT 1 FROM market_listings l WHERE l.seller_id = ${sellerId} LIMIT ${offset + COUNT_CAP}) m`,
+    ),
   ]);
-  return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+  return { rows, total: count[0]?.n ?? 0 };
 }
 
 /** One group of `findItemGroups`: an item name in a currency, its lowest open price and open count. */
@@ -190,7 +238,7 @@ export interface ItemGroupRow extends Record<string, unknown> {
  * `market_listings_open_name_currency`; within a collection: `market_listings_open_collection_name`; within
  * a currency: `market_listings_open_currency_name`), so a page reads its groups' rows only. With `f.name`
  * (the start of a name, case aside) the rows come from the prefix's range of
- * `market_listings_open_name_prefix`, grouped: a page reads every listing of the names it matches.
+ * `market_listings_open_name_key`, grouped: a page reads every listing of the names it matches.
  */
 export async function findItemGroups(
   db: DbOrTx,

@@ -1,0 +1,2 @@
+CREATE INDEX "market_listings_open_collection_price" ON "market_listings" USING btree ("collection_id","price","id") WHERE "market_listings"."state" = 'open';--> statement-breakpoint
+CREATE INDEX "market_listings_open_currency_newest" ON "market_listings" USING btree ("currency_id","created_at","id") WHERE "market_listings"."state" = 'open';
