@@ -171,21 +171,18 @@ export async function findOpenListings(
     ? sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM market_listings l WHERE ${where} LIMIT ${offset + COUNT_CAP}) m`
     : sql`SELECT coalesce(sum(n), 0)::int AS n FROM market_open_counts
            WHERE collection_id = ${f.collectionId ?? ''} AND currency_id = ${f.currencyId ?? 0}::int`;
-  const read = (on: DbOrTx, size: SQL | number, run: typeof queryOnce) =>
-    Promise.all([
-      run<ListingRow>(
-        on,
-        pageOf(
-          sql`SELECT l.id FROM market_listings l WHERE ${where} ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`,
-          order,
-        ),
-      ),
-      run<{ n: number }>(on, count),
-    ]);
+  const ids = (size: SQL | number) =>
+    sql`SELECT l.id FROM market_listings l WHERE ${where} ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`;
   const oneIndex = !f.name && !(f.collectionId && f.currencyId !== undefined);
+  // The count is one index range (or the kept counts' key) whatever the values: a named statement.
   const [rows, counted] = oneIndex
-    ? await readWithGenericPlans(db, (on) => read(on, pageSize(limit), queryPlanned))
-    : await read(db, limit, queryOnce);
+    ? await readWithGenericPlans(db, (on) =>
+        Promise.all([
+          queryPlanned<ListingRow>(on, pageOf(ids(pageSize(limit)), order)),
+          queryPlanned<{ n: number }>(on, count),
+        ]),
+      )
+    : await Promise.all([queryOnce<ListingRow>(db, pageOf(ids(limit), order)), queryPlanned<{ n: number }>(db, count)]);
   return { rows, total: counted[0]?.n ?? 0 };
 }
 
