@@ -3,17 +3,17 @@
  * escrow included) valued in a currency they pick, at the exchange's last traded prices, each holding's
  * price and value (or "No price path to X"), and the last 30 days of their balances' value as a chart.
  */
-import { AreaChart } from '@mantine/charts';
 import { Alert, Card, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { CREDITS_CURRENCY_ID, type Currency, type PortfolioHolding, type PortfolioResponse } from '@starlight/shared';
-import { useState } from 'react';
-import { abbreviateNumber, bucketLabel, chartNumber, timeAxisProps } from '../../../components/chart-format.ts';
+import { lazy, Suspense, useState } from 'react';
+
 import { formatMoney, formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { WhenVisible } from '../../../components/WhenVisible.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { usePortfolio } from '../api/get-portfolio.ts';
 
+const CHART_HEIGHT = 200;
 const NUMBERS = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
 
 /** The currency to value in: the member's pick, else Credits, else the first listed. */
@@ -80,25 +80,19 @@ function HoldingsTable({
   );
 }
 
+/** The chart's code (the charting library) arrives only when the chart is scrolled to. */
+const PortfolioChart = lazy(() => import('./PortfolioChart.tsx').then((m) => ({ default: m.PortfolioChart })));
+
 function HistoryChart({ history, target }: { history: PortfolioResponse['history']; target: Currency }) {
-  const data = history.map((p) => ({ day: bucketLabel(`${p.date}T00:00:00Z`, '1d'), Value: chartNumber(p.value) }));
   return (
     <Stack gap={4}>
       <Text size="xs" c="dimmed">
         Your balances' value over the last 30 days (funds set aside in open orders are in the total, not in the chart)
       </Text>
-      <WhenVisible minHeight={200}>
-        <AreaChart
-          h={200}
-          data={data}
-          dataKey="day"
-          curveType="linear"
-          fillOpacity={0.25}
-          withDots={false}
-          valueFormatter={abbreviateNumber}
-          xAxisProps={timeAxisProps('1d')}
-          series={[{ name: 'Value', color: 'indigo.4', label: `Value (${target.ticker})` }]}
-        />
+      <WhenVisible minHeight={CHART_HEIGHT}>
+        <Suspense fallback={<Loader size="sm" mih={CHART_HEIGHT} aria-label="Loading the chart" />}>
+          <PortfolioChart history={history} ticker={target.ticker} height={CHART_HEIGHT} />
+        </Suspense>
       </WhenVisible>
     </Stack>
   );
