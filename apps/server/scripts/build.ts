@@ -7,7 +7,7 @@
  *
  * Left out, loaded by Node from node_modules as before:
  * - packages with native code or files they read beside themselves (the embedded database's WebAssembly,
- *   argon2's binary, Swagger UI's pages, pino's worker threads);
+ *   argon2's binary, pino's worker threads; Swagger UI is bundled and told where its pages are);
  * - the heavy SDKs imported only when their feature is configured or first used (Stripe, viem, nodemailer,
  *   ioredis): bundled, they would be compiled on every start.
  * Not minified: a stack trace's line in the bundle sits under a `// apps/server/src/...` comment naming
@@ -27,7 +27,6 @@ export const DIST_DIR = path.join(SERVER_ROOT, 'dist');
 const EXTERNAL = [
   '@electric-sql/pglite',
   '@node-rs/argon2',
-  '@fastify/swagger-ui',
   'pino',
   'thread-stream',
   'pg-native',

@@ -175,7 +175,7 @@ describe('a server process', () => {
     expect(readLines().map((l) => l.msg)).toContain('shutting down');
   });
 
-  it('runs from its bundle in any working folder: migrates a new database, serves the web app and the API', async () => {
+  it('runs from its bundle in any working folder: migrates a new database, serves the web app, the API and its docs', async () => {
     const database = await emptyDatabase(`starlight_bundle_${process.pid}`);
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'starlight-cwd-'));
     try {
@@ -189,6 +189,15 @@ describe('a server process', () => {
       expect(await page.text()).toContain('<title>Starlight</title>');
       const pairs = await fetch(`${p.url}/api/cex/getPairs`);
       expect(pairs.status).toBe(200);
+      // Swagger UI, bundled, finds its pages in its package: the page, its script and the document.
+      const docs = await fetch(`${p.url}/api/docs/`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger-ui-bundle.js');
+      const script = await fetch(`${p.url}/api/docs/static/swagger-ui-bundle.js`);
+      expect(script.status).toBe(200);
+      expect((await script.text()).length).toBeGreaterThan(100_000);
+      const document = await fetch(`${p.url}/api/docs/json`);
+      expect(((await document.json()) as { openapi: string }).openapi).toMatch(/^3\./);
       // Every migration ran on the new database: the admin the first start seeds signs in.
       const login = await fetch(`${p.url}/api/user/login`, {
         method: 'POST',

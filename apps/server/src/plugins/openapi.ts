@@ -5,6 +5,9 @@
  * schemes it takes, and its error responses with the one error body, derived here from the route's
  * declared access, body and rate limit so that no route repeats them.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { errorResponse } from '@starlight/shared';
@@ -15,6 +18,15 @@ import { z } from 'zod';
 import type { Access } from '../http/access.ts';
 
 const ERROR_BODY = z.toJSONSchema(errorResponse, { target: 'openapi-3.0' });
+
+/**
+ * Swagger UI's pages and logo, read from its package: the plugin is bundled with the server, so it cannot
+ * find them beside itself (its own default).
+ */
+const SWAGGER_UI_STATIC = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui')),
+  'static',
+);
 
 /** What each error status means on this API (DESIGN §3). */
 const ERRORS: Record<string, string> = {
@@ -104,7 +116,11 @@ const openapiPlugin: FastifyPluginAsync<{ publicUrl: string }> = async (app, { p
       return out;
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    baseDir: SWAGGER_UI_STATIC,
+    logo: { type: 'image/svg+xml', content: readFileSync(path.join(SWAGGER_UI_STATIC, 'logo.svg')) },
+  });
 };
 
 export const openapi = fp(openapiPlugin, { name: 'openapi' });

@@ -9,7 +9,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { AppError, MESSAGES, type RecoveryCodesResponse, type TotpSetupResponse } from '@starlight/shared';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { SignInClient } from '../../http/sign-in-client.ts';
@@ -182,6 +181,8 @@ export async function setupTotp(deps: MfaDeps, userId: string): Promise<TotpSetu
     throw new AppError('CONFLICT', 'Two-factor authentication is already on');
   }
   const otpauthUrl = generateURI({ ...TOTP, issuer: ISSUER, label: nickname, secret });
+  // The QR code library (and its PNG encoder) loads with the first setup, not with every server start.
+  const { default: QRCode } = await import('qrcode');
   const qrCode = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
   return {
     secret,

@@ -5,13 +5,10 @@
  * `PUBLIC_URL`. Each challenge is single use and lives 5 minutes.
  */
 import { isIP } from 'node:net';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import {
   AppError,
@@ -45,6 +42,16 @@ import {
   type PasskeyRow,
   takeChallenge,
 } from './passkeys.queries.ts';
+
+/**
+ * `@simplewebauthn/server`, loaded with the first passkey call: its certificate parsers are a large part of
+ * a server's start, and most processes never see a passkey ceremony.
+ */
+let webauthnLoaded: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => {
+  webauthnLoaded ??= import('@simplewebauthn/server');
+  return webauthnLoaded;
+};
 
 export interface PasskeysDeps {
   db: Db;
@@ -128,7 +135,7 @@ export async function registrationOptions(deps: PasskeysDeps, userId: string): P
   if (existing.length >= MAX_PASSKEYS) {
     throw new AppError('CONFLICT', `You can keep at most ${MAX_PASSKEYS} passkeys: remove one first`);
   }
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID,
     userName: user.nickname,
@@ -166,9 +173,9 @@ export async function register(
   const expected =
     challenge === null ? null : await takeChallenge(deps.db, { challenge, purpose: 'registration', userId });
   if (expected === null) throw new AppError('VALIDATION', MESSAGES.passkeyChallengeInvalid);
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  let verification: VerifiedRegistrationResponse;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (await webauthn()).verifyRegistrationResponse({
       // The envelope is checked by the shared schema; the library checks the rest.
       response: input.response as unknown as RegistrationResponseJSON,
       expectedChallenge: expected,
@@ -225,7 +232,11 @@ export async function remove(db: Db, userId: string, id: string): Promise<{ mess
  */
 export async function authenticationOptions(deps: PasskeysDeps): Promise<AuthenticationOptionsResponse> {
   const rpID = requireRpId(deps);
-  const options = await generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_MS });
+  const options = await (await webauthn()).generateAuthenticationOptions({
+    rpID,
+    userVerification: 'required',
+    timeout: CHALLENGE_MS,
+  });
   const challengeId = await insertChallenge(deps.db, {
     challenge: options.challenge,
     purpose: 'authentication',
@@ -260,7 +271,7 @@ export async function login(
   }
   let newCounter: number;
   try {
-    const verification = await verifyAuthenticationResponse({
+    const verification = await (await webauthn()).verifyAuthenticationResponse({
       // The envelope is checked by the shared schema; the library checks the rest.
       response: input.response as unknown as AuthenticationResponseJSON,
       expectedChallenge: expected,
