@@ -9731,6 +9731,7 @@ export interface operations {
                 soldAt: string | null;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };
@@ -9863,6 +9864,7 @@ export interface operations {
                 soldAt: string | null;
               })[];
             total: number;
+            totalCapped: boolean;
             message: string;
           };
         };

@@ -1,6 +1,6 @@
 /** The marketplace under /api/market (DESIGN §11.5): listings of items for a price in a currency. */
 import { z } from 'zod';
-import { amountInput, currencyId, decimalString, objectId, paging } from './common.ts';
+import { amountInput, currencyId, decimalString, objectId, paging, totalCapped } from './common.ts';
 
 export const LISTING_STATES = ['open', 'sold', 'cancelled'] as const;
 export type ListingState = (typeof LISTING_STATES)[number];
@@ -56,6 +56,8 @@ export type MyListingsRequest = z.infer<typeof myListingsRequest>;
 export const listingsResponse = z.object({
   listings: z.array(listing),
   total: z.number().int(),
+  /** True when `total` is a lower bound: a name search counts up to 1,000 past the page, the rest 10,000. */
+  totalCapped,
   message: z.string(),
 });
 export type ListingsResponse = z.infer<typeof listingsResponse>;

@@ -57,6 +57,8 @@ export const marketListings = pgTable(
     // One open listing an item: a second listing of it fails on this index, whatever races.
     uniqueIndex('market_listings_open_item').on(t.itemId).where(sql`${t.state} = 'open'`),
     // Browsing the open listings, newest first, and by price (lowest first) within a currency.
+    // These three carry INCLUDE (item_name_key), by hand in migration 0068 (drizzle has no INCLUDE): a search
+    // by name checks the name in the index as it walks them.
     index('market_listings_open_newest').on(t.createdAt, t.id).where(sql`${t.state} = 'open'`),
     index('market_listings_open_price').on(t.currencyId, t.price, t.id).where(sql`${t.state} = 'open'`),
     index('market_listings_open_price_any').on(t.price, t.id).where(sql`${t.state} = 'open'`),

@@ -11,6 +11,7 @@ import { COUNT_CAP } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryOnce, queryPlanned } from '../../db/client.ts';
 import { pageSize } from '../../db/paging.ts';
+import { pgArray } from '../../db/pg-array.ts';
 import { readWithGenericPlans } from '../../db/transaction.ts';
 import { newObjectId } from '../../lib/ids.ts';
 import type { PostAlong } from '../ledger/ledger.public.ts';
@@ -47,6 +48,19 @@ const NEWEST = sql`l.created_at DESC, l.id DESC`;
  */
 function pageOf(ids: SQL, order: SQL): SQL {
   return sql`${COLUMNS} FROM (${ids}) page JOIN market_listings l ON l.id = page.id ${PARTIES} ORDER BY ${order}`;
+}
+
+/**
+ * The listings of `ids`, in that order, joined to their parties: one named statement for any page, so only
+ * the query that picks a page's ids is planned for its values.
+ */
+async function rowsOf(db: DbOrTx, ids: readonly string[]): Promise<ListingRow[]> {
+  if (ids.length === 0) return [];
+  return queryPlanned<ListingRow>(
+    db,
+    sql`${COLUMNS} FROM unnest(${pgArray([...ids])}::bpchar[]) WITH ORDINALITY page(id, n)
+        JOIN market_listings l ON l.id = page.id ${PARTIES} ORDER BY page.n`,
+  );
 }
 
 /** A new listing's fields. */
@@ -153,8 +167,16 @@ function openWhere(f: OpenFilter): SQL {
 }
 
 /**
+ * How far past a page a name search counts its matches ("1,000+"): a prefix of a common name matches
+ * thousands of listings, and counting them cost more than the page; the grouped view shows each name's
+ * exact count.
+ */
+export const NAME_COUNT_CAP = 1_000;
+
+/**
  * A page of open listings (`limit` after `offset`) and their total: from the kept counts
- * (`market_open_counts`), or by `f.name` counted up to `COUNT_CAP` rows past the page. A page that is one
+ * (`market_open_counts`), or by `f.name` counted up to `NAME_COUNT_CAP` rows past the page (`totalCapped`
+ * when more match). A page that is one
  * range of an index in its order (every listing, a collection's or a currency's, newest or cheapest first)
  * is read with its generic plan, good for any values (planning cost more than the read); the others are
  * planned for their values (how many match decides which index to walk).
@@ -164,11 +186,11 @@ export async function findOpenListings(
   f: OpenFilter,
   limit: number,
   offset: number,
-): Promise<{ rows: ListingRow[]; total: number }> {
+): Promise<{ rows: ListingRow[]; total: number; totalCapped: boolean }> {
   const where = openWhere(f);
   const order = f.sort === 'price' ? sql`l.price, l.id` : NEWEST;
   const count = f.name
-    ? sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM market_listings l WHERE ${where} LIMIT ${offset + COUNT_CAP}) m`
+    ? sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM market_listings l WHERE ${where} LIMIT ${offset + NAME_COUNT_CAP}) m`
     : sql`SELECT coalesce(sum(n), 0)::int AS n FROM market_open_counts
            WHERE collection_id = ${f.collectionId ?? ''} AND currency_id = ${f.currencyId ?? 0}::int`;
   const ids = (size: SQL | number) =>
@@ -182,8 +204,18 @@ export async function findOpenListings(
           queryPlanned<{ n: number }>(on, count),
         ]),
       )
-    : await Promise.all([queryOnce<ListingRow>(db, pageOf(ids(limit), order)), queryPlanned<{ n: number }>(db, count)]);
-  return { rows, total: counted[0]?.n ?? 0 };
+    : await Promise.all([
+        // Planned for its values, the page's ids alone: planning the join with them cost more than the read.
+        queryOnce<{ id: string }>(db, ids(limit)).then((page) =>
+          rowsOf(
+            db,
+            page.map((r) => r.id),
+          ),
+        ),
+        queryPlanned<{ n: number }>(db, count),
+      ]);
+  const total = counted[0]?.n ?? 0;
+  return { rows, total, totalCapped: Boolean(f.name) && total >= offset + NAME_COUNT_CAP };
 }
 
 /** Counts the open listings afresh into `market_open_counts` (after a load with the triggers off). */
@@ -196,13 +228,16 @@ export async function rebuildMarketOpenCounts(db: DbOrTx): Promise<void> {
      GROUP BY GROUPING SETS ((collection_id, currency_id), (collection_id), (currency_id), ())`);
 }
 
-/** A page of a member's own listings, every state, newest first, and their total (capped as above). */
+/**
+ * A page of a member's own listings, every state, newest first, and their total, counted up to `COUNT_CAP`
+ * rows past the page (`totalCapped` when more match).
+ */
 export async function findSellerListings(
   db: DbOrTx,
   sellerId: string,
   limit: number,
   offset: number,
-): Promise<{ rows: ListingRow[]; total: number }> {
+): Promise<{ rows: ListingRow[]; total: number; totalCapped: boolean }> {
   // Named statements: one shape whatever the member, so PostgreSQL keeps its plan instead of planning each call.
   const [rows, count] = await Promise.all([
     queryPlanned<ListingRow>(
@@ -218,7 +253,8 @@ export async function findSellerListings(
             FROM (SELECT 1 FROM market_listings l WHERE l.seller_id = ${sellerId} LIMIT ${offset + COUNT_CAP}) m`,
     ),
   ]);
-  return { rows, total: count[0]?.n ?? 0 };
+  const total = count[0]?.n ?? 0;
+  return { rows, total, totalCapped: total >= offset + COUNT_CAP };
 }
 
 /** One group of `findItemGroups`: an item name in a currency, its lowest open price and open count. */

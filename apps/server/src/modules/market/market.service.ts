@@ -200,7 +200,7 @@ export async function buyListing(
 /** `listings {paging, itemCollectionId?, name?, currencyId?, sort?}`: open listings, newest first by default. */
 export async function listListings(db: Db, input: ListingsRequest): Promise<ListingsResponse> {
   const { limit, page } = input.paging;
-  const { rows, total } = await findOpenListings(
+  const { rows, total, totalCapped } = await findOpenListings(
     db,
     {
       collectionId: input.itemCollectionId,
@@ -211,7 +211,7 @@ export async function listListings(db: Db, input: ListingsRequest): Promise<List
     limit,
     (page - 1) * limit,
   );
-  return { listings: rows.map(toListing), total, message: 'OK' };
+  return { listings: rows.map(toListing), total, totalCapped, message: 'OK' };
 }
 
 /** The groups `listingsByItem` answers when no `limit` is given. */
@@ -252,6 +252,11 @@ export async function myListings(
   seller: AuthUser,
   paging: { limit: number; page: number },
 ): Promise<ListingsResponse> {
-  const { rows, total } = await findSellerListings(db, seller.id, paging.limit, (paging.page - 1) * paging.limit);
-  return { listings: rows.map(toListing), total, message: 'OK' };
+  const { rows, total, totalCapped } = await findSellerListings(
+    db,
+    seller.id,
+    paging.limit,
+    (paging.page - 1) * paging.limit,
+  );
+  return { listings: rows.map(toListing), total, totalCapped, message: 'OK' };
 }

@@ -180,7 +180,13 @@ export function BrowseListings() {
         </SimpleGrid>
       )}
       {view === 'listings' && rows.length > 0 && (
-        <Paging page={page} limit={LIMIT} total={listings.data?.total ?? 0} onPage={setPage} />
+        <Paging
+          page={page}
+          limit={LIMIT}
+          total={listings.data?.total ?? 0}
+          totalCapped={listings.data?.totalCapped ?? false}
+          onPage={setPage}
+        />
       )}
       <BuyListingModal listing={buying} onClose={() => setBuying(null)} />
     </Stack>

@@ -118,7 +118,13 @@ export function MyListings() {
           </Card>
         ))}
       </SimpleGrid>
-      <Paging page={page} limit={LIMIT} total={mine.data?.total ?? 0} onPage={setPage} />
+      <Paging
+        page={page}
+        limit={LIMIT}
+        total={mine.data?.total ?? 0}
+        totalCapped={mine.data?.totalCapped ?? false}
+        onPage={setPage}
+      />
       <CancelDialog listing={cancelling} onClose={() => setCancelling(null)} />
     </Stack>
   );
