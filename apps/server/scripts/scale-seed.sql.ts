@@ -4,6 +4,7 @@
  * of the big tables' indexes, and the runner that spreads the parts over two connections with a
  * progress line every 10 seconds.
  */
+import pg from 'pg';
 import type { ScalePlan } from './scale-seed.config.ts';
 
 /** One database session: a single statement per call, rows back. */
@@ -328,4 +329,31 @@ export async function vacuumTables(conns: Conn[], progress: Progress, only?: rea
   const tasks: Task[] = big.map((t) => ({ name: `vacuum ${t}`, run: vacuum(`"${t}"`) }));
   if (small.length > 0) tasks.push({ name: `vacuum ${small.length} smaller tables`, run: vacuum(small.join(', ')) });
   await runTasks(tasks, conns, progress);
+}
+
+/**
+ * Creates the PostgreSQL database `url` names when it does not exist yet (PostgreSQL answers 3D000),
+ * through the server's `postgres` database, and logs it; any other connection error is thrown as is.
+ */
+export async function ensureDatabase(url: string, log: (line: string) => void): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') throw err;
+  } finally {
+    await probe.end().catch(() => {});
+  }
+  const server = new URL(url);
+  const name = decodeURIComponent(server.pathname.slice(1));
+  server.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: server.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
+  log(`[scale-seed] created the database ${name}`);
 }

@@ -50,6 +50,7 @@ import {
   type Conn,
   createHelpers,
   dropIndexes,
+  ensureDatabase,
   FUNDED,
   KEPT_TABLES,
   moveLedger,
@@ -150,6 +151,7 @@ export async function runScaleSeed(
     `[scale-seed] ${settings.SCALE_MEMBERS} members and ${settings.SCALE_TX} ledger rows: expect about ` +
       `${estimatedMinutes(settings)} min on a 2-core machine (less on a faster PostgreSQL)`,
   );
+  if (config.DATABASE_URL) await ensureDatabase(config.DATABASE_URL, log);
   const progress = new Progress(log);
   progress.start();
   const database = await progress.part('migrations', () =>

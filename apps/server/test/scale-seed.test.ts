@@ -30,12 +30,12 @@ function env(databaseUrl: string | undefined, extra: Record<string, string> = {}
   };
 }
 
-async function recreate(name: string): Promise<void> {
+/** Drops `name` when it exists: the seed creates the database its DATABASE_URL names. */
+async function drop(name: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${name}`);
   } finally {
     await client.end();
   }
@@ -60,7 +60,7 @@ const one = async <R extends Record<string, unknown>>(text: string, params: unkn
   (await db.query<R>(text, params)).rows[0] as R;
 
 beforeAll(async () => {
-  await recreate(DB);
+  await drop(DB);
   await runScaleSeed(
     env(testDatabaseUrl(DB), { SCALE_MEMBERS: String(MEMBERS), SCALE_TX: String(TX), SCALE_PASSWORD: PASSWORD }),
     (line) => logged.push(line),
@@ -294,10 +294,11 @@ describe('make scale-seed at 2,000 members', () => {
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
   });
 
-  it('prints how long it should take before it starts: about 26 minutes at the defaults on 2 cores', () => {
+  it('prints how long it should take before it starts, and creates a database that does not exist', () => {
     expect(logged[0]).toBe(
       `[scale-seed] ${MEMBERS} members and ${TX} ledger rows: expect about 2 min on a 2-core machine (less on a faster PostgreSQL)`,
     );
+    expect(logged[1]).toBe(`[scale-seed] created the database ${DB}`);
     expect(estimatedMinutes(loadScaleSettings({}))).toBe(26);
     expect(estimatedMinutes(loadScaleSettings({ SCALE_MEMBERS: '100000', SCALE_TX: '1000000' }))).toBe(4);
   });

@@ -6,7 +6,6 @@
 import { Alert, Card, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { CREDITS_CURRENCY_ID, type Currency, type PortfolioHolding, type PortfolioResponse } from '@starlight/shared';
 import { lazy, Suspense, useState } from 'react';
-
 import { formatMoney, formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { WhenVisible } from '../../../components/WhenVisible.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
