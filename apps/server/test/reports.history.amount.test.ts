@@ -2,19 +2,21 @@
  * The admin's Tnx Logs with an amount bound on a category or a currency (SPEC §2), where each currency's
  * (or category's) range is read by how many of its rows pass the bound: a range with few matches reads
  * them and sorts them, one with many walks its date order. Both kinds in one list must page exactly as
- * the ledger orders its matching rows, with the right total. On a database of its own: its rows are
- * written backdated, as the scale seed writes them, which the audit beside other tests would take for
- * tampering with the ledger.
+ * the ledger orders its matching rows, with the right total; a range with many matches is counted by the
+ * rows outside the bound when those are few. On a database of its own: its rows are written backdated and
+ * the rollup rebuilt after, as the scale seed writes them, which the audit beside other tests would take
+ * for tampering with the ledger.
  */
 import { COUNT_CAP } from '@starlight/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { FEW_MATCHES } from '../src/modules/reports/amount-bound.queries.ts';
+import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 import { bankCalls } from './bank.helpers.ts';
 import { expectLedgerBalanced, makeAppOnOwnDatabase, mint, registerMember, useTestApp } from './helpers.ts';
 
 const t = useTestApp({}, { build: () => makeAppOnOwnDatabase('history_amount') });
-const { newCurrency, allHistory } = bankCalls(t);
+const { newCurrency, allHistory, transfer } = bankCalls(t);
 const db = () => t.built.database.db;
 
 /** Ids of the ledger's rows matching `where`, newest first (ties by id), as every list orders them. */
@@ -77,6 +79,7 @@ describe('POST /api/bank/alltransactions with an amount bound', () => {
         WHERE balances.user_id = x.u AND balances.currency_id = x.currency_id`);
     });
     await db().execute(sql`ANALYZE bank_transactions`);
+    await rebuildLedgerRollup(db());
 
     // The category over every currency: past the counting bound, pages in order from both kinds of range.
     const transfers = { category: 3, amountAbove: '100' };
@@ -113,6 +116,66 @@ describe('POST /api/bank/alltransactions with an amount bound', () => {
       total: 0,
       totalCapped: false,
     });
+    await expectLedgerBalanced(t.app, t.admin);
+  });
+
+  it('counts a range by the rows outside the bound when few, else by its matches', async () => {
+    const cur = await newCurrency({ transferTax: '0', precision: 2 });
+    const a = await registerMember(t.app, 'amc');
+    const b = await registerMember(t.app, 'amc');
+    await mint(t.app, t.admin, a.nickname, cur.currencyId, '100000000');
+    // Twice as many transfers as a range reads whole: 150 small ones, the rest from 1,151 up.
+    const rows = 2 * FEW_MATCHES + 400;
+    await db().transaction(async (tx) => {
+      await tx.execute(sql`
+        INSERT INTO bank_transactions (id, created_at, category, currency_id, amount, executor_id, sender_id, recipient_id, note)
+        SELECT 'y' || lpad(to_hex(i), 23, '0'), now() - make_interval(secs => (i * 7919) % 2592000 + 60), 3,
+               ${cur.currencyId}, CASE WHEN i <= 150 THEN 1 ELSE 1000 + i END, ${a.id}, ${a.id}, ${b.id}, 'outside'
+        FROM generate_series(1, ${rows}) AS i`);
+      await tx.execute(sql`
+        INSERT INTO balances (user_id, currency_id, amount) VALUES (${b.id}, ${cur.currencyId}, 0)
+        ON CONFLICT (user_id, currency_id) DO NOTHING`);
+      const sum = sql`(SELECT sum(amount) FROM bank_transactions WHERE note = 'outside')`;
+      await tx.execute(sql`UPDATE balances SET amount = amount + ${sum}
+        WHERE user_id = ${b.id} AND currency_id = ${cur.currencyId}`);
+      await tx.execute(sql`UPDATE balances SET amount = amount - ${sum}
+        WHERE user_id = ${a.id} AND currency_id = ${cur.currencyId}`);
+    });
+    await db().execute(sql`ANALYZE bank_transactions`);
+    await rebuildLedgerRollup(db());
+    // Rows from the rollup's watermark on count too: a transfer made through the API after the rebuild.
+    const sent = await transfer(a, b.nickname, cur.currencyId, '7000');
+    expect(sent.statusCode, sent.body).toBe(200);
+
+    const c = cur.currencyId;
+    const cases = [
+      // Nearly every row matches: the 150 below the bound are counted instead (and the mint's category).
+      { filters: { currencyId: c, amountAbove: '500' }, where: sql`currency_id = ${c} AND amount >= 500` },
+      // Both bounds: the rows under one and over the other.
+      {
+        filters: { currencyId: c, category: 3, amountAbove: '500', amountBelow: '9000' },
+        where: sql`currency_id = ${c} AND category = 3 AND amount >= 500 AND amount <= 9000`,
+      },
+      // Many on both sides of the bound: the matches are counted.
+      {
+        filters: { currencyId: c, category: 3, amountAbove: '6400' },
+        where: sql`currency_id = ${c} AND category = 3 AND amount >= 6400`,
+      },
+    ];
+    for (const { filters, where } of cases) {
+      const expected = await idsInOrder(where);
+      expect(expected.length).toBeGreaterThan(FEW_MATCHES);
+      const first = await allHistory({ ...filters, paging: { limit: 50, page: 1 } });
+      expect(first.txs.map((x) => x._id)).toEqual(expected.slice(0, 50));
+      expect({ total: first.total, totalCapped: first.totalCapped }).toEqual({
+        total: expected.length,
+        totalCapped: false,
+      });
+      const last = Math.ceil(expected.length / 50);
+      const end = await allHistory({ ...filters, paging: { limit: 50, page: last } });
+      expect(end.txs.map((x) => x._id)).toEqual(expected.slice((last - 1) * 50));
+      expect(end.total).toBe(expected.length);
+    }
     await expectLedgerBalanced(t.app, t.admin);
   });
 });

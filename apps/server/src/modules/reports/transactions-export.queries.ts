@@ -9,6 +9,7 @@ import { formatAtPrecision, fromNumeric } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryPlanned } from '../../db/client.ts';
 import { pageSize } from '../../db/paging.ts';
+import { joinedById, type LedgerRow } from './ledger-rows.queries.ts';
 
 /** A ledger row as the CSV shows it; `at` is the row's exact time as PostgreSQL's text (the cursor). */
 export interface ExportedTx {
@@ -44,31 +45,12 @@ export async function findTransactionsAfter(
     ),
     sql` UNION ALL `,
   );
-  const rows = await queryPlanned<{
-    id: string;
-    at: string;
-    created_at: string | Date;
-    category: number;
-    ticker: string;
-    precision: number;
-    amount: string;
-    note: string;
-    reference: string | null;
-    executor: string | null;
-    sender: string | null;
-    recipient: string | null;
-  }>(
+  const rows = await queryPlanned<LedgerRow & { at: string; ticker: string }>(
     db,
     sql`
     SELECT t.id, t.created_at::text AS at, t.created_at, t.category, c.ticker, c.precision, t.amount, t.note, t.reference,
            e.nickname AS executor, s.nickname AS sender, r.nickname AS recipient
-    FROM (SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${pageSize(limit)}) p
-    JOIN bank_transactions t ON t.id = p.id
-    JOIN currencies c ON c.currency_id = t.currency_id
-    LEFT JOIN users e ON e.id = t.executor_id
-    LEFT JOIN users s ON s.id = t.sender_id
-    LEFT JOIN users r ON r.id = t.recipient_id
-    ORDER BY p.created_at DESC, p.id DESC`,
+    ${joinedById(sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${pageSize(limit)}`)}`,
   );
   return rows.map((r) => ({
     id: r.id,

@@ -15,8 +15,6 @@
 import {
   type Amount,
   formatAmount,
-  formatAtPrecision,
-  fromNumeric,
   LEDGER_COUNT_CAP,
   type Transaction,
   TX_CATEGORY,
@@ -25,7 +23,7 @@ import {
 } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { type Db, type DbOrTx, queryNamed, queryPlanned } from '../../db/client.ts';
+import { type Db, type DbOrTx, queryNamed } from '../../db/client.ts';
 import { withinDates } from '../../db/date-range.ts';
 import { idOfNickname } from '../../db/lists.ts';
 import { type CappedTotal, countNow, pageSize, readWholeListPage, stableTotal, type TotalOf } from '../../db/paging.ts';
@@ -33,8 +31,9 @@ import { readWithGenericPlans } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
 import { upTo } from '../../lib/lru.ts';
 import { findCurrencies } from '../bank/bank.public.ts';
-import { amountBoundIds } from './amount-bound.queries.ts';
+import { amountBound, amountBoundIds, amountBoundTotal, matchesUpToFew } from './amount-bound.queries.ts';
 import { ledgerKeptTotal, ledgerPageStart, ROLLUP_STEP_MIN_OFFSET } from './ledger-paging.queries.ts';
+import { readLedgerRows } from './ledger-rows.queries.ts';
 import { minuteFloor } from './rollup.queries.ts';
 
 export interface TxFilters {
@@ -218,25 +217,26 @@ async function keyBranches(db: DbOrTx, f: Omit<TxFilters, 'limit' | 'page'>): Pr
 
 /**
  * The matches of `f` as disjoint branches (conditions on `t`, each one ordered range of an index, see the
- * file's head) and the conditions every branch adds (`where`); `noParty` when no party narrows the list,
- * `other` the account a nickname names. Null when nothing can match (an unknown nickname).
+ * file's head) and the conditions every branch adds (`where`); `keys` those of them on the currency and
+ * category alone, `amount` the amount bound's; `noParty` when no party narrows the list, `other` the account
+ * a nickname names. Null when nothing can match (an unknown nickname).
  */
-export async function ledgerMatch(
-  db: DbOrTx,
-  f: Omit<TxFilters, 'limit' | 'page'>,
-): Promise<{ branches: SQL[]; where: SQL[]; noParty: boolean; other: string | null } | null> {
+export async function ledgerMatch(db: DbOrTx, f: Omit<TxFilters, 'limit' | 'page'>) {
   const parties = await partyBranches(db, f);
   if (parties === null) return null;
   const noParty = f.ownerId === undefined && parties.other === null;
   const branches = (noParty ? await keyBranches(db, f) : null) ?? parties.branches;
   if (branches.length === 0) return null;
-  const where: SQL[] = [...withinDates(sql`t.created_at`, f.startDate, f.endDate)];
-  if (f.currencyId !== undefined) where.push(sql`t.currency_id = ${f.currencyId}`);
-  if (f.category !== undefined) where.push(sql`t.category = ${f.category}`);
-  if (f.categoryGroup !== undefined) where.push(categoryIn(TX_CATEGORY_GROUPS[f.categoryGroup]));
-  if (f.amountAbove !== undefined) where.push(sql`t.amount >= ${formatAmount(f.amountAbove)}::numeric`);
-  if (f.amountBelow !== undefined) where.push(sql`t.amount <= ${formatAmount(f.amountBelow)}::numeric`);
-  return { branches, where, noParty, other: parties.other };
+  const keys: SQL[] = [];
+  if (f.currencyId !== undefined) keys.push(sql`t.currency_id = ${f.currencyId}`);
+  if (f.category !== undefined) keys.push(sql`t.category = ${f.category}`);
+  if (f.categoryGroup !== undefined) keys.push(categoryIn(TX_CATEGORY_GROUPS[f.categoryGroup]));
+  const amount = amountBound(
+    f.amountAbove === undefined ? undefined : formatAmount(f.amountAbove),
+    f.amountBelow === undefined ? undefined : formatAmount(f.amountBelow),
+  );
+  const where = [...withinDates(sql`t.created_at`, f.startDate, f.endDate), ...keys, ...amount.inside];
+  return { branches, where, keys, amount, noParty, other: parties.other };
 }
 
 /**
@@ -258,16 +258,21 @@ export async function findTransactions(
   const { branches, where, noParty } = match;
   const parties = { other: match.other };
   const cond = (branch: SQL) => sql.join([branch, ...where], sql` AND `);
+  // An amount bound on a currency or a category: each branch by its match count (amount-bound.queries.ts),
+  // counted once for the page and the total.
+  const undated = f.startDate === undefined && f.endDate === undefined;
+  const byAmount = noParty && match.amount.inside.length > 0 && match.keys.length > 0;
+  const matches = byAmount ? matchesUpToFew(db, branches.map(cond)) : null;
   // The list's total without a party, dates or amounts comes from the rollup's counts (currency and
   // category are the rollup's own keys); no watermark yet (the rollup's first tick is under way): counted.
-  const rollupTotal =
-    noParty &&
-    f.startDate === undefined &&
-    f.endDate === undefined &&
-    f.amountAbove === undefined &&
-    f.amountBelow === undefined;
+  const rollupTotal = noParty && undated && match.amount.inside.length === 0;
   // The matches from `from` on (ISO text; '-infinity' for all of them): the list's total, or what a seek skips.
   const countFrom = async (from: string): Promise<CappedTotal> => {
+    if (matches !== null && undated && from === '-infinity') {
+      const range = (b: SQL) => sql.join([b, ...match.keys], sql` AND `);
+      const amountBranches = branches.map((b) => ({ cond: cond(b), range: range(b) }));
+      return amountBoundTotal(db, amountBranches, match.amount, await matches, LEDGER_COUNT_CAP);
+    }
     const w = rollupTotal ? await watermarkBefore(db, sql`ledger_rollup_state`) : '-infinity';
     if (w !== '-infinity') return ledgerKeptTotal(db, w, branches.map(cond), f, from);
     const since = from === '-infinity' ? [] : [sql`t.created_at >= ${from}::timestamptz`];
@@ -294,11 +299,6 @@ export async function findTransactions(
       ),
       sql` UNION ALL `,
     );
-  // An amount bound on a currency or a category: each branch by its match count (amount-bound.queries.ts).
-  const byAmount =
-    noParty &&
-    (f.amountAbove !== undefined || f.amountBelow !== undefined) &&
-    (f.currencyId !== undefined || f.category !== undefined || f.categoryGroup !== undefined);
   const ids = idsUpTo(offset + f.limit);
   // A page of the whole ledger, a currency or a category, the page size written as text (`pageSize`) so the
   // joins are planned for that many rows; `reach` and `from` as the caller gives them.
@@ -310,38 +310,12 @@ export async function findTransactions(
   const everything = noParty && where.length === 0;
   const known =
     everything && offset >= ROLLUP_STEP_MIN_OFFSET ? await watermarkBefore(db, sql`ledger_rollup_state`) : null;
-  const readRows = (q: DbOrTx, pageIds: SQL) =>
-    queryPlanned<{
-      id: string;
-      created_at: string | Date;
-      category: number;
-      currency_id: number;
-      precision: number;
-      amount: string;
-      note: string;
-      reference: string | null;
-      executor: string | null;
-      sender: string | null;
-      recipient: string | null;
-    }>(
-      q,
-      sql`
-      SELECT t.id, t.created_at, t.category, t.currency_id, c.precision, t.amount, t.note, t.reference,
-             e.nickname AS executor, s.nickname AS sender, r.nickname AS recipient
-      FROM (${pageIds}) p
-      JOIN bank_transactions t ON t.id = p.id
-      JOIN currencies c ON c.currency_id = t.currency_id
-      LEFT JOIN users e ON e.id = t.executor_id
-      LEFT JOIN users s ON s.id = t.sender_id
-      LEFT JOIN users r ON r.id = t.recipient_id
-      ORDER BY p.created_at DESC, p.id DESC`,
-    );
   const [rows, count] = await Promise.all([
     known !== null && known !== '-infinity'
       ? readWithGenericPlans(db, async (tx) => {
           const first = await ledgerPageStart(tx, offset, known, new Date(minuteFloor()).toISOString());
           if (!first) return [];
-          return readRows(
+          return readLedgerRows(
             tx,
             sql`SELECT t.id, t.created_at FROM bank_transactions t
                 WHERE (t.created_at, t.id) <= (${first.at}::timestamptz, ${first.id})
@@ -352,49 +326,31 @@ export async function findTransactions(
         ? // The whole ledger's page: its first page without parameters, planned once per connection unasked
           // (readWholeListPage); a later one as below.
           readWholeListPage(db, offset, (on, from) =>
-            readRows(on, mergedPage(offset === 0 ? pageSize(f.limit) : offset + f.limit, from)),
+            readLedgerRows(on, mergedPage(offset === 0 ? pageSize(f.limit) : offset + f.limit, from)),
           )
         : rollupTotal
           ? // A page of a currency or a category: its generic plan (the page size as text, so
             // the joins are planned for that many rows), where PostgreSQL planned it again on every call,
             // its OFFSET being a parameter, at more than the cost of running it.
-            readWithGenericPlans(db, (tx) => readRows(tx, mergedPage(offset + f.limit, offset)))
-          : byAmount
+            readWithGenericPlans(db, (tx) => readLedgerRows(tx, mergedPage(offset + f.limit, offset)))
+          : matches !== null
             ? // Its generic plans: each branch's form already chose its index, and planning it again on every
               // call cost more than running it.
               readWithGenericPlans(db, async (tx) => {
-                const pageIds = await amountBoundIds(tx, branches.map(cond), offset + f.limit);
+                const pageIds = amountBoundIds(branches.map(cond), await matches, offset + f.limit);
                 return pageIds === null
                   ? []
-                  : readRows(
+                  : readLedgerRows(
                       tx,
                       sql`SELECT id, created_at FROM (${pageIds}) b
                           ORDER BY created_at DESC, id DESC LIMIT ${pageSize(f.limit)} OFFSET ${offset}`,
                     );
               })
-            : readRows(
+            : readLedgerRows(
                 db,
                 sql`SELECT id, created_at FROM (${ids}) b ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${offset}`,
               ),
     totalNow,
   ]);
-  const party = (n: string | null) => (n === null ? null : { nickname: n });
-  return {
-    ...count,
-    page,
-    txs: rows.map((r) => ({
-      _id: r.id,
-      createdAt: new Date(r.created_at).toISOString(),
-      executor: party(r.executor),
-      sender: party(r.sender),
-      recipient: party(r.recipient),
-      balance: {
-        currencyId: r.currency_id,
-        amount: formatAtPrecision(fromNumeric(String(r.amount)), Number(r.precision)),
-      },
-      category: r.category,
-      note: r.note,
-      reference: r.reference,
-    })),
-  };
+  return { ...count, page, txs: rows };
 }
