@@ -117,6 +117,8 @@ describe('deep ledger histories', () => {
       const k = firstAtOrBefore(all, day);
       const got = await allHistory({ paging: { limit: 20, page: 1 }, seekDate: day });
       expect(got.page).toBe(Math.floor(k / 20) + 1);
+      const p = got.page ?? 0;
+      expect(got.txs.map((x) => x._id)).toEqual(all.slice((p - 1) * 20, p * 20).map((r) => r.id));
       expect(got.txs.map((x) => x._id)).toContain(all[k]?.id);
       expect(got.total).toBe(all.length);
     }
@@ -124,11 +126,23 @@ describe('deep ledger histories', () => {
     const byNick = await allHistory({ paging: { limit: 10, page: 1 }, nickname: a.nickname, seekDate: dayOf(12) });
     const k = firstAtOrBefore(mine, dayOf(12));
     expect(byNick).toMatchObject({ total: 1201, page: Math.floor(k / 10) + 1 });
+    expect(byNick.txs.map((x) => x._id)).toEqual(
+      mine
+        .slice(Math.floor(k / 10) * 10)
+        .slice(0, 10)
+        .map((r) => r.id),
+    );
     expect(byNick.txs.map((x) => x._id)).toContain(mine[k]?.id);
     const ofCurrency = await rowsInOrder(sql`currency_id = ${currencyId}`);
     const byCur = await allHistory({ paging: { limit: 10, page: 1 }, currencyId, seekDate: dayOf(12) });
     const kc = firstAtOrBefore(ofCurrency, dayOf(12));
     expect(byCur).toMatchObject({ total: ofCurrency.length, page: Math.floor(kc / 10) + 1 });
+    expect(byCur.txs.map((x) => x._id)).toEqual(
+      ofCurrency
+        .slice(Math.floor(kc / 10) * 10)
+        .slice(0, 10)
+        .map((r) => r.id),
+    );
     expect(byCur.txs.map((x) => x._id)).toContain(ofCurrency[kc]?.id);
     await expectLedgerBalanced(t.app, t.admin);
   });

@@ -3,7 +3,8 @@
  * member's own, and the admin's list filtered by an account's nickname. What nobody must notice: a new
  * row counts at once on the server that wrote it, and within the live feed's lag on another server;
  * each filter and page start has its own total; another member's change leaves theirs alone; a row that
- * names the account only as its executor (an admin's mint) counts on the admin's list too.
+ * names the account only as its executor (an admin's mint) counts on the admin's list too. The rows a
+ * seek to a day skips are kept the same way.
  */
 import type { TransactionsResponse } from '@starlight/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,32 @@ describe('kept history totals', () => {
     b = await makeApp();
   });
   afterAll(() => b.app.close());
+
+  it('keep the rows a seek skips until the member’s next change, here and on another server', async () => {
+    const carol = await registerMember(t.app, 'hts');
+    for (let i = 0; i < 5; i++) await mint(t.app, t.admin, carol.nickname, SN, '1');
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const seek = async (app: BuiltApp['app']) => {
+      const res = await call(app, carol.token, 'POST', '/api/bank/transactions', {
+        paging: { page: 1, limit: 5 },
+        seekDate: yesterday,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json<TransactionsResponse>();
+      return { page: body.page, total: body.total, rows: body.txs.length };
+    };
+    // Every row is newer than the day sought: the seek lands on the last page, here five rows on one.
+    expect(await seek(t.app)).toEqual({ page: 1, total: 5, rows: 5 });
+    expect(await seek(b.app)).toEqual({ page: 1, total: 5, rows: 5 });
+    // A sixth row: the last page is now the second, at once where it was written and soon on the other.
+    await mint(t.app, t.admin, carol.nickname, SN, '1');
+    expect(await seek(t.app)).toEqual({ page: 2, total: 6, rows: 1 });
+    const onB = await eventually(
+      () => seek(b.app),
+      (v) => v.page === 2,
+    );
+    expect(onB).toEqual({ page: 2, total: 6, rows: 1 });
+  });
 
   it('count a member’s new row at once where it was written, and soon on another server', async () => {
     const a = t.app;

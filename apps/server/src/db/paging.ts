@@ -14,9 +14,10 @@ export interface CappedTotal {
  * How a list's total is found: `count` runs its capped count (`cappedTotal`); the answer may instead be a
  * kept total the next change of its group drops (lib/kept-totals.ts). `party`: the account every counted
  * row names, where the list passes one (the ledger's: the owner of a member's history, else the account of
- * the nickname filter; null or absent for none).
+ * the nickname filter; null or absent for none). `part`: which count of the list it is, when it has more
+ * than its total (the ledger's rows after a sought day); absent for the total.
  */
-export type TotalOf = (count: () => Promise<CappedTotal>, party?: string | null) => Promise<CappedTotal>;
+export type TotalOf = (count: () => Promise<CappedTotal>, party?: string | null, part?: string) => Promise<CappedTotal>;
 
 /** The `TotalOf` that runs the count. */
 export const countNow: TotalOf = (count) => count();

@@ -7,7 +7,7 @@
 import { TX_CATEGORY_GROUPS, type TxCategoryGroup } from '@starlight/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryPlanned } from '../../db/client.ts';
-import type { CappedTotal } from '../../db/paging.ts';
+import { type CappedTotal, pageSize } from '../../db/paging.ts';
 import { readWithGenericPlans } from '../../db/transaction.ts';
 import { DAY, HOUR, MINUTE } from './rollup.queries.ts';
 
@@ -136,4 +136,27 @@ export async function ledgerKeptTotal(
     FROM ledger_rollup_state s WHERE s.id = 1`;
   const rows = await readWithGenericPlans(db, (tx) => queryPlanned<{ n: string | null }>(tx, total));
   return { total: Number(rows[0]?.n ?? 0), totalCapped: false };
+}
+
+/**
+ * The ids and times of a list's page that holds the end of a sought day, given how many of its rows are
+ * stamped from `after` on (ISO text: the start of the next day) and the page's start: `above` (that count
+ * less the page's offset, 0 to `limit`) rows nearest above `after`, read upward, and the rest of the page
+ * below it, read downward. `conds`: the list's branches, each its whole condition on `t` and one ordered
+ * range of an index. Two short ranges of each branch's index, where reading the page by its offset walked
+ * every row newer than it; the same rows when the count is exact.
+ */
+export function pageAroundDay(conds: readonly SQL[], after: string, above: number, limit: number): SQL {
+  const side = (up: boolean, n: number) => {
+    const order = up ? sql`ASC` : sql`DESC`;
+    const from = up ? sql`t.created_at >= ${after}::timestamptz` : sql`t.created_at < ${after}::timestamptz`;
+    const parts = conds.map(
+      (c) => sql`(SELECT t.id, t.created_at FROM bank_transactions t WHERE ${c} AND ${from}
+                  ORDER BY t.created_at ${order}, t.id ${order} LIMIT ${n})`,
+    );
+    return sql`(SELECT id, created_at FROM (${sql.join(parts, sql` UNION ALL `)}) b
+                ORDER BY created_at ${order}, id ${order} LIMIT ${n})`;
+  };
+  const sides = [...(above > 0 ? [side(true, above)] : []), ...(above < limit ? [side(false, limit - above)] : [])];
+  return sql`SELECT id, created_at FROM (${sql.join(sides, sql` UNION ALL `)}) s LIMIT ${pageSize(limit)}`;
 }

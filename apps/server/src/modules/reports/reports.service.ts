@@ -26,7 +26,7 @@ import { findTransactions } from './transactions-list.queries.ts';
  * total the same on every page of a list; with `seekDate`, the page holding that day's newest row and
  * its number (`page`). `totals`: kept totals by account (`startMemberTotals`) for a list whose rows all
  * name one account (a member's own history; the admin's list filtered by a nickname), so a page view does
- * not count that account's rows again until it changes.
+ * not count that account's rows again until it changes, nor a seek the rows after its day.
  */
 export async function listTransactions(
   db: Db,
@@ -43,7 +43,7 @@ export async function listTransactions(
   const { txs, total, totalCapped, page } = await findTransactions(
     db,
     { ...filters, seekDate, ownerId, ...paging },
-    (count, party) => (party && totals ? totals.total(party, key, count) : count()),
+    (count, party, part = '') => (party && totals ? totals.total(party, `${key}${part}`, count) : count()),
   );
   const sought = seekDate === undefined ? {} : { page };
   return { txs, total, totalCapped, ...sought, message: `Got ${txs.length} transactions` };

@@ -32,7 +32,7 @@ import { watermarkBefore } from '../../db/watermark.ts';
 import { upTo } from '../../lib/lru.ts';
 import { findCurrencies } from '../bank/bank.public.ts';
 import { amountBound, amountBoundIds, amountBoundTotal, matchesUpToFew } from './amount-bound.queries.ts';
-import { ledgerKeptTotal, ledgerPageStart, ROLLUP_STEP_MIN_OFFSET } from './ledger-paging.queries.ts';
+import { ledgerKeptTotal, ledgerPageStart, pageAroundDay, ROLLUP_STEP_MIN_OFFSET } from './ledger-paging.queries.ts';
 import { readLedgerRows } from './ledger-rows.queries.ts';
 import { minuteFloor } from './rollup.queries.ts';
 
@@ -242,11 +242,12 @@ export async function ledgerMatch(db: DbOrTx, f: Omit<TxFilters, 'limit' | 'page
 /**
  * A page of ledger rows matching `f`, newest first (ties by id), with the total of matches: the same on
  * every page (`stableTotal` up to `LEDGER_COUNT_CAP`, `totalCapped` past it; exact from the rollup's counts
- * for a list the rollup keys). `totalOf`, when given, answers the total instead of counting at once (see
- * `TotalOf`). With `f.seekDate`, the page holding the newest match at or before that day, found by
- * counting the matches after it the same way (an index range from the day on: the party's
- * `(party, created_at)` index, or the rollup's days), and `page` says which one it is (the last page when
- * every match is later).
+ * for a list the rollup keys). `totalOf`, when given, answers the total and the count a seek skips
+ * instead of counting at once (see `TotalOf`). With `f.seekDate`, the page holding the newest match at or
+ * before that day, found by counting the matches after it the same way (an index range from the day on:
+ * the party's `(party, created_at)` index, or the rollup's days) and read from the day's end both ways
+ * (`pageAroundDay`) when that count is exact, and `page` says which one it is (the last page when every
+ * match is later).
  */
 export async function findTransactions(
   db: Db,
@@ -286,8 +287,18 @@ export async function findTransactions(
   const totalNow = totalOf(() => countFrom('-infinity'), f.ownerId ?? parties.other);
   let page = f.page;
   if (f.seekDate !== undefined) {
-    const [all, newer] = await Promise.all([totalNow, countFrom(dayAfter(f.seekDate))]);
+    const after = dayAfter(f.seekDate);
+    const [all, newer] = await Promise.all([
+      totalNow,
+      totalOf(() => countFrom(after), f.ownerId ?? parties.other, `after ${after}`),
+    ]);
     page = Math.floor(Math.max(0, Math.min(newer.total, all.total - 1)) / f.limit) + 1;
+    // With the exact count of the rows after the day, the page is read from the day's end both ways.
+    if (!newer.totalCapped && matches === null) {
+      const above = Math.min(f.limit, newer.total - (page - 1) * f.limit);
+      const rows = await readLedgerRows(db, pageAroundDay(branches.map(cond), after, above, f.limit));
+      return { ...all, page, txs: rows };
+    }
   }
   const offset = (page - 1) * f.limit;
   // Each branch gives at most the rows up to the page's end (`reach`), in order; the merge takes the page.
