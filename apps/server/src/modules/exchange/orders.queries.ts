@@ -1,14 +1,13 @@
 /**
  * SQL of the exchange's orders (SPEC §3, DESIGN §5): a placement batch's context and writes, cancels, reads.
  * Reads other modules' tables: `currencies` (the precision of a pair's two currencies, joined in the
- * placement's context statement).
+ * placement's context statement and a member's orders).
  */
 import { type Amount, formatAmount, fromNumeric } from '@starlight/shared';
-import { and, asc, desc, eq, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { and, asc, eq, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
+import { type DbOrTx, queryPlanned, type Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/pg-array.ts';
-import { currencies, exchangeOrders, exchangePairs } from '../../db/schema/index.ts';
+import { exchangeOrders } from '../../db/schema/index.ts';
 import { BatchBalances, lockBalances } from '../ledger/ledger.public.ts';
 import { type PairRow, type PairSqlRow, pairRows, toPairRow } from './pairs.queries.ts';
 
@@ -42,8 +41,14 @@ export interface OrderRow {
  */
 const LIVE_STATES = sql`${exchangeOrders.state} IN (1, 5)`;
 
+/** An `exchange_orders` row as Drizzle reads it, or by SQL text (its times as Dates or text). */
+type OrderSqlRow = Omit<typeof exchangeOrders.$inferSelect, 'expiresAt' | 'createdAt' | 'updatedAt'> & {
+  expiresAt: Date | string | null;
+  createdAt: Date | string;
+};
+
 /** Maps an `exchange_orders` row to an `OrderRow` (amounts as Amounts). */
-export function toOrderRow(r: typeof exchangeOrders.$inferSelect): OrderRow {
+export function toOrderRow(r: OrderSqlRow): OrderRow {
   return {
     id: r.id,
     seq: Number(r.seq),
@@ -59,8 +64,8 @@ export function toOrderRow(r: typeof exchangeOrders.$inferSelect): OrderRow {
     timeInForce: r.timeInForce,
     postOnly: r.postOnly,
     stopPrice: r.stopPrice === null ? null : fromNumeric(r.stopPrice),
-    expiresAt: r.expiresAt,
-    createdAt: r.createdAt,
+    expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt),
+    createdAt: new Date(r.createdAt),
     expired: r.expired,
   };
 }
@@ -356,32 +361,36 @@ export function userOrdersFrom(userId: string, f: Omit<UserOrdersFilter, 'limit'
   return sql`exchange_orders o WHERE o.user_id = ${userId}${pair}${state}`;
 }
 
+/** An `exchange_orders` row (alias `o`) read by SQL text, its columns named as `exchangeOrders`' fields. */
+const ORDER_FIELDS = sql`o.id, o.seq, o.pair_id AS "pairId", o.user_id AS "userId", o.buy_side AS "buySide",
+  o.initial_amount AS "initialAmount", o.filled_amount AS "filledAmount", o.price, o.state,
+  o.escrow_remaining AS "escrowRemaining", o.type, o.time_in_force AS "timeInForce", o.post_only AS "postOnly",
+  o.stop_price AS "stopPrice", o.expires_at AS "expiresAt", o.expired, o.created_at AS "createdAt"`;
+
 /**
  * A member's orders, newest first (`seq` descending), filtered by `f`, each with its pair's precisions.
  * Served by `exchange_orders_user` (member), `exchange_orders_user_state` (member and state) or
- * `exchange_orders_user_pair_state` (member, pair and state), newest first, so a page reads its rows only.
+ * `exchange_orders_user_pair_state` (member, pair and state), newest first, so a page reads its rows only;
+ * one named statement per filter's shape (`queryPlanned`), where planning its joins on every page view cost
+ * more than reading the page.
  */
 export async function findUserOrders(
   db: DbOrTx,
   userId: string,
   f: UserOrdersFilter,
 ): Promise<Array<OrderRow & { buyPrecision: number; sellPrecision: number }>> {
-  const where = and(
-    eq(exchangeOrders.userId, userId),
-    f.pairId === undefined ? undefined : eq(exchangeOrders.pairId, f.pairId),
-    f.state === undefined ? undefined : eq(exchangeOrders.state, f.state),
+  const rows = await queryPlanned<OrderSqlRow & { buyPrecision: number; sellPrecision: number }>(
+    db,
+    sql`SELECT ${ORDER_FIELDS}, b.precision AS "buyPrecision", s.precision AS "sellPrecision"
+        FROM (SELECT o.* FROM ${userOrdersFrom(userId, f)} ORDER BY o.seq DESC LIMIT ${f.limit} OFFSET ${f.offset ?? 0}) o
+        JOIN exchange_pairs p ON p.id = o.pair_id
+        JOIN currencies b ON b.currency_id = p.buy_currency
+        JOIN currencies s ON s.currency_id = p.sell_currency
+        ORDER BY o.seq DESC`,
   );
-  const buy = alias(currencies, 'buy_currency');
-  const sell = alias(currencies, 'sell_currency');
-  const rows = await db
-    .select({ order: exchangeOrders, buyPrecision: buy.precision, sellPrecision: sell.precision })
-    .from(exchangeOrders)
-    .innerJoin(exchangePairs, eq(exchangePairs.id, exchangeOrders.pairId))
-    .innerJoin(buy, eq(buy.currencyId, exchangePairs.buyCurrency))
-    .innerJoin(sell, eq(sell.currencyId, exchangePairs.sellCurrency))
-    .where(where)
-    .orderBy(desc(exchangeOrders.seq))
-    .limit(f.limit)
-    .offset(f.offset ?? 0);
-  return rows.map((r) => ({ ...toOrderRow(r.order), buyPrecision: r.buyPrecision, sellPrecision: r.sellPrecision }));
+  return rows.map((r) => ({
+    ...toOrderRow(r),
+    buyPrecision: Number(r.buyPrecision),
+    sellPrecision: Number(r.sellPrecision),
+  }));
 }
