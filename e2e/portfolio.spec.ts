@@ -71,7 +71,10 @@ test('values the holdings in a chosen currency, with the 30-day chart, and an em
   // Valued in Credits first: nothing here trades against them.
   await expect(card.getByTestId('portfolio-value')).toHaveText('0.00 CR');
   // From the keyboard: focus the picker, replace its text with the ticker, take the option.
-  await card.getByRole('combobox', { name: 'Value in' }).focus();
+  const picker = card.getByRole('combobox', { name: 'Value in' });
+  await picker.focus();
+  // Focus opens the list (the picker's code loads with that first focus).
+  await expect(page.getByRole('listbox')).toBeVisible();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type(quote.ticker);
   await page.keyboard.press('ArrowDown');

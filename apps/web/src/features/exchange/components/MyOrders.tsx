@@ -24,7 +24,7 @@ import { useCancelOrder } from '../api/cancel-order.ts';
 import { useMyOrdersPage } from '../api/get-my-orders-page.ts';
 import { toastServerMessage } from '../utils/messages.ts';
 import { CancelAllOrders } from './CancelAllOrders.tsx';
-import { OrdersTable, ScrollRegion } from './OrdersTable.tsx';
+import { MY_ORDERS_HASH, OrdersTable, ScrollRegion, WHOLE } from './OrdersTable.tsx';
 import { PanelCard, ViewSwitch } from './PanelCard.tsx';
 
 const STATE_COLORS: Record<OrderState, string> = { 1: 'blue', 2: 'gray', 3: 'teal', 5: 'yellow' };
@@ -41,8 +41,6 @@ const stateOf = (o: Order) =>
       ? 'Partly filled'
       : (ORDER_STATE_LABELS[o.state as OrderState] ?? String(o.state));
 const colorOf = (o: Order) => (o.expired ? 'orange' : (STATE_COLORS[o.state as OrderState] ?? 'gray'));
-/** Side and state badges never shrink into an ellipsis: full words, always. */
-export const WHOLE = { root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } } as const;
 
 /** The id of My orders' heading: the section's name and the target of links to it. */
 const MY_ORDERS_ID = 'my-orders-title';
@@ -59,8 +57,6 @@ type Filter = (typeof FILTERS)[number]['value'];
 /** Orders a page. */
 const PAGE_SIZE = 10;
 
-/** The Hub's address hash of My orders on every pair (the dashboard's "and N more" links there). */
-export const MY_ORDERS_HASH = 'my-orders';
 const arrivedByLink = () => window.location.hash === `#${MY_ORDERS_HASH}`;
 
 /**

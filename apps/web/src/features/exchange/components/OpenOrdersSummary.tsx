@@ -9,8 +9,7 @@ import { SummaryCard } from '../../../components/SummaryCard.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
 import { useMyOrdersPage } from '../api/get-my-orders-page.ts';
 import { usePairs } from '../api/get-pairs.ts';
-import { MY_ORDERS_HASH, WHOLE } from './MyOrders.tsx';
-import { OrdersTable } from './OrdersTable.tsx';
+import { MY_ORDERS_HASH, OrdersTable, WHOLE } from './OrdersTable.tsx';
 
 const SHOWN = 5;
 

@@ -10,6 +10,15 @@ import type { Order } from '@starlight/shared';
 import type { ReactNode } from 'react';
 import classes from './orders-table.module.css';
 
+/** Side and state badges never shrink into an ellipsis: full words, always. */
+export const WHOLE = { root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } } as const;
+
+/**
+ * The Hub's address hash of My orders on every pair (the dashboard's "and N more" links there). Kept here,
+ * beside the table both share, so the dashboard's summary loads none of My orders' filters and dialogs.
+ */
+export const MY_ORDERS_HASH = 'my-orders';
+
 export interface OrderColumn {
   /** Header text; a visually hidden one for an actions column. */
   header: string;

@@ -3,9 +3,10 @@
  * escrow included) valued in a currency they pick, at the exchange's last traded prices, each holding's
  * price and value (or "No price path to X"), and the last 30 days of their balances' value as a chart.
  */
-import { Alert, Card, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { CREDITS_CURRENCY_ID, type Currency, type PortfolioHolding, type PortfolioResponse } from '@starlight/shared';
 import { lazy, Suspense, useState } from 'react';
+import { DeferredSelect } from '../../../components/DeferredSelect.tsx';
 import { formatMoney, formatMoneyWithTicker } from '../../../components/Money.tsx';
 import { WhenVisible } from '../../../components/WhenVisible.tsx';
 import { useCurrencies } from '../../../lib/currencies.ts';
@@ -119,7 +120,7 @@ export function PortfolioCard() {
             </Text>
           )}
         </Stack>
-        <Select
+        <DeferredSelect
           label="Value in"
           w={{ base: '100%', xs: 260 }}
           data={list.map((c) => ({ value: String(c.currencyId), label: `${c.ticker} · ${c.name}` }))}
