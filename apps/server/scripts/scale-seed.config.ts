@@ -182,12 +182,35 @@ export function planFor(s: ScaleSettings): ScalePlan {
 }
 
 /**
- * Roughly how long a run of `s` takes on a 2-core machine (minutes, rounded up): the defaults took
- * 25 min 41 s there, about half of it growing with the members and half with the ledger rows, plus a
- * minute that any size costs (migrations, statistics, vacuum). A faster PostgreSQL takes less.
+ * The probe the estimate is scaled by: a load of the seed's own kind (a table of `PROBE_ROWS` rows written by
+ * one statement, then indexed), timed on the database about to be filled.
  */
-export function estimatedMinutes(s: ScaleSettings): number {
-  const DEFAULTS_SECONDS = 1541;
+const PROBE_ROWS = 200_000;
+const PROBE_SQL = [
+  `CREATE TEMP TABLE scale_probe AS SELECT g, md5(g::text) AS h FROM generate_series(1, ${PROBE_ROWS}) g`,
+  'CREATE INDEX ON scale_probe (h)',
+  'DROP TABLE scale_probe',
+];
+
+/** What the probe took on the quiet 2-core machine of `estimatedMinutes`' figure (seconds). */
+export const REFERENCE_PROBE_SECONDS = 0.55;
+
+/**
+ * Roughly how long a run of `s` takes (minutes, rounded up) where the probe (`PROBE_SQL`) took `probe`
+ * seconds: the defaults took 7 min 34 s on a quiet 2-core machine where it took
+ * `REFERENCE_PROBE_SECONDS`, about half of it growing with the members and half with the ledger rows, plus
+ * a minute that any size costs (migrations, statistics, vacuum); the rest scales with the probe.
+ */
+export function estimatedMinutes(s: ScaleSettings, probe = REFERENCE_PROBE_SECONDS): number {
+  const DEFAULTS_SECONDS = 454;
   const share = 0.5 * (s.SCALE_MEMBERS / 1_000_000) + 0.5 * (s.SCALE_TX / 10_000_000);
-  return Math.ceil((60 + (DEFAULTS_SECONDS - 60) * share) / 60);
+  const speed = Math.max(probe, 0.01) / REFERENCE_PROBE_SECONDS;
+  return Math.ceil((60 + (DEFAULTS_SECONDS - 60) * share * speed) / 60);
+}
+
+/** Seconds the estimate's probe (`PROBE_SQL`) takes through `query` (one session of the database to fill). */
+export async function probeSeconds(query: (text: string) => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  for (const text of PROBE_SQL) await query(text);
+  return (performance.now() - t) / 1000;
 }

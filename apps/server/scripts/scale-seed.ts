@@ -23,7 +23,14 @@ import { rebuildLedgerRollup } from '../src/modules/reports/rollup.queries.ts';
 import { rebuildUserStats } from '../src/modules/reports/user-stats.queries.ts';
 import { seed } from '../src/seed.ts';
 import { chipsNeeded, insertCheckouts, insertChips, insertPackages } from './scale-seed.checkout.ts';
-import { estimatedMinutes, loadScaleSettings, PGLITE_MAX_MEMBERS, planFor } from './scale-seed.config.ts';
+import {
+  estimatedMinutes,
+  loadScaleSettings,
+  PGLITE_MAX_MEMBERS,
+  planFor,
+  probeSeconds,
+  REFERENCE_PROBE_SECONDS,
+} from './scale-seed.config.ts';
 import {
   insertOrderLedger,
   insertOrders,
@@ -147,10 +154,7 @@ export async function runScaleSeed(
     );
   }
   const plan = planFor(settings);
-  log(
-    `[scale-seed] ${settings.SCALE_MEMBERS} members and ${settings.SCALE_TX} ledger rows: expect about ` +
-      `${estimatedMinutes(settings)} min on a 2-core machine (less on a faster PostgreSQL)`,
-  );
+  log(`[scale-seed] ${settings.SCALE_MEMBERS} members and ${settings.SCALE_TX} ledger rows`);
   if (config.DATABASE_URL) await ensureDatabase(config.DATABASE_URL, log);
   const progress = new Progress(log);
   progress.start();
@@ -164,6 +168,11 @@ export async function runScaleSeed(
     const [c1] = sessions.conns;
     if (!c1) throw new Error('no session');
     try {
+      const probe = await probeSeconds((text) => c1.query(text));
+      log(
+        `[scale-seed] expect about ${estimatedMinutes(settings, probe)} min here: a test load took ${probe.toFixed(2)} s ` +
+          `(${REFERENCE_PROBE_SECONDS} s where the defaults took 7 min 34 s)`,
+      );
       const [held] = await c1.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM users WHERE NOT is_system AND role <> 'admin'`,
       );
