@@ -95,8 +95,9 @@ export function amountBoundIds(conds: SQL[], matches: number[], reach: number): 
  * each range outside it holds at most `FEW_MATCHES` rows; else null. The range's rows are the rollup's
  * count below its watermark plus the rows from the watermark on (as `ledgerKeptTotal` counts them), in
  * the one statement that counts the rows outside, so one snapshot sees them all. Null for every range
- * while the rollup has no watermark or has found rows stamped below it (`backdated`: it lacks them). A range of a million rows, nearly all of them matches, then costs a
- * few index entries where counting its matches walked them all.
+ * while the rollup has no watermark or has found rows stamped below it (`backdated`: it lacks them). A
+ * range of a million rows, nearly all of them matches, then costs a few index entries where counting its
+ * matches walked them all.
  */
 async function matchesByComplement(db: Db, ranges: SQL[], outside: SQL[]): Promise<(number | null)[]> {
   const known = ranges.length === 0 ? '-infinity' : await watermarkBefore(db, sql`ledger_rollup_state`);

@@ -264,6 +264,8 @@ export async function findTransactions(
   const undated = f.startDate === undefined && f.endDate === undefined;
   const byAmount = noParty && match.amount.inside.length > 0 && match.keys.length > 0;
   const matches = byAmount ? matchesUpToFew(db, branches.map(cond)) : null;
+  // Awaited by the page and the total, but either may fail before it does: its own failure is then handled.
+  matches?.catch(() => undefined);
   // The list's total without a party, dates or amounts comes from the rollup's counts (currency and
   // category are the rollup's own keys); no watermark yet (the rollup's first tick is under way): counted.
   const rollupTotal = noParty && undated && match.amount.inside.length === 0;
