@@ -12,6 +12,7 @@ import { type Db, queryPlanned } from '../../db/client.ts';
 import { type CappedTotal, stableTotal } from '../../db/paging.ts';
 import { readWithGenericPlans } from '../../db/transaction.ts';
 import { watermarkBefore } from '../../db/watermark.ts';
+import { rowsFromWatermark } from './ledger-paging.queries.ts';
 
 /** Up to how many matches a branch reads whole and sorts, rather than walking its range in date order. */
 export const FEW_MATCHES = 5_000;
@@ -93,7 +94,7 @@ export function amountBoundIds(conds: SQL[], matches: number[], reach: number): 
 /**
  * The matches of each of `ranges` (a branch's `range`) as its rows less those `outside` the bound, when
  * each range outside it holds at most `FEW_MATCHES` rows; else null. The range's rows are the rollup's
- * count below its watermark plus the rows from the watermark on (as `ledgerKeptTotal` counts them), in
+ * count below its watermark plus the rows from the watermark on (`rowsFromWatermark`, as `ledgerKeptTotal`), in
  * the one statement that counts the rows outside, so one snapshot sees them all. Null for every range
  * while the rollup has no watermark or has found rows stamped below it (`backdated`: it lacks them). A
  * range of a million rows, nearly all of them matches, then costs a few index entries where counting its
@@ -104,8 +105,7 @@ async function matchesByComplement(db: Db, ranges: SQL[], outside: SQL[]): Promi
   if (known === '-infinity') return ranges.map(() => null);
   const bound = sql.raw(String(FEW_MATCHES + 1));
   const columns = ranges.flatMap((range, i) => [
-    sql`(SELECT count(*) FROM bank_transactions t
-         WHERE ${range} AND t.created_at >= ${known}::timestamptz AND t.created_at >= s.watermark)
+    sql`(SELECT count(*) FROM (${rowsFromWatermark(range, known)}) w)
       + (SELECT coalesce(sum(t.n), 0) FROM ledger_rollup t WHERE t.grain = 'all' AND ${range}) AS ${sql.raw(`n${i}`)}`,
     ...outside.map(
       (o, j) =>

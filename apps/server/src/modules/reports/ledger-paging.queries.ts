@@ -91,6 +91,17 @@ export async function ledgerPageStart(
 }
 
 /**
+ * The ledger rows of `cond` (a condition on `t`, one index range) stamped from the rollup's watermark on,
+ * the rows its counts lack: a SELECT of 1 per row, within a statement that reads `ledger_rollup_state s`.
+ * `known` (ISO text, a watermark read before, as for `ledgerPageStart`) bounds the index range for a generic
+ * plan, which `s.watermark` alone cannot.
+ */
+export function rowsFromWatermark(cond: SQL, known: string): SQL {
+  return sql`SELECT 1 FROM bank_transactions t
+              WHERE ${cond} AND t.created_at >= ${known}::timestamptz AND t.created_at >= s.watermark`;
+}
+
+/**
  * The number of ledger rows in the branches `branches` (conditions on `t`, each an index range, as the page
  * reads them) of the currency and category `keys` (either may be absent) stamped from `from` on (ISO text,
  * a day's start in UTC, or '-infinity' for all of them): from the rollup's counts (`ledger_rollup`, grain
@@ -123,11 +134,7 @@ export async function ledgerKeptTotal(
     );
   }
   const tail = sql.join(
-    branches.map(
-      (b) => sql`SELECT 1 FROM bank_transactions t
-                 WHERE ${b} AND t.created_at >= ${known}::timestamptz AND t.created_at >= s.watermark
-                   AND t.created_at >= ${from}::timestamptz`,
-    ),
+    branches.map((b) => sql`${rowsFromWatermark(b, known)} AND t.created_at >= ${from}::timestamptz`),
     sql` UNION ALL `,
   );
   const total = sql`
