@@ -60,12 +60,17 @@ export interface CheckoutLookup {
   paymentRef?: string | undefined;
 }
 
-/** The condition on `t` (checkout_transactions) of `by`, or null when it names nothing. */
+/** The condition on `t` (checkout_transactions) of `by`, or null when it names nothing (see `refWhere`). */
 function lookupWhere(by: CheckoutLookup): SQL | null {
   if (by.id) return sql`t.id = ${by.id}`;
-  if (by.refId) return sql`t.provider_id = ${by.providerId} AND t.ref_id = ${by.refId}`;
-  if (by.paymentRef) return sql`t.provider_id = ${by.providerId} AND t.payment_ref = ${by.paymentRef}`;
+  if (by.refId) return refWhere(by.providerId, sql`t.ref_id`, by.refId);
+  if (by.paymentRef) return refWhere(by.providerId, sql`t.payment_ref`, by.paymentRef);
   return null;
+}
+
+/** A provider's ref, with its index's predicate (`<> ''`), which a generic plan cannot prove from a parameter. */
+function refWhere(providerId: number, column: SQL, ref: string): SQL {
+  return sql`t.provider_id = ${providerId} AND ${column} = ${ref} AND ${column} <> ''`;
 }
 
 /** A checkout row as `CHECKOUT_COLUMNS` selects it (money as text). */
@@ -364,10 +369,7 @@ export interface ReceiptFacts {
   updatedAt: Date;
 }
 
-/**
- * The receipt facts of the checkout `by` names (by its primary key or a provider's unique ref), or null: a
- * named statement, read after every completing event, where planning the join each time cost more than it.
- */
+/** The receipt facts of the checkout `by` names, or null: a named statement, read after every completion. */
 export async function findReceiptFacts(db: DbOrTx, by: CheckoutLookup): Promise<ReceiptFacts | null> {
   const where = lookupWhere(by);
   if (!where) return null;
